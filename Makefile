@@ -1,0 +1,88 @@
+# oomlab: `make lab run` runs the main job, `make test` the tests (README.md).
+# Both install the Debian packages they need first (scripts/install-deps).
+
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -Iinclude
+BUILD   := build
+
+# Host side: the lab binary and the analysis code it links.
+LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -lcrypto -lm -lpthread
+LAB_MAIN   := lab/lab.c
+LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(wildcard analysis/*.c)
+LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/%.o)
+
+# Guest side: one multi-call workload binary, the agent, and their library.
+GUEST_LIBS := -lcgroup -lnuma -lm -lpthread
+WL_MAIN    := workloads/main.c
+WL_LIB_SRCS:= $(wildcard workloads/lib/*.c)
+WL_SRCS    := $(filter-out $(WL_MAIN),$(wildcard workloads/*.c))
+WL_LIB_OBJS:= $(WL_LIB_SRCS:%.c=$(BUILD)/%.o)
+WL_OBJS    := $(WL_SRCS:%.c=$(BUILD)/%.o)
+AGENT_SRCS := $(wildcard workloads/agent/*.c)
+AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/%.o)
+
+UNIT_SRCS  := $(wildcard tests/unit/test-*.c)
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all lab run test unit-test integration-test bench deps guest clean
+all: lab
+
+deps:
+	@./scripts/install-deps
+
+# `lab` is phony because the lab/ directory shares its name.
+lab: deps
+	@$(MAKE) --no-print-directory $(BUILD)/lab guest
+
+guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent
+
+$(BUILD)/lab: $(BUILD)/lab/lab.o $(BUILD)/liblab.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
+
+$(BUILD)/liblab.a: $(LAB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libworkload.a: $(WL_LIB_OBJS) $(WL_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/guest/oomlab-workload: $(BUILD)/workloads/main.o $(WL_OBJS) $(WL_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
+
+$(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(WL_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/test-%: tests/unit/test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wl,--gc-sections -o $@ $< $(BUILD)/liblab.a $(BUILD)/libworkload.a \
+		-lcmocka $(LAB_LIBS) $(GUEST_LIBS)
+
+# `make lab run`: the main job. Settings pass through to `lab run`.
+EXPERIMENT ?= quick
+run: lab
+	$(BUILD)/lab run --experiment $(EXPERIMENT) $(if $(PROFILE),--profile $(PROFILE)) \
+		$(if $(TRIALS),--trials $(TRIALS))
+
+test: deps
+	@$(MAKE) --no-print-directory $(BUILD)/lab guest $(UNIT_BINS)
+	@./tests/run-tests $(UNIT_BINS)
+
+unit-test: deps
+	@$(MAKE) --no-print-directory $(UNIT_BINS)
+	@./tests/run-tests --unit-only $(UNIT_BINS)
+
+bench: lab
+	@./tests/bench/run-bench
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
