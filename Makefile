@@ -10,17 +10,17 @@ BUILD   := build
 LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -lcrypto -lm -lpthread
 LAB_MAIN   := lab/lab.c
 LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(wildcard analysis/*.c)
-LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/%.o)
+LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Guest side: one multi-call workload binary, the agent, and their library.
 GUEST_LIBS := -lcgroup -lnuma -lm -lpthread
 WL_MAIN    := workloads/main.c
 WL_LIB_SRCS:= $(wildcard workloads/lib/*.c)
 WL_SRCS    := $(filter-out $(WL_MAIN),$(wildcard workloads/*.c))
-WL_LIB_OBJS:= $(WL_LIB_SRCS:%.c=$(BUILD)/%.o)
-WL_OBJS    := $(WL_SRCS:%.c=$(BUILD)/%.o)
+WL_LIB_OBJS:= $(WL_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+WL_OBJS    := $(WL_SRCS:%.c=$(BUILD)/obj/%.o)
 AGENT_SRCS := $(wildcard workloads/agent/*.c)
-AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/%.o)
+AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/obj/%.o)
 
 UNIT_SRCS  := $(wildcard tests/unit/test-*.c)
 UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
@@ -37,7 +37,7 @@ lab: deps
 
 guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent
 
-$(BUILD)/lab: $(BUILD)/lab/lab.o $(BUILD)/liblab.a
+$(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
 
 $(BUILD)/liblab.a: $(LAB_OBJS)
@@ -48,7 +48,7 @@ $(BUILD)/libworkload.a: $(WL_LIB_OBJS) $(WL_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/guest/oomlab-workload: $(BUILD)/workloads/main.o $(WL_OBJS) $(WL_LIB_OBJS)
+$(BUILD)/guest/oomlab-workload: $(BUILD)/obj/workloads/main.o $(WL_OBJS) $(WL_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
@@ -56,7 +56,7 @@ $(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(WL_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 

@@ -1,0 +1,17 @@
+/* Content hashes (SHA-256 from libcrypto) for cache keys. */
+#ifndef LAB_HASH_H
+#define LAB_HASH_H
+
+#include <stddef.h>
+
+struct hasher;
+
+struct hasher *hasher_new(void);
+void hasher_add(struct hasher *h, const void *data, size_t len);
+/* Adds a labelled field, length-prefixed so that fields cannot run together. */
+void hasher_add_field(struct hasher *h, const char *label, const void *data, size_t len);
+void hasher_add_str(struct hasher *h, const char *label, const char *s);
+/* Writes 64 hex digits and a NUL into hex, and frees h. */
+void hasher_finish(struct hasher *h, char hex[65]);
+
+#endif

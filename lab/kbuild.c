@@ -1,0 +1,458 @@
+/* Building kernel variants into the cache. */
+#include "kbuild.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "patchset.h"
+#include "paths.h"
+#include "progress.h"
+#include "run-command.h"
+
+/* Compile steps of a cold build here, for the ETA before one was counted. */
+#define COLD_BUILD_STEPS 2400
+#define MIN_FREE_BYTES_COLD (4ULL << 30)
+#define MIN_FREE_BYTES_WARM (1ULL << 30)
+
+static const char *const required_tools[] = {
+	"make", "gcc", "ld", "patch", "tar", "xz", "ccache", "flex", "bison", "bc", "objdump", NULL
+};
+
+const char *kernel_source_version(void)
+{
+	static char *version;
+	if (version)
+		return version;
+	const char *argv[] = { "dpkg-query", "-W", "-f=${Version}", KERNEL_SOURCE_PACKAGE, NULL };
+	struct strbuf out = STRBUF_INIT;
+	if (capture_command(argv, NULL, &out) != 0 || !out.len)
+		die("the Debian package %s is not installed (scripts/install-deps installs it)",
+		    KERNEL_SOURCE_PACKAGE);
+	version = xstrdup(trim(out.buf));
+	strbuf_release(&out);
+	return version;
+}
+
+void load_base_config(struct kconfig *base)
+{
+	char *path = repo_path("kernels/base.config");
+	struct strbuf err = STRBUF_INIT;
+	if (kconfig_load(base, path, &err) < 0)
+		die_usage("%s", err.buf);
+	free(path);
+}
+
+void load_variants(struct variant_set *set, struct kconfig *base)
+{
+	char *dir = repo_path("kernels/variants");
+	struct strbuf err = STRBUF_INIT;
+	if (variants_discover(dir, set, &err) < 0)
+		die_usage("%s", err.buf);
+	if (!set->n)
+		die_usage("%s: no kernel variants found", dir);
+	for (size_t i = 0; i < set->n; i++)
+		if (variant_hash(&set->items[i], kernel_source_version(), base, &err) < 0)
+			die_usage("%s", err.buf);
+	free(dir);
+}
+
+char *kernel_cache_dir(const struct variant *v)
+{
+	return xasprintf("%s/kernels/%s", cache_root(), v->hash);
+}
+
+bool kernel_is_cached(const struct variant *v)
+{
+	char *dir = kernel_cache_dir(v);
+	char *bz = xasprintf("%s/bzImage", dir);
+	bool cached = path_exists(bz);
+	free(bz);
+	free(dir);
+	return cached;
+}
+
+/* The per-source-version workspace: src/ (the tree), obj/, applied/, lock. */
+static char *source_workspace(void)
+{
+	char *version = xstrdup(kernel_source_version());
+	for (char *p = version; *p; p++)
+		if (*p == '~' || *p == ':' || *p == '/')
+			*p = '_';
+	char *dir = xasprintf("%s/linux-%s", cache_root(), version);
+	free(version);
+	return dir;
+}
+
+static int check_tools(struct strbuf *err)
+{
+	for (const char *const *t = required_tools; *t; t++)
+		if (!have_program(*t)) {
+			strbuf_addf(err, "the tool '%s' is missing (scripts/install-deps installs it)", *t);
+			return -1;
+		}
+	return 0;
+}
+
+static int check_disk_space(const char *dir, unsigned long long need, struct strbuf *err)
+{
+	struct statvfs st;
+	if (statvfs(dir, &st) < 0)
+		return 0;
+	unsigned long long avail = (unsigned long long)st.f_bavail * st.f_frsize;
+	if (avail >= need)
+		return 0;
+	strbuf_addf(err, "not enough free disk space in %s: %.1f GiB free, a kernel build needs %.1f GiB",
+		    dir, (double)avail / (1 << 30), (double)need / (1 << 30));
+	return -1;
+}
+
+static int take_lock(const char *path, struct strbuf *err)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot open the lock %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		note("another lab process is building a kernel; waiting for it");
+		while (flock(fd, LOCK_EX) < 0)
+			if (errno != EINTR) {
+				strbuf_addf(err, "cannot lock %s: %s", path, strerror(errno));
+				close(fd);
+				return -1;
+			}
+	}
+	return fd;
+}
+
+static int extract_source(const char *ws, const char *tree, struct progress *pr, struct strbuf *err)
+{
+	if (is_dir(tree))
+		return 0;
+	if (!path_exists(KERNEL_SOURCE_TARBALL)) {
+		strbuf_addf(err, "%s is missing: reinstall the Debian package %s", KERNEL_SOURCE_TARBALL,
+			    KERNEL_SOURCE_PACKAGE);
+		return -1;
+	}
+	if (check_disk_space(ws, MIN_FREE_BYTES_COLD, err) < 0)
+		return -1;
+	progress_step(pr, "extracting the kernel source", 0);
+	char *tmp = xasprintf("%s/src.tmp", ws);
+	remove_tree(tmp);
+	mkdir_p(tmp, 0755);
+	const char *argv[] = { "tar", "-xf", KERNEL_SOURCE_TARBALL, "-C", tmp, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int rc = 0;
+	if (capture_command(argv, NULL, &out) != 0) {
+		strbuf_addf(err, "extracting %s failed: %s", KERNEL_SOURCE_TARBALL, trim(out.buf));
+		rc = -1;
+	} else {
+		char *top = xasprintf("%s/linux-source-6.12", tmp);
+		if (rename(top, tree) < 0) {
+			strbuf_addf(err, "%s: unexpected tarball layout: %s", KERNEL_SOURCE_TARBALL,
+				    strerror(errno));
+			rc = -1;
+		}
+		free(top);
+	}
+	remove_tree(tmp);
+	free(tmp);
+	strbuf_release(&out);
+	return rc;
+}
+
+/* Runs make in the tree with our objdir and compiler; output appended to log. */
+static int run_make(const char *tree, const char *obj, const char *log, const char *target,
+		    struct progress *pr, unsigned long expected_steps, unsigned long *steps)
+{
+	char *objarg = xasprintf("O=%s", obj);
+	char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	char *ccache_dir = xasprintf("CCACHE_DIR=%s/ccache", cache_root());
+	const char *argv[] = { "make", objarg, jobs, "CC=ccache gcc", target, NULL };
+	const char *env[] = { ccache_dir, "KBUILD_BUILD_USER=oomlab", "KBUILD_BUILD_HOST=oomlab",
+			      "LC_ALL=C", NULL };
+	struct child_process cp = { .argv = argv, .dir = tree, .env = env, .capture = true,
+				    .err_to_out = true };
+	int rc = start_command(&cp);
+	FILE *logf = fopen(log, "a");
+	if (rc == 0) {
+		FILE *in = fdopen(cp.out_fd, "r");
+		char *line = NULL;
+		size_t cap = 0;
+		unsigned long n = 0;
+		while (getline(&line, &cap, in) > 0) {
+			if (logf)
+				fputs(line, logf);
+			/* Kbuild prints one "  CC  file" (or LD, AR, ...) per step. */
+			if (line[0] == ' ' && line[1] == ' ' && line[2] != ' ')
+				progress_update(pr, ++n > expected_steps ? expected_steps : n);
+		}
+		free(line);
+		fclose(in);
+		rc = finish_command(&cp);
+		if (steps)
+			*steps = n;
+	}
+	if (logf)
+		fclose(logf);
+	free(objarg);
+	free(jobs);
+	free(ccache_dir);
+	return rc;
+}
+
+static char *last_lines(const char *path, int count)
+{
+	char *text = read_file(path, NULL);
+	if (!text)
+		return xstrdup("");
+	size_t len = strlen(text);
+	int seen = 0;
+	size_t i = len;
+	while (i > 0 && seen <= count)
+		if (text[--i] == '\n')
+			seen++;
+	char *tail = xstrdup(text + (seen > count ? i + 1 : 0));
+	free(text);
+	return tail;
+}
+
+static int configure(const char *tree, const char *obj, const char *log, const struct variant *v,
+		     const struct kconfig *base, struct progress *pr, struct strbuf *err)
+{
+	progress_step(pr, "configuring", 0);
+	if (run_make(tree, obj, log, "tinyconfig", pr, 0, NULL) != 0) {
+		strbuf_addf(err, "make tinyconfig failed (see %s)", log);
+		return -1;
+	}
+	struct kconfig wanted = KCONFIG_INIT, config = KCONFIG_INIT, result = KCONFIG_INIT;
+	char *dotconfig = xasprintf("%s/.config", obj);
+	int rc = -1;
+	if (variant_config(v, base, &wanted, err) < 0 || kconfig_load(&config, dotconfig, err) < 0)
+		goto out;
+	kconfig_merge(&config, &wanted);
+	char *text = kconfig_format(&config);
+	if (write_file_str(dotconfig, text) < 0) {
+		strbuf_addf(err, "cannot write %s: %s", dotconfig, strerror(errno));
+		free(text);
+		goto out;
+	}
+	free(text);
+	if (run_make(tree, obj, log, "olddefconfig", pr, 0, NULL) != 0) {
+		strbuf_addf(err, "make olddefconfig failed (see %s)", log);
+		goto out;
+	}
+	if (kconfig_load(&result, dotconfig, err) < 0)
+		goto out;
+	struct strbuf lost = STRBUF_INIT;
+	size_t misses = kconfig_check(&wanted, &result, &lost);
+	if (misses) {
+		char *first = xstrndup(lost.buf, strcspn(lost.buf, "\n"));
+		strbuf_addf(err, "%zu required option%s did not survive olddefconfig; first: %s "
+			    "(all of them in %s)", misses, misses == 1 ? "" : "s", first, log);
+		FILE *f = fopen(log, "a");
+		if (f) {
+			fprintf(f, "oomlab: options lost by olddefconfig:\n%s", lost.buf);
+			fclose(f);
+		}
+		free(first);
+	} else {
+		rc = 0;
+	}
+	strbuf_release(&lost);
+out:
+	free(dotconfig);
+	kconfig_clear(&wanted);
+	kconfig_clear(&config);
+	kconfig_clear(&result);
+	return rc;
+}
+
+static int stage_copy(const char *from, const char *dir, const char *name, struct strbuf *err)
+{
+	char *to = xasprintf("%s/%s", dir, name);
+	int rc = copy_file(from, to);
+	if (rc < 0)
+		strbuf_addf(err, "cannot copy %s to %s: %s", from, to, strerror(errno));
+	free(to);
+	return rc;
+}
+
+static int install_into_cache(const struct variant *v, const char *obj, const char *staging,
+			      double seconds, struct strbuf *err)
+{
+	char *bz = xasprintf("%s/arch/x86/boot/bzImage", obj);
+	char *vmlinux = xasprintf("%s/vmlinux", obj);
+	char *config = xasprintf("%s/.config", obj);
+	int rc = stage_copy(bz, staging, "bzImage", err);
+	if (rc == 0)
+		rc = stage_copy(vmlinux, staging, "vmlinux", err);
+	if (rc == 0)
+		rc = stage_copy(config, staging, "config", err);
+	free(bz);
+	free(vmlinux);
+	free(config);
+	if (rc < 0)
+		return -1;
+
+	struct strbuf list = STRBUF_INIT, meta = STRBUF_INIT;
+	for (size_t i = 0; i < v->patches.n; i++) {
+		const char *name = strrchr(v->patches.items[i], '/');
+		strbuf_addf(&list, "%s\n", name ? name + 1 : v->patches.items[i]);
+	}
+	strbuf_addf(&meta, "variant=%s\nhash=%s\nsource=%s %s\ncmdline=%s\nbuild_seconds=%.0f\nbuilt=%ld\n",
+		    v->name, v->hash, KERNEL_SOURCE_PACKAGE, kernel_source_version(), v->cmdline,
+		    seconds, (long)time(NULL));
+	char *list_path = xasprintf("%s/patches", staging);
+	char *meta_path = xasprintf("%s/meta", staging);
+	rc = write_file_str(list_path, list.buf ? list.buf : "");
+	if (rc == 0)
+		rc = write_file_str(meta_path, meta.buf);
+	if (rc < 0)
+		strbuf_addf(err, "cannot write into %s: %s", staging, strerror(errno));
+	free(list_path);
+	free(meta_path);
+	strbuf_release(&list);
+	strbuf_release(&meta);
+	if (rc < 0)
+		return -1;
+
+	char *final = kernel_cache_dir(v);
+	if (rename(staging, final) < 0 && !path_exists(final)) {
+		strbuf_addf(err, "cannot move %s to %s: %s", staging, final, strerror(errno));
+		rc = -1;
+	}
+	free(final);
+	return rc;
+}
+
+static unsigned long remembered_steps(const char *ws)
+{
+	char *path = xasprintf("%s/cold-build-steps", ws);
+	char *text = read_file(path, NULL);
+	unsigned long n = COLD_BUILD_STEPS;
+	if (text)
+		parse_ulong(trim(text), &n);
+	free(text);
+	free(path);
+	return n;
+}
+
+static void remember_steps(const char *ws, unsigned long steps)
+{
+	/* Only a build that compiled most of the tree tells how long a cold one is. */
+	if (steps < COLD_BUILD_STEPS / 2)
+		return;
+	char *path = xasprintf("%s/cold-build-steps", ws);
+	char *text = xasprintf("%lu\n", steps);
+	write_file_str(path, text);
+	free(text);
+	free(path);
+}
+
+static int build_locked(const struct variant *v, const struct kconfig *base, const char *ws,
+			struct progress *pr, struct strbuf *err)
+{
+	char *tree = xasprintf("%s/src", ws), *obj = xasprintf("%s/obj", ws);
+	char *state = xasprintf("%s/applied", ws);
+	char *kernels = xasprintf("%s/kernels", cache_root());
+	char *staging = xasprintf("%s/.tmp-%s-%d", kernels, v->hash, (int)getpid());
+	char *log = xasprintf("%s/build.log", staging);
+	double start = now_monotonic();
+	int rc = -1;
+
+	mkdir_p(obj, 0755);
+	remove_tree(staging);
+	if (mkdir_p(staging, 0755) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", staging, strerror(errno));
+		goto out;
+	}
+	if (extract_source(ws, tree, pr, err) < 0 || tree_restore(tree, state, err) < 0)
+		goto out;
+	if (check_disk_space(ws, MIN_FREE_BYTES_WARM, err) < 0)
+		goto out;
+	if (v->patches.n)
+		progress_step(pr, "applying patches", 0);
+	if (tree_apply_patches(tree, state, &v->patches, err) < 0)
+		goto out;
+	if (configure(tree, obj, log, v, base, pr, err) == 0) {
+		unsigned long steps = 0, expected = remembered_steps(ws);
+		progress_step(pr, "compiling", expected);
+		int status = run_make(tree, obj, log, "bzImage", pr, expected, &steps);
+		if (status != 0) {
+			char *tail = last_lines(log, 1);
+			strbuf_addf(err, "the kernel build failed (status %d): %s(full log: %s)", status,
+				    tail, log);
+			free(tail);
+		} else {
+			remember_steps(ws, steps);
+			rc = 0;
+		}
+	}
+	/* The shared tree goes back to pristine whatever happened. */
+	if (tree_restore(tree, state, err) < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = install_into_cache(v, obj, staging, now_monotonic() - start, err);
+out:
+	if (rc < 0 && path_exists(log)) {
+		/* Keep the log of a failed build for the user; never a half-built kernel. */
+		char *kept = xasprintf("%s/failed-%s.log", kernels, v->name);
+		rename(log, kept);
+		free(kept);
+	}
+	if (rc < 0 || path_exists(staging))
+		remove_tree(staging);
+	free(tree);
+	free(obj);
+	free(state);
+	free(kernels);
+	free(staging);
+	free(log);
+	return rc;
+}
+
+int kernel_build(const struct variant *v, const struct kconfig *base, struct strbuf *err)
+{
+	if (kernel_is_cached(v))
+		return 0;
+	if (check_tools(err) < 0)
+		return -1;
+	char *ws = source_workspace();
+	char *kernels = xasprintf("%s/kernels", cache_root());
+	mkdir_p(ws, 0755);
+	mkdir_p(kernels, 0755);
+	char *lock_path = xasprintf("%s/lock", ws);
+	int lock = take_lock(lock_path, err);
+	int rc = -1;
+	if (lock >= 0) {
+		/* Someone may have built it while we waited for the lock. */
+		if (kernel_is_cached(v)) {
+			rc = 0;
+		} else {
+			struct progress pr;
+			char label[128];
+			snprintf(label, sizeof(label), "kernel %s", v->name);
+			progress_begin(&pr, label);
+			rc = build_locked(v, base, ws, &pr, err);
+			char took[32];
+			format_duration(took, sizeof(took), now_monotonic() - pr.start);
+			if (rc == 0)
+				progress_end(&pr, "built in %s (%.12s)", took, v->hash);
+			else
+				progress_end(&pr, "failed after %s", took);
+		}
+		close(lock);
+	}
+	free(lock_path);
+	free(kernels);
+	free(ws);
+	return rc;
+}

@@ -1,0 +1,173 @@
+/* Kernel configuration fragments: parse, merge and check. */
+#include "kconfig.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool valid_symbol(const char *s, size_t len)
+{
+	if (len <= 7 || strncmp(s, "CONFIG_", 7))
+		return false;
+	for (size_t i = 7; i < len; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+static int parse_line(struct kconfig *kc, char *line, const char *origin, struct strbuf *err)
+{
+	line = trim(line);
+	if (!*line)
+		return 0;
+	if (*line == '#') {
+		/* "# CONFIG_FOO is not set" is a setting; any other comment is not. */
+		const char *suffix = " is not set";
+		char *sym = trim(line + 1);
+		if (!starts_with(sym, "CONFIG_") || !ends_with(sym, suffix))
+			return 0;
+		size_t len = strlen(sym) - strlen(suffix);
+		if (!valid_symbol(sym, len)) {
+			strbuf_addf(err, "%s: bad option name in '%s'", origin, line);
+			return -1;
+		}
+		sym[len] = '\0';
+		kconfig_set(kc, sym, NULL, origin);
+		return 0;
+	}
+	char *eq = strchr(line, '=');
+	if (!eq || !valid_symbol(line, (size_t)(eq - line))) {
+		strbuf_addf(err, "%s: not a kernel config line: '%s'", origin, line);
+		return -1;
+	}
+	*eq = '\0';
+	char *value = trim(eq + 1);
+	if (!*value) {
+		strbuf_addf(err, "%s: %s has no value", origin, line);
+		return -1;
+	}
+	if (*value == '"' && (strlen(value) < 2 || value[strlen(value) - 1] != '"')) {
+		strbuf_addf(err, "%s: unterminated string for %s", origin, line);
+		return -1;
+	}
+	kconfig_set(kc, line, value, origin);
+	return 0;
+}
+
+int kconfig_parse(struct kconfig *kc, const char *text, const char *file, struct strbuf *err)
+{
+	char *copy = xstrdup(text), *save = NULL;
+	int lineno = 0, rc = 0;
+	/* strtok_r would skip empty lines and so miscount; split by hand. */
+	for (char *line = copy; line && rc == 0; line = save) {
+		char *nl = strchr(line, '\n');
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		char origin[512];
+		snprintf(origin, sizeof(origin), "%s:%d", file, lineno);
+		rc = parse_line(kc, line, origin, err);
+	}
+	free(copy);
+	return rc;
+}
+
+int kconfig_load(struct kconfig *kc, const char *path, struct strbuf *err)
+{
+	char *text = read_file(path, NULL);
+	if (!text) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = kconfig_parse(kc, text, path, err);
+	free(text);
+	return rc;
+}
+
+static struct kconfig_option *find(const struct kconfig *kc, const char *name)
+{
+	for (size_t i = 0; i < kc->n; i++)
+		if (!strcmp(kc->opts[i].name, name))
+			return &kc->opts[i];
+	return NULL;
+}
+
+const struct kconfig_option *kconfig_get(const struct kconfig *kc, const char *name)
+{
+	return find(kc, name);
+}
+
+void kconfig_set(struct kconfig *kc, const char *name, const char *value, const char *origin)
+{
+	struct kconfig_option *o = find(kc, name);
+	if (!o) {
+		if (kc->n == kc->alloc) {
+			kc->alloc = kc->alloc ? 2 * kc->alloc : 64;
+			kc->opts = xrealloc(kc->opts, kc->alloc * sizeof(*kc->opts));
+		}
+		o = &kc->opts[kc->n++];
+		o->name = xstrdup(name);
+	} else {
+		free(o->value);
+		free(o->origin);
+	}
+	o->value = value ? xstrdup(value) : NULL;
+	o->origin = xstrdup(origin ? origin : "");
+}
+
+void kconfig_merge(struct kconfig *dst, const struct kconfig *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		kconfig_set(dst, src->opts[i].name, src->opts[i].value, src->opts[i].origin);
+}
+
+char *kconfig_format(const struct kconfig *kc)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < kc->n; i++) {
+		const struct kconfig_option *o = &kc->opts[i];
+		if (o->value)
+			strbuf_addf(&sb, "%s=%s\n", o->name, o->value);
+		else
+			strbuf_addf(&sb, "# %s is not set\n", o->name);
+	}
+	return strbuf_detach(&sb);
+}
+
+static bool same_setting(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	return !strcmp(a, b);
+}
+
+size_t kconfig_check(const struct kconfig *wanted, const struct kconfig *actual, struct strbuf *report)
+{
+	size_t misses = 0;
+	for (size_t i = 0; i < wanted->n; i++) {
+		const struct kconfig_option *w = &wanted->opts[i];
+		const struct kconfig_option *a = find(actual, w->name);
+		const char *got = a ? a->value : NULL;
+		if (same_setting(w->value, got))
+			continue;
+		misses++;
+		strbuf_addf(report, "%s: wanted %s (%s), got %s\n", w->name,
+			    w->value ? w->value : "not set", w->origin, got ? got : "not set");
+	}
+	return misses;
+}
+
+void kconfig_clear(struct kconfig *kc)
+{
+	for (size_t i = 0; i < kc->n; i++) {
+		free(kc->opts[i].name);
+		free(kc->opts[i].value);
+		free(kc->opts[i].origin);
+	}
+	free(kc->opts);
+	kc->opts = NULL;
+	kc->n = kc->alloc = 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * lab: the oomlab orchestrator. One binary, subcommands in a table (as git
+ * and perf do); each subcommand lives in builtin-<name>.c.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "run-command.h"
+#include "util.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "kernel", cmd_kernel, "list kernel variants and build them into the cache" },
+};
+
+static void print_usage(FILE *out)
+{
+	fprintf(out, "usage: lab [--quiet] <command> [<args>]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nlab <command> --help describes a command and its options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	install_child_reaper();
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+			quiet = true;
+		} else {
+			die_usage("unknown option '%s' (see lab --help)", argv[i]);
+		}
+	}
+	if (i == argc) {
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 < argc) {
+			static char *args[3];
+			args[0] = argv[i + 1];
+			args[1] = (char *)"--help";
+			argv = args;
+			argc = 2;
+			i = 0;
+		} else {
+			print_usage(stdout);
+			return 0;
+		}
+	}
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		if (!strcmp(argv[i], commands[c].name)) {
+			optind = 1;
+			return commands[c].run(argc - i, argv + i);
+		}
+	die_usage("unknown command '%s' (see lab --help)", argv[i]);
+}

@@ -1,0 +1,47 @@
+/*
+ * Running other programs: make, patch, tar, QEMU. Every child the lab starts
+ * is registered so that a signal to the lab (Ctrl-C, SIGTERM) takes the
+ * child's whole process group down with it, and every child also asks the
+ * kernel to kill it should the lab die without running any handler.
+ */
+#ifndef LAB_RUN_COMMAND_H
+#define LAB_RUN_COMMAND_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+struct child_process {
+	const char *const *argv;  /* NULL-terminated; argv[0] is looked up in PATH */
+	const char *dir;          /* working directory, or NULL */
+	const char *const *env;   /* extra "NAME=value" entries, NULL-terminated */
+	const char *out_path;     /* stdout to this file (appended), or NULL */
+	bool err_to_out;          /* stderr goes where stdout goes */
+	bool capture;             /* stdout (and stderr if err_to_out) into out_fd */
+	bool stdin_inherit;       /* default: stdin is /dev/null */
+	bool stdout_to_stderr;    /* keep our stdout clean for tables */
+	pid_t pid;
+	int out_fd;               /* read end when capture */
+};
+
+int start_command(struct child_process *cp);
+/* Returns the exit status, 128+N for death by signal N, -1 if waiting failed. */
+int finish_command(struct child_process *cp);
+/* Like finish_command but gives up after timeout seconds: returns -2 then. */
+int finish_command_timeout(struct child_process *cp, double timeout);
+int run_command(struct child_process *cp);
+/* Signals the child's whole process group. */
+void kill_command(struct child_process *cp, int sig);
+
+/* Runs argv with stdout and stderr captured into out; returns the status. */
+int capture_command(const char *const *argv, const char *dir, struct strbuf *out);
+/* True if NAME is an executable found in PATH. */
+bool have_program(const char *name);
+
+/* Installs the handlers that kill registered children on SIGINT/SIGTERM/SIGHUP. */
+void install_child_reaper(void);
+/* Set once a terminating signal arrived; long loops check it and unwind. */
+extern volatile int interrupted_by;
+
+#endif

@@ -1,0 +1,79 @@
+/* Small helpers every lab file uses: errors, allocation, files, strings. */
+#ifndef LAB_UTIL_H
+#define LAB_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Exit statuses: 1 for failures of the work, 2 for bad usage or input. */
+#define EXIT_USAGE 2
+
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void die_usage(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Set by --quiet: suppresses note(), never errors. */
+extern bool quiet;
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable string, NUL-terminated at all times. */
+struct strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+const char *strbuf_str(const struct strbuf *sb);
+/* Hands the buffer to the caller (always a malloc'd string) and resets sb. */
+char *strbuf_detach(struct strbuf *sb);
+
+/* A growable list of owned strings. */
+struct strlist {
+	char **items;
+	size_t n, alloc;
+};
+#define STRLIST_INIT { NULL, 0, 0 }
+void strlist_push(struct strlist *l, const char *s);
+void strlist_push_owned(struct strlist *l, char *s);
+void strlist_sort(struct strlist *l);
+bool strlist_has(const struct strlist *l, const char *s);
+void strlist_clear(struct strlist *l);
+
+/* Whole-file I/O. read_file returns NULL and sets errno on failure. */
+char *read_file(const char *path, size_t *len);
+/* Writes to PATH.tmp.<pid> then renames, so readers never see half a file. */
+int write_file_atomic(const char *path, const void *data, size_t len);
+int write_file_str(const char *path, const char *s);
+bool path_exists(const char *path);
+bool is_dir(const char *path);
+int mkdir_p(const char *path, unsigned mode);
+int remove_tree(const char *path);
+int copy_file(const char *from, const char *to);
+
+char *trim(char *s);
+bool starts_with(const char *s, const char *prefix);
+bool ends_with(const char *s, const char *suffix);
+/* Parses a size such as 512M, 1G, 4096 or 64k into bytes; false if malformed. */
+bool parse_size(const char *s, unsigned long long *bytes);
+bool parse_ulong(const char *s, unsigned long *v);
+bool parse_double(const char *s, double *v);
+/* Seconds on the monotonic clock. */
+double now_monotonic(void);
+/* "3m12s", "41s", "1h02m" */
+void format_duration(char *buf, size_t size, double seconds);
+
+#endif

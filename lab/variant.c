@@ -1,0 +1,205 @@
+/* Kernel variants: discovery, merged configuration and content hash. */
+#include "variant.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+
+/* Bump when the way kernels are built changes, so old cache entries are not reused. */
+#define KBUILD_RECIPE "oomlab-kbuild-1"
+
+static bool valid_variant_name(const char *name)
+{
+	if (!*name || *name == '.' || *name == '-')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && !strchr("-_.", *p))
+			return false;
+	return true;
+}
+
+static char *first_line(const char *path)
+{
+	char *text = read_file(path, NULL);
+	if (!text)
+		return NULL;
+	char *line = text, *next;
+	for (; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *t = trim(line);
+		if (*t) {
+			char *result = xstrdup(t);
+			free(text);
+			return result;
+		}
+	}
+	free(text);
+	return xstrdup("");
+}
+
+static int load_variant(struct variant *v, const char *dir, const char *name, struct strbuf *err)
+{
+	memset(v, 0, sizeof(*v));
+	v->name = xstrdup(name);
+	v->dir = xasprintf("%s/%s", dir, name);
+
+	char *readme = xasprintf("%s/README", v->dir);
+	v->description = first_line(readme);
+	if (!v->description)
+		v->description = xstrdup("(no README: no description)");
+	free(readme);
+
+	char *cmdline = xasprintf("%s/cmdline", v->dir);
+	char *text = read_file(cmdline, NULL);
+	v->cmdline = text ? xstrdup(trim(text)) : xstrdup("");
+	if (strchr(v->cmdline, '\n')) {
+		strbuf_addf(err, "%s: the command line must be one line", cmdline);
+		free(text);
+		free(cmdline);
+		return -1;
+	}
+	free(text);
+	free(cmdline);
+
+	char *config = xasprintf("%s/config", v->dir);
+	if (path_exists(config))
+		v->config_path = config;
+	else
+		free(config);
+
+	DIR *d = opendir(v->dir);
+	if (!d) {
+		strbuf_addf(err, "%s: %s", v->dir, strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (ends_with(de->d_name, ".patch") || ends_with(de->d_name, ".diff"))
+			strlist_push_owned(&v->patches, xasprintf("%s/%s", v->dir, de->d_name));
+	closedir(d);
+	strlist_sort(&v->patches);
+	return 0;
+}
+
+int variants_discover(const char *dir, struct variant_set *set, struct strbuf *err)
+{
+	memset(set, 0, sizeof(*set));
+	DIR *d = opendir(dir);
+	if (!d) {
+		strbuf_addf(err, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct strlist names = STRLIST_INIT;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *path = xasprintf("%s/%s", dir, de->d_name);
+		bool sub = is_dir(path);
+		free(path);
+		if (!sub)
+			continue;
+		if (!valid_variant_name(de->d_name)) {
+			strbuf_addf(err, "%s/%s: variant names use a-z, 0-9, '-', '_' and '.'", dir,
+				    de->d_name);
+			closedir(d);
+			strlist_clear(&names);
+			return -1;
+		}
+		strlist_push(&names, de->d_name);
+	}
+	closedir(d);
+	strlist_sort(&names);
+	set->items = xcalloc(names.n, sizeof(*set->items));
+	for (size_t i = 0; i < names.n; i++) {
+		if (load_variant(&set->items[i], dir, names.items[i], err) < 0) {
+			set->n = i + 1;
+			strlist_clear(&names);
+			return -1;
+		}
+	}
+	set->n = names.n;
+	strlist_clear(&names);
+	return 0;
+}
+
+struct variant *variant_find(const struct variant_set *set, const char *name)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->items[i].name, name))
+			return &set->items[i];
+	return NULL;
+}
+
+int variant_config(const struct variant *v, const struct kconfig *base, struct kconfig *out,
+		   struct strbuf *err)
+{
+	kconfig_merge(out, base);
+	if (!v->config_path)
+		return 0;
+	struct kconfig frag = KCONFIG_INIT;
+	int rc = kconfig_load(&frag, v->config_path, err);
+	if (rc == 0)
+		kconfig_merge(out, &frag);
+	kconfig_clear(&frag);
+	return rc;
+}
+
+int variant_hash(struct variant *v, const char *source_version, const struct kconfig *base,
+		 struct strbuf *err)
+{
+	struct kconfig merged = KCONFIG_INIT;
+	if (variant_config(v, base, &merged, err) < 0) {
+		kconfig_clear(&merged);
+		return -1;
+	}
+	struct hasher *h = hasher_new();
+	hasher_add_str(h, "recipe", KBUILD_RECIPE);
+	hasher_add_str(h, "source", source_version);
+	char *config = kconfig_format(&merged);
+	hasher_add_str(h, "config", config);
+	free(config);
+	kconfig_clear(&merged);
+	for (size_t i = 0; i < v->patches.n; i++) {
+		size_t len;
+		char *data = read_file(v->patches.items[i], &len);
+		if (!data) {
+			strbuf_addf(err, "%s: cannot read: %s", v->patches.items[i], strerror(errno));
+			hasher_finish(h, v->hash);
+			v->hash[0] = '\0';
+			return -1;
+		}
+		const char *base_name = strrchr(v->patches.items[i], '/');
+		hasher_add_str(h, "patch-name", base_name ? base_name + 1 : v->patches.items[i]);
+		hasher_add_field(h, "patch", data, len);
+		free(data);
+	}
+	hasher_add_str(h, "cmdline", v->cmdline);
+	hasher_finish(h, v->hash);
+	return 0;
+}
+
+static void variant_clear(struct variant *v)
+{
+	free(v->name);
+	free(v->dir);
+	free(v->description);
+	strlist_clear(&v->patches);
+	free(v->config_path);
+	free(v->cmdline);
+}
+
+void variants_clear(struct variant_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		variant_clear(&set->items[i]);
+	free(set->items);
+	set->items = NULL;
+	set->n = 0;
+}
