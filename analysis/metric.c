@@ -1,0 +1,138 @@
+/* metric.c - the table of known metrics and guesses for unknown ones. */
+#include <fnmatch.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "metric.h"
+
+/* One line per metric. Exact names before globs: the first match wins. */
+static const struct metric_def known_metrics[] = {
+	{ "oom_kills",                    "count",  METRIC_COUNT,      BETTER_LOWER },
+	{ "oom_kills_memcg",              "count",  METRIC_COUNT,      BETTER_LOWER },
+	{ "oom_kills_global",             "count",  METRIC_COUNT,      BETTER_LOWER },
+	{ "alloc_stall_time_total_ms",    "ms",     METRIC_TIME,       BETTER_LOWER },
+	{ "reclaim_stall_p99_us",         "us",     METRIC_TIME,       BETTER_LOWER },
+	{ "compact_stall_count",          "count",  METRIC_COUNT,      BETTER_LOWER },
+	{ "mmap_failures",                "count",  METRIC_COUNT,      BETTER_LOWER },
+	{ "binder_throughput_iter_per_s", "iter/s", METRIC_THROUGHPUT, BETTER_HIGHER },
+	{ "binder_latency_p99_ms",        "ms",     METRIC_TIME,       BETTER_LOWER },
+	{ "spawn_per_s",                  "1/s",    METRIC_THROUGHPUT, BETTER_HIGHER },
+	{ "reaper_wake_delay_ms",         "ms",     METRIC_TIME,       BETTER_NEITHER },
+	{ "slab_binder_bytes",            "B",      METRIC_SIZE,       BETTER_LOWER },
+	{ "trial_ok",                     "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
+	/* globs */
+	{ "binder_sendvec_ns_*",          "ns",     METRIC_TIME,       BETTER_LOWER },
+};
+
+const struct metric_def *metric_lookup(const char *name)
+{
+	size_t n = sizeof(known_metrics) / sizeof(known_metrics[0]);
+
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(known_metrics[i].name, name, 0) == 0)
+			return &known_metrics[i];
+	return NULL;
+}
+
+static bool in_list(const char *word, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(word, *list) == 0)
+			return true;
+	return false;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+static const char *const time_units[] = {
+	"ns", "us", "ms", "s", "sec", "min", NULL };
+static const char *const size_units[] = {
+	"B", "bytes", "KiB", "MiB", "GiB", "kB", "KB", "MB", "GB", "pages", NULL };
+static const char *const ratio_units[] = { "%", "ratio", "fraction", NULL };
+static const char *const outcome_units[] = { "ok", "bool", "outcome", NULL };
+
+static enum metric_kind kind_from_unit(const char *unit)
+{
+	if (in_list(unit, time_units))
+		return METRIC_TIME;
+	if (in_list(unit, size_units))
+		return METRIC_SIZE;
+	if (in_list(unit, ratio_units))
+		return METRIC_RATIO;
+	if (in_list(unit, outcome_units))
+		return METRIC_OUTCOME;
+	if (ends_with(unit, "/s") || ends_with(unit, "per_s"))
+		return METRIC_THROUGHPUT;
+	return METRIC_COUNT;
+}
+
+/* Name suffixes as used by the workloads: "foo_ms", "bar_per_s", ... */
+static enum metric_kind kind_from_name(const char *name)
+{
+	static const struct { const char *suffix; enum metric_kind kind; } rules[] = {
+		{ "_per_s", METRIC_THROUGHPUT }, { "_ns", METRIC_TIME },
+		{ "_us", METRIC_TIME }, { "_ms", METRIC_TIME }, { "_s", METRIC_TIME },
+		{ "_bytes", METRIC_SIZE }, { "_kb", METRIC_SIZE },
+		{ "_pages", METRIC_SIZE }, { "_ratio", METRIC_RATIO },
+		{ "_pct", METRIC_RATIO }, { "_ok", METRIC_OUTCOME },
+	};
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (ends_with(name, rules[i].suffix))
+			return rules[i].kind;
+	return METRIC_COUNT;
+}
+
+enum metric_kind metric_guess_kind(const char *name, const char *unit)
+{
+	if (unit && *unit)
+		return kind_from_unit(unit);
+	return kind_from_name(name ? name : "");
+}
+
+void metric_resolve(const char *name, const char *unit, struct metric_def *out)
+{
+	const struct metric_def *known = metric_lookup(name);
+
+	if (known) {
+		*out = *known;
+	} else {
+		out->unit = unit ? unit : "";
+		out->kind = metric_guess_kind(name, unit);
+		out->better = BETTER_NEITHER;
+	}
+	out->name = name;
+}
+
+bool metric_name_matches(const char *glob, const char *name)
+{
+	return !glob || fnmatch(glob, name, 0) == 0;
+}
+
+const char *metric_kind_name(enum metric_kind kind)
+{
+	switch (kind) {
+	case METRIC_TIME:       return "time";
+	case METRIC_THROUGHPUT: return "throughput";
+	case METRIC_COUNT:      return "count";
+	case METRIC_SIZE:       return "size";
+	case METRIC_RATIO:      return "ratio";
+	case METRIC_OUTCOME:    return "outcome";
+	}
+	return "?";
+}
+
+const char *metric_better_text(enum metric_better better)
+{
+	switch (better) {
+	case BETTER_LOWER:   return "lower is better";
+	case BETTER_HIGHER:  return "higher is better";
+	case BETTER_NEITHER: return "neither is better";
+	}
+	return "?";
+}

@@ -1,0 +1,65 @@
+/* metric.h - what a metric is and which direction of it is "better".
+ *
+ * Every number a trial reports has a name ("oom_kills", "binder_sendvec_ns_4096").
+ * The comparison needs to know, per metric:
+ *   - its kind, which picks the statistical test and the centre:
+ *       TIME, THROUGHPUT, SIZE, RATIO -> rank test (Mann-Whitney U), median
+ *       COUNT   -> Poisson rate test on per-trial counts, mean per trial
+ *       OUTCOME -> Fisher's exact test on ok (value != 0) vs not ok, mean
+ *   - which direction is better: lower, higher, or neither (then a
+ *     significant change is reported as "differs", never better/worse).
+ *
+ * Known metrics live in one table in metric.c; adding one is one line there.
+ * Table entries may be fnmatch(3) globs ("binder_sendvec_ns_*"); the first
+ * matching entry wins, so exact names go before globs.
+ * Unknown metrics are neither-better, with the kind guessed from the unit
+ * (or, without a unit, from the name's suffix: _ms, _bytes, _per_s, ...).
+ */
+#ifndef OOMLAB_METRIC_H
+#define OOMLAB_METRIC_H
+
+#include <stdbool.h>
+
+enum metric_kind {
+	METRIC_TIME,
+	METRIC_THROUGHPUT,
+	METRIC_COUNT,
+	METRIC_SIZE,
+	METRIC_RATIO,
+	METRIC_OUTCOME,
+};
+
+enum metric_better {
+	BETTER_LOWER,
+	BETTER_HIGHER,
+	BETTER_NEITHER,
+};
+
+struct metric_def {
+	const char *name;	/* metric name, or a glob in the known table */
+	const char *unit;	/* "ms", "count", "B", ... ; may be "" */
+	enum metric_kind kind;
+	enum metric_better better;
+};
+
+/* The known-metrics table entry matching NAME, or NULL. */
+const struct metric_def *metric_lookup(const char *name);
+
+/* Definition to use for NAME: the known entry (with .name set to NAME,
+ * not the glob) or a guess. UNIT may be NULL; it only matters for unknown
+ * metrics. The strings in *OUT point at NAME, UNIT or static storage. */
+void metric_resolve(const char *name, const char *unit, struct metric_def *out);
+
+/* Guess the kind from a unit ("ms", "iter/s", "bytes", ...) or, when UNIT
+ * is NULL or empty, from the suffix of NAME. Falls back to METRIC_COUNT
+ * for dimensionless numbers, since most of those in this lab are counters. */
+enum metric_kind metric_guess_kind(const char *name, const char *unit);
+
+/* True when NAME matches the --metric GLOB (fnmatch; NULL GLOB matches all). */
+bool metric_name_matches(const char *glob, const char *name);
+
+const char *metric_kind_name(enum metric_kind kind);
+/* "lower is better", "higher is better", "neither is better" */
+const char *metric_better_text(enum metric_better better);
+
+#endif
