@@ -1,0 +1,61 @@
+# Builds stock and binder-kcalloc, proves from the built vmlinux files that
+# binder's page array comes from kvmalloc in one and kmalloc in the other,
+# that the shared tree is left pristine, and that a rebuild is a cache hit.
+. "$(dirname "$0")/lib.sh"
+
+"$LAB" kernel build stock binder-kcalloc || fail "lab kernel build stock binder-kcalloc"
+
+stock=$("$LAB" kernel path stock)
+kcalloc=$("$LAB" kernel path binder-kcalloc)
+check "stock and binder-kcalloc are cached under different hashes" [ "$stock" != "$kcalloc" ]
+for dir in "$stock" "$kcalloc"; do
+	for f in bzImage vmlinux config build.log meta patches; do
+		check "$dir has $f" test -s "$dir/$f" -o "$f" = patches -a -e "$dir/$f"
+	done
+done
+check "binder-kcalloc lists its patch" grep -q kcalloc "$kcalloc/patches"
+
+calls() {
+	objdump -d --no-show-raw-insn --disassemble=binder_alloc_mmap_handler "$1/vmlinux" |
+		grep -oE 'call +[0-9a-f]+ <[^>]+>' | sed 's/.*<\(.*\)>/\1/' | sort -u
+}
+calls "$stock" > "$SCRATCH/stock.calls"
+calls "$kcalloc" > "$SCRATCH/kcalloc.calls"
+echo "stock calls: $(tr '\n' ' ' < "$SCRATCH/stock.calls")"
+echo "binder-kcalloc calls: $(tr '\n' ' ' < "$SCRATCH/kcalloc.calls")"
+check "stock's binder_alloc_mmap_handler calls the kvmalloc family" grep -q kvmalloc "$SCRATCH/stock.calls"
+check "binder-kcalloc's does not" sh -c "! grep -q kvmalloc '$SCRATCH/kcalloc.calls'"
+check "binder-kcalloc's calls plain kmalloc" grep -qE '^__?kmalloc' "$SCRATCH/kcalloc.calls"
+
+src=$(ls -d "${OOMLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/oomlab}"/linux-*/src | head -1)
+check "the shared tree is back to kvcalloc after building binder-kcalloc" \
+	grep -q 'alloc->pages = kvcalloc' "$src/drivers/android/binder_alloc.c"
+
+before=$(stat -c %Y "$stock/bzImage")
+out=$("$LAB" kernel build stock 2>&1) || fail "rebuilding stock failed: $out"
+echo "$out"
+check "a second build of stock is a cache hit" sh -c "echo '$out' | grep -q cached"
+check "the cached bzImage was not rewritten" [ "$(stat -c %Y "$stock/bzImage")" = "$before" ]
+"$LAB" kernel list > "$SCRATCH/list"
+check "kernel list shows stock as cached" grep -qE '^stock +[0-9a-f]{12} +yes' "$SCRATCH/list"
+
+# A patch that does not apply: one clear line naming the patch and the hunk; nothing cached.
+mkdir -p "$SCRATCH/root"
+cp -r "$ROOT/kernels" "$ROOT/configs" "$SCRATCH/root/"
+mkdir -p "$SCRATCH/root/kernels/variants/broken"
+sed 's/alloc->pages = kvcalloc(/alloc->pages = no_such_call(/' \
+	"$ROOT/kernels/variants/binder-kcalloc/0001-binder_alloc-page-array-from-kcalloc.patch" \
+	> "$SCRATCH/root/kernels/variants/broken/0001-broken.patch"
+set +e
+msg=$(OOMLAB_ROOT="$SCRATCH/root" "$LAB" --quiet kernel build broken 2>&1)
+status=$?
+set -e
+echo "$msg"
+check "a broken patch fails the build" [ "$status" -ne 0 ]
+check "the error names the patch file and the hunk" \
+	sh -c "echo '$msg' | grep -q '0001-broken.patch does not apply: hunk #1 FAILED'"
+check "the error is one line" [ "$(echo "$msg" | wc -l)" -eq 1 ]
+broken=$(OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel path broken 2>/dev/null || true)
+check "nothing was cached for the broken variant" [ ! -e "$broken/bzImage" ]
+check "the shared tree is pristine after the failure" \
+	grep -q 'alloc->pages = kvcalloc' "$src/drivers/android/binder_alloc.c"
