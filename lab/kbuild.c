@@ -286,12 +286,14 @@ static int stage_copy(const char *from, const char *dir, const char *name, struc
 }
 
 static int install_into_cache(const struct variant *v, const char *obj, const char *staging,
-			      double seconds, struct strbuf *err)
+			      const char *log, double seconds, struct strbuf *err)
 {
 	char *bz = xasprintf("%s/arch/x86/boot/bzImage", obj);
 	char *vmlinux = xasprintf("%s/vmlinux", obj);
 	char *config = xasprintf("%s/.config", obj);
 	int rc = stage_copy(bz, staging, "bzImage", err);
+	if (rc == 0)
+		rc = stage_copy(log, staging, "build.log", err);
 	if (rc == 0)
 		rc = stage_copy(vmlinux, staging, "vmlinux", err);
 	if (rc == 0)
@@ -364,12 +366,14 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	char *state = xasprintf("%s/applied", ws);
 	char *kernels = xasprintf("%s/kernels", cache_root());
 	char *staging = xasprintf("%s/.tmp-%s-%d", kernels, v->hash, (int)getpid());
-	char *log = xasprintf("%s/build.log", staging);
+	/* The log lives beside the cache entry so a failed build keeps it. */
+	char *log = xasprintf("%s/build-%s.log", kernels, v->name);
 	double start = now_monotonic();
 	int rc = -1;
 
 	mkdir_p(obj, 0755);
 	remove_tree(staging);
+	unlink(log);
 	if (mkdir_p(staging, 0755) < 0) {
 		strbuf_addf(err, "cannot create %s: %s", staging, strerror(errno));
 		goto out;
@@ -400,14 +404,11 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	if (tree_restore(tree, state, err) < 0)
 		rc = -1;
 	if (rc == 0)
-		rc = install_into_cache(v, obj, staging, now_monotonic() - start, err);
+		rc = install_into_cache(v, obj, staging, log, now_monotonic() - start, err);
+	if (rc == 0)
+		unlink(log);
 out:
-	if (rc < 0 && path_exists(log)) {
-		/* Keep the log of a failed build for the user; never a half-built kernel. */
-		char *kept = xasprintf("%s/failed-%s.log", kernels, v->name);
-		rename(log, kept);
-		free(kept);
-	}
+	/* Never a half-built kernel in the cache; the log of a failure stays for the user. */
 	if (rc < 0 || path_exists(staging))
 		remove_tree(staging);
 	free(tree);

@@ -118,10 +118,30 @@ void kconfig_set(struct kconfig *kc, const char *name, const char *value, const 
 	o->origin = xstrdup(origin ? origin : "");
 }
 
+static void remove_option(struct kconfig *kc, const char *name)
+{
+	struct kconfig_option *o = find(kc, name);
+	if (!o)
+		return;
+	free(o->name);
+	free(o->value);
+	free(o->origin);
+	size_t i = (size_t)(o - kc->opts);
+	memmove(o, o + 1, (kc->n - i - 1) * sizeof(*o));
+	kc->n--;
+}
+
 void kconfig_merge(struct kconfig *dst, const struct kconfig *src)
 {
-	for (size_t i = 0; i < src->n; i++)
+	/*
+	 * An overridden option moves to the end, as merge_config.sh does: for a
+	 * choice (CC_OPTIMIZE_FOR_SIZE against _PERFORMANCE) kconfig keeps the
+	 * last "=y" it reads, so position is meaning.
+	 */
+	for (size_t i = 0; i < src->n; i++) {
+		remove_option(dst, src->opts[i].name);
 		kconfig_set(dst, src->opts[i].name, src->opts[i].value, src->opts[i].origin);
+	}
 }
 
 char *kconfig_format(const struct kconfig *kc)

@@ -32,7 +32,7 @@ int kconfig_parse(struct kconfig *kc, const char *text, const char *file, struct
 int kconfig_load(struct kconfig *kc, const char *path, struct strbuf *err);
 const struct kconfig_option *kconfig_get(const struct kconfig *kc, const char *name);
 void kconfig_set(struct kconfig *kc, const char *name, const char *value, const char *origin);
-/* Applies every option of src onto dst, overriding. */
+/* Applies every option of src onto dst; overridden options move to the end. */
 void kconfig_merge(struct kconfig *dst, const struct kconfig *src);
 /* The options as .config lines, in order. */
 char *kconfig_format(const struct kconfig *kc);

@@ -25,7 +25,8 @@ echo "stock calls: $(tr '\n' ' ' < "$SCRATCH/stock.calls")"
 echo "binder-kcalloc calls: $(tr '\n' ' ' < "$SCRATCH/kcalloc.calls")"
 check "stock's binder_alloc_mmap_handler calls the kvmalloc family" grep -q kvmalloc "$SCRATCH/stock.calls"
 check "binder-kcalloc's does not" sh -c "! grep -q kvmalloc '$SCRATCH/kcalloc.calls'"
-check "binder-kcalloc's calls plain kmalloc" grep -qE '^__?kmalloc' "$SCRATCH/kcalloc.calls"
+check "binder-kcalloc's calls plain kmalloc for the array" grep -qx '__kmalloc_noprof' "$SCRATCH/kcalloc.calls"
+check "stock's does not" sh -c "! grep -qx '__kmalloc_noprof' '$SCRATCH/stock.calls'"
 
 src=$(ls -d "${OOMLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/oomlab}"/linux-*/src | head -1)
 check "the shared tree is back to kvcalloc after building binder-kcalloc" \
@@ -59,3 +60,19 @@ broken=$(OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel path broken 2>/dev/null || tr
 check "nothing was cached for the broken variant" [ ! -e "$broken/bzImage" ]
 check "the shared tree is pristine after the failure" \
 	grep -q 'alloc->pages = kvcalloc' "$src/drivers/android/binder_alloc.c"
+
+# Two lab processes building the same variant at once: one builds, the other
+# waits for the lock and then finds it cached; the cache holds one good kernel.
+"$LAB" kernel build oom-reaper-nodelay > "$SCRATCH/b1" 2>&1 &
+first=$!
+sleep 1
+"$LAB" kernel build oom-reaper-nodelay > "$SCRATCH/b2" 2>&1 || fail "second concurrent build failed: $(cat "$SCRATCH/b2")"
+wait "$first" || fail "first concurrent build failed: $(cat "$SCRATCH/b1")"
+cat "$SCRATCH/b1" "$SCRATCH/b2"
+check "one of two concurrent builds waited for the other" grep -q waiting "$SCRATCH/b1" "$SCRATCH/b2"
+nodelay=$("$LAB" kernel path oom-reaper-nodelay)
+check "the concurrently built kernel is complete" test -s "$nodelay/bzImage" -a -s "$nodelay/meta"
+check "no staging folders are left behind" sh -c "! ls -d '$(dirname "$nodelay")'/.tmp-* 2>/dev/null"
+calls "$nodelay" > /dev/null
+check "oom-reaper-nodelay's oom_kill.c queues the reaper with no delay" \
+	sh -c "objdump -d --no-show-raw-insn --disassemble=queue_oom_reaper '$nodelay/vmlinux' | grep -q 'add_timer'"

@@ -52,7 +52,7 @@ static void later_fragment_wins_on_merge(void **state)
 	assert_null(kconfig_get(&base, "CONFIG_A")->value);
 	assert_string_equal(kconfig_get(&base, "CONFIG_A")->origin, "v:1");
 	char *text = kconfig_format(&base);
-	assert_string_equal(text, "# CONFIG_A is not set\nCONFIG_B=y\nCONFIG_C=m\n");
+	assert_string_equal(text, "CONFIG_B=y\n# CONFIG_A is not set\nCONFIG_C=m\n");
 	free(text);
 	kconfig_clear(&base);
 	kconfig_clear(&frag);

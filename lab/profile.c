@@ -1,0 +1,316 @@
+/* Low-memory machine profiles: parsing and validation. */
+#include "profile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paths.h"
+
+/* set_key() returns this when it does not know the key. */
+static const char unknown_key[] = "unknown key";
+
+static const char *const zram_algorithms[] = { "lzo", "lzo-rle", "lz4", NULL };
+static const char *const thp_modes[] = { "always", "madvise", "never", NULL };
+
+static void set_defaults(struct profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->cpus = 2;
+	p->numa_nodes = 1;
+	p->min_free_kbytes = -1;
+	p->watermark_scale_factor = -1;
+	p->compact_unevictable_allowed = -1;
+	p->slow_disk_bps = 256 * 1024;
+	p->slow_disk_iops = 0;
+	p->zram_algorithm = xstrdup("lz4");
+	p->cgroup_memory_max = xstrdup("max");
+	p->cgroup_memory_high = xstrdup("max");
+	p->cgroup_memory_swap_max = xstrdup("max");
+}
+
+static bool one_of(const char *v, const char *const *allowed)
+{
+	for (; *allowed; allowed++)
+		if (!strcmp(v, *allowed))
+			return true;
+	return false;
+}
+
+static void replace(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+}
+
+/* A cgroup limit: "max" or a size. Stored the way memory.max takes it (bytes). */
+static bool cgroup_limit(const char *v, char **out)
+{
+	unsigned long long bytes;
+	if (!strcmp(v, "max")) {
+		replace(out, "max");
+		return true;
+	}
+	if (!parse_size(v, &bytes))
+		return false;
+	free(*out);
+	*out = xasprintf("%llu", bytes);
+	return true;
+}
+
+static bool parse_node_sizes(struct profile *p, const char *v)
+{
+	char *copy = xstrdup(v), *save = NULL;
+	unsigned n = 0;
+	bool ok = true;
+	for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == PROFILE_MAX_NODES || !parse_size(trim(tok), &p->node_memory[n]) ||
+		    !p->node_memory[n])
+			ok = false;
+		n++;
+	}
+	free(copy);
+	if (ok)
+		p->numa_nodes = n;
+	return ok && n > 0;
+}
+
+static bool parse_long_range(const char *v, long lo, long hi, long *out)
+{
+	double d;
+	if (!parse_double(v, &d) || d != (long)d || d < lo || d > hi)
+		return false;
+	*out = (long)d;
+	return true;
+}
+
+/* Sets one key; returns NULL or the reason the value is bad. */
+static const char *set_key(struct profile *p, const char *key, const char *v)
+{
+	unsigned long ul;
+	long l;
+	if (!strcmp(key, "description")) {
+		replace(&p->description, v);
+	} else if (!strcmp(key, "memory")) {
+		if (!parse_size(v, &p->memory) || p->memory < (64ULL << 20))
+			return "wants a size of at least 64M, such as 512M or 1G";
+	} else if (!strcmp(key, "cpus")) {
+		if (!parse_ulong(v, &ul) || ul < 1 || ul > 64)
+			return "wants a number of CPUs from 1 to 64";
+		p->cpus = (unsigned)ul;
+	} else if (!strcmp(key, "numa_nodes")) {
+		if (!parse_node_sizes(p, v))
+			return "wants node sizes separated by commas, such as 512M,512M (at most 8)";
+	} else if (!strcmp(key, "zram_size")) {
+		if (!strcmp(v, "none"))
+			p->zram_size = 0;
+		else if (!parse_size(v, &p->zram_size))
+			return "wants a size such as 256M, or none";
+	} else if (!strcmp(key, "zram_algorithm")) {
+		if (!one_of(v, zram_algorithms))
+			return "wants lzo, lzo-rle or lz4 (the algorithms the lab kernel has)";
+		replace(&p->zram_algorithm, v);
+	} else if (!strcmp(key, "min_free_kbytes")) {
+		if (!parse_long_range(v, 128, 1 << 22, &l))
+			return "wants kilobytes from 128 to 4194304";
+		p->min_free_kbytes = l;
+	} else if (!strcmp(key, "watermark_scale_factor")) {
+		if (!parse_long_range(v, 1, 3000, &l))
+			return "wants a number from 1 to 3000 (the kernel's range)";
+		p->watermark_scale_factor = l;
+	} else if (!strcmp(key, "thp")) {
+		if (!one_of(v, thp_modes))
+			return "wants always, madvise or never";
+		replace(&p->thp, v);
+	} else if (!strcmp(key, "compact_unevictable_allowed")) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return "wants 0 or 1";
+		p->compact_unevictable_allowed = v[0] - '0';
+	} else if (!strcmp(key, "slow_disk_size")) {
+		if (!strcmp(v, "none"))
+			p->slow_disk_size = 0;
+		else if (!parse_size(v, &p->slow_disk_size) || p->slow_disk_size < (1ULL << 20))
+			return "wants a size of at least 1M, or none";
+	} else if (!strcmp(key, "slow_disk_bps")) {
+		if (!parse_size(v, &p->slow_disk_bps) || !p->slow_disk_bps)
+			return "wants bytes per second, such as 262144 or 256K";
+	} else if (!strcmp(key, "slow_disk_iops")) {
+		if (!parse_ulong(v, &ul))
+			return "wants I/O operations per second (0: unlimited)";
+		p->slow_disk_iops = ul;
+	} else if (!strcmp(key, "cgroup.memory.max")) {
+		if (!cgroup_limit(v, &p->cgroup_memory_max))
+			return "wants a size such as 384M, or max";
+	} else if (!strcmp(key, "cgroup.memory.high")) {
+		if (!cgroup_limit(v, &p->cgroup_memory_high))
+			return "wants a size such as 320M, or max";
+	} else if (!strcmp(key, "cgroup.memory.swap.max")) {
+		if (!cgroup_limit(v, &p->cgroup_memory_swap_max))
+			return "wants a size such as 128M, or max";
+	} else if (!strcmp(key, "cgroup.memory.oom.group")) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return "wants 0 or 1";
+		p->cgroup_memory_oom_group = v[0] - '0';
+	} else {
+		return unknown_key;
+	}
+	return NULL;
+}
+
+static int check_whole(struct profile *p, const char *file, struct strbuf *err)
+{
+	if (!p->memory) {
+		strbuf_addf(err, "%s: memory is required", file);
+		return -1;
+	}
+	if (!p->description) {
+		strbuf_addf(err, "%s: description is required (one line for lab profiles)", file);
+		return -1;
+	}
+	if (p->numa_nodes > 1) {
+		unsigned long long sum = 0;
+		for (unsigned i = 0; i < p->numa_nodes; i++)
+			sum += p->node_memory[i];
+		if (sum != p->memory) {
+			strbuf_addf(err, "%s: numa_nodes add up to %lluM but memory is %lluM", file,
+				    sum >> 20, p->memory >> 20);
+			return -1;
+		}
+		if (p->cpus < p->numa_nodes) {
+			strbuf_addf(err, "%s: %u NUMA nodes need at least as many cpus (have %u)", file,
+				    p->numa_nodes, p->cpus);
+			return -1;
+		}
+	} else {
+		p->node_memory[0] = p->memory;
+	}
+	if (p->zram_size >= p->memory * 4) {
+		strbuf_addf(err, "%s: zram_size %lluM is more than four times memory", file,
+			    p->zram_size >> 20);
+		return -1;
+	}
+	return 0;
+}
+
+int profile_parse(struct profile *p, const char *name, const char *file, const char *text,
+		  struct strbuf *err)
+{
+	set_defaults(p);
+	p->name = xstrdup(name);
+	p->path = xstrdup(file);
+	char *copy = xstrdup(text);
+	int lineno = 0, rc = 0;
+	struct strlist seen = STRLIST_INIT;
+	for (char *line = copy, *next; line && rc == 0; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		char *t = trim(line);
+		if (!*t)
+			continue;
+		char *eq = strchr(t, '=');
+		if (!eq) {
+			strbuf_addf(err, "%s:%d: expected 'key = value', got '%s'", file, lineno, t);
+			rc = -1;
+			break;
+		}
+		*eq = '\0';
+		char *key = trim(t), *value = trim(eq + 1);
+		if (!*value) {
+			strbuf_addf(err, "%s:%d: %s has no value", file, lineno, key);
+			rc = -1;
+		} else if (strlist_has(&seen, key)) {
+			strbuf_addf(err, "%s:%d: %s is set twice", file, lineno, key);
+			rc = -1;
+		} else {
+			const char *why = set_key(p, key, value);
+			if (why == unknown_key) {
+				strbuf_addf(err, "%s:%d: unknown key '%s'", file, lineno, key);
+				rc = -1;
+			} else if (why) {
+				strbuf_addf(err, "%s:%d: %s = %s: %s %s", file, lineno, key, value, key, why);
+				rc = -1;
+			}
+			strlist_push(&seen, key);
+		}
+	}
+	free(copy);
+	strlist_clear(&seen);
+	if (rc == 0)
+		rc = check_whole(p, file, err);
+	return rc;
+}
+
+int profile_load(struct profile *p, const char *name, struct strbuf *err)
+{
+	char *file = xasprintf("%s/configs/profiles/%s.conf", repo_root(), name);
+	char *text = read_file(file, NULL);
+	int rc;
+	if (!text) {
+		struct strlist names = STRLIST_INIT;
+		profile_names(&names);
+		strbuf_addf(err, "no profile '%s' (%s: %s); profiles:", name, file, strerror(errno));
+		for (size_t i = 0; i < names.n; i++)
+			strbuf_addf(err, " %s", names.items[i]);
+		strlist_clear(&names);
+		memset(p, 0, sizeof(*p));
+		rc = -1;
+	} else {
+		rc = profile_parse(p, name, file, text, err);
+	}
+	free(text);
+	free(file);
+	return rc;
+}
+
+void profile_names(struct strlist *names)
+{
+	char *dir = repo_path("configs/profiles");
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d)))
+		if (ends_with(de->d_name, ".conf") && de->d_name[0] != '.')
+			strlist_push_owned(names, xstrndup(de->d_name, strlen(de->d_name) - 5));
+	if (d)
+		closedir(d);
+	free(dir);
+	strlist_sort(names);
+}
+
+char *profile_format(const struct profile *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "name=%s\nmemory_bytes=%llu\ncpus=%u\nnuma_nodes=%u\n", p->name, p->memory,
+		    p->cpus, p->numa_nodes);
+	for (unsigned i = 0; i < p->numa_nodes; i++)
+		strbuf_addf(&sb, "node%u_bytes=%llu\n", i, p->node_memory[i]);
+	strbuf_addf(&sb, "zram_bytes=%llu\nzram_algorithm=%s\n", p->zram_size, p->zram_algorithm);
+	strbuf_addf(&sb, "min_free_kbytes=%ld\nwatermark_scale_factor=%ld\nthp=%s\n",
+		    p->min_free_kbytes, p->watermark_scale_factor, p->thp ? p->thp : "default");
+	strbuf_addf(&sb, "compact_unevictable_allowed=%d\n", p->compact_unevictable_allowed);
+	strbuf_addf(&sb, "slow_disk_bytes=%llu\nslow_disk_bps=%llu\nslow_disk_iops=%lu\n",
+		    p->slow_disk_size, p->slow_disk_bps, p->slow_disk_iops);
+	strbuf_addf(&sb, "cgroup.memory.max=%s\ncgroup.memory.high=%s\ncgroup.memory.swap.max=%s\n"
+		    "cgroup.memory.oom.group=%d\n", p->cgroup_memory_max, p->cgroup_memory_high,
+		    p->cgroup_memory_swap_max, p->cgroup_memory_oom_group);
+	return strbuf_detach(&sb);
+}
+
+void profile_clear(struct profile *p)
+{
+	free(p->name);
+	free(p->path);
+	free(p->description);
+	free(p->zram_algorithm);
+	free(p->thp);
+	free(p->cgroup_memory_max);
+	free(p->cgroup_memory_high);
+	free(p->cgroup_memory_swap_max);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,51 @@
+/*
+ * Low-memory machine profiles (configs/profiles/<name>.conf): the VM's
+ * RAM, CPUs and NUMA layout, zram swap, VM sysctls, an optional throttled
+ * "slow flash" disk, and the cgroup v2 limits of the workload cgroup.
+ * Files are `key = value` lines; unknown keys and bad values are errors
+ * naming the file and line.
+ */
+#ifndef LAB_PROFILE_H
+#define LAB_PROFILE_H
+
+#include <stdbool.h>
+
+#include "util.h"
+
+#define PROFILE_MAX_NODES 8
+
+struct profile {
+	char *name;
+	char *path;
+	char *description;
+	unsigned long long memory;                 /* bytes */
+	unsigned cpus;
+	unsigned numa_nodes;                       /* 1 when not NUMA */
+	unsigned long long node_memory[PROFILE_MAX_NODES];
+	unsigned long long zram_size;              /* 0: no zram swap */
+	char *zram_algorithm;
+	long min_free_kbytes;                      /* -1: kernel default */
+	long watermark_scale_factor;               /* -1: kernel default */
+	char *thp;                                 /* always|madvise|never, NULL: default */
+	int compact_unevictable_allowed;           /* -1: default, else 0/1 */
+	unsigned long long slow_disk_size;         /* 0: no slow disk */
+	unsigned long long slow_disk_bps;
+	unsigned long slow_disk_iops;
+	char *cgroup_memory_max;                   /* values as cgroup files take them */
+	char *cgroup_memory_high;
+	char *cgroup_memory_swap_max;
+	int cgroup_memory_oom_group;               /* 0/1 */
+};
+
+/* Parses TEXT as profile NAME read from FILE; on error err holds "file:line: reason". */
+int profile_parse(struct profile *p, const char *name, const char *file, const char *text,
+		  struct strbuf *err);
+/* Loads configs/profiles/NAME.conf of the checkout. */
+int profile_load(struct profile *p, const char *name, struct strbuf *err);
+/* The names of all profiles, sorted. */
+void profile_names(struct strlist *names);
+/* The profile as key=value lines, every key present (for the trial record and the guest). */
+char *profile_format(const struct profile *p);
+void profile_clear(struct profile *p);
+
+#endif
