@@ -1,0 +1,360 @@
+/* binder-sendvec: the equivalent of Android's BM_sendVec_binder.  A server
+ * process (the device's context manager) echoes every transaction back; a
+ * client process sends N bytes synchronously and waits for the echo, for
+ * N = 4, 8, ..., 65536, each size for a time or iteration budget.
+ *
+ * Per size (label "size"): wall and CPU ns per round trip, iterations,
+ * bytes per second (size * iterations / time, the seed thread's TH-PUT).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/args.h"
+#include "lib/binder.h"
+#include "lib/proc.h"
+#include "lib/report.h"
+#include "workload.h"
+
+#define NAME "binder-sendvec"
+
+const char binder_sendvec_usage[] =
+"Usage: binder-sendvec [OPTIONS]\n"
+"Synchronous binder echo of N bytes (Android's BM_sendVec_binder/N): a server\n"
+"process echoes each transaction, the client measures round trips per size.\n"
+"\n"
+"  --sizes LIST          comma-separated sizes (default 4,8,...,65536: 15 sizes)\n"
+"  --time-per-size DUR   time budget per size (default 1s; e.g. 200ms)\n"
+"  --time DUR            total time budget, split evenly over the sizes\n"
+"  --iterations N        fixed iterations per size (instead of a time budget)\n"
+"  --warmup N            untimed round trips before each size (default 50)\n"
+"  --map-size SIZE       binder mmap size per process (default 1M-8K, max 4M)\n"
+"  --binderfs DIR        binderfs mount (default /dev/binderfs); a fresh\n"
+"                        device oomlab-<pid>-<n> is made and removed\n"
+"  --device PATH         use this existing binder device instead\n"
+"  --node N              bind CPU and memory to NUMA node N\n"
+"  -h, --help            this text\n"
+"\n"
+"Output (JSON lines, label size=N): sendvec_ns_per_rt (ns, wall),\n"
+"sendvec_cpu_ns_per_rt (ns, client process CPU), sendvec_iterations (count),\n"
+"sendvec_bytes_per_s (B/s), sendvec_cpu_bytes_per_s (B/s), sendvec_errors\n"
+"(count); sendvec_sizes (count) at the end.  Events phase-begin/phase-end with\n"
+"phase size-N.  SIGTERM ends after the current size.\n";
+
+#define CODE_ECHO  1
+#define CODE_QUIT  2
+#define MAX_SIZES  32
+
+static int echo_handler(struct binder_io *io,
+			const struct binder_transaction_data *txn, void *arg)
+{
+	(void)arg;
+	if (txn->code == CODE_QUIT) {
+		binder_io_reply_and_free(io, txn, NULL, 0);
+		return 1;
+	}
+	/* Reply with the received bytes straight from our mapping; the
+	 * BC_REPLY is queued before the BC_FREE_BUFFER of that data. */
+	return binder_io_reply_and_free(io, txn,
+					(const void *)(uintptr_t)txn->data.ptr.buffer,
+					txn->data_size) < 0 ? -EIO : 0;
+}
+
+static int run_server(const char *path, size_t map_size, struct wl_pipe *ready)
+{
+	struct binder_conn c;
+	struct binder_io io;
+	enum binder_open_step step;
+	int r;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	r = binder_conn_open(&c, path, map_size, &step);
+	if (r) {
+		wl_err(NAME, "server: %s %s: %s", binder_step_name(step), path,
+		       strerror(-r));
+		return 1;
+	}
+	r = binder_become_manager(&c);
+	if (r) {
+		wl_err(NAME, "server: BINDER_SET_CONTEXT_MGR: %s", strerror(-r));
+		return 1;
+	}
+	binder_io_init(&io, &c);
+	io.on_txn = echo_handler;
+	wl_pipe_signal(ready, 'R');
+	r = binder_io_loop(&io);
+	if (r < 0 && r != -EINTR) {
+		wl_err(NAME, "server: loop: %s", strerror(-r));
+		return 1;
+	}
+	binder_conn_close(&c);
+	return 0;
+}
+
+struct size_result {
+	uint64_t iterations, errors;
+	uint64_t wall_ns, cpu_ns;
+};
+
+static void run_size(struct binder_io *io, uint8_t *buf, size_t size,
+		     uint64_t warmup, uint64_t iterations, uint64_t budget_ns,
+		     struct size_result *res)
+{
+	struct binder_transaction_data reply;
+	uint64_t t0, c0, deadline, i = 0;
+
+	memset(res, 0, sizeof(*res));
+	for (size_t k = 0; k < size; k++)
+		buf[k] = (uint8_t)(k * 7 + size);
+	for (uint64_t k = 0; k < warmup && !wl_stop; k++) {
+		if (binder_io_call(io, 0, CODE_ECHO, 0, buf, size, NULL, 0,
+				   &reply) < 0) {
+			res->errors++;
+			continue;
+		}
+		if (k == 0 && (reply.data_size != size ||
+			       memcmp((const void *)(uintptr_t)reply.data.ptr.buffer,
+				      buf, size)))
+			res->errors++;       /* echo is wrong */
+		binder_io_free(io, reply.data.ptr.buffer);
+	}
+	t0 = mono_ns();
+	c0 = cpu_ns_process();
+	deadline = t0 + budget_ns;
+	for (;;) {
+		int r = binder_io_call(io, 0, CODE_ECHO, 0, buf, size, NULL, 0,
+				       &reply);
+
+		if (r < 0) {
+			res->errors++;
+			if (r == -EHOSTDOWN || r == -EINTR || res->errors > 100)
+				break;
+		} else {
+			if (reply.data_size != size)
+				res->errors++;
+			binder_io_free(io, reply.data.ptr.buffer);
+			i++;
+		}
+		if (wl_stop)
+			break;
+		if (iterations) {
+			if (i >= iterations)
+				break;
+		} else if (mono_ns() >= deadline) {
+			break;
+		}
+	}
+	res->wall_ns = mono_ns() - t0;
+	res->cpu_ns = cpu_ns_process() - c0;
+	res->iterations = i;
+}
+
+static void report_size(size_t size, const struct size_result *r)
+{
+	char sz[24];
+	const char *labels[] = { "size", sz, NULL };
+	double it = (double)r->iterations;
+
+	snprintf(sz, sizeof(sz), "%zu", size);
+	if (r->iterations) {
+		report_metric("sendvec_ns_per_rt", (double)r->wall_ns / it, "ns", labels);
+		report_metric("sendvec_cpu_ns_per_rt", (double)r->cpu_ns / it, "ns", labels);
+	}
+	report_metric("sendvec_iterations", it, "count", labels);
+	if (r->wall_ns)
+		report_metric("sendvec_bytes_per_s",
+			      (double)size * it * 1e9 / (double)r->wall_ns, "B/s", labels);
+	if (r->cpu_ns)
+		report_metric("sendvec_cpu_bytes_per_s",
+			      (double)size * it * 1e9 / (double)r->cpu_ns, "B/s", labels);
+	report_metric("sendvec_errors", (double)r->errors, "count", labels);
+}
+
+int binder_sendvec_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "sizes", required_argument, 0, 's' },
+		{ "time-per-size", required_argument, 0, 't' },
+		{ "time", required_argument, 0, 'T' },
+		{ "iterations", required_argument, 0, 'i' },
+		{ "warmup", required_argument, 0, 'w' },
+		{ "map-size", required_argument, 0, 'm' },
+		{ "binderfs", required_argument, 0, 'b' },
+		{ "device", required_argument, 0, 'd' },
+		WL_COMMON_OPTS,
+		{ 0, 0, 0, 0 },
+	};
+	uint64_t sizes[MAX_SIZES], per_size_ns = 1000000000ull, total_ns = 0;
+	uint64_t iterations = 0, warmup = 50, map_size = BINDER_MAP_DEFAULT;
+	const char *binderfs = NULL, *device = NULL;
+	struct wl_common com;
+	int nsizes = 0, c, r, status, done_sizes = 0, ret = WL_EXIT_OK;
+	struct binder_device dev;
+	struct wl_pipe ready;
+	struct binder_conn conn;
+	struct binder_io *io;
+	uint8_t *buf;
+	pid_t server;
+	size_t max_size = 0;
+	bool done;
+
+	wl_common_init(&com);
+	wl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		r = wl_common_opt(NAME, c, optarg, argv, &com);
+		if (r < 0)
+			return WL_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 's':
+			nsizes = wl_parse_size_list(NAME, "--sizes", optarg, sizes, MAX_SIZES);
+			if (nsizes < 0)
+				return WL_EXIT_USAGE;
+			break;
+		case 't':
+			if (wl_parse_duration(NAME, "--time-per-size", optarg, &per_size_ns))
+				return WL_EXIT_USAGE;
+			break;
+		case 'T':
+			if (wl_parse_duration(NAME, "--time", optarg, &total_ns))
+				return WL_EXIT_USAGE;
+			break;
+		case 'i':
+			if (wl_parse_u64(NAME, "--iterations", optarg, 1, UINT32_MAX, &iterations))
+				return WL_EXIT_USAGE;
+			break;
+		case 'w':
+			if (wl_parse_u64(NAME, "--warmup", optarg, 0, 1000000, &warmup))
+				return WL_EXIT_USAGE;
+			break;
+		case 'm':
+			if (wl_parse_size(NAME, "--map-size", optarg, 0, 4096,
+					  BINDER_MAP_MAX, &map_size))
+				return WL_EXIT_USAGE;
+			break;
+		case 'b': binderfs = optarg; break;
+		case 'd': device = optarg; break;
+		}
+	}
+	if (optind < argc)
+		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
+	r = wl_common_apply(NAME, &com, binder_sendvec_usage, &done);
+	if (done)
+		return r;
+	if (!nsizes)
+		for (uint64_t s = 4; s <= 65536; s *= 2)
+			sizes[nsizes++] = s;
+	for (int k = 0; k < nsizes; k++)
+		if (sizes[k] > max_size)
+			max_size = sizes[k];
+	/* The echo needs the request and the reply in flight: the reply
+	 * lands in the client's mapping, the request in the server's. */
+	if (max_size + 64 > map_size / 2)
+		return wl_usage_error(NAME, "--sizes up to %zu need --map-size of at least %zu",
+				      max_size, 2 * (max_size + 64));
+	if (total_ns)
+		per_size_ns = total_ns / (uint64_t)nsizes;
+
+	wl_stop_on_signals();
+	if (device) {
+		binder_device_use(&dev, device);
+	} else {
+		r = binder_device_create(&dev, binderfs, NULL);
+		if (r) {
+			wl_err(NAME, "cannot make a binder device in %s: %s%s",
+			       binderfs ? binderfs : BINDERFS_DEFAULT, strerror(-r),
+			       r == -ENOENT ? " (is binderfs mounted?)" : "");
+			return WL_EXIT_FAIL;
+		}
+	}
+	{
+		struct jl j;
+
+		report_begin_event(&j, "binder-device");
+		jl_str(&j, "path", dev.path);
+		jl_bool(&j, "created", dev.created);
+		report_end(&j);
+	}
+
+	if (wl_pipe_open(&ready)) {
+		wl_err(NAME, "pipe: %s", strerror(errno));
+		binder_device_remove(&dev);
+		return WL_EXIT_FAIL;
+	}
+	server = fork();
+	if (server < 0) {
+		wl_err(NAME, "fork: %s", strerror(errno));
+		binder_device_remove(&dev);
+		return WL_EXIT_FAIL;
+	}
+	if (server == 0) {
+		close(ready.rd);
+		_exit(run_server(dev.path, map_size, &ready));
+	}
+	close(ready.wr);
+	ready.wr = -1;
+	r = wl_pipe_wait(&ready, NULL, 30000);
+	wl_pipe_close(&ready);
+	if (r) {
+		wl_err(NAME, "server did not start: %s", strerror(-r));
+		kill(server, SIGKILL);
+		waitpid(server, NULL, 0);
+		binder_device_remove(&dev);
+		return WL_EXIT_FAIL;
+	}
+
+	r = binder_conn_open(&conn, dev.path, map_size, NULL);
+	io = malloc(sizeof(*io));
+	buf = malloc(max_size);
+	if (r || !io || !buf) {
+		wl_err(NAME, "client: open %s: %s", dev.path, strerror(r ? -r : ENOMEM));
+		kill(server, SIGKILL);
+		waitpid(server, NULL, 0);
+		binder_device_remove(&dev);
+		return WL_EXIT_FAIL;
+	}
+	binder_io_init(io, &conn);
+
+	for (int k = 0; k < nsizes && !wl_stop; k++) {
+		struct size_result res;
+		char phase[32];
+
+		snprintf(phase, sizeof(phase), "size-%llu", (unsigned long long)sizes[k]);
+		report_phase(phase, true);
+		run_size(io, buf, sizes[k], warmup, iterations, per_size_ns, &res);
+		report_phase(phase, false);
+		report_size(sizes[k], &res);
+		fprintf(stderr, "%s: %6llu bytes: %10.0f ns/rt wall %10.0f ns/rt cpu %8llu iterations%s\n",
+			NAME, (unsigned long long)sizes[k],
+			res.iterations ? (double)res.wall_ns / (double)res.iterations : 0.0,
+			res.iterations ? (double)res.cpu_ns / (double)res.iterations : 0.0,
+			(unsigned long long)res.iterations,
+			res.errors ? " (errors)" : "");
+		if (res.errors && !res.iterations)
+			ret = WL_EXIT_FAIL;
+		else
+			done_sizes++;
+	}
+	report_metric("sendvec_sizes", done_sizes, "count", NULL);
+
+	/* Tell the server to quit (a fresh flag: a SIGTERM may be pending). */
+	wl_stop = 0;
+	binder_io_call(io, 0, CODE_QUIT, 0, NULL, 0, NULL, 0, NULL);
+	binder_io_flush(io);
+	if (wl_waitpid_timeout(server, &status, 5000) <= 0) {
+		kill(server, SIGKILL);
+		waitpid(server, &status, 0);
+	}
+	binder_conn_close(&conn);
+	free(io);
+	free(buf);
+	r = binder_device_remove(&dev);
+	if (r)
+		wl_err(NAME, "removing %s: %s", dev.path, strerror(-r));
+	return ret;
+}

@@ -1,0 +1,46 @@
+/* Process helpers for the workloads: a stop flag set by SIGTERM/SIGINT,
+ * clocks, start barriers over pipes, shared memory, child reaping. */
+#ifndef OOMLAB_PROC_H
+#define OOMLAB_PROC_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Set by SIGTERM / SIGINT once wl_stop_on_signals() is called. */
+extern volatile sig_atomic_t wl_stop;
+/* Installs the handlers without SA_RESTART so blocking calls return EINTR.
+ * Also points binder_interrupt_flag at wl_stop. */
+void wl_stop_on_signals(void);
+/* Restore default dispositions (in children that must die on SIGTERM). */
+void wl_default_signals(void);
+
+uint64_t cpu_ns_process(void);      /* CLOCK_PROCESS_CPUTIME_ID */
+uint64_t cpu_ns_thread(void);       /* CLOCK_THREAD_CPUTIME_ID */
+void sleep_ns(uint64_t ns);         /* restarts on EINTR unless wl_stop */
+
+/* A one-shot "ready" pipe: the child writes one byte, the parent waits
+ * (with a timeout).  0 or -errno (-ETIMEDOUT, -EPIPE if the child died
+ * before writing). */
+struct wl_pipe { int rd, wr; };
+int wl_pipe_open(struct wl_pipe *p);
+void wl_pipe_close(struct wl_pipe *p);
+int wl_pipe_signal(struct wl_pipe *p, char c);
+int wl_pipe_wait(struct wl_pipe *p, char *c, int timeout_ms);
+
+/* Anonymous MAP_SHARED memory (inherited across fork), zeroed. */
+void *wl_shared_alloc(size_t size);
+void wl_shared_free(void *p, size_t size);
+
+/* waitpid with timeout (ms, <0 = forever); returns pid, 0 on timeout,
+ * -errno. */
+pid_t wl_waitpid_timeout(pid_t pid, int *status, int timeout_ms);
+/* "exit 0", "killed by SIGKILL", ... */
+const char *wl_status_str(int status, char *buf, size_t cap);
+
+/* Raise RLIMIT_NOFILE to at least n (soft up to hard, hard too if root). */
+int wl_raise_nofile(uint64_t n);
+
+#endif

@@ -1,0 +1,565 @@
+/* Kernel text interfaces; see sysinfo.h. */
+#include "sysinfo.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int pathf(char *buf, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, cap, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
+}
+
+void strlcpy0(char *dst, const char *src, size_t cap)
+{
+	size_t l = strlen(src);
+
+	if (!cap)
+		return;
+	if (l >= cap)
+		l = cap - 1;
+	memcpy(dst, src, l);
+	dst[l] = '\0';
+}
+
+ssize_t read_text(const char *path, char *buf, size_t cap)
+{
+	size_t len = 0;
+	int fd;
+
+	if (!cap)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < cap) {
+		ssize_t r = read(fd, buf + len, cap - 1 - len);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			close(fd);
+			return r;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return (ssize_t)len;
+}
+
+ssize_t read_text_alloc(const char *path, char **out)
+{
+	size_t cap = 16384, len = 0;
+	char *buf = malloc(cap);
+	int fd;
+
+	*out = NULL;
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		free(buf);
+		return -e;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (len + 1 >= cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				free(buf);
+				close(fd);
+				return -ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + len, cap - 1 - len);
+		if (r < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*out = buf;
+	return (ssize_t)len;
+}
+
+int write_text(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t w;
+
+	if (fd < 0)
+		return -errno;
+	do {
+		w = write(fd, s, len);
+	} while (w < 0 && errno == EINTR);
+	if (w < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	if (close(fd) < 0)
+		return -errno;
+	return (size_t)w == len ? 0 : -EIO;
+}
+
+int read_u64(const char *path, uint64_t *out)
+{
+	char buf[128];
+	ssize_t r = read_text(path, buf, sizeof(buf));
+	char *end;
+
+	if (r < 0)
+		return (int)r;
+	if (!isdigit((unsigned char)buf[0]))
+		return -EINVAL;
+	*out = strtoull(buf, &end, 10);
+	return 0;
+}
+
+int read_line(const char *path, char *buf, size_t cap)
+{
+	ssize_t r = read_text(path, buf, cap);
+	char *nl;
+
+	if (r < 0)
+		return (int)r;
+	nl = strchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	return 0;
+}
+
+int kv_get(const char *text, const char *key, uint64_t *out)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen) &&
+		    (p[klen] == ' ' || p[klen] == '\t' || p[klen] == ':')) {
+			const char *v = p + klen;
+
+			if (*v == ':')
+				v++;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			if (isdigit((unsigned char)*v)) {
+				*out = strtoull(v, NULL, 10);
+				return 0;
+			}
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -ENOENT;
+}
+
+/* --- buddyinfo ------------------------------------------------------- */
+
+/* "Node 0, zone    DMA32   1   2   3 ..." */
+int parse_buddyinfo(const char *text, struct buddyinfo *bi)
+{
+	const char *p = text;
+
+	memset(bi, 0, sizeof(*bi));
+	while (p && *p) {
+		struct buddy_zone *z;
+		int node, off = 0;
+		char zone[16];
+		const char *q;
+
+		if (sscanf(p, "Node %d, zone %15s%n", &node, zone, &off) == 2 &&
+		    bi->nzones < BUDDY_MAX_ZONES) {
+			z = &bi->z[bi->nzones];
+			z->node = node;
+			snprintf(z->zone, sizeof(z->zone), "%s", zone);
+			q = p + off;
+			while (z->norders < BUDDY_MAX_ORDERS) {
+				char *end;
+				unsigned long long v;
+
+				while (*q == ' ' || *q == '\t')
+					q++;
+				if (!isdigit((unsigned char)*q))
+					break;
+				v = strtoull(q, &end, 10);
+				z->free[z->norders++] = v;
+				q = end;
+			}
+			if (z->norders > 0)
+				bi->nzones++;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return bi->nzones ? bi->nzones : -EINVAL;
+}
+
+int read_buddyinfo(struct buddyinfo *bi)
+{
+	char buf[8192];
+	ssize_t r = read_text("/proc/buddyinfo", buf, sizeof(buf));
+
+	if (r < 0)
+		return (int)r;
+	return parse_buddyinfo(buf, bi);
+}
+
+bool buddy_zone_selected(const struct buddy_zone *z, const char *zones)
+{
+	const char *p;
+	size_t zl = strlen(z->zone);
+
+	if (!zones || !*zones)
+		return strcmp(z->zone, "DMA") != 0;
+	if (!strcmp(zones, "all"))
+		return true;
+	for (p = zones; *p;) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+
+		if (l == zl && !strncmp(p, z->zone, l))
+			return true;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return false;
+}
+
+uint64_t buddy_blocks_ge(const struct buddyinfo *bi, const char *zones, int min_order)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < bi->nzones; i++) {
+		const struct buddy_zone *z = &bi->z[i];
+
+		if (!buddy_zone_selected(z, zones))
+			continue;
+		for (int o = min_order < 0 ? 0 : min_order; o < z->norders; o++)
+			n += z->free[o];
+	}
+	return n;
+}
+
+uint64_t buddy_pages_ge(const struct buddyinfo *bi, const char *zones, int min_order)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < bi->nzones; i++) {
+		const struct buddy_zone *z = &bi->z[i];
+
+		if (!buddy_zone_selected(z, zones))
+			continue;
+		for (int o = min_order < 0 ? 0 : min_order; o < z->norders; o++)
+			n += z->free[o] << o;
+	}
+	return n;
+}
+
+double buddy_unusable_index(const struct buddyinfo *bi, const char *zones, int order)
+{
+	uint64_t all = buddy_pages_ge(bi, zones, 0);
+	uint64_t usable = buddy_pages_ge(bi, zones, order);
+
+	if (!all)
+		return 1.0;
+	return (double)(all - usable) / (double)all;
+}
+
+/* --- slab ------------------------------------------------------------ */
+
+int parse_slabinfo(const char *text, const char *name, struct slab_cache *out)
+{
+	const char *p = text;
+	size_t nl = strlen(name);
+
+	while (p && *p) {
+		if (!strncmp(p, name, nl) && (p[nl] == ' ' || p[nl] == '\t')) {
+			unsigned long long a, n, sz, per, pages, as = 0, ns = 0;
+			const char *sd;
+
+			if (sscanf(p + nl, "%llu %llu %llu %llu %llu", &a, &n, &sz,
+				   &per, &pages) == 5) {
+				const char *eol = strchr(p, '\n');
+
+				sd = strstr(p, "slabdata");
+				if (sd && (!eol || sd < eol))
+					sscanf(sd + 8, "%llu %llu", &as, &ns);
+				memset(out, 0, sizeof(*out));
+				snprintf(out->name, sizeof(out->name), "%s", name);
+				out->active_objs = a;
+				out->num_objs = n;
+				out->objsize = sz;
+				out->objperslab = per;
+				out->pagesperslab = pages;
+				out->active_slabs = as;
+				out->num_slabs = ns;
+				return 0;
+			}
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -ENOENT;
+}
+
+static int slub_attr(const char *dir, const char *attr, uint64_t *out)
+{
+	char path[512];
+
+	if (pathf(path, sizeof(path), "%s/%s", dir, attr))
+		return -ENAMETOOLONG;
+	return read_u64(path, out);
+}
+
+int read_slub_cache(const char *root, const char *name, struct slub_cache *out)
+{
+	char path[512], link[256], dir[512];
+	ssize_t l;
+	uint64_t v;
+
+	memset(out, 0, sizeof(*out));
+	strlcpy0(out->name, name, sizeof(out->name));
+	if (pathf(path, sizeof(path), "%s/%s", root, name))
+		return -ENAMETOOLONG;
+	l = readlink(path, link, sizeof(link) - 1);
+	if (l >= 0) {
+		const char *base;
+
+		link[l] = '\0';
+		base = strrchr(link, '/');
+		base = base ? base + 1 : link;
+		out->alias = true;
+		strlcpy0(out->target, base, sizeof(out->target));
+	} else if (errno == EINVAL) {
+		strlcpy0(out->target, name, sizeof(out->target));
+	} else {
+		return -errno;
+	}
+	if (pathf(dir, sizeof(dir), "%s/%s", root, out->target))
+		return -ENAMETOOLONG;
+	if (slub_attr(dir, "object_size", &out->object_size))
+		return -ENOENT;
+	slub_attr(dir, "slab_size", &out->slab_size);
+	slub_attr(dir, "objs_per_slab", &out->objs_per_slab);
+	slub_attr(dir, "order", &out->order);
+	if (slub_attr(dir, "aliases", &v) == 0)
+		out->naliases = (int)v;
+	if (slub_attr(dir, "objects", &out->objects) == 0 &&
+	    slub_attr(dir, "total_objects", &out->total_objects) == 0 &&
+	    slub_attr(dir, "slabs", &out->slabs) == 0)
+		out->have_debug_counts = true;
+	return 0;
+}
+
+int slub_aliases_of(const char *root, const char *target, char *buf, size_t cap)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+	size_t len = 0;
+	int n = 0;
+
+	if (cap)
+		buf[0] = '\0';
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		char path[512], link[256];
+		const char *base;
+		ssize_t l;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (pathf(path, sizeof(path), "%s/%s", root, de->d_name))
+			continue;
+		l = readlink(path, link, sizeof(link) - 1);
+		if (l < 0)
+			continue;
+		link[l] = '\0';
+		base = strrchr(link, '/');
+		base = base ? base + 1 : link;
+		if (strcmp(base, target))
+			continue;
+		n++;
+		if (cap && len + strlen(de->d_name) + 2 < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s",
+						len ? "," : "", de->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+/* --- binder stats ---------------------------------------------------- */
+
+const char *const binder_obj_names[BOBJ_COUNT] = {
+	"proc", "thread", "node", "ref", "death", "transaction",
+	"transaction_complete", "freeze",
+};
+
+int parse_binder_stats(const char *text, struct binder_objstats *out)
+{
+	const char *p = text;
+	int found = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (p && *p) {
+		int pid;
+
+		/* The per-process sections start with "proc 123". */
+		if (sscanf(p, "proc %d", &pid) == 1)
+			break;
+		for (int i = 0; i < BOBJ_COUNT; i++) {
+			size_t nl = strlen(binder_obj_names[i]);
+			long long a, t;
+
+			if (!strncmp(p, binder_obj_names[i], nl) && p[nl] == ':' &&
+			    sscanf(p + nl + 1, " active %lld total %lld", &a, &t) == 2) {
+				out->present[i] = true;
+				out->active[i] = a;
+				out->total[i] = t;
+				found++;
+			}
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return found;
+}
+
+int read_binder_stats(const char *path, struct binder_objstats *out)
+{
+	char *buf;
+	ssize_t r = read_text_alloc(path, &buf);
+	int n;
+
+	if (r < 0) {
+		memset(out, 0, sizeof(*out));
+		return (int)r;
+	}
+	n = parse_binder_stats(buf, out);
+	free(buf);
+	return n;
+}
+
+/* --- processes and cgroups ------------------------------------------- */
+
+int set_oom_score_adj(pid_t pid, int adj)
+{
+	char path[64], val[16];
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/oom_score_adj");
+	snprintf(val, sizeof(val), "%d", adj);
+	return write_text(path, val);
+}
+
+int own_cgroup(pid_t pid, char *buf, size_t cap)
+{
+	char path[64], text[4096];
+	const char *p;
+	ssize_t r;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/cgroup");
+	r = read_text(path, text, sizeof(text));
+	if (r < 0)
+		return (int)r;
+	for (p = text; p && *p;) {
+		if (!strncmp(p, "0::", 3)) {
+			const char *e = strchr(p, '\n');
+			size_t l = e ? (size_t)(e - p - 3) : strlen(p + 3);
+
+			if (l + 1 > cap)
+				return -ENAMETOOLONG;
+			memcpy(buf, p + 3, l);
+			buf[l] = '\0';
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -ENOENT;
+}
+
+int cgroup2_mount(char *buf, size_t cap)
+{
+	char *text;
+	const char *p;
+	ssize_t r = read_text_alloc("/proc/self/mountinfo", &text);
+
+	if (r < 0)
+		return (int)r;
+	for (p = text; p && *p;) {
+		const char *e = strchr(p, '\n');
+		const char *sep = strstr(p, " - cgroup2 ");
+
+		if (sep && (!e || sep < e)) {
+			char mnt[512];
+
+			/* id parent maj:min root mountpoint ... */
+			if (sscanf(p, "%*s %*s %*s %*s %511s", mnt) == 1 &&
+			    strlen(mnt) < cap) {
+				strcpy(buf, mnt);
+				free(text);
+				return 0;
+			}
+		}
+		p = e ? e + 1 : NULL;
+	}
+	free(text);
+	return -ENOENT;
+}
+
+uint64_t mem_total_bytes(void)
+{
+	char buf[4096];
+	uint64_t kb;
+
+	if (read_text("/proc/meminfo", buf, sizeof(buf)) < 0 ||
+	    kv_get(buf, "MemTotal", &kb))
+		return 0;
+	return kb * 1024;
+}
