@@ -1,0 +1,103 @@
+/* compare_csv.c - one line per comparison row, RFC 4180. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare_fmt.h"
+
+/* RFC 4180: a field with a comma, quote or line break is quoted, and its
+ * quotes are doubled. */
+static void put_field(FILE *out, const char *s, bool first)
+{
+	if (!first)
+		fputc(',', out);
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* Undefined numbers are empty fields. */
+static void put_num(FILE *out, double x)
+{
+	fputc(',', out);
+	if (isfinite(x))
+		fprintf(out, "%.10g", x);
+}
+
+static void put_count(FILE *out, size_t n)
+{
+	fprintf(out, ",%zu", n);
+}
+
+static const char *const header[] = {
+	"metric", "unit", "better", "variant", "baseline",
+	"n_base", "n_other_base", "n", "n_other",
+	"median_base", "median", "mean_base", "mean",
+	"iqr_base", "iqr", "sd_base", "sd",
+	"diff", "diff_unit", "ci_lo", "ci_hi", "test", "exact",
+	"p", "p_adj", "mde", "aa_noise", "within_noise", "verdict", "why",
+};
+
+static void put_header(FILE *out)
+{
+	for (size_t i = 0; i < sizeof(header) / sizeof(header[0]); i++)
+		put_field(out, header[i], i == 0);
+	fputs("\r\n", out);
+}
+
+static void put_row(FILE *out, const struct compare_table *t,
+		    const struct compare_row *r)
+{
+	const struct compare_metric_info *m = &t->metrics[r->metric];
+
+	put_field(out, m->name, true);
+	put_field(out, m->unit, false);
+	put_field(out, metric_better_text(m->better), false);
+	put_field(out, r->var.variant, false);
+	put_field(out, r->base.variant, false);
+	put_count(out, r->base.n);
+	put_count(out, r->base.n_other);
+	put_count(out, r->var.n);
+	put_count(out, r->var.n_other);
+	put_num(out, r->base.median);
+	put_num(out, r->var.median);
+	put_num(out, r->base.mean);
+	put_num(out, r->var.mean);
+	put_num(out, r->base.iqr);
+	put_num(out, r->var.iqr);
+	put_num(out, r->base.sd);
+	put_num(out, r->var.sd);
+	put_num(out, r->diff);
+	put_field(out, r->absolute ? "absolute" : "percent", false);
+	put_num(out, r->ci_lo);
+	put_num(out, r->ci_hi);
+	put_field(out, compare_test_name(r->test), false);
+	put_field(out, r->exact ? "true" : "false", false);
+	put_num(out, r->p);
+	put_num(out, r->p_adj);
+	put_num(out, r->mde);
+	put_num(out, r->noise);
+	put_field(out, r->within_noise ? "true" : "false", false);
+	put_field(out, compare_verdict_word(r->verdict), false);
+	put_field(out, r->why ? r->why : "", false);
+	fputs("\r\n", out);
+}
+
+int compare_format_csv(FILE *out, const struct compare_table *t)
+{
+	put_header(out);
+	for (size_t i = 0; i < t->n_rows; i++)
+		put_row(out, t, &t->rows[i]);
+	return ferror(out) ? -EIO : 0;
+}
