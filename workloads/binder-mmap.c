@@ -1,13 +1,489 @@
-/* binder-mmap: not written yet. */
+/* binder-mmap: one or more processes open a binder device many times, each
+ * open with its own mmap (4 MiB by default).  Every open is its own
+ * binder_proc, and binder_alloc_mmap_handler allocates the page array for
+ * the mapping: 4 MiB / 4 KiB pages * 32 bytes = 32 KiB, an order-3
+ * allocation with kcalloc, order-0 pages with kvcalloc's vmalloc fallback.
+ * That is the allocation the kcalloc/kvcalloc change is about.
+ *
+ * The opener processes write each outcome into shared memory; the parent
+ * (protected at oom_score_adj -1000, like the agent) reports, so results
+ * survive an opener being OOM-killed.
+ */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "lib/args.h"
+#include "lib/binder.h"
+#include "lib/proc.h"
+#include "lib/report.h"
+#include "lib/stats.h"
+#include "lib/sysinfo.h"
 #include "workload.h"
 
-const char binder_mmap_usage[] = "Usage: binder-mmap (not implemented yet)\n";
+#define NAME "binder-mmap"
+
+const char binder_mmap_usage[] =
+"Usage: binder-mmap [OPTIONS]\n"
+"Opens a binder device many times, each open with its own read-only mmap, and\n"
+"keeps them all open: each 4 MiB mapping makes the kernel allocate a 32 KiB\n"
+"(order-3) page array (kcalloc) or fall back to vmalloc (kvcalloc).\n"
+"\n"
+"  --opens N             opens (each with an mmap) per process (default 1000)\n"
+"  --procs P             opener processes (default 1)\n"
+"  --map-size SIZE       mapping size per open (default 4M, the driver's cap)\n"
+"  --interval DUR        pause between opens (default 0)\n"
+"  --time DUR            stop opening after this long (default: no limit)\n"
+"  --hold DUR            keep everything open this long before closing (default 0)\n"
+"  --stall DUR           an mmap slower than this counts as a stall (default 10ms)\n"
+"  --max-failures N      an opener stops after N failures (default 0: never)\n"
+"  --opener-oom-adj N    oom_score_adj of the openers (default 0; the parent\n"
+"                        sets itself to -1000 unless --no-protect)\n"
+"  --no-protect          leave the parent's oom_score_adj alone\n"
+"  --binderfs DIR        binderfs mount (default /dev/binderfs); a fresh device\n"
+"                        is made and removed\n"
+"  --device PATH         use this existing binder device instead\n"
+"  --node N              bind CPU and memory to NUMA node N\n"
+"  -h, --help            this text\n"
+"\n"
+"Output: mmap_attempts, mmap_ok, mmap_enomem, mmap_errors (other errors at\n"
+"open/version/mmap), mmap_stalls, mmap_openers_killed (counts);\n"
+"mmap_latency_p50_ns, mmap_latency_p99_ns, mmap_latency_max_ns,\n"
+"mmap_latency_mean_ns (ns, every mmap call that returned); open_latency_p50_ns,\n"
+"open_latency_max_ns (ns).  Events: mmap-failed (first 20 per opener; errno,\n"
+"step, latency_ns), mmap-stall (first 20 per opener), opener-killed (pid,\n"
+"signal, opens done), phase-begin/end (open, hold, close).\n";
+
+enum rec_state { REC_NONE, REC_OK, REC_FAIL };
+
+struct rec {
+	int32_t state;
+	int32_t err;                 /* positive errno */
+	int32_t step;                /* enum binder_open_step */
+	int32_t pad;
+	uint64_t t_ns;               /* CLOCK_MONOTONIC at start of open */
+	uint64_t open_ns;            /* open + version */
+	uint64_t mmap_ns;            /* mmap call (0 if not reached) */
+};
+
+struct opener_state {
+	volatile int32_t done;       /* records written */
+	volatile int32_t finished;   /* opener reached its normal end */
+	int32_t pid;
+};
+
+struct cfg {
+	uint64_t opens, procs, map_size, interval_ns, time_ns, hold_ns, stall_ns;
+	uint64_t max_failures;
+	int opener_adj;
+	bool protect;
+};
+
+#define EVENT_CAP 20
+
+static void event_failure(const struct rec *r, int proc, uint64_t idx)
+{
+	struct jl j;
+
+	report_begin_event_at(&j, "mmap-failed", r->t_ns);
+	jl_i64(&j, "opener", proc);
+	jl_u64(&j, "index", idx);
+	jl_str(&j, "step", binder_step_name((enum binder_open_step)r->step));
+	jl_i64(&j, "errno", r->err);
+	jl_str(&j, "error", strerror(r->err));
+	jl_u64(&j, "latency_ns", r->step == BSTEP_MMAP ? r->mmap_ns : r->open_ns);
+	report_end(&j);
+}
+
+static void event_stall(const struct rec *r, int proc, uint64_t idx)
+{
+	struct jl j;
+
+	report_begin_event_at(&j, "mmap-stall", r->t_ns);
+	jl_i64(&j, "opener", proc);
+	jl_u64(&j, "index", idx);
+	jl_u64(&j, "latency_ns", r->mmap_ns);
+	jl_bool(&j, "ok", r->state == REC_OK);
+	report_end(&j);
+}
+
+static int opener(const struct cfg *cfg, const char *path, int proc,
+		  struct rec *recs, struct opener_state *st, int close_fd)
+{
+	char ch;
+	struct binder_conn *conns = calloc(cfg->opens, sizeof(*conns));
+	uint64_t start = mono_ns(), failures = 0, nconns = 0;
+	unsigned fail_events = 0, stall_events = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	wl_default_signals();
+	set_oom_score_adj(0, cfg->opener_adj);
+	if (!conns)
+		return 1;
+	for (uint64_t i = 0; i < cfg->opens; i++) {
+		struct rec *r = &recs[i];
+		struct binder_version v;
+		uint64_t t1;
+		int fd;
+		void *m;
+
+		if (cfg->time_ns && mono_ns() - start >= cfg->time_ns)
+			break;
+		r->t_ns = mono_ns();
+		r->step = BSTEP_OPEN;
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			r->step = BSTEP_VERSION;
+			if (ioctl(fd, BINDER_VERSION, &v) < 0) {
+				r->err = errno;
+				close(fd);
+				fd = -1;
+			}
+		} else {
+			r->err = errno;
+		}
+		t1 = mono_ns();
+		r->open_ns = t1 - r->t_ns;
+		if (fd >= 0) {
+			r->step = BSTEP_MMAP;
+			m = mmap(NULL, cfg->map_size, PROT_READ, MAP_PRIVATE, fd, 0);
+			r->mmap_ns = mono_ns() - t1;
+			if (m == MAP_FAILED) {
+				r->err = errno;
+				close(fd);
+			} else {
+				conns[nconns].fd = fd;
+				conns[nconns].map = m;
+				conns[nconns].map_size = cfg->map_size;
+				nconns++;
+				r->step = BSTEP_NONE;
+			}
+		}
+		r->state = r->step == BSTEP_NONE ? REC_OK : REC_FAIL;
+		__atomic_store_n(&st->done, (int32_t)(i + 1), __ATOMIC_RELEASE);
+		if (r->state == REC_FAIL) {
+			failures++;
+			if (fail_events++ < EVENT_CAP)
+				event_failure(r, proc, i);
+		}
+		if (r->mmap_ns >= cfg->stall_ns && stall_events++ < EVENT_CAP)
+			event_stall(r, proc, i);
+		if (cfg->max_failures && failures >= cfg->max_failures)
+			break;
+		if (cfg->interval_ns)
+			sleep_ns(cfg->interval_ns);
+	}
+	st->finished = 1;
+	/* Wait for the parent to say "close" by closing the pipe (it handles
+	 * --hold, so that all openers hold at the same time). */
+	while (read(close_fd, &ch, 1) < 0 && errno == EINTR)
+		;
+	for (uint64_t i = 0; i < nconns; i++)
+		binder_conn_close(&conns[i]);
+	free(conns);
+	return 0;
+}
 
 int binder_mmap_main(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "%s: not implemented yet\n", argv[0]);
-	return 1;
+	static const struct option opts[] = {
+		{ "opens", required_argument, 0, 'o' },
+		{ "procs", required_argument, 0, 'p' },
+		{ "map-size", required_argument, 0, 'm' },
+		{ "interval", required_argument, 0, 'i' },
+		{ "time", required_argument, 0, 't' },
+		{ "hold", required_argument, 0, 'H' },
+		{ "stall", required_argument, 0, 'S' },
+		{ "max-failures", required_argument, 0, 'F' },
+		{ "opener-oom-adj", required_argument, 0, 'A' },
+		{ "no-protect", no_argument, 0, 'P' },
+		{ "binderfs", required_argument, 0, 'b' },
+		{ "device", required_argument, 0, 'd' },
+		WL_COMMON_OPTS,
+		{ 0, 0, 0, 0 },
+	};
+	struct cfg cfg = {
+		.opens = 1000, .procs = 1, .map_size = BINDER_MAP_MAX,
+		.stall_ns = 10000000ull, .protect = true,
+	};
+	const char *binderfs = NULL, *device = NULL;
+	struct wl_common com;
+	struct binder_device dev;
+	struct rec *recs;
+	struct opener_state *st;
+	pid_t *pids;
+	size_t nrec, recs_bytes, st_bytes;
+	uint64_t attempts = 0, ok = 0, enomem = 0, errors = 0, stalls = 0, killed = 0;
+	double *mlat, *olat;
+	size_t nm = 0, no = 0;
+	struct summary ms, os;
+	struct wl_pipe closer;
+	int c, r;
+	bool done;
+
+	wl_common_init(&com);
+	wl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		r = wl_common_opt(NAME, c, optarg, argv, &com);
+		if (r < 0)
+			return WL_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'o':
+			if (wl_parse_u64(NAME, "--opens", optarg, 1, 1000000, &cfg.opens))
+				return WL_EXIT_USAGE;
+			break;
+		case 'p':
+			if (wl_parse_u64(NAME, "--procs", optarg, 1, 4096, &cfg.procs))
+				return WL_EXIT_USAGE;
+			break;
+		case 'm':
+			if (wl_parse_size(NAME, "--map-size", optarg, 0, 4096,
+					  BINDER_MAP_MAX, &cfg.map_size))
+				return WL_EXIT_USAGE;
+			break;
+		case 'i':
+			if (wl_parse_duration(NAME, "--interval", optarg, &cfg.interval_ns))
+				return WL_EXIT_USAGE;
+			break;
+		case 't':
+			if (wl_parse_duration(NAME, "--time", optarg, &cfg.time_ns))
+				return WL_EXIT_USAGE;
+			break;
+		case 'H':
+			if (wl_parse_duration(NAME, "--hold", optarg, &cfg.hold_ns))
+				return WL_EXIT_USAGE;
+			break;
+		case 'S':
+			if (wl_parse_duration(NAME, "--stall", optarg, &cfg.stall_ns))
+				return WL_EXIT_USAGE;
+			break;
+		case 'F':
+			if (wl_parse_u64(NAME, "--max-failures", optarg, 0, UINT32_MAX,
+					 &cfg.max_failures))
+				return WL_EXIT_USAGE;
+			break;
+		case 'A':
+			if (wl_parse_int(NAME, "--opener-oom-adj", optarg, -1000, 1000,
+					 &cfg.opener_adj))
+				return WL_EXIT_USAGE;
+			break;
+		case 'P': cfg.protect = false; break;
+		case 'b': binderfs = optarg; break;
+		case 'd': device = optarg; break;
+		}
+	}
+	if (optind < argc)
+		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
+	r = wl_common_apply(NAME, &com, binder_mmap_usage, &done);
+	if (done)
+		return r;
+	if (cfg.map_size % 4096)
+		return wl_usage_error(NAME, "--map-size must be a multiple of 4096");
+	if (cfg.opens * cfg.procs > 4000000)
+		return wl_usage_error(NAME, "--opens x --procs must stay below 4000000");
+
+	wl_stop_on_signals();
+	if (cfg.protect && set_oom_score_adj(0, -1000))
+		wl_err(NAME, "cannot set own oom_score_adj to -1000 (not root?)");
+	r = wl_raise_nofile(cfg.opens + 64);
+	if (r) {
+		wl_err(NAME, "RLIMIT_NOFILE cannot be raised to %llu: %s",
+		       (unsigned long long)(cfg.opens + 64), strerror(-r));
+		return WL_EXIT_FAIL;
+	}
+	if (device) {
+		binder_device_use(&dev, device);
+	} else {
+		r = binder_device_create(&dev, binderfs, NULL);
+		if (r) {
+			wl_err(NAME, "cannot make a binder device in %s: %s%s",
+			       binderfs ? binderfs : BINDERFS_DEFAULT, strerror(-r),
+			       r == -ENOENT ? " (is binderfs mounted?)" : "");
+			return WL_EXIT_FAIL;
+		}
+	}
+	{
+		struct jl j;
+
+		report_begin_event(&j, "binder-device");
+		jl_str(&j, "path", dev.path);
+		jl_bool(&j, "created", dev.created);
+		jl_u64(&j, "map_size", cfg.map_size);
+		jl_u64(&j, "page_array_bytes", cfg.map_size / 4096 * 32);
+		report_end(&j);
+	}
+
+	nrec = (size_t)(cfg.opens * cfg.procs);
+	recs_bytes = nrec * sizeof(struct rec);
+	st_bytes = (size_t)cfg.procs * sizeof(struct opener_state);
+	recs = wl_shared_alloc(recs_bytes);
+	st = wl_shared_alloc(st_bytes);
+	pids = calloc(cfg.procs, sizeof(*pids));
+	if (!recs || !st || !pids) {
+		wl_err(NAME, "out of memory for %zu records", nrec);
+		binder_device_remove(&dev);
+		return WL_EXIT_FAIL;
+	}
+
+	if (wl_pipe_open(&closer)) {
+		wl_err(NAME, "pipe: %s", strerror(errno));
+		binder_device_remove(&dev);
+		return WL_EXIT_FAIL;
+	}
+	report_phase("open", true);
+	for (uint64_t p = 0; p < cfg.procs; p++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			wl_err(NAME, "fork: %s", strerror(errno));
+			break;
+		}
+		if (pid == 0) {
+			close(closer.wr);
+			_exit(opener(&cfg, dev.path, (int)p, recs + p * cfg.opens,
+				     &st[p], closer.rd));
+		}
+		pids[p] = pid;
+		st[p].pid = pid;
+	}
+
+	/* Wait until every opener finished opening or died. */
+	for (;;) {
+		uint64_t busy = 0;
+
+		for (uint64_t p = 0; p < cfg.procs; p++) {
+			int status;
+
+			if (!pids[p] || st[p].finished)
+				continue;
+			if (waitpid(pids[p], &status, WNOHANG) == pids[p]) {
+				char sbuf[64];
+				struct jl j;
+
+				report_begin_event(&j, WIFSIGNALED(status) ?
+						   "opener-killed" : "opener-exited");
+				jl_i64(&j, "opener", (int64_t)p);
+				jl_i64(&j, "pid", pids[p]);
+				jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
+				if (WIFSIGNALED(status))
+					jl_i64(&j, "signal", WTERMSIG(status));
+				jl_i64(&j, "opens_done", st[p].done);
+				report_end(&j);
+				if (WIFSIGNALED(status))
+					killed++;
+				pids[p] = 0;
+				continue;
+			}
+			busy++;
+		}
+		if (!busy || wl_stop)
+			break;
+		sleep_ns(5000000);
+	}
+	report_phase("open", false);
+
+	if (cfg.hold_ns && !wl_stop) {
+		report_phase("hold", true);
+		sleep_ns(cfg.hold_ns);
+		report_phase("hold", false);
+	}
+
+	report_phase("close", true);
+	wl_pipe_close(&closer);           /* EOF: openers close and exit */
+	if (wl_stop)
+		for (uint64_t p = 0; p < cfg.procs; p++)
+			if (pids[p])
+				kill(pids[p], SIGKILL);
+	for (uint64_t p = 0; p < cfg.procs; p++) {
+		int status;
+
+		if (!pids[p])
+			continue;
+		if (wl_waitpid_timeout(pids[p], &status, 60000) <= 0) {
+			kill(pids[p], SIGKILL);
+			waitpid(pids[p], &status, 0);
+		}
+		if (WIFSIGNALED(status) && !wl_stop) {
+			char sbuf[64];
+			struct jl j;
+
+			killed++;
+			report_begin_event(&j, "opener-killed");
+			jl_i64(&j, "opener", (int64_t)p);
+			jl_i64(&j, "pid", pids[p]);
+			jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
+			jl_i64(&j, "signal", WTERMSIG(status));
+			jl_i64(&j, "opens_done", st[p].done);
+			report_end(&j);
+		}
+	}
+	report_phase("close", false);
+
+	mlat = calloc(nrec, sizeof(double));
+	olat = calloc(nrec, sizeof(double));
+	for (uint64_t p = 0; p < cfg.procs; p++) {
+		int32_t n = st[p].done;
+
+		for (int32_t i = 0; i < n; i++) {
+			const struct rec *rc = &recs[p * cfg.opens + (uint64_t)i];
+
+			attempts++;
+			if (rc->state == REC_OK)
+				ok++;
+			else if (rc->step == BSTEP_MMAP && rc->err == ENOMEM)
+				enomem++;
+			else
+				errors++;
+			if (rc->step == BSTEP_MMAP || rc->state == REC_OK) {
+				if (mlat)
+					mlat[nm++] = (double)rc->mmap_ns;
+				if (rc->mmap_ns >= cfg.stall_ns)
+					stalls++;
+			}
+			if (olat)
+				olat[no++] = (double)rc->open_ns;
+		}
+	}
+	summarize(mlat, mlat ? nm : 0, &ms);
+	summarize(olat, olat ? no : 0, &os);
+	report_metric("mmap_attempts", (double)attempts, "count", NULL);
+	report_metric("mmap_ok", (double)ok, "count", NULL);
+	report_metric("mmap_enomem", (double)enomem, "count", NULL);
+	report_metric("mmap_errors", (double)errors, "count", NULL);
+	report_metric("mmap_stalls", (double)stalls, "count", NULL);
+	report_metric("mmap_openers_killed", (double)killed, "count", NULL);
+	if (ms.n) {
+		report_metric("mmap_latency_p50_ns", ms.p50, "ns", NULL);
+		report_metric("mmap_latency_p99_ns", ms.p99, "ns", NULL);
+		report_metric("mmap_latency_max_ns", ms.max, "ns", NULL);
+		report_metric("mmap_latency_mean_ns", ms.mean, "ns", NULL);
+	}
+	if (os.n) {
+		report_metric("open_latency_p50_ns", os.p50, "ns", NULL);
+		report_metric("open_latency_max_ns", os.max, "ns", NULL);
+	}
+	fprintf(stderr, "%s: %llu attempts: %llu ok, %llu ENOMEM, %llu other errors, "
+		"%llu stalls >= %.1f ms, %llu openers killed; mmap p50 %.0f us p99 %.0f us max %.0f us\n",
+		NAME, (unsigned long long)attempts, (unsigned long long)ok,
+		(unsigned long long)enomem, (unsigned long long)errors,
+		(unsigned long long)stalls, (double)cfg.stall_ns / 1e6,
+		(unsigned long long)killed, ms.p50 / 1e3, ms.p99 / 1e3, ms.max / 1e3);
+	free(mlat);
+	free(olat);
+	free(pids);
+	wl_shared_free(recs, recs_bytes);
+	wl_shared_free(st, st_bytes);
+	r = binder_device_remove(&dev);
+	if (r)
+		wl_err(NAME, "removing %s: %s", dev.path, strerror(-r));
+	return WL_EXIT_OK;
 }

@@ -161,7 +161,7 @@ void jl_dbl(struct jl *j, const char *key, double v)
 		return;
 	}
 	/* Integral values print without exponent or fraction when exact. */
-	if (v == (double)(long long)v && fabs(v) < 1e15)
+	if (v > -1e15 && v < 1e15 && v == (double)(long long)v)
 		snprintf(tmp, sizeof(tmp), "%lld", (long long)v);
 	else
 		snprintf(tmp, sizeof(tmp), "%.10g", v);
