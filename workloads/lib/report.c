@@ -178,6 +178,27 @@ void jl_null(struct jl *j, const char *key)
 	jl_raw(j, key, "null");
 }
 
+void jl_u64_array(struct jl *j, const char *key, const uint64_t *v, size_t n)
+{
+	char tmp[2048];
+	size_t len = 0;
+
+	tmp[len++] = '[';
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(tmp + len, sizeof(tmp) - len, "%s%llu",
+				 i ? "," : "", (unsigned long long)v[i]);
+
+		if (w < 0 || (size_t)w + 2 > sizeof(tmp) - len) {
+			j->truncated = true;
+			return;
+		}
+		len += (size_t)w;
+	}
+	tmp[len++] = ']';
+	tmp[len] = '\0';
+	jl_raw(j, key, tmp);
+}
+
 void jl_obj_begin(struct jl *j, const char *key)
 {
 	/* Keep one byte of the reserve per nesting level for its '}'. */

@@ -41,6 +41,8 @@ void jl_u64(struct jl *j, const char *key, uint64_t v);
 void jl_dbl(struct jl *j, const char *key, double v);   /* NaN/inf -> null */
 void jl_bool(struct jl *j, const char *key, bool v);
 void jl_null(struct jl *j, const char *key);
+/* "key":[v0,v1,...] */
+void jl_u64_array(struct jl *j, const char *key, const uint64_t *v, size_t n);
 void jl_obj_begin(struct jl *j, const char *key);
 void jl_obj_end(struct jl *j);
 /* Closes open objects, appends "\n" and NUL; returns the line. */
