@@ -7,7 +7,7 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -Iinclude
 BUILD   := build
 
 # Host side: the lab binary and the analysis code it links.
-LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -lcrypto -lm -lpthread
+LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -ljansson -lcrypto -lm -lpthread
 LAB_MAIN   := lab/lab.c
 LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(wildcard analysis/*.c)
 LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -52,9 +52,12 @@ $(BUILD)/guest/oomlab-workload: $(BUILD)/obj/workloads/main.o $(WL_OBJS) $(WL_LI
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
-$(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(WL_LIB_OBJS)
+# The agent is the guest's init, started before any library is reachable: static.
+# glibc warns at link time that libcgroup's user lookups need NSS at run time;
+# the agent never looks users up, so those link warnings are silenced.
+$(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(BUILD)/libworkload.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
+	$(CC) $(CFLAGS) -static -Wl,--no-warnings -o $@ $^ -lcgroup -lpthread
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -19,6 +19,8 @@ struct command {
 
 static const struct command commands[] = {
 	{ "kernel", cmd_kernel, "list kernel variants and build them into the cache" },
+	{ "boot", cmd_boot, "boot a variant in a memory-constrained VM and run a command" },
+	{ "profiles", cmd_profiles, "list the low-memory machine profiles" },
 };
 
 static void print_usage(FILE *out)

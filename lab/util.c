@@ -230,6 +230,28 @@ void strlist_clear(struct strlist *l)
 	l->n = l->alloc = 0;
 }
 
+const char *const *strlist_argv(struct strlist *l)
+{
+	if (l->n == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 8;
+		l->items = xrealloc(l->items, l->alloc * sizeof(*l->items));
+	}
+	l->items[l->n] = NULL;
+	return (const char *const *)l->items;
+}
+
+const char *strbuf_trimmed(struct strbuf *sb)
+{
+	return sb->buf ? trim(sb->buf) : "";
+}
+
+const char *strbuf_first_line(struct strbuf *sb)
+{
+	char *t = (char *)strbuf_trimmed(sb);
+	t[strcspn(t, "\n")] = '\0';
+	return t;
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -52,6 +52,12 @@ void strlist_push_owned(struct strlist *l, char *s);
 void strlist_sort(struct strlist *l);
 bool strlist_has(const struct strlist *l, const char *s);
 void strlist_clear(struct strlist *l);
+/* The items as a NULL-terminated argv (valid until the list changes). */
+const char *const *strlist_argv(struct strlist *l);
+/* The text with surrounding blanks removed, "" when empty; modifies sb. */
+const char *strbuf_trimmed(struct strbuf *sb);
+/* The first line of the trimmed text, for one-line error messages; modifies sb. */
+const char *strbuf_first_line(struct strbuf *sb);
 
 /* Whole-file I/O. read_file returns NULL and sets errno on failure. */
 char *read_file(const char *path, size_t *len);

@@ -1,0 +1,106 @@
+/* Choosing QEMU's accelerator: KVM only where it really boots a guest. */
+#include "accel.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "qemu.h"
+#include "run-command.h"
+#include "trial.h"
+
+#define PROBE_BOOT_SECONDS 40.0
+
+const char *qemu_version(void)
+{
+	static char *version;
+	if (version)
+		return version;
+	const char *argv[] = { QEMU_BINARY, "--version", NULL };
+	struct strbuf out = STRBUF_INIT;
+	if (capture_command(argv, NULL, &out) != 0)
+		die("%s is not installed (scripts/install-deps installs qemu-system-x86)", QEMU_BINARY);
+	version = xstrndup(out.buf, strcspn(out.buf, "\n"));
+	strbuf_release(&out);
+	return version;
+}
+
+static char *probe_key(void)
+{
+	struct utsname u;
+	uname(&u);
+	return xasprintf("host=%s %s; %s", u.release, u.version, qemu_version());
+}
+
+static const char *remembered(const char *key)
+{
+	char *path = cache_path("accel-probe");
+	char *text = read_file(path, NULL);
+	free(path);
+	if (!text)
+		return NULL;
+	const char *answer = NULL;
+	char *nl = strchr(text, '\n');
+	if (nl) {
+		*nl = '\0';
+		if (!strcmp(text, key))
+			answer = !strncmp(nl + 1, "kvm", 3) ? "kvm" : "tcg";
+	}
+	free(text);
+	return answer;
+}
+
+static void remember(const char *key, const char *accel)
+{
+	char *path = cache_path("accel-probe");
+	char *text = xasprintf("%s\n%s\n", key, accel);
+	write_file_str(path, text);
+	free(text);
+	free(path);
+}
+
+static bool kvm_boots(const struct variant *v, const struct profile *p)
+{
+	char *dir = cache_path("accel-probe.d");
+	remove_tree(dir);
+	struct trial_spec spec = {
+		.variant = v, .profile = p, .command = "true", .dir = dir, .accel = "kvm",
+		.watchdogs = { PROBE_BOOT_SECONDS, PROBE_BOOT_SECONDS, PROBE_BOOT_SECONDS * 2 },
+	};
+	struct vm_run vm;
+	struct strbuf err = STRBUF_INIT;
+	bool ok = trial_run(&spec, &vm, &err) == 0 && vm.outcome == VM_OK;
+	free(vm.detail);
+	strbuf_release(&err);
+	remove_tree(dir);
+	free(dir);
+	return ok;
+}
+
+const char *accel_choose(const struct variant *v, const struct profile *p)
+{
+	const char *forced = getenv("OOMLAB_ACCEL");
+	if (forced && (!strcmp(forced, "tcg") || !strcmp(forced, "kvm")))
+		return forced;
+	if (forced && *forced)
+		die_usage("OOMLAB_ACCEL must be tcg or kvm, not '%s'", forced);
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return "tcg";
+	close(fd);
+	char *key = probe_key();
+	const char *answer = remembered(key);
+	if (!answer) {
+		note("checking once whether KVM really boots a guest here (up to %.0f s)", PROBE_BOOT_SECONDS);
+		answer = kvm_boots(v, p) ? "kvm" : "tcg";
+		if (!strcmp(answer, "tcg"))
+			note("KVM did not boot a guest on this host: using TCG (remembered in %s/accel-probe)",
+			     cache_root());
+		remember(key, answer);
+	}
+	free(key);
+	return answer;
+}

@@ -1,0 +1,162 @@
+/* lab boot: boot a variant in a memory-constrained VM and run a command. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "kbuild.h"
+#include "options.h"
+#include "paths.h"
+#include "trial.h"
+
+#define DEFAULT_PROFILE "phone-512m"
+/* Exit statuses for outcomes that have no command status (documented in --help). */
+#define EXIT_HANG 124
+#define EXIT_PANIC 125
+#define EXIT_BOOT_FAILURE 126
+
+static const char boot_usage[] =
+	"usage: lab boot VARIANT [options] [-- CMD [ARG...]]\n"
+	"\n"
+	"Boots VARIANT (building it first if needed) in a VM shaped by a profile, runs\n"
+	"CMD as root in the guest's workload cgroup, prints its output as it comes, and\n"
+	"exits with CMD's exit status. Without CMD on a terminal: an interactive shell.\n"
+	"\n"
+	"  -p, --profile P          machine profile (default " DEFAULT_PROFILE "; see lab profiles)\n"
+	"  -t, --timeout S          whole-boot timeout in seconds (default 1800)\n"
+	"      --boot-timeout S     seconds for the agent to come up (default 60)\n"
+	"      --silence-timeout S  seconds without any output before it is a hang (default 60)\n"
+	"      --no-cgroup          run CMD outside the workload cgroup\n"
+	"  -o, --out DIR            keep the trial folder here (default: a new folder\n"
+	"                           under $XDG_CACHE_HOME/oomlab/boots/)\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Exit status: CMD's, or 124 when the guest hung, 125 when it panicked, 126 when\n"
+	"it did not boot; the outcome and its detail go to stderr, the trial folder\n"
+	"(trial.json, channels, reproduce.sh) is kept.\n";
+
+static char *default_out_dir(const char *variant)
+{
+	char stamp[64];
+	time_t now = time(NULL);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	return xasprintf("%s/boots/%s-%s-%d", cache_root(), stamp, variant, (int)getpid());
+}
+
+/* One argument is a shell script as it stands (like ssh); several are quoted words. */
+static char *join_command(int argc, char **argv)
+{
+	if (argc == 1)
+		return xstrdup(argv[0]);
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strbuf_addstr(&sb, " ");
+		/* Single words stay readable; anything else is quoted for /bin/sh. */
+		if (argv[i][strcspn(argv[i], " \t\n'\"\\$`;&|<>()*?[]{}~#!")] == '\0' && argv[i][0]) {
+			strbuf_addstr(&sb, argv[i]);
+			continue;
+		}
+		strbuf_addstr(&sb, "'");
+		for (const char *c = argv[i]; *c; c++)
+			if (*c == '\'')
+				strbuf_addstr(&sb, "'\\''");
+			else
+				strbuf_add(&sb, c, 1);
+		strbuf_addstr(&sb, "'");
+	}
+	return strbuf_detach(&sb);
+}
+
+int cmd_boot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "profile", required_argument, NULL, 'p' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "boot-timeout", required_argument, NULL, 'B' },
+		{ "silence-timeout", required_argument, NULL, 'S' },
+		{ "no-cgroup", no_argument, NULL, 'C' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *profile_name = DEFAULT_PROFILE, *out = NULL;
+	struct vm_watchdogs wd = default_watchdogs();
+	bool use_cgroup = true;
+	int c;
+	while ((c = next_option("boot", argc, argv, "+p:t:o:h", opts)) != -1) {
+		switch (c) {
+		case 'p': profile_name = optarg; break;
+		case 't': wd.total = option_seconds("boot", "--timeout", optarg); break;
+		case 'B': wd.boot = option_seconds("boot", "--boot-timeout", optarg); break;
+		case 'S': wd.silence = option_seconds("boot", "--silence-timeout", optarg); break;
+		case 'C': use_cgroup = false; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(boot_usage, stdout); return 0;
+		}
+	}
+	if (optind >= argc)
+		die_usage("boot: name a variant (see lab kernel list)");
+	const char *variant_name = argv[optind++];
+	/* getopt stops at "--" or the first non-option; both mean: the command follows. */
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	bool interactive = optind >= argc;
+	if (interactive && !isatty(0))
+		die_usage("boot: give a command after -- (a shell needs a terminal)");
+
+	struct kconfig base = KCONFIG_INIT;
+	struct variant_set set;
+	load_base_config(&base);
+	load_variants(&set, &base);
+	const struct variant *v = variant_find(&set, variant_name);
+	if (!v)
+		die_usage("boot: no variant '%s' (see lab kernel list)", variant_name);
+	struct profile profile;
+	struct strbuf err = STRBUF_INIT;
+	if (profile_load(&profile, profile_name, &err) < 0)
+		die_usage("boot: %s", err.buf);
+	if (kernel_build(v, &base, &err) < 0)
+		die("kernel %s: %s", v->name, err.buf);
+
+	char *command = interactive ? xstrdup("") : join_command(argc - optind, argv + optind);
+	char *dir = out ? xstrdup(out) : default_out_dir(v->name);
+	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
+				   .watchdogs = wd, .stream_output = !interactive,
+				   .interactive = interactive, .use_cgroup = use_cgroup };
+	struct vm_run vm;
+	if (trial_run(&spec, &vm, &err) < 0)
+		die("boot: %s", err.buf);
+
+	int status;
+	switch (vm.outcome) {
+	case VM_OK:
+	case VM_FAILED:
+		status = vm.exit_status >= 0 ? vm.exit_status : 1;
+		if (vm.exit_status < 0)
+			error("boot: %s", vm.detail);
+		break;
+	case VM_PANIC:
+		error("boot: the guest panicked:\n%s", vm.detail);
+		status = EXIT_PANIC;
+		break;
+	case VM_HANG:
+		error("boot: the guest hung: %s", vm.detail);
+		status = EXIT_HANG;
+		break;
+	default:
+		error("boot: the guest did not boot: %s", vm.detail);
+		status = EXIT_BOOT_FAILURE;
+		break;
+	}
+	note("boot: %s on %s: %s; trial folder %s", v->name, profile.name, vm_outcome_name(vm.outcome), dir);
+	free(vm.detail);
+	free(command);
+	free(dir);
+	profile_clear(&profile);
+	variants_clear(&set);
+	kconfig_clear(&base);
+	return status;
+}

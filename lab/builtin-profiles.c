@@ -1,0 +1,59 @@
+/* lab profiles: list the machine profiles, each validated on load. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "options.h"
+#include "profile.h"
+
+static const char profiles_usage[] =
+	"usage: lab profiles [--verbose]\n"
+	"\n"
+	"Lists the machine profiles in configs/profiles/ with a line each. A profile\n"
+	"that does not load is an error naming its file and line.\n"
+	"\n"
+	"  -v, --verbose   also print every setting of each profile\n";
+
+int cmd_profiles(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool verbose = false;
+	int c;
+	while ((c = next_option("profiles", argc, argv, "vh", opts)) != -1) {
+		if (c == 'h') {
+			fputs(profiles_usage, stdout);
+			return 0;
+		}
+		verbose = true;
+	}
+	if (optind < argc)
+		die_usage("profiles: unexpected argument '%s'", argv[optind]);
+	struct strlist names = STRLIST_INIT;
+	profile_names(&names);
+	int rc = 0;
+	for (size_t i = 0; i < names.n; i++) {
+		struct profile p;
+		struct strbuf err = STRBUF_INIT;
+		if (profile_load(&p, names.items[i], &err) < 0) {
+			error("%s", err.buf);
+			rc = 2;
+		} else {
+			printf("%-22s %s\n", p.name, p.description);
+			if (verbose) {
+				char *text = profile_format(&p);
+				for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+					printf("    %s\n", line);
+				free(text);
+			}
+		}
+		profile_clear(&p);
+		strbuf_release(&err);
+	}
+	strlist_clear(&names);
+	return rc;
+}

@@ -1,0 +1,411 @@
+/* The guest's initramfs and tools disk, cached by content hash. */
+#include "guest-image.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hash.h"
+#include "kbuild.h"
+#include "paths.h"
+#include "run-command.h"
+
+/* Bump when the image layout changes. */
+#define GUEST_RECIPE "oomlab-guest-1"
+#define BUSYBOX "/bin/busybox"
+/* Host programs the tools disk carries (the workloads binary is added to these). */
+static const char *const tool_programs[] = { "/usr/bin/perf", "/usr/bin/stress-ng", NULL };
+
+static char *guest_binary(const char *name)
+{
+	return xasprintf("%s/build/guest/%s", repo_root(), name);
+}
+
+static int hash_file(struct hasher *h, const char *label, const char *path, struct strbuf *err)
+{
+	size_t len;
+	char *data = read_file(path, &len);
+	if (!data) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	hasher_add_str(h, "path", label);
+	hasher_add_field(h, label, data, len);
+	free(data);
+	return 0;
+}
+
+/* gen_init_cpio, compiled once from the kernel tree into the cache. */
+static const char *gen_init_cpio(struct strbuf *err)
+{
+	static char *tool;
+	if (tool)
+		return tool;
+	char *path = cache_path("tools/gen_init_cpio");
+	if (!path_exists(path)) {
+		char *src = NULL;
+		const char *argv_ls[] = { "sh", "-c", "ls -d \"$0\"/linux-*/src/usr/gen_init_cpio.c | head -1",
+					  cache_root(), NULL };
+		struct strbuf out = STRBUF_INIT;
+		if (capture_command(argv_ls, NULL, &out) == 0 && out.len)
+			src = xstrdup(trim(out.buf));
+		strbuf_release(&out);
+		if (!src) {
+			strbuf_addf(err, "no kernel tree in %s to build gen_init_cpio from (build a kernel first)",
+				    cache_root());
+			free(path);
+			return NULL;
+		}
+		char *dir = cache_path("tools");
+		mkdir_p(dir, 0755);
+		char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+		const char *argv[] = { "gcc", "-O2", "-o", tmp, src, NULL };
+		if (capture_command(argv, NULL, &out) != 0 || rename(tmp, path) < 0) {
+			strbuf_addf(err, "cannot compile %s: %s", src, strbuf_first_line(&out));
+			unlink(tmp);
+			free(tmp);
+			free(dir);
+			free(src);
+			free(path);
+			strbuf_release(&out);
+			return NULL;
+		}
+		strbuf_release(&out);
+		free(tmp);
+		free(dir);
+		free(src);
+	}
+	tool = path;
+	return tool;
+}
+
+/* Runs gen_init_cpio on a spec list; gzip when compress is set. */
+static int make_cpio(const char *spec_text, const char *out_path, bool compress, struct strbuf *err)
+{
+	const char *tool = gen_init_cpio(err);
+	if (!tool)
+		return -1;
+	char *spec = xasprintf("%s.spec", out_path);
+	char *tmp = xasprintf("%s.tmp.%d", out_path, (int)getpid());
+	if (write_file_str(spec, spec_text) < 0) {
+		strbuf_addf(err, "cannot write %s: %s", spec, strerror(errno));
+		free(spec);
+		free(tmp);
+		return -1;
+	}
+	char *script = xasprintf(compress ? "\"$0\" \"$1\" | gzip -n -6 > \"$2\"" : "\"$0\" \"$1\" > \"$2\"");
+	const char *argv[] = { "sh", "-c", script, tool, spec, tmp, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int rc = capture_command(argv, NULL, &out);
+	if (rc != 0 || rename(tmp, out_path) < 0) {
+		strbuf_addf(err, "making %s failed: %s", out_path, strbuf_first_line(&out));
+		unlink(tmp);
+		rc = -1;
+	}
+	unlink(spec);
+	strbuf_release(&out);
+	free(script);
+	free(spec);
+	free(tmp);
+	return rc;
+}
+
+static int busybox_applets(struct strlist *applets, struct strbuf *err)
+{
+	const char *argv[] = { BUSYBOX, "--list", NULL };
+	struct strbuf out = STRBUF_INIT;
+	if (capture_command(argv, NULL, &out) != 0) {
+		strbuf_addf(err, "%s --list failed (is busybox-static installed?)", BUSYBOX);
+		strbuf_release(&out);
+		return -1;
+	}
+	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (*line && strcmp(line, "busybox"))
+			strlist_push(applets, line);
+	strbuf_release(&out);
+	return 0;
+}
+
+static int build_initramfs(const char *agent, const char *path, struct strbuf *err)
+{
+	struct strlist applets = STRLIST_INIT;
+	if (busybox_applets(&applets, err) < 0)
+		return -1;
+	struct strbuf spec = STRBUF_INIT;
+	static const char *const dirs[] = { "/dev", "/bin", "/sbin", "/proc", "/sys", "/tmp", "/run",
+					    "/ro", "/root", "/etc", "/mnt", NULL };
+	for (const char *const *d = dirs; *d; d++)
+		strbuf_addf(&spec, "dir %s 0755 0 0\n", *d);
+	strbuf_addstr(&spec, "nod /dev/console 0600 0 0 c 5 1\nnod /dev/null 0666 0 0 c 1 3\n");
+	strbuf_addf(&spec, "file /init %s 0755 0 0\n", agent);
+	strbuf_addf(&spec, "file /bin/busybox %s 0755 0 0\n", BUSYBOX);
+	for (size_t i = 0; i < applets.n; i++)
+		strbuf_addf(&spec, "slink /bin/%s busybox 0777 0 0\n", applets.items[i]);
+	/* Dynamically linked programs live on the tools disk, mounted at /ro. */
+	strbuf_addstr(&spec, "slink /usr /ro/usr 0777 0 0\nslink /lib /ro/lib 0777 0 0\n"
+			     "slink /lib64 /ro/lib64 0777 0 0\n");
+	char *etc = cache_path("tools/passwd");
+	write_file_str(etc, "root:x:0:0:root:/root:/bin/sh\n");
+	strbuf_addf(&spec, "file /etc/passwd %s 0644 0 0\n", etc);
+	free(etc);
+	int rc = make_cpio(spec.buf, path, true, err);
+	strbuf_release(&spec);
+	strlist_clear(&applets);
+	return rc;
+}
+
+/* The shared libraries a program loads, as ldd resolves them on the host. */
+static int program_libraries(const char *program, struct strlist *libs, struct strbuf *err)
+{
+	const char *argv[] = { "ldd", program, NULL };
+	struct strbuf out = STRBUF_INIT;
+	if (capture_command(argv, NULL, &out) != 0) {
+		strbuf_addf(err, "ldd %s failed: %s", program, strbuf_first_line(&out));
+		strbuf_release(&out);
+		return -1;
+	}
+	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char *slash = strchr(line, '/');
+		if (!slash || strstr(line, "not found"))
+			continue;
+		char *end = slash + strcspn(slash, " \t(");
+		*end = '\0';
+		char *real = realpath(slash, NULL);
+		if (!real) {
+			strbuf_addf(err, "%s needs %s, which does not resolve", program, slash);
+			strbuf_release(&out);
+			return -1;
+		}
+		/* Keep the name ldd asked for (the soname); the content is the real file. */
+		char *entry = xasprintf("%s\t%s", slash, real);
+		if (!strlist_has(libs, entry))
+			strlist_push(libs, entry);
+		free(entry);
+		free(real);
+	}
+	strbuf_release(&out);
+	return 0;
+}
+
+static int workload_names(const char *workload_bin, struct strlist *names, struct strbuf *err)
+{
+	const char *argv[] = { workload_bin, "--list", NULL };
+	struct strbuf out = STRBUF_INIT;
+	if (capture_command(argv, NULL, &out) != 0) {
+		strbuf_addf(err, "%s --list failed: %s", workload_bin, strbuf_first_line(&out));
+		strbuf_release(&out);
+		return -1;
+	}
+	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
+		line[strcspn(line, " \t")] = '\0';
+		if (*line)
+			strlist_push(names, line);
+	}
+	strbuf_release(&out);
+	return 0;
+}
+
+struct tools_inputs {
+	struct strlist programs;  /* host paths */
+	struct strlist libs;      /* "soname-path\treal-path" */
+	struct strlist workloads; /* names to link to oomlab-workload */
+};
+
+static int gather_tools(struct tools_inputs *in, struct strbuf *err)
+{
+	for (const char *const *p = tool_programs; *p; p++)
+		strlist_push(&in->programs, *p);
+	strlist_push_owned(&in->programs, guest_binary("oomlab-workload"));
+	for (size_t i = 0; i < in->programs.n; i++) {
+		if (!path_exists(in->programs.items[i])) {
+			strbuf_addf(err, "%s is missing (make lab builds the guest programs; "
+				    "scripts/install-deps installs the rest)", in->programs.items[i]);
+			return -1;
+		}
+		if (program_libraries(in->programs.items[i], &in->libs, err) < 0)
+			return -1;
+	}
+	strlist_sort(&in->libs);
+	return workload_names(in->programs.items[in->programs.n - 1], &in->workloads, err);
+}
+
+static int stage_tools(const struct tools_inputs *in, const char *stage, struct strbuf *err)
+{
+	char *bin = xasprintf("%s/usr/bin", stage), *libdir = xasprintf("%s/usr/lib", stage);
+	char *lib64 = xasprintf("%s/lib64", stage);
+	mkdir_p(bin, 0755);
+	mkdir_p(libdir, 0755);
+	mkdir_p(lib64, 0755);
+	int rc = 0;
+	for (size_t i = 0; i < in->programs.n && rc == 0; i++) {
+		const char *base = strrchr(in->programs.items[i], '/') + 1;
+		char *to = xasprintf("%s/%s", bin, base);
+		rc = copy_file(in->programs.items[i], to);
+		if (rc == 0)
+			rc = chmod(to, 0755);
+		if (rc < 0)
+			strbuf_addf(err, "cannot copy %s: %s", in->programs.items[i], strerror(errno));
+		free(to);
+	}
+	for (size_t i = 0; i < in->libs.n && rc == 0; i++) {
+		char *entry = xstrdup(in->libs.items[i]);
+		char *tab = strchr(entry, '\t');
+		*tab = '\0';
+		/* Merged /usr on the host: /lib/x86_64-linux-gnu/x is /usr/lib/x86_64-linux-gnu/x. */
+		const char *want = entry;
+		char *to = starts_with(want, "/lib64/") ? xasprintf("%s%s", stage, want)
+			 : starts_with(want, "/lib/") ? xasprintf("%s/usr%s", stage, want)
+			 : xasprintf("%s%s", stage, want);
+		char *dir = xstrdup(to);
+		*strrchr(dir, '/') = '\0';
+		mkdir_p(dir, 0755);
+		rc = copy_file(tab + 1, to);
+		if (rc == 0)
+			rc = chmod(to, 0755);
+		if (rc < 0)
+			strbuf_addf(err, "cannot copy %s: %s", tab + 1, strerror(errno));
+		free(dir);
+		free(to);
+		free(entry);
+	}
+	for (size_t i = 0; i < in->workloads.n && rc == 0; i++) {
+		char *link = xasprintf("%s/%s", bin, in->workloads.items[i]);
+		rc = symlink("oomlab-workload", link);
+		if (rc < 0)
+			strbuf_addf(err, "cannot link %s: %s", link, strerror(errno));
+		free(link);
+	}
+	char *lib = xasprintf("%s/lib", stage);
+	if (rc == 0 && symlink("usr/lib", lib) < 0) {
+		strbuf_addf(err, "cannot link %s: %s", lib, strerror(errno));
+		rc = -1;
+	}
+	free(lib);
+	free(bin);
+	free(libdir);
+	free(lib64);
+	return rc;
+}
+
+static int build_tools_image(const struct tools_inputs *in, const char *path, struct strbuf *err)
+{
+	char *stage = xasprintf("%s.stage.%d", path, (int)getpid());
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	remove_tree(stage);
+	int rc = stage_tools(in, stage, err);
+	if (rc == 0) {
+		const char *argv[] = { "mkfs.erofs", "--quiet", "-T0", "--all-root", tmp, stage, NULL };
+		struct strbuf out = STRBUF_INIT;
+		if (capture_command(argv, NULL, &out) != 0 || rename(tmp, path) < 0) {
+			strbuf_addf(err, "mkfs.erofs failed: %s", strbuf_first_line(&out));
+			unlink(tmp);
+			rc = -1;
+		}
+		strbuf_release(&out);
+	}
+	remove_tree(stage);
+	free(stage);
+	free(tmp);
+	return rc;
+}
+
+int guest_images_prepare(struct guest_images *img, struct strbuf *err)
+{
+	memset(img, 0, sizeof(*img));
+	char *agent = guest_binary("oomlab-agent");
+	struct tools_inputs in = { STRLIST_INIT, STRLIST_INIT, STRLIST_INIT };
+	int rc = -1;
+	char initramfs_hash[65], tools_hash[65];
+
+	struct hasher *h = hasher_new();
+	hasher_add_str(h, "recipe", GUEST_RECIPE);
+	if (hash_file(h, "agent", agent, err) < 0 || hash_file(h, "busybox", BUSYBOX, err) < 0) {
+		hasher_finish(h, initramfs_hash);
+		goto out;
+	}
+	hasher_finish(h, initramfs_hash);
+
+	if (gather_tools(&in, err) < 0)
+		goto out;
+	h = hasher_new();
+	hasher_add_str(h, "recipe", GUEST_RECIPE);
+	for (size_t i = 0; i < in.programs.n; i++)
+		if (hash_file(h, in.programs.items[i], in.programs.items[i], err) < 0) {
+			hasher_finish(h, tools_hash);
+			goto out;
+		}
+	for (size_t i = 0; i < in.libs.n; i++) {
+		const char *real = strchr(in.libs.items[i], '\t') + 1;
+		if (hash_file(h, in.libs.items[i], real, err) < 0) {
+			hasher_finish(h, tools_hash);
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < in.workloads.n; i++)
+		hasher_add_str(h, "workload", in.workloads.items[i]);
+	hasher_finish(h, tools_hash);
+
+	char *dir = cache_path("guest");
+	mkdir_p(dir, 0755);
+	img->initramfs = xasprintf("%s/initramfs-%.16s.cpio.gz", dir, initramfs_hash);
+	img->tools = xasprintf("%s/tools-%.16s.erofs", dir, tools_hash);
+	free(dir);
+	if (!path_exists(img->initramfs) && build_initramfs(agent, img->initramfs, err) < 0)
+		goto out;
+	if (!path_exists(img->tools) && build_tools_image(&in, img->tools, err) < 0)
+		goto out;
+	h = hasher_new();
+	hasher_add_str(h, "initramfs", initramfs_hash);
+	hasher_add_str(h, "tools", tools_hash);
+	hasher_finish(h, img->hash);
+	rc = 0;
+out:
+	free(agent);
+	strlist_clear(&in.programs);
+	strlist_clear(&in.libs);
+	strlist_clear(&in.workloads);
+	return rc;
+}
+
+int guest_write_initrd(const struct guest_images *img, const char *spec, const char *cmd,
+		       const char *job_cpio, const char *path, struct strbuf *err)
+{
+	char *spec_path = xasprintf("%s.job-spec", job_cpio), *cmd_path = xasprintf("%s.job-cmd", job_cpio);
+	int rc = -1;
+	if (write_file_str(spec_path, spec) < 0 || write_file_str(cmd_path, cmd) < 0) {
+		strbuf_addf(err, "cannot write %s: %s", spec_path, strerror(errno));
+		goto out;
+	}
+	char *list = xasprintf("dir /job 0755 0 0\nfile /job/spec %s 0644 0 0\nfile /job/cmd %s 0644 0 0\n",
+			       spec_path, cmd_path);
+	rc = make_cpio(list, job_cpio, false, err);
+	free(list);
+	if (rc < 0)
+		goto out;
+	/* The uncompressed job archive goes first, as early microcode does: the kernel unpacks both. */
+	char *script = xasprintf("cat \"$0\" \"$1\" > \"$2\"");
+	const char *argv[] = { "sh", "-c", script, job_cpio, img->initramfs, path, NULL };
+	struct strbuf out = STRBUF_INIT;
+	if (capture_command(argv, NULL, &out) != 0) {
+		strbuf_addf(err, "cannot write %s: %s", path, strbuf_first_line(&out));
+		rc = -1;
+	}
+	strbuf_release(&out);
+	free(script);
+out:
+	unlink(spec_path);
+	unlink(cmd_path);
+	free(spec_path);
+	free(cmd_path);
+	return rc;
+}
+
+void guest_images_clear(struct guest_images *img)
+{
+	free(img->initramfs);
+	free(img->tools);
+	memset(img, 0, sizeof(*img));
+}

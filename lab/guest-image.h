@@ -1,0 +1,32 @@
+/*
+ * The guest's two images, cached by the hash of their contents:
+ * - the initramfs: busybox-static and the agent (made with the kernel
+ *   tree's usr/gen_init_cpio, so no root privileges are needed);
+ * - the tools disk: an erofs image with perf, stress-ng, our workloads and
+ *   every library they load, so these programs cost reclaimable page cache
+ *   in the guest, as on a phone, instead of pinned initramfs memory.
+ * Plus the small per-boot archive carrying the job.
+ */
+#ifndef LAB_GUEST_IMAGE_H
+#define LAB_GUEST_IMAGE_H
+
+#include "util.h"
+
+struct guest_images {
+	char *initramfs;   /* gzip'd cpio */
+	char *tools;       /* erofs */
+	char hash[65];     /* of both, for the trial record */
+};
+
+/* Builds whatever is missing; 0 or -1 with the reason in err. */
+int guest_images_prepare(struct guest_images *img, struct strbuf *err);
+/*
+ * Writes the initrd of one boot to path: the job archive (spec and
+ * command) followed by the cached initramfs. The job archive alone is
+ * kept as job_cpio so reproduce.sh can rebuild the initrd.
+ */
+int guest_write_initrd(const struct guest_images *img, const char *spec, const char *cmd,
+		       const char *job_cpio, const char *path, struct strbuf *err);
+void guest_images_clear(struct guest_images *img);
+
+#endif

@@ -1,0 +1,157 @@
+/* The QEMU command line of a lab VM. */
+#include "qemu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void push(struct strlist *l, const char *s)
+{
+	strlist_push(l, s);
+}
+
+static void pushf(struct strlist *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pushf(struct strlist *l, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strlist_push_owned(l, strbuf_detach(&sb));
+}
+
+char *qemu_kernel_cmdline(const struct qemu_spec *spec)
+{
+	struct strbuf sb = STRBUF_INIT;
+	/*
+	 * panic=-1 reboots at once on panic and -no-reboot turns that into
+	 * QEMU's exit; oops=panic makes an oops an outcome, not a limp.
+	 * loglevel=4 keeps the slow serial console to warnings and worse;
+	 * every message still reaches the host through the kmsg channel.
+	 */
+	strbuf_addstr(&sb, "console=ttyS0 panic=-1 oops=panic loglevel=4 rdinit=/init");
+	if (spec->cmdline_extra && *spec->cmdline_extra)
+		strbuf_addf(&sb, " %s", spec->cmdline_extra);
+	return strbuf_detach(&sb);
+}
+
+static void add_memory(const struct qemu_spec *spec, struct strlist *out)
+{
+	const struct profile *p = spec->profile;
+	pushf(out, "%lluM", p->memory >> 20);
+	if (p->numa_nodes <= 1) {
+		push(out, "-smp");
+		pushf(out, "%u", p->cpus);
+		return;
+	}
+	push(out, "-smp");
+	pushf(out, "%u", p->cpus);
+	/* CPUs are dealt out to nodes in contiguous runs: 4 cpus on 2 nodes = 0-1, 2-3. */
+	unsigned per_node = p->cpus / p->numa_nodes, first = 0;
+	for (unsigned n = 0; n < p->numa_nodes; n++) {
+		unsigned count = n + 1 == p->numa_nodes ? p->cpus - first : per_node;
+		push(out, "-object");
+		pushf(out, "memory-backend-ram,id=mem%u,size=%lluM", n, p->node_memory[n] >> 20);
+		push(out, "-numa");
+		if (count == 1)
+			pushf(out, "node,nodeid=%u,cpus=%u,memdev=mem%u", n, first, n);
+		else
+			pushf(out, "node,nodeid=%u,cpus=%u-%u,memdev=mem%u", n, first, first + count - 1, n);
+		first += count;
+	}
+}
+
+static void add_channels(const struct qemu_spec *spec, struct strlist *out)
+{
+	static const char *const names[] = QEMU_CHANNELS;
+	static const char *const files[] = QEMU_CHANNEL_FILES;
+	push(out, "-device");
+	push(out, "virtio-serial-pci,id=vser0");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		push(out, "-chardev");
+		pushf(out, "file,id=ch-%s,path=%s/%s", names[i], spec->channel_dir, files[i]);
+		push(out, "-device");
+		pushf(out, "virtserialport,bus=vser0.0,chardev=ch-%s,name=%s", names[i], names[i]);
+	}
+}
+
+static void add_disks(const struct qemu_spec *spec, struct strlist *out)
+{
+	push(out, "-drive");
+	pushf(out, "file=%s,if=none,id=tools,format=raw,readonly=on", spec->tools_image);
+	push(out, "-device");
+	push(out, "virtio-blk-pci,drive=tools,serial=oomlab-tools");
+	if (!spec->slow_disk)
+		return;
+	/* Slow flash: QEMU's block throttling, the way DESIGN.md measured the reaper. */
+	const struct profile *p = spec->profile;
+	struct strbuf drive = STRBUF_INIT;
+	strbuf_addf(&drive, "file=%s,if=none,id=slow,format=raw,cache=none,aio=threads,"
+		    "throttling.bps-total=%llu", spec->slow_disk, p->slow_disk_bps);
+	if (p->slow_disk_iops)
+		strbuf_addf(&drive, ",throttling.iops-total=%lu", p->slow_disk_iops);
+	push(out, "-drive");
+	strlist_push_owned(out, strbuf_detach(&drive));
+	push(out, "-device");
+	push(out, "virtio-blk-pci,drive=slow,serial=oomlab-slow");
+}
+
+void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
+{
+	bool kvm = !strcmp(spec->accel, "kvm");
+	push(out, QEMU_BINARY);
+	const char *fixed[] = { "-nodefaults", "-no-user-config", "-machine", "q35", "-cpu",
+				kvm ? "host" : "max", "-accel", kvm ? "kvm" : "tcg,thread=multi",
+				"-display", "none", "-vga", "none", "-net", "none", "-no-reboot",
+				/* pvpanic tells QEMU of a panic: exit with status 1, not a reboot. */
+				"-device", "pvpanic-pci", "-action", "panic=exit-failure", "-m", NULL };
+	for (const char **f = fixed; *f; f++)
+		push(out, *f);
+	add_memory(spec, out);
+	push(out, "-kernel");
+	push(out, spec->kernel);
+	push(out, "-initrd");
+	push(out, spec->initrd);
+	push(out, "-append");
+	strlist_push_owned(out, qemu_kernel_cmdline(spec));
+	push(out, "-serial");
+	if (spec->interactive)
+		push(out, "stdio");
+	else
+		pushf(out, "file:%s/console.log", spec->channel_dir);
+	add_channels(spec, out);
+	add_disks(spec, out);
+}
+
+static bool needs_quoting(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=,.:/+@%", *s))
+			return true;
+	return false;
+}
+
+char *shell_join(const struct strlist *argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < argv->n; i++) {
+		if (i)
+			strbuf_addstr(&sb, " ");
+		const char *a = argv->items[i];
+		if (!needs_quoting(a)) {
+			strbuf_addstr(&sb, a);
+			continue;
+		}
+		strbuf_addstr(&sb, "'");
+		for (; *a; a++) {
+			if (*a == '\'')
+				strbuf_addstr(&sb, "'\\''");
+			else
+				strbuf_add(&sb, a, 1);
+		}
+		strbuf_addstr(&sb, "'");
+	}
+	return strbuf_detach(&sb);
+}

@@ -1,0 +1,39 @@
+/*
+ * The QEMU command line of a lab VM, built from a profile and the paths of
+ * one boot. Kept apart from running QEMU so it can be unit-tested and
+ * saved verbatim with every trial.
+ */
+#ifndef LAB_QEMU_H
+#define LAB_QEMU_H
+
+#include <stdbool.h>
+
+#include "profile.h"
+#include "util.h"
+
+#define QEMU_BINARY "qemu-system-x86_64"
+
+/* The virtio-serial channels, in the order the guest agent expects (agent.h). */
+#define QEMU_CHANNELS { "ctl", "out", "kmsg", "perf", "files" }
+#define QEMU_CHANNEL_FILES { "ctl.jsonl", "out.log", "kmsg.log", "perf.data", "files.bin" }
+
+struct qemu_spec {
+	const struct profile *profile;
+	const char *accel;         /* "tcg" or "kvm" */
+	const char *kernel;        /* bzImage */
+	const char *initrd;
+	const char *cmdline_extra; /* the variant's, may be "" */
+	const char *tools_image;   /* erofs with perf, stress-ng, workloads */
+	const char *slow_disk;     /* raw image, or NULL */
+	const char *channel_dir;   /* where the channel files and console.log go */
+	bool interactive;          /* serial console on our terminal instead of a file */
+};
+
+/* The kernel command line every lab guest gets, plus the variant's extra. */
+char *qemu_kernel_cmdline(const struct qemu_spec *spec);
+/* Appends the full argv to out (argv[0] is QEMU_BINARY). */
+void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out);
+/* The argv as one shell-quoted line, for the record and reproduce.sh. */
+char *shell_join(const struct strlist *argv);
+
+#endif

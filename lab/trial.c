@@ -1,0 +1,288 @@
+/* One boot of one variant under one profile, recorded in a folder. */
+#include "trial.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "accel.h"
+#include "guest-image.h"
+#include "kbuild.h"
+#include "qemu.h"
+
+struct vm_watchdogs default_watchdogs(void)
+{
+	/* Under TCG init runs 1.3-1.8 s after QEMU starts (DESIGN.md); a loaded host is slower. */
+	struct vm_watchdogs w = { 60.0, 60.0, 1800.0 };
+	return w;
+}
+
+static char *host_cpu_model(void)
+{
+	char *text = read_file("/proc/cpuinfo", NULL);
+	char *model = NULL;
+	char *line = text ? strstr(text, "model name") : NULL;
+	if (line) {
+		char *colon = strchr(line, ':');
+		if (colon)
+			model = xstrndup(colon + 2, strcspn(colon + 2, "\n"));
+	}
+	free(text);
+	return model ? model : xstrdup("unknown");
+}
+
+static char *host_loadavg(void)
+{
+	char *text = read_file("/proc/loadavg", NULL);
+	if (!text)
+		return xstrdup("unknown");
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+static json_t *profile_json(const struct profile *p)
+{
+	json_t *obj = json_object();
+	char *text = profile_format(p);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		json_object_set_new(obj, line, json_string(eq + 1));
+	}
+	free(text);
+	json_object_set_new(obj, "description", json_string(p->description));
+	return obj;
+}
+
+static json_t *environment_json(const struct trial_spec *spec, const char *accel,
+				const char *kernel_cmdline, const struct guest_images *img)
+{
+	json_t *env = json_object();
+	json_object_set_new(env, "variant", json_string(spec->variant->name));
+	json_object_set_new(env, "variant_hash", json_string(spec->variant->hash));
+	json_object_set_new(env, "kernel_source", json_sprintf("%s %s", KERNEL_SOURCE_PACKAGE,
+								    kernel_source_version()));
+	json_object_set_new(env, "kernel_cmdline", json_string(kernel_cmdline));
+	json_object_set_new(env, "qemu_version", json_string(qemu_version()));
+	json_object_set_new(env, "accelerator", json_string(accel));
+	json_object_set_new(env, "guest_images_hash", json_string(img->hash));
+	json_object_set_new(env, "profile", profile_json(spec->profile));
+	char *cpu = host_cpu_model(), *load = host_loadavg();
+	json_object_set_new(env, "host_cpu", json_string(cpu));
+	json_object_set_new(env, "host_cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(env, "host_loadavg_at_start", json_string(load));
+	free(cpu);
+	free(load);
+	json_object_set_new(env, "command", json_string(spec->command ? spec->command : ""));
+	json_object_set_new(env, "started_unix", json_integer((json_int_t)time(NULL)));
+	json_object_set_new(env, "timing_note",
+			    json_string(!strcmp(accel, "tcg")
+					? "TCG emulation: absolute times are not device times; compare ratios "
+					  "between variants measured in the same run"
+					: "KVM: times are this host's, not a phone's"));
+	return env;
+}
+
+static json_t *outcome_json(const struct vm_run *vm)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "outcome", json_string(vm_outcome_name(vm->outcome)));
+	json_object_set_new(o, "exit_status", json_integer(vm->exit_status));
+	json_object_set_new(o, "detail", json_string(vm->detail ? vm->detail : ""));
+	json_object_set_new(o, "wall_seconds_to_ready", json_real(vm->wall_ready));
+	json_object_set_new(o, "guest_uptime_at_ready", json_real(vm->guest_ready_uptime));
+	json_object_set_new(o, "wall_seconds_total", json_real(vm->wall_total));
+	json_object_set_new(o, "qemu_status", json_integer(vm->qemu_status));
+	return o;
+}
+
+static int write_json(const char *path, json_t *obj, struct strbuf *err)
+{
+	char *text = json_dumps(obj, JSON_INDENT(2) | JSON_SORT_KEYS);
+	int rc = text ? write_file_str(path, text) : -1;
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	free(text);
+	return rc;
+}
+
+static int write_reproduce(const char *dir, const char *cmdline, const char *initramfs,
+			   unsigned long long slow_disk_size, struct strbuf *err)
+{
+	char *slow = slow_disk_size ? xasprintf("truncate -s %llu slow-disk.img\n", slow_disk_size)
+				    : xstrdup("");
+	char *path = xasprintf("%s/reproduce.sh", dir);
+	char *text = xasprintf(
+		"#!/bin/sh\n"
+		"# Boots this trial again: same kernel, images, job and QEMU command line.\n"
+		"# Channel files are rewritten in the folder given as $1 (default: a new temporary one).\n"
+		"set -e\n"
+		"here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
+		"out=${1:-$(mktemp -d /tmp/oomlab-reproduce.XXXXXX)}\n"
+		"mkdir -p \"$out\"\n"
+		"cd \"$out\"\n"
+		"cat \"$here/job.cpio\" '%s' > initrd.img\n"
+		"%s"
+		"exec %s\n", initramfs, slow, cmdline);
+	free(slow);
+	int rc = write_file_str(path, text);
+	if (rc == 0)
+		rc = chmod(path, 0755);
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	return rc;
+}
+
+int trial_split_files(const char *dir, struct strbuf *err)
+{
+	char *bin = xasprintf("%s/files.bin", dir), *out = xasprintf("%s/files", dir);
+	size_t len = 0;
+	char *data = read_file(bin, &len);
+	int rc = 0;
+	mkdir_p(out, 0755);
+	for (size_t pos = 0; data && pos < len;) {
+		char name[256];
+		unsigned long long size;
+		int consumed = 0;
+		char *nl = memchr(data + pos, '\n', len - pos);
+		if (!nl || sscanf(data + pos, "oomlab-file %255s %llu%n", name, &size, &consumed) != 2 ||
+		    strstr(name, "..")) {
+			strbuf_addf(err, "%s: unreadable record at byte %zu", bin, pos);
+			rc = -1;
+			break;
+		}
+		size_t body = (size_t)(nl - data) + 1;
+		bool complete = body + size <= len;
+		size_t have = complete ? size : len - body;
+		char *path = xasprintf("%s/%s%s", out, name, complete ? "" : ".partial");
+		char *parent = xstrdup(path);
+		*strrchr(parent, '/') = '\0';
+		mkdir_p(parent, 0755);
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, data + body, have) != (ssize_t)have) {
+			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+			rc = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+		free(parent);
+		free(path);
+		pos = body + have + (complete ? 1 : 0);
+	}
+	free(data);
+	free(bin);
+	free(out);
+	return rc;
+}
+
+static char *job_spec(const struct trial_spec *spec)
+{
+	char *profile = profile_format(spec->profile);
+	char *text = xasprintf("%suse_cgroup=%d\ninteractive=%d\n", profile, spec->use_cgroup ? 1 : 0,
+			       spec->interactive ? 1 : 0);
+	free(profile);
+	return text;
+}
+
+static int make_slow_disk(const char *path, unsigned long long size, struct strbuf *err)
+{
+	/* Sparse: the guest reads zeros at the throttled rate; the host stores nothing. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *err)
+{
+	memset(vm, 0, sizeof(*vm));
+	if (mkdir_p(spec->dir, 0755) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", spec->dir, strerror(errno));
+		return -1;
+	}
+	struct guest_images img;
+	if (guest_images_prepare(&img, err) < 0)
+		return -1;
+	const char *accel = spec->accel ? spec->accel : accel_choose(spec->variant, spec->profile);
+	char *kdir = kernel_cache_dir(spec->variant);
+	char *kernel = xasprintf("%s/bzImage", kdir);
+	char *job_cpio = xasprintf("%s/job.cpio", spec->dir);
+	char *initrd = xasprintf("%s/initrd.img", spec->dir);
+	char *slow = spec->profile->slow_disk_size ? xasprintf("%s/slow-disk.img", spec->dir) : NULL;
+	char *specs = job_spec(spec);
+	struct strlist argv = STRLIST_INIT;
+	json_t *record = NULL;
+	int rc = -1;
+
+	if (guest_write_initrd(&img, specs, spec->command ? spec->command : "", job_cpio, initrd, err) < 0)
+		goto out;
+	if (slow && make_slow_disk(slow, spec->profile->slow_disk_size, err) < 0)
+		goto out;
+	/* Per-boot files are named relative to the trial folder, where QEMU runs, so
+	 * that the saved command line reproduces the boot in any folder. */
+	struct qemu_spec q = { .profile = spec->profile, .accel = accel, .kernel = kernel,
+			       .initrd = "initrd.img", .cmdline_extra = spec->variant->cmdline,
+			       .tools_image = img.tools, .slow_disk = slow ? "slow-disk.img" : NULL,
+			       .channel_dir = ".",
+			       .interactive = spec->interactive };
+	qemu_build_argv(&q, &argv);
+	char *cmdline = shell_join(&argv), *kcmd = qemu_kernel_cmdline(&q);
+	char *cmdline_path = xasprintf("%s/qemu.cmdline", spec->dir);
+	char *with_nl = xasprintf("%s\n", cmdline);
+	write_file_str(cmdline_path, with_nl);
+	free(with_nl);
+	free(cmdline_path);
+	int wrc = write_reproduce(spec->dir, cmdline, img.initramfs, spec->profile->slow_disk_size, err);
+	record = json_object();
+	json_object_set_new(record, "environment", environment_json(spec, accel, kcmd, &img));
+	free(cmdline);
+	free(kcmd);
+	if (wrc < 0)
+		goto out;
+
+	vm->argv = &argv;
+	vm->dir = spec->dir;
+	vm->watchdogs = spec->watchdogs;
+	vm->stream_output = spec->stream_output;
+	vm->interactive = spec->interactive;
+	if (vm_run(vm, err) < 0)
+		goto out;
+	struct strbuf split_err = STRBUF_INIT;
+	if (trial_split_files(spec->dir, &split_err) < 0)
+		warning("%s", split_err.buf);
+	strbuf_release(&split_err);
+	json_object_set_new(record, "outcome", outcome_json(vm));
+	char *path = xasprintf("%s/trial.json", spec->dir);
+	rc = write_json(path, record, err);
+	free(path);
+out:
+	/* The initrd and the slow disk are rebuilt by reproduce.sh; they need not stay. */
+	unlink(initrd);
+	if (slow)
+		unlink(slow);
+	json_decref(record);
+	strlist_clear(&argv);
+	free(specs);
+	free(slow);
+	free(initrd);
+	free(job_cpio);
+	free(kernel);
+	free(kdir);
+	guest_images_clear(&img);
+	return rc;
+}

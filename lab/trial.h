@@ -1,0 +1,40 @@
+/*
+ * One boot of one variant under one profile, recorded in a folder:
+ *   trial.json      environment (variant, hashes, QEMU, accelerator, host)
+ *                   and outcome (ok, failed, panic, hang, boot-failure)
+ *   qemu.cmdline    the exact QEMU command line
+ *   reproduce.sh    boots the same trial again
+ *   console.log, ctl.jsonl, out.log, kmsg.log, perf.data, files.bin
+ *                   the raw channels as they arrived
+ *   files/          the guest's snapshots, split out of files.bin
+ *   job.cpio        the job archive (spec and command) of this boot
+ */
+#ifndef LAB_TRIAL_H
+#define LAB_TRIAL_H
+
+#include <stdbool.h>
+
+#include "profile.h"
+#include "variant.h"
+#include "vm.h"
+
+struct trial_spec {
+	const struct variant *variant;
+	const struct profile *profile;
+	const char *command;          /* run by /bin/sh -c in the guest */
+	const char *dir;              /* the trial folder (created) */
+	const char *accel;            /* "tcg" or "kvm"; NULL: choose (accel.c) */
+	struct vm_watchdogs watchdogs;
+	bool stream_output;
+	bool interactive;
+	bool use_cgroup;              /* run the command inside the workload cgroup */
+};
+
+/* Runs the trial; fills vm with the outcome. -1 (err) when it could not start. */
+int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *err);
+/* Splits files.bin into dir/files/; a record cut short is kept as NAME.partial. */
+int trial_split_files(const char *dir, struct strbuf *err);
+/* Default watchdogs for a profile under the chosen accelerator. */
+struct vm_watchdogs default_watchdogs(void);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * Running one VM to its end and saying how it ended. The guest's channels
+ * are files QEMU appends to; the lab watches them while QEMU runs: the
+ * control channel says when the agent is ready and how the command exited,
+ * the console and kernel log reveal panics, and silence on every channel
+ * (the agent beats a heart each second) means a hang. Watchdogs end any
+ * VM that stops making progress, and QEMU is always reaped.
+ */
+#ifndef LAB_VM_H
+#define LAB_VM_H
+
+#include <stdbool.h>
+
+#include "util.h"
+
+enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE };
+
+struct vm_watchdogs {
+	double boot;     /* seconds from QEMU start to the agent's "ready" */
+	double silence;  /* seconds without a byte on any channel */
+	double total;    /* seconds for the whole boot */
+};
+
+struct vm_run {
+	struct strlist *argv;         /* QEMU's command line */
+	const char *dir;              /* the channel files are here */
+	struct vm_watchdogs watchdogs;
+	bool stream_output;           /* copy the command's output to our stdout live */
+	bool interactive;             /* QEMU owns the terminal; no silence watchdog */
+
+	enum vm_outcome outcome;
+	int exit_status;              /* the command's, -1 when unknown */
+	char *detail;                 /* panic text, last console lines, or the reason */
+	double wall_ready;            /* host seconds from QEMU start to agent ready, -1 if never */
+	double guest_ready_uptime;    /* guest uptime at ready, -1 if never */
+	double wall_total;
+	int qemu_status;
+};
+
+const char *vm_outcome_name(enum vm_outcome outcome);
+/* Runs the VM to its end; -1 only when QEMU could not be started at all. */
+int vm_run(struct vm_run *run, struct strbuf *err);
+/* The last n lines of text (malloc'd). */
+char *tail_lines(const char *text, size_t len, int n);
+
+#endif

@@ -1,0 +1,128 @@
+/* Guest set-up: file systems, the tools disk, sysctls and zram swap. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+static void mount_one(const char *source, const char *target, const char *type,
+		      unsigned long flags, const char *data)
+{
+	mkdir(target, 0755);
+	if (mount(source, target, type, flags, data) < 0 && errno != EBUSY)
+		agent_log("mount %s on %s: %s", type, target, strerror(errno));
+}
+
+void mount_filesystems(void)
+{
+	mount_one("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_one("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_one("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+	mount_one("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
+	mount_one("cgroup2", "/sys/fs/cgroup", "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  "nsdelegate,memory_recursiveprot");
+	mount_one("tracefs", "/sys/kernel/tracing", "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_one("debugfs", "/sys/kernel/debug", "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount_one("binder", "/dev/binderfs", "binder", 0, "stats=global");
+	/* Where Android has them, for programs that look there. */
+	symlink("/dev/binderfs/binder", "/dev/binder");
+	symlink("/dev/binderfs/hwbinder", "/dev/hwbinder");
+	symlink("/dev/binderfs/vndbinder", "/dev/vndbinder");
+}
+
+const char *find_disk_by_serial(const char *serial)
+{
+	static char dev[300];
+	DIR *d = opendir("/sys/block");
+	struct dirent *de;
+	const char *found = NULL;
+	while (d && (de = readdir(d)) && !found) {
+		char path[300], value[128] = "";
+		snprintf(path, sizeof(path), "/sys/block/%s/serial", de->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(value, sizeof(value), f) && !strncmp(value, serial, strlen(serial))) {
+			snprintf(dev, sizeof(dev), "/dev/%s", de->d_name);
+			found = dev;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+int mount_tools_disk(void)
+{
+	const char *dev = find_disk_by_serial("oomlab-tools");
+	if (!dev) {
+		agent_log("no tools disk (serial oomlab-tools)");
+		return -1;
+	}
+	mkdir("/ro", 0755);
+	if (mount(dev, "/ro", "erofs", MS_RDONLY, NULL) < 0) {
+		agent_log("mount %s on /ro: %s", dev, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void write_sysfs(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, value, strlen(value)) < 0)
+		agent_log("cannot write '%s' to %s: %s", value, path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+void apply_sysctls(const struct job *job)
+{
+	char value[64];
+	long v;
+	if ((v = job_get_long(job, "min_free_kbytes", -1)) >= 0) {
+		snprintf(value, sizeof(value), "%ld", v);
+		write_sysfs("/proc/sys/vm/min_free_kbytes", value);
+	}
+	if ((v = job_get_long(job, "watermark_scale_factor", -1)) >= 0) {
+		snprintf(value, sizeof(value), "%ld", v);
+		write_sysfs("/proc/sys/vm/watermark_scale_factor", value);
+	}
+	if ((v = job_get_long(job, "compact_unevictable_allowed", -1)) >= 0) {
+		snprintf(value, sizeof(value), "%ld", v);
+		write_sysfs("/proc/sys/vm/compact_unevictable_allowed", value);
+	}
+	const char *thp = job_get(job, "thp", "default");
+	if (strcmp(thp, "default"))
+		write_sysfs("/sys/kernel/mm/transparent_hugepage/enabled", thp);
+	/* The host reads every kill report from kmsg; let none be rate-limited away. */
+	write_sysfs("/proc/sys/kernel/printk_ratelimit", "0");
+}
+
+int setup_zram(const struct job *job)
+{
+	const char *bytes = job_get(job, "zram_bytes", "0");
+	if (!strcmp(bytes, "0"))
+		return 0;
+	write_sysfs("/sys/block/zram0/comp_algorithm", job_get(job, "zram_algorithm", "lz4"));
+	write_sysfs("/sys/block/zram0/disksize", bytes);
+	/* mkswap from busybox writes the swap signature; swapon is a plain system call. */
+	if (system("/bin/mkswap /dev/zram0 >/dev/null 2>&1") != 0) {
+		agent_log("mkswap /dev/zram0 failed");
+		return -1;
+	}
+	if (swapon("/dev/zram0", 0) < 0) {
+		agent_log("swapon /dev/zram0: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* The guest agent's main flow: set up, report ready, run the job, power off. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "../lib/report.h"
+
+#define HEARTBEAT_SECONDS 1.0
+
+void agent_log(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = snprintf(line, sizeof(line), "oomlab-agent: ");
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	strncat(line, "\n", sizeof(line) - strlen(line) - 1);
+	/* The console is the serial port: the host keeps it even if ports are gone. */
+	if (write(2, line, strlen(line)) < 0)
+		return;
+}
+
+double uptime_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void ctl_event(const char *type, const char *key, const char *value)
+{
+	struct jl j;
+	jl_begin(&j);
+	jl_str(&j, "type", type);
+	jl_dbl(&j, "uptime", uptime_seconds());
+	jl_u64(&j, "t_mono_ns", mono_ns());
+	if (key)
+		jl_str(&j, key, value);
+	jl_emit(&j, port_fd(PORT_CTL));
+}
+
+static void ctl_exit(int status)
+{
+	struct jl j;
+	jl_begin(&j);
+	jl_str(&j, "type", "exit");
+	jl_dbl(&j, "uptime", uptime_seconds());
+	jl_u64(&j, "t_mono_ns", mono_ns());
+	if (WIFEXITED(status))
+		jl_i64(&j, "status", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status)) {
+		jl_i64(&j, "status", 128 + WTERMSIG(status));
+		jl_i64(&j, "signal", WTERMSIG(status));
+	}
+	jl_emit(&j, port_fd(PORT_CTL));
+}
+
+void protect_from_oom_killer(void)
+{
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "-1000", 5) < 0)
+			agent_log("cannot protect pid %d from the OOM killer", (int)getpid());
+		close(fd);
+	}
+}
+
+static void unprotect_from_oom_killer(void)
+{
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "0", 1) < 0)
+			agent_log("cannot reset oom_score_adj");
+		close(fd);
+	}
+}
+
+const char *job_get(const struct job *job, const char *key, const char *fallback)
+{
+	for (int i = 0; i < job->n; i++)
+		if (!strcmp(job->keys[i], key))
+			return job->values[i];
+	return fallback;
+}
+
+long job_get_long(const struct job *job, const char *key, long fallback)
+{
+	const char *v = job_get(job, key, NULL);
+	return v ? strtol(v, NULL, 10) : fallback;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void load_job(struct job *job)
+{
+	memset(job, 0, sizeof(*job));
+	char *spec = slurp("/job/spec");
+	for (char *line = spec ? strtok(spec, "\n") : NULL; line && job->n < 128; line = strtok(NULL, "\n")) {
+		char *eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		job->keys[job->n] = line;
+		job->values[job->n++] = eq + 1;
+	}
+	job->cmd = slurp("/job/cmd");
+}
+
+static void set_environment(void)
+{
+	setenv("PATH", "/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin", 1);
+	setenv("HOME", "/root", 1);
+	setenv("TERM", "linux", 1);
+	setenv("OOMLAB_SCRATCH", "/tmp", 1);
+	const char *slow = find_disk_by_serial("oomlab-slow");
+	if (slow)
+		setenv("OOMLAB_SLOW_DISK", slow, 1);
+}
+
+static pid_t start_command(const struct job *job, bool interactive)
+{
+	pid_t pid = fork();
+	if (pid != 0)
+		return pid;
+	unprotect_from_oom_killer();
+	if (strcmp(job_get(job, "use_cgroup", "1"), "0"))
+		workload_cgroup_enter();
+	setsid();
+	if (interactive) {
+		int tty = open("/dev/ttyS0", O_RDWR);
+		if (tty >= 0) {
+			ioctl(tty, TIOCSCTTY, 1);
+			dup2(tty, 0);
+			dup2(tty, 1);
+			dup2(tty, 2);
+		}
+		execl("/bin/sh", "sh", "-i", (char *)NULL);
+	} else {
+		int null = open("/dev/null", O_RDONLY);
+		dup2(null, 0);
+		dup2(port_fd(PORT_OUT), 1);
+		dup2(port_fd(PORT_OUT), 2);
+		execl("/bin/sh", "sh", "-c", job->cmd ? job->cmd : "true", (char *)NULL);
+	}
+	_exit(127);
+}
+
+/* Waits for the command, reaping orphans (we are PID 1) and beating the heart. */
+static int wait_for_command(pid_t command)
+{
+	double next_beat = uptime_seconds() + HEARTBEAT_SECONDS;
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		if (pid == command)
+			return status;
+		if (pid > 0)
+			continue;
+		if (uptime_seconds() >= next_beat) {
+			ctl_event("heartbeat", NULL, NULL);
+			next_beat += HEARTBEAT_SECONDS;
+		}
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+int main(void)
+{
+	mount_filesystems();
+	protect_from_oom_killer();
+	ports_open();
+	report_set_source_key("source");
+	report_set_source("agent");
+	ctl_event("hello", NULL, NULL);
+	start_kmsg_forwarder();
+
+	struct job job;
+	load_job(&job);
+	if (mount_tools_disk() < 0)
+		ctl_event("warning", "message", "no tools disk: only busybox is available");
+	apply_sysctls(&job);
+	if (setup_zram(&job) < 0)
+		ctl_event("warning", "message", "zram swap could not be set up");
+	if (workload_cgroup_create(&job) < 0)
+		ctl_event("warning", "message", "the workload cgroup could not be set up");
+	set_environment();
+	send_snapshots("before");
+	ctl_event("ready", NULL, NULL);
+
+	bool interactive = !strcmp(job_get(&job, "interactive", "0"), "1");
+	pid_t command = start_command(&job, interactive);
+	int status = wait_for_command(command);
+	send_snapshots("after");
+	ctl_exit(status);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}

@@ -1,0 +1,58 @@
+/*
+ * The guest agent: PID 1 of every lab VM. It mounts what workloads need,
+ * applies the profile (sysctls, zram swap, the workload cgroup), sends
+ * snapshots of the memory state, runs the job's command, and reports
+ * everything through virtio-serial ports that the host writes to files as
+ * the bytes arrive, so a guest that panics or hangs loses nothing sent.
+ */
+#ifndef OOMLAB_AGENT_H
+#define OOMLAB_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The virtio-serial ports the host opens (names match lab/qemu.c). */
+enum agent_port { PORT_CTL, PORT_OUT, PORT_KMSG, PORT_PERF, PORT_FILES, PORT_COUNT };
+
+/* The job: key=value lines of /job/spec plus the command in /job/cmd. */
+struct job {
+	char *keys[128];
+	char *values[128];
+	int n;
+	char *cmd;
+};
+
+/* agent-ports.c */
+void ports_open(void);
+int port_fd(enum agent_port port);
+const char *port_name(enum agent_port port);
+/* Sends a file's current contents as one record on the files port. */
+void send_file(const char *record_name, const char *path);
+void send_buffer(const char *record_name, const char *data, size_t len);
+
+/* agent-setup.c */
+void mount_filesystems(void);
+int mount_tools_disk(void);
+void apply_sysctls(const struct job *job);
+int setup_zram(const struct job *job);
+const char *find_disk_by_serial(const char *serial);
+
+/* agent-cgroup.c */
+int workload_cgroup_create(const struct job *job);
+int workload_cgroup_enter(void);
+
+/* agent-snapshot.c */
+void send_snapshots(const char *when);
+
+/* agent-kmsg.c */
+void start_kmsg_forwarder(void);
+
+/* agent.c */
+const char *job_get(const struct job *job, const char *key, const char *fallback);
+long job_get_long(const struct job *job, const char *key, long fallback);
+void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ctl_event(const char *type, const char *key, const char *value);
+void protect_from_oom_killer(void);
+double uptime_seconds(void);
+
+#endif
