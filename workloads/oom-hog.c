@@ -1,13 +1,881 @@
-/* oom-hog: not written yet. */
+/* oom-hog: memory eaters that drive a memory cgroup or the whole VM into
+ * OOM kills, and a reaper mode whose victim cannot exit promptly, so that
+ * the OOM reaper's timer (OOM_REAPER_DELAY, 2 s) fires and reaps it.
+ *
+ * The hogs run at oom_score_adj 1000 (the victims), oom-hog itself at
+ * -1000 like the agent and the recorder.  It reports each victim it lost,
+ * with times (CLOCK_MONOTONIC, comparable with perf -k mono).
+ *
+ * Reaper mode: the victim has a thread looping on O_DIRECT reads of a slow
+ * block device (uninterruptible I/O wait) while its main thread eats
+ * memory.  When the OOM killer picks it, the main thread dies at once but
+ * the process cannot exit until the read completes, so its memory is
+ * freed by the reaper (the RSS drops while the process still exists),
+ * then the process exits when the I/O is done.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "lib/args.h"
+#include "lib/proc.h"
+#include "lib/report.h"
+#include "lib/sysinfo.h"
 #include "workload.h"
 
-const char oom_hog_usage[] = "Usage: oom-hog (not implemented yet)\n";
+#define NAME "oom-hog"
+#define PAGE 4096ul
+#define MAX_HOGS 256
+
+const char oom_hog_usage[] =
+"Usage: oom-hog --mode memcg|global|reaper [OPTIONS]\n"
+"Memory eaters (oom_score_adj 1000) that drive a memory cgroup (memcg) or the\n"
+"VM (global) into OOM kills; oom-hog itself runs at oom_score_adj -1000.\n"
+"reaper: a victim with a thread stuck in O_DIRECT reads of a slow disk, so it\n"
+"cannot exit promptly and the OOM reaper has to reap it.\n"
+"\n"
+"  --mode M              memcg (default), global or reaper\n"
+"  --hogs N              concurrent eaters (default 1)\n"
+"  --kills K             stop after K victims lost (default: --hogs)\n"
+"  --respawn             start a new eater for each one lost, until --kills\n"
+"  --bytes SIZE          each eater eats this much, then holds it (default:\n"
+"                        memcg 2 x memory.max; global/reaper 100% of MemTotal;\n"
+"                        '%' means of MemTotal)\n"
+"  --chunk SIZE          allocation step (default 1M)\n"
+"  --memcg-max SIZE      memory.max of the eaters' cgroup (memcg mode default\n"
+"                        64M; '%' of MemTotal)\n"
+"  --cgroup DIR          cgroup directory for the eaters (created if missing);\n"
+"                        default: new child oom-hog-<pid> of oom-hog's own cgroup,\n"
+"                        or the own cgroup itself if it cannot have children\n"
+"  --allow-swap          leave memory.swap.max alone (default: 0 in memcg scope)\n"
+"  --scope S             reaper mode: where the OOM happens, global (default) or\n"
+"                        memcg\n"
+"  --disk PATH           reaper mode (required): block device to read with\n"
+"                        O_DIRECT, e.g. a throttled virtio disk\n"
+"  --io-size SIZE        reaper mode: size of each read (default 4M); a read must\n"
+"                        outlast the eating plus the reaper delay (2 s): at\n"
+"                        256 KiB/s a 4M read takes 16 s\n"
+"  --io-threads N        reaper mode: stuck reader threads (default 1)\n"
+"  --victim-adj N        oom_score_adj of the eaters (default 1000)\n"
+"  --self-adj N          oom_score_adj of oom-hog (default -1000)\n"
+"  --time DUR            give up after DUR (default 120s); survivors are killed\n"
+"  --node N              bind CPU and memory to NUMA node N\n"
+"  -h, --help            this text\n"
+"\n"
+"Output: events cgroup (path, memory.max), hog-start (hog, pid), victim-killed\n"
+"(SIGKILL seen pending; reaper mode), victim-rss-drop (RSS freed while the\n"
+"victim still exists: the reaper at work), victim-lost (hog, pid, signal,\n"
+"eaten_bytes, rss_peak_kb, lifetime_ns), hog-exited, phase-begin/end (eat).\n"
+"Metrics: oomhog_victims_lost, oomhog_hogs_started (count),\n"
+"oomhog_first_loss_ns (ns from the start), memcg_oom, memcg_oom_kill,\n"
+"memcg_max (count, memory.events deltas), vm_oom_kill (count, /proc/vmstat\n"
+"delta); reaper mode: oomhog_kill_to_rss_drop_ns, oomhog_kill_to_exit_ns (ns).\n";
+
+enum mode { MODE_MEMCG, MODE_GLOBAL, MODE_REAPER };
+
+struct cfg {
+	enum mode mode;
+	bool memcg_scope;
+	uint64_t hogs, kills, bytes, chunk, memcg_max, io_size, io_threads;
+	uint64_t time_ns;
+	const char *cgroup, *disk;
+	bool respawn, allow_swap, bytes_set, memcg_max_set;
+	int victim_adj, self_adj;
+};
+
+/* Shared between a hog and the parent. */
+struct hog_shm {
+	volatile uint64_t eaten;
+	volatile uint64_t io_started;      /* reads issued */
+	volatile uint64_t io_done;         /* reads completed */
+	volatile int32_t ready;            /* in its cgroup, about to eat */
+	volatile int32_t full;             /* ate --bytes, holding */
+};
+
+struct hog {
+	pid_t pid;
+	pid_t last_pid;          /* kept after the hog is reaped (kmsg lags) */
+	int idx;
+	struct hog_shm *shm;
+	uint64_t t_start, t_killed, t_rss_drop;
+	uint64_t rss_peak_kb;
+	bool we_killed;
+};
+
+/* ---- the eater (child) ------------------------------------------------ */
+
+struct io_arg {
+	int fd;
+	uint64_t size, dev_bytes;
+	struct hog_shm *shm;
+};
+
+static void *io_loop(void *p)
+{
+	struct io_arg *a = p;
+	void *buf;
+	uint64_t off = 0;
+
+	if (posix_memalign(&buf, 4096, a->size))
+		return NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (off + a->size > a->dev_bytes)
+			off = 0;
+		__atomic_add_fetch(&a->shm->io_started, 1, __ATOMIC_RELAXED);
+		r = pread(a->fd, buf, a->size, (off_t)off);
+		if (r < 0 && errno != EINTR)
+			break;
+		__atomic_add_fetch(&a->shm->io_done, 1, __ATOMIC_RELAXED);
+		off += a->size;
+	}
+	return NULL;
+}
+
+static int eater(const struct cfg *cfg, const char *cg_procs, struct hog_shm *shm)
+{
+	char pid[16];
+	uint64_t eaten = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	wl_default_signals();
+	if (set_oom_score_adj(0, cfg->victim_adj))
+		fprintf(stderr, "%s: eater: cannot set oom_score_adj\n", NAME);
+	if (cg_procs) {
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		if (write_text(cg_procs, pid)) {
+			fprintf(stderr, "%s: eater: cannot join %s: %s\n", NAME, cg_procs,
+				strerror(errno));
+			return 1;
+		}
+	}
+	if (cfg->mode == MODE_REAPER) {
+		static struct io_arg a;
+		uint64_t want = cfg->io_threads;
+
+		a.fd = open(cfg->disk, O_RDONLY | O_DIRECT | O_CLOEXEC);
+		if (a.fd < 0) {
+			fprintf(stderr, "%s: eater: open %s: %s\n", NAME, cfg->disk,
+				strerror(errno));
+			return 1;
+		}
+		if (ioctl(a.fd, BLKGETSIZE64, &a.dev_bytes) < 0) {
+			struct stat st;
+
+			a.dev_bytes = fstat(a.fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+		}
+		a.size = cfg->io_size;
+		a.shm = shm;
+		if (a.dev_bytes < a.size) {
+			fprintf(stderr, "%s: eater: %s is smaller than --io-size\n", NAME,
+				cfg->disk);
+			return 1;
+		}
+		for (uint64_t t = 0; t < want; t++) {
+			pthread_t th;
+
+			if (pthread_create(&th, NULL, io_loop, &a)) {
+				fprintf(stderr, "%s: eater: pthread_create failed\n", NAME);
+				return 1;
+			}
+		}
+		/* Start eating once every reader has a read in flight. */
+		while (shm->io_started < want)
+			sleep_ns(1000000);
+		sleep_ns(100000000);
+	}
+	shm->ready = 1;
+	while (eaten < cfg->bytes) {
+		size_t len = cfg->chunk;
+		uint8_t *p;
+
+		if (eaten + len > cfg->bytes)
+			len = cfg->bytes - eaten;
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) {
+			sleep_ns(10000000);
+			continue;
+		}
+		for (size_t o = 0; o < len; o += PAGE)
+			p[o] = (uint8_t)(o >> 12);
+		eaten += len;
+		shm->eaten = eaten;
+	}
+	shm->full = 1;
+	for (;;)
+		pause();
+	return 0;
+}
+
+/* ---- the parent --------------------------------------------------------- */
+
+/* SIGKILL pending in a status text (process-wide or thread)? */
+static bool sigkill_pending(const char *status_text)
+{
+	static const char *keys[] = { "ShdPnd:", "SigPnd:" };
+
+	for (int k = 0; k < 2; k++) {
+		const char *p = strstr(status_text, keys[k]);
+		unsigned long long mask;
+
+		if (p && sscanf(p + strlen(keys[k]), " %llx", &mask) == 1 &&
+		    (mask & (1ull << (SIGKILL - 1))))
+			return true;
+	}
+	return false;
+}
+
+/* Looks at every thread of pid: the RSS of the mm (a thread that has
+ * exited shows none; the stuck reader still has it), whether SIGKILL is
+ * pending anywhere, whether the leader is already a zombie.  Returns false
+ * if the process is gone. */
+static bool probe(pid_t pid, uint64_t *rss_kb, bool *has_mm, bool *killed)
+{
+	char dir[64], path[128], text[4096];
+	struct dirent *de;
+	DIR *d;
+	bool any = false;
+
+	*rss_kb = 0;
+	*has_mm = false;
+	*killed = false;
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while ((de = readdir(d)) != NULL) {
+		uint64_t v = 0;
+		const char *st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (pathf(path, sizeof(path), "%s/%s/status", dir, de->d_name) ||
+		    read_text(path, text, sizeof(text)) < 0)
+			continue;
+		any = true;
+		if (kv_get(text, "VmRSS", &v) == 0) {
+			*has_mm = true;
+			if (v > *rss_kb)
+				*rss_kb = v;
+		}
+		if (sigkill_pending(text))
+			*killed = true;
+		st = strstr(text, "State:\t");
+		if (st && atoi(de->d_name) == (int)pid && (st[7] == 'Z' || st[7] == 'X'))
+			*killed = true;
+	}
+	closedir(d);
+	return any;
+}
+
+/* ---- kernel log: the OOM killer's and the reaper's own words --------- */
+
+struct kmsg_watch {
+	int fd;
+	uint64_t kills_ours, reaped_ours, unable_ours;
+	uint64_t first_kill_us, first_reap_us;    /* printk clock, our victims */
+};
+
+static void kmsg_open(struct kmsg_watch *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd >= 0)
+		lseek(k->fd, 0, SEEK_END);
+}
+
+static bool is_ours(const struct hog *hogs, int n, int pid, int *idx)
+{
+	for (int i = 0; i < n; i++)
+		if (hogs[i].pid == pid || hogs[i].last_pid == pid) {
+			*idx = hogs[i].idx;
+			return true;
+		}
+	return false;
+}
+
+/* Reads the records logged since the last call.  Record: "prio,seq,us,flags;text". */
+static void kmsg_poll(struct kmsg_watch *k, const struct hog *hogs, int n)
+{
+	char rec[2048];
+
+	if (k->fd < 0)
+		return;
+	for (;;) {
+		ssize_t r = read(k->fd, rec, sizeof(rec) - 1);
+		unsigned long long us = 0;
+		const char *msg, *p;
+		int pid = 0, idx = -1;
+		const char *what = NULL;
+
+		if (r < 0) {
+			if (errno == EPIPE)     /* overwritten records: go on */
+				continue;
+			return;
+		}
+		if (r == 0)
+			return;
+		rec[r] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg || sscanf(rec, "%*u,%*u,%llu", &us) != 1)
+			continue;
+		msg++;
+		if ((p = strstr(msg, "Killed process ")) != NULL &&
+		    sscanf(p, "Killed process %d", &pid) == 1)
+			what = "kmsg-oom-kill";
+		else if ((p = strstr(msg, "oom_reaper: reaped process ")) != NULL &&
+			 sscanf(p, "oom_reaper: reaped process %d", &pid) == 1)
+			what = "kmsg-oom-reaped";
+		else if ((p = strstr(msg, "oom_reaper: unable to reap pid:")) != NULL &&
+			 sscanf(p, "oom_reaper: unable to reap pid:%d", &pid) == 1)
+			what = "kmsg-oom-unable-to-reap";
+		if (!what)
+			continue;
+		{
+			struct jl j;
+			bool ours = is_ours(hogs, n, pid, &idx);
+			char *nl = strchr(msg, '\n');
+
+			if (nl)
+				*nl = '\0';
+			report_begin_event(&j, what);
+			jl_i64(&j, "pid", pid);
+			jl_bool(&j, "ours", ours);
+			if (ours)
+				jl_i64(&j, "hog", idx);
+			jl_u64(&j, "kmsg_us", us);
+			jl_str(&j, "text", msg);
+			report_end(&j);
+			if (!ours)
+				continue;
+			if (what[9] == 'k') {            /* kmsg-oom-kill */
+				k->kills_ours++;
+				if (!k->first_kill_us)
+					k->first_kill_us = us;
+			} else if (what[9] == 'r') {     /* kmsg-oom-reaped */
+				k->reaped_ours++;
+				if (!k->first_reap_us)
+					k->first_reap_us = us;
+			} else {
+				k->unable_ours++;
+			}
+		}
+	}
+}
+
+static int vmstat_get(const char *key, uint64_t *v)
+{
+	char *text;
+	int r;
+
+	if (read_text_alloc("/proc/vmstat", &text) < 0)
+		return -1;
+	r = kv_get(text, key, v);
+	free(text);
+	return r;
+}
+
+struct cgctx {
+	char dir[512];           /* cgroup directory used by the eaters */
+	char procs[600];
+	bool created;            /* we made dir: rmdir at the end */
+	char old_max[64];        /* memory.max to restore (own cgroup case) */
+	bool restore_max;
+	bool have_events;
+	uint64_t ev0_oom, ev0_kill, ev0_max;
+};
+
+static int cg_file(const struct cgctx *cg, const char *f, char *buf, size_t cap)
+{
+	return pathf(buf, cap, "%s/%s", cg->dir, f);
+}
+
+static int setup_cgroup(const struct cfg *cfg, struct cgctx *cg)
+{
+	char mnt[256], own[256], base[512], path[600], line[512];
+	bool memcg = cfg->mode == MODE_MEMCG || cfg->memcg_scope;
+	int r;
+
+	memset(cg, 0, sizeof(*cg));
+	if (cfg->cgroup) {
+		strlcpy0(cg->dir, cfg->cgroup, sizeof(cg->dir));
+		if (mkdir(cg->dir, 0755) == 0)
+			cg->created = true;
+		else if (errno != EEXIST)
+			return -errno;
+	} else if (!memcg) {
+		return 0;                    /* global: stay where we are */
+	} else {
+		if (cgroup2_mount(mnt, sizeof(mnt)) || own_cgroup(0, own, sizeof(own)))
+			return -ENOENT;
+		if (pathf(base, sizeof(base), "%s%s", mnt, strcmp(own, "/") ? own : ""))
+			return -ENAMETOOLONG;
+		/* Enable memory for children; fails (EBUSY) in a non-root
+		 * cgroup that has processes, e.g. our own. */
+		pathf(path, sizeof(path), "%s/cgroup.subtree_control", base);
+		write_text(path, "+memory");
+		if (read_line(path, line, sizeof(line)) == 0 && strstr(line, "memory")) {
+			if (pathf(cg->dir, sizeof(cg->dir), "%s/oom-hog-%d", base,
+				  (int)getpid()))
+				return -ENAMETOOLONG;
+			if (mkdir(cg->dir, 0755) < 0)
+				return -errno;
+			cg->created = true;
+		} else {
+			strlcpy0(cg->dir, base, sizeof(cg->dir));
+		}
+	}
+	cg_file(cg, "cgroup.procs", cg->procs, sizeof(cg->procs));
+	cg_file(cg, "memory.max", path, sizeof(path));
+	if (memcg) {
+		char val[32];
+
+		if (read_line(path, cg->old_max, sizeof(cg->old_max)))
+			return -EOPNOTSUPP;     /* no memory controller here */
+		if (!cg->created && !cfg->memcg_max_set && !strcmp(cg->old_max, "max"))
+			return -EDOM;
+		if (cg->created || cfg->memcg_max_set) {
+			snprintf(val, sizeof(val), "%llu",
+				 (unsigned long long)cfg->memcg_max);
+			r = write_text(path, val);
+			if (r)
+				return r;
+			cg->restore_max = !cg->created;
+		}
+		if (!cfg->allow_swap) {
+			cg_file(cg, "memory.swap.max", path, sizeof(path));
+			write_text(path, "0");   /* absent without swap: fine */
+		}
+	}
+	{
+		char *text;
+
+		cg_file(cg, "memory.events", path, sizeof(path));
+		if (read_text_alloc(path, &text) >= 0) {
+			cg->have_events = true;
+			kv_get(text, "oom", &cg->ev0_oom);
+			kv_get(text, "oom_kill", &cg->ev0_kill);
+			kv_get(text, "max", &cg->ev0_max);
+			free(text);
+		}
+	}
+	return 0;
+}
+
+static void cgroup_report_and_cleanup(struct cgctx *cg)
+{
+	char path[600];
+	char *text;
+
+	if (cg->have_events) {
+		uint64_t oom = 0, kill = 0, max = 0;
+
+		cg_file(cg, "memory.events", path, sizeof(path));
+		if (read_text_alloc(path, &text) >= 0) {
+			kv_get(text, "oom", &oom);
+			kv_get(text, "oom_kill", &kill);
+			kv_get(text, "max", &max);
+			free(text);
+			report_metric("memcg_oom", (double)(oom - cg->ev0_oom), "count", NULL);
+			report_metric("memcg_oom_kill", (double)(kill - cg->ev0_kill), "count", NULL);
+			report_metric("memcg_max", (double)(max - cg->ev0_max), "count", NULL);
+		}
+	}
+	if (cg->restore_max) {
+		cg_file(cg, "memory.max", path, sizeof(path));
+		write_text(path, cg->old_max);
+	}
+	if (cg->created) {
+		/* The cgroup empties asynchronously after the last exit. */
+		for (int i = 0; i < 200 && rmdir(cg->dir) < 0 && errno == EBUSY; i++)
+			sleep_ns(10000000);
+	}
+}
+
+static int start_hog(const struct cfg *cfg, struct cgctx *cg, struct hog *h, int idx)
+{
+	pid_t pid;
+	struct jl j;
+
+	memset(h, 0, sizeof(*h));
+	h->idx = idx;
+	h->shm = wl_shared_alloc(sizeof(*h->shm));
+	if (!h->shm)
+		return -ENOMEM;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		_exit(eater(cfg, cg->procs[0] ? cg->procs : NULL, h->shm));
+	h->pid = pid;
+	h->last_pid = pid;
+	h->t_start = mono_ns();
+	report_begin_event(&j, "hog-start");
+	jl_i64(&j, "hog", idx);
+	jl_i64(&j, "pid", pid);
+	report_end(&j);
+	return 0;
+}
 
 int oom_hog_main(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "%s: not implemented yet\n", argv[0]);
-	return 1;
+	static const struct option opts[] = {
+		{ "mode", required_argument, 0, 'm' },
+		{ "hogs", required_argument, 0, 'n' },
+		{ "kills", required_argument, 0, 'k' },
+		{ "respawn", no_argument, 0, 'R' },
+		{ "bytes", required_argument, 0, 'b' },
+		{ "chunk", required_argument, 0, 'c' },
+		{ "memcg-max", required_argument, 0, 'M' },
+		{ "cgroup", required_argument, 0, 'g' },
+		{ "allow-swap", no_argument, 0, 'W' },
+		{ "scope", required_argument, 0, 's' },
+		{ "disk", required_argument, 0, 'd' },
+		{ "io-size", required_argument, 0, 'I' },
+		{ "io-threads", required_argument, 0, 'T' },
+		{ "victim-adj", required_argument, 0, 'v' },
+		{ "self-adj", required_argument, 0, 'a' },
+		{ "time", required_argument, 0, 't' },
+		WL_COMMON_OPTS,
+		{ 0, 0, 0, 0 },
+	};
+	uint64_t memtotal = mem_total_bytes();
+	struct cfg cfg = {
+		.mode = MODE_MEMCG, .hogs = 1, .chunk = 1ul << 20,
+		.memcg_max = 64ul << 20, .io_size = 4ul << 20, .io_threads = 1,
+		.time_ns = 120000000000ull, .victim_adj = 1000, .self_adj = -1000,
+	};
+	struct hog hogs[MAX_HOGS];
+	struct cgctx cg;
+	struct wl_common com;
+	uint64_t t0, first_loss = 0, lost = 0, started = 0, vm0 = 0, vm1 = 0;
+	uint64_t kill_to_drop = 0, kill_to_exit = 0;
+	struct kmsg_watch km;
+	bool have_vm;
+	bool kills_set = false, done, scope_set = false;
+	int c, r, nhogs = 0;
+
+	wl_common_init(&com);
+	wl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		r = wl_common_opt(NAME, c, optarg, argv, &com);
+		if (r < 0)
+			return WL_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'm':
+			if (!strcmp(optarg, "memcg"))
+				cfg.mode = MODE_MEMCG;
+			else if (!strcmp(optarg, "global"))
+				cfg.mode = MODE_GLOBAL;
+			else if (!strcmp(optarg, "reaper"))
+				cfg.mode = MODE_REAPER;
+			else
+				return wl_usage_error(NAME, "--mode must be memcg, global or reaper, got '%s'",
+						      optarg);
+			break;
+		case 'n':
+			if (wl_parse_u64(NAME, "--hogs", optarg, 1, MAX_HOGS, &cfg.hogs))
+				return WL_EXIT_USAGE;
+			break;
+		case 'k':
+			if (wl_parse_u64(NAME, "--kills", optarg, 1, 100000, &cfg.kills))
+				return WL_EXIT_USAGE;
+			kills_set = true;
+			break;
+		case 'R': cfg.respawn = true; break;
+		case 'b':
+			if (wl_parse_size(NAME, "--bytes", optarg, memtotal, PAGE,
+					  UINT64_MAX, &cfg.bytes))
+				return WL_EXIT_USAGE;
+			cfg.bytes_set = true;
+			break;
+		case 'c':
+			if (wl_parse_size(NAME, "--chunk", optarg, 0, PAGE, 1ul << 30,
+					  &cfg.chunk))
+				return WL_EXIT_USAGE;
+			break;
+		case 'M':
+			if (wl_parse_size(NAME, "--memcg-max", optarg, memtotal, 1ul << 20,
+					  UINT64_MAX, &cfg.memcg_max))
+				return WL_EXIT_USAGE;
+			cfg.memcg_max_set = true;
+			break;
+		case 'g': cfg.cgroup = optarg; break;
+		case 'W': cfg.allow_swap = true; break;
+		case 's':
+			if (!strcmp(optarg, "memcg"))
+				cfg.memcg_scope = true;
+			else if (!strcmp(optarg, "global"))
+				cfg.memcg_scope = false;
+			else
+				return wl_usage_error(NAME, "--scope must be global or memcg, got '%s'",
+						      optarg);
+			scope_set = true;
+			break;
+		case 'd': cfg.disk = optarg; break;
+		case 'I':
+			if (wl_parse_size(NAME, "--io-size", optarg, 0, 4096, 64ul << 20,
+					  &cfg.io_size))
+				return WL_EXIT_USAGE;
+			break;
+		case 'T':
+			if (wl_parse_u64(NAME, "--io-threads", optarg, 1, 64, &cfg.io_threads))
+				return WL_EXIT_USAGE;
+			break;
+		case 'v':
+			if (wl_parse_int(NAME, "--victim-adj", optarg, -1000, 1000,
+					 &cfg.victim_adj))
+				return WL_EXIT_USAGE;
+			break;
+		case 'a':
+			if (wl_parse_int(NAME, "--self-adj", optarg, -1000, 1000, &cfg.self_adj))
+				return WL_EXIT_USAGE;
+			break;
+		case 't':
+			if (wl_parse_duration(NAME, "--time", optarg, &cfg.time_ns))
+				return WL_EXIT_USAGE;
+			break;
+		}
+	}
+	if (optind < argc)
+		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
+	r = wl_common_apply(NAME, &com, oom_hog_usage, &done);
+	if (done)
+		return r;
+	if (cfg.mode == MODE_REAPER) {
+		struct stat st;
+
+		if (!cfg.disk)
+			return wl_usage_error(NAME, "--mode reaper needs --disk PATH (a slow block device)");
+		if (stat(cfg.disk, &st) < 0)
+			return wl_usage_error(NAME, "--disk %s: %s", cfg.disk, strerror(errno));
+		if (cfg.io_size % 4096)
+			return wl_usage_error(NAME, "--io-size must be a multiple of 4096");
+	} else {
+		if (cfg.disk)
+			return wl_usage_error(NAME, "--disk is only for --mode reaper");
+		if (scope_set)
+			return wl_usage_error(NAME, "--scope is only for --mode reaper");
+	}
+	if (cfg.memcg_max_set && cfg.mode != MODE_MEMCG && !cfg.memcg_scope)
+		return wl_usage_error(NAME, "--memcg-max needs --mode memcg or --scope memcg");
+	if (!kills_set)
+		cfg.kills = cfg.hogs;
+	if (!cfg.bytes_set)
+		cfg.bytes = (cfg.mode == MODE_MEMCG || cfg.memcg_scope) ?
+			    2 * cfg.memcg_max : memtotal;
+	cfg.chunk &= ~(PAGE - 1);
+
+	wl_stop_on_signals();
+	if (set_oom_score_adj(0, cfg.self_adj))
+		wl_err(NAME, "cannot set own oom_score_adj to %d", cfg.self_adj);
+	r = setup_cgroup(&cfg, &cg);
+	if (r == -EDOM) {
+		wl_err(NAME, "own cgroup %s cannot have children and has no memory.max; "
+		       "give --memcg-max or --cgroup", cg.dir);
+		return WL_EXIT_FAIL;
+	}
+	if (r) {
+		wl_err(NAME, "cgroup setup (%s): %s", cg.dir[0] ? cg.dir : "?", strerror(-r));
+		cgroup_report_and_cleanup(&cg);
+		return WL_EXIT_FAIL;
+	}
+	{
+		struct jl j;
+		char path[600], max[64] = "";
+
+		report_begin_event(&j, "cgroup");
+		jl_str(&j, "mode", cfg.mode == MODE_MEMCG ? "memcg" :
+		       cfg.mode == MODE_GLOBAL ? "global" : "reaper");
+		jl_str(&j, "path", cg.dir[0] ? cg.dir : "(unchanged)");
+		if (cg.dir[0] && cg_file(&cg, "memory.max", path, sizeof(path)) == 0 &&
+		    read_line(path, max, sizeof(max)) == 0)
+			jl_str(&j, "memory_max", max);
+		jl_bool(&j, "created", cg.created);
+		jl_u64(&j, "bytes_per_hog", cfg.bytes);
+		report_end(&j);
+	}
+
+	/* Keep the watcher's own pages resident: under reclaim its /proc
+	 * sampling would otherwise stall behind its own page faults. */
+	mlockall(MCL_CURRENT | MCL_FUTURE);
+	kmsg_open(&km);
+	have_vm = vmstat_get("oom_kill", &vm0) == 0;
+	t0 = mono_ns();
+	report_phase("eat", true);
+	for (uint64_t i = 0; i < cfg.hogs; i++) {
+		if (start_hog(&cfg, &cg, &hogs[nhogs], nhogs)) {
+			wl_err(NAME, "cannot start eater: %s", strerror(errno));
+			break;
+		}
+		nhogs++;
+		started++;
+	}
+
+	while (!wl_stop && lost < cfg.kills && mono_ns() - t0 < cfg.time_ns) {
+		int alive = 0;
+
+		for (int i = 0; i < nhogs; i++) {
+			struct hog *h = &hogs[i];
+			int status;
+			pid_t w;
+
+			if (!h->pid)
+				continue;
+			w = waitpid(h->pid, &status, WNOHANG);
+			if (w == h->pid) {
+				uint64_t now = mono_ns();
+				char sbuf[64];
+				struct jl j;
+				bool lost_it = WIFSIGNALED(status) &&
+					       WTERMSIG(status) == SIGKILL;
+
+				report_begin_event_at(&j, lost_it ? "victim-lost" : "hog-exited", now);
+				jl_i64(&j, "hog", h->idx);
+				jl_i64(&j, "pid", h->pid);
+				jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
+				if (WIFSIGNALED(status))
+					jl_i64(&j, "signal", WTERMSIG(status));
+				jl_u64(&j, "eaten_bytes", h->shm->eaten);
+				jl_u64(&j, "rss_peak_kb", h->rss_peak_kb);
+				jl_u64(&j, "lifetime_ns", now - h->t_start);
+				if (h->t_killed)
+					jl_u64(&j, "t_killed_ns", h->t_killed);
+				if (h->t_rss_drop)
+					jl_u64(&j, "t_rss_drop_ns", h->t_rss_drop);
+				if (cfg.mode == MODE_REAPER) {
+					jl_u64(&j, "io_started", h->shm->io_started);
+					jl_u64(&j, "io_done", h->shm->io_done);
+				}
+				report_end(&j);
+				if (lost_it) {
+					lost++;
+					kmsg_poll(&km, hogs, nhogs);
+					if (!first_loss)
+						first_loss = now - t0;
+					if (h->t_killed && !kill_to_exit)
+						kill_to_exit = now - h->t_killed;
+					if (h->t_killed && h->t_rss_drop && !kill_to_drop)
+						kill_to_drop = h->t_rss_drop - h->t_killed;
+				}
+				wl_shared_free(h->shm, sizeof(*h->shm));
+				h->pid = 0;
+				if (cfg.respawn && lost < cfg.kills && nhogs < MAX_HOGS) {
+					if (start_hog(&cfg, &cg, &hogs[nhogs], nhogs) == 0) {
+						nhogs++;
+						started++;
+					}
+				}
+				continue;
+			}
+			alive++;
+			/* Watch the victim: peak RSS, SIGKILL pending, RSS freed
+			 * while it still exists. */
+			{
+				uint64_t rss;
+				bool killed, has_mm;
+
+				if (!probe(h->pid, &rss, &has_mm, &killed))
+					continue;
+				if (rss > h->rss_peak_kb)
+					h->rss_peak_kb = rss;
+				if (!h->t_killed && killed) {
+					struct jl j;
+
+					h->t_killed = mono_ns();
+					report_begin_event_at(&j, "victim-killed", h->t_killed);
+					jl_i64(&j, "hog", h->idx);
+					jl_i64(&j, "pid", h->pid);
+					jl_u64(&j, "rss_kb", rss);
+					report_end(&j);
+				}
+				/* Only while a thread still holds the mm: the
+				 * normal exit path frees it after the mm is
+				 * gone from every thread. */
+				if (h->t_killed && !h->t_rss_drop && has_mm &&
+				    h->rss_peak_kb > 4096 && rss * 2 < h->rss_peak_kb) {
+					struct jl j;
+
+					h->t_rss_drop = mono_ns();
+					report_begin_event_at(&j, "victim-rss-drop", h->t_rss_drop);
+					jl_i64(&j, "hog", h->idx);
+					jl_i64(&j, "pid", h->pid);
+					jl_u64(&j, "rss_kb", rss);
+					jl_u64(&j, "rss_peak_kb", h->rss_peak_kb);
+					report_end(&j);
+				}
+			}
+		}
+		kmsg_poll(&km, hogs, nhogs);
+		if (!alive)
+			break;
+		sleep_ns(5000000);
+	}
+	report_phase("eat", false);
+
+	/* Survivors: we kill them; they are not counted as lost. */
+	for (int i = 0; i < nhogs; i++) {
+		if (!hogs[i].pid)
+			continue;
+		hogs[i].we_killed = true;
+		kill(hogs[i].pid, SIGKILL);
+	}
+	for (int i = 0; i < nhogs; i++) {
+		if (!hogs[i].pid)
+			continue;
+		waitpid(hogs[i].pid, NULL, 0);
+		wl_shared_free(hogs[i].shm, sizeof(*hogs[i].shm));
+	}
+
+	/* The reaper's message can come after the victim is gone. */
+	for (int i = 0; i < 20 && km.fd >= 0; i++) {
+		kmsg_poll(&km, hogs, nhogs);
+		if (cfg.mode != MODE_REAPER || km.reaped_ours + km.unable_ours >= km.kills_ours)
+			break;
+		sleep_ns(50000000);
+	}
+	if (km.fd >= 0)
+		close(km.fd);
+	munlockall();
+	vmstat_get("oom_kill", &vm1);
+	report_metric("oomhog_victims_lost", (double)lost, "count", NULL);
+	if (km.fd >= 0) {
+		report_metric("oomhog_kmsg_oom_kills", (double)km.kills_ours, "count", NULL);
+		report_metric("oomhog_kmsg_reaped", (double)km.reaped_ours, "count", NULL);
+		if (km.first_kill_us && km.first_reap_us >= km.first_kill_us)
+			report_metric("oomhog_kmsg_kill_to_reap_ns",
+				      (double)(km.first_reap_us - km.first_kill_us) * 1000.0,
+				      "ns", NULL);
+	}
+	report_metric("oomhog_hogs_started", (double)started, "count", NULL);
+	if (first_loss)
+		report_metric("oomhog_first_loss_ns", (double)first_loss, "ns", NULL);
+	if (have_vm)    /* needs CONFIG_VM_EVENT_COUNTERS */
+		report_metric("vm_oom_kill", (double)(vm1 - vm0), "count", NULL);
+	if (cfg.mode == MODE_REAPER) {
+		if (kill_to_drop)
+			report_metric("oomhog_kill_to_rss_drop_ns", (double)kill_to_drop, "ns", NULL);
+		if (kill_to_exit)
+			report_metric("oomhog_kill_to_exit_ns", (double)kill_to_exit, "ns", NULL);
+	}
+	cgroup_report_and_cleanup(&cg);
+	fprintf(stderr, "%s: %llu victims lost of %llu eaters started; vm oom_kill +%llu\n",
+		NAME, (unsigned long long)lost, (unsigned long long)started,
+		(unsigned long long)(vm1 - vm0));
+	return WL_EXIT_OK;
 }
