@@ -1,13 +1,174 @@
-/* spawn: not written yet. */
+/* spawn: fork+exec of /bin/true N times, the loop of the seed thread on the
+ * OOM reaper racing with exit_mmap ("can we check that the number of
+ * /bin/true we can spawn per second wouldn't be harmed").  Reports spawns
+ * per second and the user/system time of the whole loop (this process plus
+ * its children, what /usr/bin/time reports).
+ */
+#include <errno.h>
+#include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "lib/args.h"
+#include "lib/proc.h"
+#include "lib/report.h"
 #include "workload.h"
 
-const char spawn_usage[] = "Usage: spawn (not implemented yet)\n";
+#define NAME "spawn"
+
+extern char **environ;
+
+const char spawn_usage[] =
+"Usage: spawn [OPTIONS]\n"
+"Runs a program (default /bin/true) N times, one after the other, each a\n"
+"fork+exec+wait, and reports spawns per second and user/system time.\n"
+"\n"
+"  -n, --count N         spawns (default 1000)\n"
+"  --time DUR            stop after DUR even if N is not reached\n"
+"  --cmd PATH            program to run (default /bin/true), no arguments\n"
+"  --method M            fork (default), vfork or posix_spawn\n"
+"  --node N              bind CPU and memory to NUMA node N\n"
+"  -h, --help            this text\n"
+"\n"
+"Output: spawn_count (count), spawn_failures (count), spawn_per_s (1/s),\n"
+"spawn_wall_ns (ns), spawn_ns_per_spawn (ns), spawn_user_s and spawn_sys_s\n"
+"(s, this process and its children), spawn_children_user_s and\n"
+"spawn_children_sys_s (s, the children alone).  Events phase-begin/end\n"
+"(spawn).  SIGTERM stops the loop early (figures cover what ran).\n";
+
+enum method { M_FORK, M_VFORK, M_POSIX_SPAWN };
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static int spawn_one(enum method m, const char *cmd)
+{
+	char *const argv[] = { (char *)cmd, NULL };
+	int status;
+	pid_t pid;
+
+	switch (m) {
+	case M_POSIX_SPAWN:
+		if (posix_spawn(&pid, cmd, NULL, NULL, argv, environ))
+			return -1;
+		break;
+	case M_VFORK:
+		pid = vfork();
+		if (pid == 0) {
+			execve(cmd, argv, environ);
+			_exit(127);
+		}
+		break;
+	default:
+		pid = fork();
+		if (pid == 0) {
+			execve(cmd, argv, environ);
+			_exit(127);
+		}
+		break;
+	}
+	if (pid < 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
 
 int spawn_main(int argc, char **argv)
 {
-	(void)argc;
-	fprintf(stderr, "%s: not implemented yet\n", argv[0]);
-	return 1;
+	static const struct option opts[] = {
+		{ "count", required_argument, 0, 'n' },
+		{ "time", required_argument, 0, 't' },
+		{ "cmd", required_argument, 0, 'c' },
+		{ "method", required_argument, 0, 'm' },
+		WL_COMMON_OPTS,
+		{ 0, 0, 0, 0 },
+	};
+	uint64_t count = 1000, time_ns = 0, done_n = 0, failures = 0, t0, wall;
+	const char *cmd = "/bin/true";
+	enum method m = M_FORK;
+	struct rusage self, kids;
+	struct wl_common com;
+	bool done;
+	int c, r;
+
+	wl_common_init(&com);
+	wl_getopt_reset();
+	while ((c = getopt_long(argc, argv, ":hn:", opts, NULL)) != -1) {
+		r = wl_common_opt(NAME, c, optarg, argv, &com);
+		if (r < 0)
+			return WL_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'n':
+			if (wl_parse_u64(NAME, "--count", optarg, 1, UINT32_MAX, &count))
+				return WL_EXIT_USAGE;
+			break;
+		case 't':
+			if (wl_parse_duration(NAME, "--time", optarg, &time_ns))
+				return WL_EXIT_USAGE;
+			break;
+		case 'c': cmd = optarg; break;
+		case 'm':
+			if (!strcmp(optarg, "fork"))
+				m = M_FORK;
+			else if (!strcmp(optarg, "vfork"))
+				m = M_VFORK;
+			else if (!strcmp(optarg, "posix_spawn"))
+				m = M_POSIX_SPAWN;
+			else
+				return wl_usage_error(NAME, "--method must be fork, vfork or posix_spawn, got '%s'",
+						      optarg);
+			break;
+		}
+	}
+	if (optind < argc)
+		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
+	r = wl_common_apply(NAME, &com, spawn_usage, &done);
+	if (done)
+		return r;
+	if (access(cmd, X_OK) < 0)
+		return wl_usage_error(NAME, "--cmd %s: %s", cmd, strerror(errno));
+
+	wl_stop_on_signals();
+	report_phase("spawn", true);
+	t0 = mono_ns();
+	while (done_n < count && !wl_stop) {
+		if (spawn_one(m, cmd) < 0)
+			failures++;
+		done_n++;
+		if (time_ns && (done_n & 15) == 0 && mono_ns() - t0 >= time_ns)
+			break;
+	}
+	wall = mono_ns() - t0;
+	report_phase("spawn", false);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+
+	report_metric("spawn_count", (double)done_n, "count", NULL);
+	report_metric("spawn_failures", (double)failures, "count", NULL);
+	report_metric("spawn_wall_ns", (double)wall, "ns", NULL);
+	if (wall) {
+		report_metric("spawn_per_s", (double)done_n * 1e9 / (double)wall, "1/s", NULL);
+		report_metric("spawn_ns_per_spawn", (double)wall / (double)done_n, "ns", NULL);
+	}
+	report_metric("spawn_user_s", tv_s(self.ru_utime) + tv_s(kids.ru_utime), "s", NULL);
+	report_metric("spawn_sys_s", tv_s(self.ru_stime) + tv_s(kids.ru_stime), "s", NULL);
+	report_metric("spawn_children_user_s", tv_s(kids.ru_utime), "s", NULL);
+	report_metric("spawn_children_sys_s", tv_s(kids.ru_stime), "s", NULL);
+	fprintf(stderr, "%s: %llu spawns of %s in %.3f s: %.1f/s, user %.2f s, sys %.2f s, %llu failures\n",
+		NAME, (unsigned long long)done_n, cmd, (double)wall / 1e9,
+		wall ? (double)done_n * 1e9 / (double)wall : 0.0,
+		tv_s(self.ru_utime) + tv_s(kids.ru_utime),
+		tv_s(self.ru_stime) + tv_s(kids.ru_stime),
+		(unsigned long long)failures);
+	return failures == done_n ? WL_EXIT_FAIL : WL_EXIT_OK;
 }
