@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/futex.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -178,6 +180,32 @@ const char *wl_status_str(int status, char *buf, size_t cap)
 	else
 		snprintf(buf, cap, "status 0x%x", status);
 	return buf;
+}
+
+void wl_barrier_arrive(volatile uint32_t *ctr)
+{
+	__atomic_add_fetch(ctr, 1, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, ctr, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
+}
+
+int wl_barrier_wait(volatile uint32_t *ctr, uint32_t n,
+		    volatile uint32_t *abort, int timeout_ms)
+{
+	uint64_t deadline = timeout_ms >= 0 ?
+		mono_ns() + (uint64_t)timeout_ms * 1000000ull : UINT64_MAX;
+
+	for (;;) {
+		uint32_t v = __atomic_load_n(ctr, __ATOMIC_SEQ_CST);
+		struct timespec ts = { 0, 50000000 };    /* recheck abort */
+
+		if (v >= n)
+			return 0;
+		if (abort && *abort)
+			return -ECANCELED;
+		if (mono_ns() >= deadline)
+			return -ETIMEDOUT;
+		syscall(SYS_futex, ctr, FUTEX_WAIT, v, &ts, NULL, 0);
+	}
 }
 
 int wl_raise_nofile(uint64_t n)

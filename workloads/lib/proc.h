@@ -40,6 +40,14 @@ pid_t wl_waitpid_timeout(pid_t pid, int *status, int timeout_ms);
 /* "exit 0", "killed by SIGKILL", ... */
 const char *wl_status_str(int status, char *buf, size_t cap);
 
+/* A counting barrier in MAP_SHARED memory for processes (futex based):
+ * wl_barrier_arrive() adds one and wakes waiters; wl_barrier_wait() waits
+ * until *ctr >= n.  Gives up with -ECANCELED when *abort becomes nonzero,
+ * -ETIMEDOUT after timeout_ms (<0: never). */
+void wl_barrier_arrive(volatile uint32_t *ctr);
+int wl_barrier_wait(volatile uint32_t *ctr, uint32_t n,
+		    volatile uint32_t *abort, int timeout_ms);
+
 /* Raise RLIMIT_NOFILE to at least n (soft up to hard, hard too if root). */
 int wl_raise_nofile(uint64_t n);
 
