@@ -85,8 +85,21 @@ int cmd_boot(int argc, char **argv)
 	const char *profile_name = DEFAULT_PROFILE, *out = NULL;
 	struct vm_watchdogs wd = default_watchdogs();
 	bool use_cgroup = true;
-	int c;
-	while ((c = next_option("boot", argc, argv, "+p:t:o:h", opts)) != -1) {
+	const char *variant_name = NULL;
+	/* Options may come before or after the variant; "--" ends them, the command follows. */
+	for (;;) {
+		int c = next_option("boot", argc, argv, "+p:t:o:h", opts);
+		if (c == -1) {
+			if (optind < argc && !strcmp(argv[optind - 1], "--"))
+				break;
+			if (optind < argc && !variant_name && strcmp(argv[optind], "--")) {
+				variant_name = argv[optind++];
+				continue;
+			}
+			if (optind < argc && !strcmp(argv[optind], "--"))
+				optind++;
+			break;
+		}
 		switch (c) {
 		case 'p': profile_name = optarg; break;
 		case 't': wd.total = option_seconds("boot", "--timeout", optarg); break;
@@ -97,12 +110,8 @@ int cmd_boot(int argc, char **argv)
 		case 'h': fputs(boot_usage, stdout); return 0;
 		}
 	}
-	if (optind >= argc)
+	if (!variant_name)
 		die_usage("boot: name a variant (see lab kernel list)");
-	const char *variant_name = argv[optind++];
-	/* getopt stops at "--" or the first non-option; both mean: the command follows. */
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
 	bool interactive = optind >= argc;
 	if (interactive && !isatty(0))
 		die_usage("boot: give a command after -- (a shell needs a terminal)");

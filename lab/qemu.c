@@ -26,10 +26,11 @@ char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 	/*
 	 * panic=-1 reboots at once on panic and -no-reboot turns that into
 	 * QEMU's exit; oops=panic makes an oops an outcome, not a limp.
-	 * loglevel=4 keeps the slow serial console to warnings and worse;
-	 * every message still reaches the host through the kmsg channel.
+	 * loglevel=5 keeps the slow serial console to warnings, errors and
+	 * panic traces; every message still reaches the host through the
+	 * kmsg channel while the agent lives.
 	 */
-	strbuf_addstr(&sb, "console=ttyS0 panic=-1 oops=panic loglevel=4 rdinit=/init");
+	strbuf_addstr(&sb, "console=ttyS0 panic=-1 oops=panic loglevel=5 rdinit=/init");
 	if (spec->cmdline_extra && *spec->cmdline_extra)
 		strbuf_addf(&sb, " %s", spec->cmdline_extra);
 	return strbuf_detach(&sb);

@@ -35,7 +35,7 @@ check "the shared tree is back to kvcalloc after building binder-kcalloc" \
 before=$(stat -c %Y "$stock/bzImage")
 out=$("$LAB" kernel build stock 2>&1) || fail "rebuilding stock failed: $out"
 echo "$out"
-check "a second build of stock is a cache hit" sh -c "echo '$out' | grep -q cached"
+check_text "a second build of stock is a cache hit" "$out" cached
 check "the cached bzImage was not rewritten" [ "$(stat -c %Y "$stock/bzImage")" = "$before" ]
 "$LAB" kernel list > "$SCRATCH/list"
 check "kernel list shows stock as cached" grep -qE '^stock +[0-9a-f]{12} +yes' "$SCRATCH/list"
@@ -53,8 +53,8 @@ status=$?
 set -e
 echo "$msg"
 check "a broken patch fails the build" [ "$status" -ne 0 ]
-check "the error names the patch file and the hunk" \
-	sh -c "echo '$msg' | grep -q '0001-broken.patch does not apply: hunk #1 FAILED'"
+check_text "the error names the patch file and the hunk" "$msg" \
+	'0001-broken.patch does not apply: hunk #1 FAILED'
 check "the error is one line" [ "$(echo "$msg" | wc -l)" -eq 1 ]
 broken=$(OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel path broken 2>/dev/null || true)
 check "nothing was cached for the broken variant" [ ! -e "$broken/bzImage" ]

@@ -21,3 +21,12 @@ check() {
 		fail "$desc"
 	fi
 }
+
+# check_text "description" "$text" 'grep pattern'
+check_text() {
+	if printf '%s\n' "$2" | grep -q -- "$3"; then
+		echo "ok - $1"
+	else
+		fail "$1 (output: $2)"
+	fi
+}

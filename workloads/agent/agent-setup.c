@@ -89,6 +89,13 @@ void apply_sysctls(const struct job *job)
 {
 	char value[64];
 	long v;
+	/*
+	 * THP first: switching it (re)starts khugepaged, which raises
+	 * min_free_kbytes to its own recommendation and would undo ours.
+	 */
+	const char *thp = job_get(job, "thp", "default");
+	if (strcmp(thp, "default"))
+		write_sysfs("/sys/kernel/mm/transparent_hugepage/enabled", thp);
 	if ((v = job_get_long(job, "min_free_kbytes", -1)) >= 0) {
 		snprintf(value, sizeof(value), "%ld", v);
 		write_sysfs("/proc/sys/vm/min_free_kbytes", value);
@@ -101,9 +108,6 @@ void apply_sysctls(const struct job *job)
 		snprintf(value, sizeof(value), "%ld", v);
 		write_sysfs("/proc/sys/vm/compact_unevictable_allowed", value);
 	}
-	const char *thp = job_get(job, "thp", "default");
-	if (strcmp(thp, "default"))
-		write_sysfs("/sys/kernel/mm/transparent_hugepage/enabled", thp);
 	/* The host reads every kill report from kmsg; let none be rate-limited away. */
 	write_sysfs("/proc/sys/kernel/printk_ratelimit", "0");
 }
