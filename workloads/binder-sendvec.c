@@ -32,6 +32,9 @@ const char binder_sendvec_usage[] =
 "  --time DUR            total time budget, split evenly over the sizes\n"
 "  --iterations N        fixed iterations per size (instead of a time budget)\n"
 "  --warmup N            untimed round trips before each size (default 50)\n"
+"  --sg                  send the bytes as a scatter-gather buffer object\n"
+"                        (BC_TRANSACTION_SG + binder_buffer_object) instead of\n"
+"                        inline data; metrics get the label mode=sg\n"
 "  --map-size SIZE       binder mmap size per process (default 1M-8K, max 4M)\n"
 "  --binderfs DIR        binderfs mount (default /dev/binderfs); a fresh\n"
 "                        device oomlab-<pid>-<n> is made and removed\n"
@@ -56,6 +59,19 @@ static int echo_handler(struct binder_io *io,
 	if (txn->code == CODE_QUIT) {
 		binder_io_reply_and_free(io, txn, NULL, 0);
 		return 1;
+	}
+	/* Scatter-gather: the kernel copied the buffer object's bytes into
+	 * our mapping and pointed the object at them. */
+	if (binder_txn_object_count(txn) == 1) {
+		const struct binder_object_header *h = binder_txn_object(txn, 0);
+
+		if (h && h->type == BINDER_TYPE_PTR) {
+			const struct binder_buffer_object *bo = (const void *)h;
+
+			return binder_io_reply_and_free(io, txn,
+							(const void *)(uintptr_t)bo->buffer,
+							bo->length) < 0 ? -EIO : 0;
+		}
 	}
 	/* Reply with the received bytes straight from our mapping; the
 	 * BC_REPLY is queued before the BC_FREE_BUFFER of that data. */
@@ -100,6 +116,22 @@ struct size_result {
 	uint64_t wall_ns, cpu_ns;
 };
 
+static bool use_sg;
+
+/* One echo round trip, inline or scatter-gather. */
+static int echo(struct binder_io *io, const uint8_t *buf, size_t size,
+		struct binder_transaction_data *reply)
+{
+	struct binder_buffer_object bo;
+	binder_size_t off = 0;
+
+	if (!use_sg)
+		return binder_io_call(io, 0, CODE_ECHO, 0, buf, size, NULL, 0, reply);
+	binder_obj_buffer(&bo, buf, size, false, 0, 0);
+	return binder_io_call_sg(io, 0, CODE_ECHO, 0, &bo, sizeof(bo), &off, 1,
+				 binder_align8(size), reply);
+}
+
 static void run_size(struct binder_io *io, uint8_t *buf, size_t size,
 		     uint64_t warmup, uint64_t iterations, uint64_t budget_ns,
 		     struct size_result *res)
@@ -111,8 +143,7 @@ static void run_size(struct binder_io *io, uint8_t *buf, size_t size,
 	for (size_t k = 0; k < size; k++)
 		buf[k] = (uint8_t)(k * 7 + size);
 	for (uint64_t k = 0; k < warmup && !wl_stop; k++) {
-		if (binder_io_call(io, 0, CODE_ECHO, 0, buf, size, NULL, 0,
-				   &reply) < 0) {
+		if (echo(io, buf, size, &reply) < 0) {
 			res->errors++;
 			continue;
 		}
@@ -126,8 +157,7 @@ static void run_size(struct binder_io *io, uint8_t *buf, size_t size,
 	c0 = cpu_ns_process();
 	deadline = t0 + budget_ns;
 	for (;;) {
-		int r = binder_io_call(io, 0, CODE_ECHO, 0, buf, size, NULL, 0,
-				       &reply);
+		int r = echo(io, buf, size, &reply);
 
 		if (r < 0) {
 			res->errors++;
@@ -156,7 +186,7 @@ static void run_size(struct binder_io *io, uint8_t *buf, size_t size,
 static void report_size(size_t size, const struct size_result *r)
 {
 	char sz[24];
-	const char *labels[] = { "size", sz, NULL };
+	const char *labels[] = { "size", sz, use_sg ? "mode" : NULL, "sg", NULL };
 	double it = (double)r->iterations;
 
 	snprintf(sz, sizeof(sz), "%zu", size);
@@ -182,6 +212,7 @@ int binder_sendvec_main(int argc, char **argv)
 		{ "time", required_argument, 0, 'T' },
 		{ "iterations", required_argument, 0, 'i' },
 		{ "warmup", required_argument, 0, 'w' },
+		{ "sg", no_argument, 0, 'g' },
 		{ "map-size", required_argument, 0, 'm' },
 		{ "binderfs", required_argument, 0, 'b' },
 		{ "device", required_argument, 0, 'd' },
@@ -190,6 +221,8 @@ int binder_sendvec_main(int argc, char **argv)
 	};
 	uint64_t sizes[MAX_SIZES], per_size_ns = 1000000000ull, total_ns = 0;
 	uint64_t iterations = 0, warmup = 50, map_size = BINDER_MAP_DEFAULT;
+
+	use_sg = false;
 	const char *binderfs = NULL, *device = NULL;
 	struct wl_common com;
 	int nsizes = 0, c, r, status, done_sizes = 0, ret = WL_EXIT_OK;
@@ -237,6 +270,7 @@ int binder_sendvec_main(int argc, char **argv)
 					  BINDER_MAP_MAX, &map_size))
 				return WL_EXIT_USAGE;
 			break;
+		case 'g': use_sg = true; break;
 		case 'b': binderfs = optarg; break;
 		case 'd': device = optarg; break;
 		}
