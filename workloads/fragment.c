@@ -77,7 +77,8 @@ const char fragment_usage[] =
 "  --no-hold             release right after reporting (for testing)\n"
 "  --self-oom-adj N      own oom_score_adj (default -1000: never the OOM victim)\n"
 "  --time DUR            give up reaching the target after DUR (default 300s)\n"
-"  --node N              bind CPU and memory to NUMA node N\n"
+"  --node N              bind CPU and memory to NUMA node N; only that node's\n"
+"                        zones and free memory count\n"
 "  -h, --help            this text\n"
 "\n"
 "Output: events buddyinfo (when=before|after, node, zone, free[] per order),\n"
@@ -89,6 +90,7 @@ const char fragment_usage[] =
 "Exit status 0 also when the target was not met (see fragment_target_met).\n";
 
 struct cfg {
+	int node;                     /* --node: only this node's zones count */
 	int order;
 	uint64_t target_blocks;
 	double target_unusable;       /* <0: use target_blocks */
@@ -114,12 +116,26 @@ struct state {
 	bool cua_set, mmc_set;
 };
 
+/* /proc/buddyinfo, restricted to the bound node with --node. */
+static int read_buddy(const struct cfg *cfg, struct buddyinfo *bi)
+{
+	int r = read_buddyinfo(bi), n = 0;
+
+	if (r < 0 || cfg->node < 0)
+		return r;
+	for (int i = 0; i < bi->nzones; i++)
+		if (bi->z[i].node == cfg->node)
+			bi->z[n++] = bi->z[i];
+	bi->nzones = n;
+	return n;
+}
+
 static void report_buddy(const char *when, const struct cfg *cfg)
 {
 	struct buddyinfo bi;
 	char ord[8];
 
-	if (read_buddyinfo(&bi) < 0)
+	if (read_buddy(cfg, &bi) < 0)
 		return;
 	for (int i = 0; i < bi.nzones; i++) {
 		struct jl j;
@@ -146,7 +162,7 @@ static bool target_met(const struct cfg *cfg, uint64_t *blocks, double *unusable
 {
 	struct buddyinfo bi;
 
-	if (read_buddyinfo(&bi) < 0)
+	if (read_buddy(cfg, &bi) < 0)
 		return false;
 	*blocks = buddy_blocks_ge(&bi, cfg->zones, cfg->order);
 	*unusable = buddy_unusable_index(&bi, cfg->zones, cfg->order);
@@ -155,15 +171,34 @@ static bool target_met(const struct cfg *cfg, uint64_t *blocks, double *unusable
 	return *blocks <= cfg->target_blocks;
 }
 
-static uint64_t mem_available(void)
+/* MemAvailable, or with --node that node's MemFree + FilePages (its
+ * meminfo has no MemAvailable). */
+static uint64_t mem_available(const struct cfg *cfg)
 {
-	char buf[4096];
-	uint64_t kb = 0;
+	char buf[4096], path[96], key[48];
+	uint64_t kb = 0, file = 0;
 
-	if (read_text("/proc/meminfo", buf, sizeof(buf)) < 0 ||
-	    kv_get(buf, "MemAvailable", &kb))
+	if (cfg->node < 0) {
+		if (read_text("/proc/meminfo", buf, sizeof(buf)) < 0 ||
+		    kv_get(buf, "MemAvailable", &kb))
+			return 0;
+		return kb * 1024;
+	}
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", cfg->node);
+	if (read_text(path, buf, sizeof(buf)) < 0)
 		return 0;
-	return kb * 1024;
+	/* lines look like "Node 1 MemFree:  222908 kB" */
+	for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		unsigned long long v;
+
+		if (sscanf(p, "Node %*d %47[^:]: %llu", key, &v) == 2) {
+			if (!strcmp(key, "MemFree"))
+				kb = v;
+			else if (!strcmp(key, "FilePages"))
+				file = v;
+		}
+	}
+	return (kb + file) * 1024;
 }
 
 static int sysctl_set(const char *path, const char *val, char *old, size_t oldcap,
@@ -250,7 +285,7 @@ static int pin(const struct cfg *cfg, struct state *s, uint64_t deadline)
 	while (s->pinned < s->region_size && !wl_stop && mono_ns() < deadline) {
 		size_t len = cfg->chunk;
 		uint8_t *p = s->region + s->pinned;
-		uint64_t avail = mem_available();
+		uint64_t avail = mem_available(cfg);
 
 		if (s->pinned + len > s->region_size)
 			len = s->region_size - s->pinned;
@@ -320,7 +355,7 @@ static int fill_pipes(const struct cfg *cfg, struct state *s, uint64_t deadline)
 	       s->pipe_bytes < cfg->pipe_max && mono_ns() < deadline) {
 		int fds[2];
 
-		if (mem_available() < cfg->reserve / 2)
+		if (mem_available(cfg) < cfg->reserve / 2)
 			break;
 		if (s->npipes + 2 > s->cap_pipes) {
 			size_t nc = s->cap_pipes ? s->cap_pipes * 2 : 256;
@@ -541,11 +576,12 @@ int fragment_main(int argc, char **argv)
 	if (done)
 		return r;
 	(void)pct_err;
+	cfg.node = com.node;
 	if (cfg.zones && strcmp(cfg.zones, "all")) {
 		struct buddyinfo bi;
 		bool any = false;
 
-		if (read_buddyinfo(&bi) > 0)
+		if (read_buddy(&cfg, &bi) > 0)
 			for (int i = 0; i < bi.nzones; i++)
 				any |= buddy_zone_selected(&bi.z[i], cfg.zones);
 		if (!any)
