@@ -65,7 +65,9 @@ const char fragment_usage[] =
 "  --max-pin SIZE        pin at most this much (default 95% of MemTotal; '%' ok)\n"
 "  --chunk SIZE          pin in chunks of SIZE (default 4M)\n"
 "  --no-pipes            skip the unmovable pipe fill\n"
-"  --pipe-max SIZE       at most this much in pipes (default 25% of MemTotal)\n"
+"  --pipe-max SIZE       at most this much in pipes (default 10% of MemTotal;\n"
+"                        once the large blocks are gone, pipe pages also take\n"
+"                        holes of the pageblocks they claim)\n"
 "  --slab-files N        also create N files in --slab-dir, unlink every other\n"
 "  --slab-dir DIR        directory for them (default /tmp)\n"
 "  --stress-ng ARGS      first run `stress-ng ARGS --oomable --temp-path DIR\n"
@@ -492,7 +494,7 @@ int fragment_main(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	cfg.max_pin = memtotal / 100 * 95;
-	cfg.pipe_max = memtotal / 4;
+	cfg.pipe_max = memtotal / 10;
 	read_u64("/proc/sys/vm/min_free_kbytes", &min_free_kb);
 	cfg.reserve = min_free_kb * 4096 > (16ul << 20) ? min_free_kb * 4096 : 16ul << 20;
 
