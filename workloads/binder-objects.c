@@ -469,7 +469,9 @@ static void report_slabs(const struct cfg *cfg, const char *when, const char *cy
 		read_slab_view(cache, slabinfo, &v);
 		if (!v.ok)
 			continue;
-		if (dedicated)
+		/* A dedicated cache of its own has object_size == sizeof(); merged
+		 * into another cache it takes the larger size of that one. */
+		if (dedicated && !v.alias && v.naliases == 0)
 			payload = v.object_size;
 		labels[0] = "cache"; labels[1] = cache;
 		labels[2] = "type"; labels[3] = tname;
