@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -306,6 +307,70 @@ static void test_slabinfo(void **state)
 	assert_int_equal(parse_slabinfo(slab_text, "binder_node", &c), -ENOENT);
 }
 
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A fake /sys/kernel/slab: binder_node and binder_ref merged into
+ * :0000128, kmalloc-512 a cache of its own. */
+static void test_slub_sysfs(void **state)
+{
+	char root[] = "/tmp/oomlab-test-slab-XXXXXX", dir[512], list[256];
+	struct slub_cache c;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(dir, sizeof(dir), "%s/:0000128", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	put_file(dir, "object_size", "128\n");
+	put_file(dir, "slab_size", "128\n");
+	put_file(dir, "objs_per_slab", "32\n");
+	put_file(dir, "order", "0\n");
+	put_file(dir, "aliases", "2\n");
+	put_file(dir, "objects", "8448 N0=8448\n");
+	put_file(dir, "total_objects", "8480 N0=8480\n");
+	put_file(dir, "slabs", "265 N0=265\n");
+	snprintf(dir, sizeof(dir), "%s/binder_node", root);
+	assert_int_equal(symlink(":0000128", dir), 0);
+	snprintf(dir, sizeof(dir), "%s/binder_ref", root);
+	assert_int_equal(symlink(":0000128", dir), 0);
+	snprintf(dir, sizeof(dir), "%s/kmalloc-512", root);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	put_file(dir, "object_size", "512\n");
+	put_file(dir, "objs_per_slab", "8\n");
+	put_file(dir, "order", "0\n");
+	put_file(dir, "aliases", "0\n");
+
+	assert_int_equal(read_slub_cache(root, "binder_node", &c), 0);
+	assert_true(c.alias);
+	assert_string_equal(c.target, ":0000128");
+	assert_true(c.object_size == 128 && c.objs_per_slab == 32 && c.order == 0);
+	assert_int_equal(c.naliases, 2);
+	assert_true(c.have_debug_counts);
+	assert_true(c.objects == 8448 && c.total_objects == 8480 && c.slabs == 265);
+	assert_int_equal(slub_aliases_of(root, ":0000128", list, sizeof(list)), 2);
+	assert_non_null(strstr(list, "binder_node"));
+	assert_non_null(strstr(list, "binder_ref"));
+
+	assert_int_equal(read_slub_cache(root, "kmalloc-512", &c), 0);
+	assert_false(c.alias);
+	assert_string_equal(c.target, "kmalloc-512");
+	assert_false(c.have_debug_counts);     /* no SLUB_DEBUG counters */
+	assert_int_equal(slub_aliases_of(root, "kmalloc-512", list, sizeof(list)), 0);
+	assert_int_equal(read_slub_cache(root, "nope", &c), -ENOENT);
+
+	snprintf(dir, sizeof(dir), "rm -rf '%s'", root);
+	assert_int_equal(system(dir), 0);
+}
+
 static const char binder_stats_text[] =
 "binder stats:\n"
 "BC_TRANSACTION: 24110\n"
@@ -468,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_buddyinfo),
 		cmocka_unit_test(test_slabinfo),
+		cmocka_unit_test(test_slub_sysfs),
 		cmocka_unit_test(test_binder_stats),
 		cmocka_unit_test(test_kv),
 		cmocka_unit_test(test_registry),
