@@ -9,6 +9,7 @@
 #include "kbuild.h"
 #include "options.h"
 #include "paths.h"
+#include "perf-events.h"
 #include "trial.h"
 
 #define DEFAULT_PROFILE "phone-512m"
@@ -29,6 +30,14 @@ static const char boot_usage[] =
 	"      --boot-timeout S     seconds for the agent to come up (default 60)\n"
 	"      --silence-timeout S  seconds without any output before it is a hang (default 60)\n"
 	"      --no-cgroup          run CMD outside the workload cgroup\n"
+	"  -e, --event EVENT        record EVENT with perf for the command (repeatable;\n"
+	"                           'group:name' or 'group:name if FILTER'); --perf\n"
+	"                           records the lab's default events. perf.data and\n"
+	"                           its decoded perf.script land in the trial folder\n"
+	"      --perf               record the default events (see lab run --help)\n"
+	"      --prepare CMD        run CMD first, outside the cgroup, until it prints a\n"
+	"                           JSON event named ready (e.g. 'fragment'); it holds\n"
+	"                           while CMD runs and is stopped after\n"
 	"  -o, --out DIR            keep the trial folder here (default: a new folder\n"
 	"                           under $XDG_CACHE_HOME/oomlab/boots/)\n"
 	"  -h, --help               this text\n"
@@ -78,17 +87,21 @@ int cmd_boot(int argc, char **argv)
 		{ "boot-timeout", required_argument, NULL, 'B' },
 		{ "silence-timeout", required_argument, NULL, 'S' },
 		{ "no-cgroup", no_argument, NULL, 'C' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "perf", no_argument, NULL, 'P' },
+		{ "prepare", required_argument, NULL, 'R' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *profile_name = DEFAULT_PROFILE, *out = NULL;
+	const char *profile_name = DEFAULT_PROFILE, *out = NULL, *prepare = NULL;
 	struct vm_watchdogs wd = default_watchdogs();
 	bool use_cgroup = true;
+	struct strlist events = STRLIST_INIT;
 	const char *variant_name = NULL;
 	/* Options may come before or after the variant; "--" ends them, the command follows. */
 	for (;;) {
-		int c = next_option("boot", argc, argv, "+p:t:o:h", opts);
+		int c = next_option("boot", argc, argv, "+p:t:o:e:h", opts);
 		if (c == -1) {
 			if (optind < argc && !strcmp(argv[optind - 1], "--"))
 				break;
@@ -106,6 +119,9 @@ int cmd_boot(int argc, char **argv)
 		case 'B': wd.boot = option_seconds("boot", "--boot-timeout", optarg); break;
 		case 'S': wd.silence = option_seconds("boot", "--silence-timeout", optarg); break;
 		case 'C': use_cgroup = false; break;
+		case 'e': strlist_push(&events, optarg); break;
+		case 'P': perf_default_events(&events); break;
+		case 'R': prepare = optarg; break;
 		case 'o': out = optarg; break;
 		case 'h': fputs(boot_usage, stdout); return 0;
 		}
@@ -130,11 +146,15 @@ int cmd_boot(int argc, char **argv)
 	if (kernel_build(v, &base, &err) < 0)
 		die("kernel %s: %s", v->name, err.buf);
 
+	struct strlist perf_args = STRLIST_INIT;
+	if (perf_events_to_args(&events, &perf_args, &err) < 0)
+		die_usage("boot: %s", err.buf);
 	char *command = interactive ? xstrdup("") : join_command(argc - optind, argv + optind);
 	char *dir = out ? xstrdup(out) : default_out_dir(v->name);
 	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
 				   .watchdogs = wd, .stream_output = !interactive,
-				   .interactive = interactive, .use_cgroup = use_cgroup };
+				   .interactive = interactive, .use_cgroup = use_cgroup,
+				   .perf_args = &perf_args, .prepare = prepare };
 	struct vm_run vm;
 	if (trial_run(&spec, &vm, &err) < 0)
 		die("boot: %s", err.buf);
@@ -162,6 +182,8 @@ int cmd_boot(int argc, char **argv)
 	}
 	note("boot: %s on %s: %s; trial folder %s", v->name, profile.name, vm_outcome_name(vm.outcome), dir);
 	free(vm.detail);
+	strlist_clear(&perf_args);
+	strlist_clear(&events);
 	free(command);
 	free(dir);
 	profile_clear(&profile);

@@ -3,7 +3,17 @@
 #define LAB_BUILTIN_H
 
 int cmd_boot(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
+
+#include <stdio.h>
+
+#include "util.h"
+
+/* The comparison table of runs; used by lab compare and at the end of lab run. */
+int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
+		 const char *format, unsigned long seed, FILE *out);
 
 #endif

@@ -370,36 +370,39 @@ out:
 	return rc;
 }
 
-int guest_write_initrd(const struct guest_images *img, const char *spec, const char *cmd,
+int guest_write_initrd(const struct guest_images *img, const struct job_file *files, size_t n,
 		       const char *job_cpio, const char *path, struct strbuf *err)
 {
-	char *spec_path = xasprintf("%s.job-spec", job_cpio), *cmd_path = xasprintf("%s.job-cmd", job_cpio);
-	int rc = -1;
-	if (write_file_str(spec_path, spec) < 0 || write_file_str(cmd_path, cmd) < 0) {
-		strbuf_addf(err, "cannot write %s: %s", spec_path, strerror(errno));
-		goto out;
+	struct strbuf list = STRBUF_INIT;
+	struct strlist written = STRLIST_INIT;
+	int rc = 0;
+	strbuf_addstr(&list, "dir /job 0755 0 0\n");
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *tmp = xasprintf("%s.%s", job_cpio, files[i].name);
+		if (write_file_str(tmp, files[i].content) < 0) {
+			strbuf_addf(err, "cannot write %s: %s", tmp, strerror(errno));
+			rc = -1;
+		}
+		strbuf_addf(&list, "file /job/%s %s 0644 0 0\n", files[i].name, tmp);
+		strlist_push_owned(&written, tmp);
 	}
-	char *list = xasprintf("dir /job 0755 0 0\nfile /job/spec %s 0644 0 0\nfile /job/cmd %s 0644 0 0\n",
-			       spec_path, cmd_path);
-	rc = make_cpio(list, job_cpio, false, err);
-	free(list);
-	if (rc < 0)
-		goto out;
-	/* The uncompressed job archive goes first, as early microcode does: the kernel unpacks both. */
-	char *script = xasprintf("cat \"$0\" \"$1\" > \"$2\"");
-	const char *argv[] = { "sh", "-c", script, job_cpio, img->initramfs, path, NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (capture_command(argv, NULL, &out) != 0) {
-		strbuf_addf(err, "cannot write %s: %s", path, strbuf_first_line(&out));
-		rc = -1;
+	if (rc == 0)
+		rc = make_cpio(list.buf, job_cpio, false, err);
+	if (rc == 0) {
+		/* The uncompressed job archive goes first, as early microcode does: the kernel unpacks both. */
+		const char *argv[] = { "sh", "-c", "cat \"$0\" \"$1\" > \"$2\"", job_cpio, img->initramfs,
+				       path, NULL };
+		struct strbuf out = STRBUF_INIT;
+		if (capture_command(argv, NULL, &out) != 0) {
+			strbuf_addf(err, "cannot write %s: %s", path, strbuf_first_line(&out));
+			rc = -1;
+		}
+		strbuf_release(&out);
 	}
-	strbuf_release(&out);
-	free(script);
-out:
-	unlink(spec_path);
-	unlink(cmd_path);
-	free(spec_path);
-	free(cmd_path);
+	for (size_t i = 0; i < written.n; i++)
+		unlink(written.items[i]);
+	strlist_clear(&written);
+	strbuf_release(&list);
 	return rc;
 }
 

@@ -20,12 +20,18 @@ struct guest_images {
 
 /* Builds whatever is missing; 0 or -1 with the reason in err. */
 int guest_images_prepare(struct guest_images *img, struct strbuf *err);
+/* A file of the job archive: /job/<name> in the guest. */
+struct job_file {
+	const char *name;
+	const char *content;
+};
+
 /*
- * Writes the initrd of one boot to path: the job archive (spec and
- * command) followed by the cached initramfs. The job archive alone is
- * kept as job_cpio so reproduce.sh can rebuild the initrd.
+ * Writes the initrd of one boot to path: the job archive (the files, under
+ * /job) followed by the cached initramfs. The job archive alone is kept as
+ * job_cpio so reproduce.sh can rebuild the initrd.
  */
-int guest_write_initrd(const struct guest_images *img, const char *spec, const char *cmd,
+int guest_write_initrd(const struct guest_images *img, const struct job_file *files, size_t n,
 		       const char *job_cpio, const char *path, struct strbuf *err);
 void guest_images_clear(struct guest_images *img);
 

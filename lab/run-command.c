@@ -85,6 +85,13 @@ static void child_setup_stdio(const struct child_process *cp, int pipe_write)
 		if (out > 2)
 			close(out);
 	}
+	if (cp->err_path && !cp->err_to_out) {
+		int err = open(cp->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (err >= 0) {
+			dup2(err, 2);
+			close(err);
+		}
+	}
 }
 
 int start_command(struct child_process *cp)

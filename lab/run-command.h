@@ -18,6 +18,7 @@ struct child_process {
 	const char *const *env;   /* extra "NAME=value" entries, NULL-terminated */
 	const char *out_path;     /* stdout to this file (appended), or NULL */
 	bool err_to_out;          /* stderr goes where stdout goes */
+	const char *err_path;     /* else stderr to this file (truncated), or NULL */
 	bool capture;             /* stdout (and stderr if err_to_out) into out_fd */
 	bool stdin_inherit;       /* default: stdin is /dev/null */
 	bool stdout_to_stderr;    /* keep our stdout clean for tables */

@@ -14,6 +14,7 @@
 #include "accel.h"
 #include "guest-image.h"
 #include "kbuild.h"
+#include "perf-events.h"
 #include "qemu.h"
 
 struct vm_watchdogs default_watchdogs(void)
@@ -229,7 +230,15 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	json_t *record = NULL;
 	int rc = -1;
 
-	if (guest_write_initrd(&img, specs, spec->command ? spec->command : "", job_cpio, initrd, err) < 0)
+	struct strbuf perf_args = STRBUF_INIT;
+	for (size_t i = 0; spec->perf_args && i < spec->perf_args->n; i++)
+		strbuf_addf(&perf_args, "%s\n", spec->perf_args->items[i]);
+	struct job_file files[] = { { "spec", specs }, { "cmd", spec->command ? spec->command : "" },
+				    { "perf-args", strbuf_str(&perf_args) },
+				    { "prepare", spec->prepare ? spec->prepare : "" } };
+	int irc = guest_write_initrd(&img, files, sizeof(files) / sizeof(files[0]), job_cpio, initrd, err);
+	strbuf_release(&perf_args);
+	if (irc < 0)
 		goto out;
 	if (slow && make_slow_disk(slow, spec->profile->slow_disk_size, err) < 0)
 		goto out;
@@ -264,6 +273,9 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 		goto out;
 	struct strbuf split_err = STRBUF_INIT;
 	if (trial_split_files(spec->dir, &split_err) < 0)
+		warning("%s", split_err.buf);
+	strbuf_reset(&split_err);
+	if (spec->perf_args && spec->perf_args->n && perf_decode(spec->dir, &split_err) < 0)
 		warning("%s", split_err.buf);
 	strbuf_release(&split_err);
 	json_object_set_new(record, "outcome", outcome_json(vm));

@@ -28,6 +28,8 @@ struct trial_spec {
 	bool stream_output;
 	bool interactive;
 	bool use_cgroup;              /* run the command inside the workload cgroup */
+	const struct strlist *perf_args; /* perf record arguments (events, filters); NULL: no perf */
+	const char *prepare;          /* shapes the machine first (e.g. fragment); NULL: none */
 };
 
 /* Runs the trial; fills vm with the outcome. -1 (err) when it could not start. */

@@ -131,6 +131,7 @@ static void load_job(struct job *job)
 		job->values[job->n++] = eq + 1;
 	}
 	job->cmd = slurp("/job/cmd");
+	job->prepare = slurp("/job/prepare");
 }
 
 static void set_environment(void)
@@ -183,6 +184,7 @@ static int wait_for_command(pid_t command)
 			return status;
 		if (pid > 0)
 			continue;
+		prepare_pump();
 		if (uptime_seconds() >= next_beat) {
 			ctl_event("heartbeat", NULL, NULL);
 			next_beat += HEARTBEAT_SECONDS;
@@ -215,9 +217,22 @@ int main(void)
 	send_snapshots("before");
 	ctl_event("ready", NULL, NULL);
 
+	int prepared = prepare_start(&job);
+	if (prepared == 0)
+		ctl_event("prepared", NULL, NULL);
+	else if (prepared < 0)
+		ctl_event("warning", "message", "the prepare step failed; the workload runs anyway");
+	int perf = perf_start("/job/perf-args");
+	if (perf == 0)
+		ctl_event("recording", NULL, NULL);
+	else if (perf < 0)
+		ctl_event("warning", "message", "perf could not start: nothing is recorded");
 	bool interactive = !strcmp(job_get(&job, "interactive", "0"), "1");
 	pid_t command = start_command(&job, interactive);
 	int status = wait_for_command(command);
+	ctl_event("command-done", NULL, NULL);
+	perf_stop();
+	prepare_stop();
 	send_snapshots("after");
 	ctl_exit(status);
 	sync();

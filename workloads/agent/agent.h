@@ -20,6 +20,7 @@ struct job {
 	char *values[128];
 	int n;
 	char *cmd;
+	char *prepare;   /* /job/prepare: shapes the machine first; NULL when absent */
 };
 
 /* agent-ports.c */
@@ -43,6 +44,15 @@ int workload_cgroup_enter(void);
 
 /* agent-snapshot.c */
 void send_snapshots(const char *when);
+
+/* agent-perf.c: 0 recording, 1 nothing asked for, -1 failed */
+int perf_start(const char *args_path);
+void perf_stop(void);
+
+/* agent-prepare.c: 0 ready, 1 nothing to prepare, -1 failed */
+int prepare_start(const struct job *job);
+void prepare_pump(void);
+void prepare_stop(void);
 
 /* agent-kmsg.c */
 void start_kmsg_forwarder(void);

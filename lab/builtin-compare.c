@@ -1,0 +1,164 @@
+/* lab compare: which differences between variants are real, how large, how sure. */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../analysis/compare.h"
+#include "builtin.h"
+#include "options.h"
+#include "run-data.h"
+
+static const char compare_usage[] =
+	"usage: lab compare RUN [RUN...] [options]\n"
+	"\n"
+	"Compares every metric of every variant against the baseline over the trials\n"
+	"of the named runs (run ids under results/, or run folders): n, median and\n"
+	"mean, spread, the difference in percent with a 95% bootstrap interval\n"
+	"(seeded), a p-value from a test that fits the metric (Mann-Whitney U for\n"
+	"times and throughputs, a Poisson rate test for counts, Fisher's exact test\n"
+	"for outcomes), Holm's correction over the table, the smallest difference\n"
+	"these trials could detect, the A/A noise floor where the run has one, and a\n"
+	"verdict: better, worse, differs, no difference or inconclusive.\n"
+	"\n"
+	"  -b, --baseline VARIANT   compare against this variant (default: the run's)\n"
+	"  -m, --metric GLOB        only metrics matching GLOB (repeatable)\n"
+	"  -f, --format F           text (default, fits 80 columns), markdown, json, csv\n"
+	"      --seed N             bootstrap seed (default 1)\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"A difference is a result, not an error: the exit status is 0 whatever the\n"
+	"verdicts, and 2 on bad input. Colour only on a terminal, never with NO_COLOR.\n";
+
+struct metric_input {
+	char *name;
+	struct compare_group *groups;
+	double **values;
+	size_t n_groups;
+};
+
+static bool wanted(const char *name, const struct strlist *globs)
+{
+	if (!globs->n)
+		return true;
+	for (size_t i = 0; i < globs->n; i++)
+		if (!fnmatch(globs->items[i], name, 0))
+			return true;
+	return false;
+}
+
+int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
+		 const char *format, unsigned long seed, FILE *out)
+{
+	struct run_data rd = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	for (size_t i = 0; i < runs->n; i++)
+		if (run_data_add(&rd, runs->items[i], &err) < 0)
+			die_usage("compare: %s", err.buf);
+	if (baseline && !strlist_has(&rd.labels, baseline))
+		die_usage("compare: no variant '%s' in the run", baseline);
+
+	struct strlist names = STRLIST_INIT;
+	run_data_metric_names(&rd, &names);
+	struct compare_metric *metrics = xcalloc(names.n, sizeof(*metrics));
+	struct metric_input *inputs = xcalloc(names.n, sizeof(*inputs));
+	size_t n_metrics = 0;
+	for (size_t m = 0; m < names.n; m++) {
+		if (!wanted(names.items[m], globs))
+			continue;
+		struct metric_input *in = &inputs[n_metrics];
+		in->name = names.items[m];
+		in->groups = xcalloc(rd.labels.n, sizeof(*in->groups));
+		in->values = xcalloc(rd.labels.n, sizeof(*in->values));
+		const char *unit = NULL;
+		for (size_t g = 0; g < rd.labels.n; g++) {
+			const char *u = NULL;
+			struct compare_group *grp = &in->groups[in->n_groups];
+			in->values[in->n_groups] = run_data_values(&rd, in->name, rd.labels.items[g], &grp->n,
+								   &grp->n_other, &u);
+			grp->values = in->values[in->n_groups];
+			grp->label = rd.labels.items[g];
+			if (!unit)
+				unit = u;
+			in->n_groups++;
+		}
+		metric_resolve(in->name, unit ? unit : "", &metrics[n_metrics].def);
+		metrics[n_metrics].groups = in->groups;
+		metrics[n_metrics].n_groups = in->n_groups;
+		n_metrics++;
+	}
+	if (!n_metrics)
+		die_usage("compare: no metric matches");
+
+	struct compare_options opts;
+	compare_options_default(&opts);
+	opts.baseline = baseline ? baseline : rd.baseline;
+	opts.seed = seed;
+	struct compare_table table;
+	int rc = compare_table_build(metrics, n_metrics, &opts, &table);
+	if (rc < 0)
+		die("compare: the comparison could not be built (%d)", rc);
+	if (!strcmp(format, "text")) {
+		bool colour = isatty(fileno(out)) && !getenv("NO_COLOR");
+		fprintf(out, "%s on %s, %zu trials in %zu run%s\n", rd.experiment ? rd.experiment : "run",
+			rd.profile ? rd.profile : "?", rd.n, rd.dirs.n, rd.dirs.n == 1 ? "" : "s");
+		compare_format_text(out, &table, colour);
+	} else if (!strcmp(format, "markdown")) {
+		compare_format_markdown(out, &table);
+	} else if (!strcmp(format, "json")) {
+		compare_format_json(out, &table);
+	} else {
+		compare_format_csv(out, &table);
+	}
+	compare_table_free(&table);
+	for (size_t m = 0; m < n_metrics; m++) {
+		for (size_t g = 0; g < inputs[m].n_groups; g++)
+			free(inputs[m].values[g]);
+		free(inputs[m].values);
+		free(inputs[m].groups);
+	}
+	free(inputs);
+	free(metrics);
+	strlist_clear(&names);
+	run_data_free(&rd);
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *baseline = NULL, *format = "text";
+	unsigned long seed = 1;
+	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
+	for (;;) {
+		int c = next_option("compare", argc, argv, "b:m:f:h", opts);
+		if (c == -1)
+			break;
+		switch (c) {
+		case 'b': baseline = optarg; break;
+		case 'm': strlist_push(&globs, optarg); break;
+		case 'f': format = optarg; break;
+		case 'S': seed = option_ulong("compare", "--seed", optarg); break;
+		case 'h': fputs(compare_usage, stdout); return 0;
+		}
+	}
+	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json") &&
+	    strcmp(format, "csv"))
+		die_usage("compare: --format wants text, markdown, json or csv, not '%s'", format);
+	for (int i = optind; i < argc; i++)
+		strlist_push(&runs, argv[i]);
+	if (!runs.n)
+		die_usage("compare: name a run (see lab results)");
+	int rc = compare_runs(&runs, baseline, &globs, format, seed, stdout);
+	strlist_clear(&globs);
+	strlist_clear(&runs);
+	return rc;
+}

@@ -1,0 +1,232 @@
+/* Experiments: parsing and validation. */
+#include "experiment.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paths.h"
+#include "perf-events.h"
+
+#define MAX_TRIALS 1000
+
+static const char unknown_key[] = "unknown key";
+
+static void split_words(const char *value, struct strlist *out)
+{
+	char *copy = xstrdup(value), *save = NULL;
+	for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save))
+		strlist_push(out, w);
+	free(copy);
+}
+
+static const char *set_perf_events(struct experiment *e, const char *value)
+{
+	strlist_clear(&e->perf_events);
+	if (!strcmp(value, "none"))
+		return NULL;
+	if (!strcmp(value, "default")) {
+		perf_default_events(&e->perf_events);
+		return NULL;
+	}
+	/* A list separated by ';' since filters may hold commas. */
+	char *copy = xstrdup(value), *save = NULL;
+	for (char *spec = strtok_r(copy, ";", &save); spec; spec = strtok_r(NULL, ";", &save)) {
+		char *t = trim(spec);
+		if (!*t)
+			continue;
+		if (perf_event_check(t)) {
+			free(copy);
+			return "wants default, none, or events separated by ';' such as "
+			       "oom:mark_victim; kmem:mm_page_alloc if order > 0";
+		}
+		strlist_push(&e->perf_events, t);
+	}
+	free(copy);
+	return NULL;
+}
+
+static const char *set_key(struct experiment *e, const char *key, const char *v)
+{
+	unsigned long ul;
+	double d;
+	if (!strcmp(key, "description")) {
+		free(e->description);
+		e->description = xstrdup(v);
+	} else if (!strcmp(key, "variants")) {
+		strlist_clear(&e->variants);
+		split_words(v, &e->variants);
+		if (!e->variants.n)
+			return "wants one or more variant names";
+		for (size_t i = 0; i < e->variants.n; i++)
+			if (strchr(e->variants.items[i], '#'))
+				return "variant names have no '#' (use aa = yes for an A/A group)";
+	} else if (!strcmp(key, "baseline")) {
+		free(e->baseline);
+		e->baseline = xstrdup(v);
+	} else if (!strcmp(key, "aa")) {
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			return "wants yes or no";
+		e->aa = !strcmp(v, "yes");
+	} else if (!strcmp(key, "profile")) {
+		free(e->profile);
+		e->profile = xstrdup(v);
+	} else if (!strcmp(key, "trials")) {
+		if (!parse_ulong(v, &ul) || ul < 1 || ul > MAX_TRIALS)
+			return "wants a number of trials from 1 to 1000";
+		e->trials = (unsigned)ul;
+	} else if (!strcmp(key, "trial_timeout")) {
+		if (!parse_double(v, &d) || d < 10 || d > 86400)
+			return "wants seconds from 10 to 86400";
+		e->trial_timeout = d;
+	} else if (!strcmp(key, "prepare")) {
+		free(e->prepare);
+		e->prepare = strcmp(v, "none") ? xstrdup(v) : NULL;
+	} else if (!strcmp(key, "workload")) {
+		strlist_push(&e->workloads, v);
+	} else if (!strcmp(key, "perf_events")) {
+		return set_perf_events(e, v);
+	} else {
+		return unknown_key;
+	}
+	return NULL;
+}
+
+int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,
+		     struct strbuf *err)
+{
+	memset(e, 0, sizeof(*e));
+	e->name = xstrdup(name);
+	e->path = xstrdup(file);
+	e->text = xstrdup(text);
+	e->trials = 3;
+	e->trial_timeout = 600;
+	perf_default_events(&e->perf_events);
+	struct strlist seen = STRLIST_INIT;
+	char *copy = xstrdup(text);
+	int lineno = 0, rc = 0;
+	for (char *line = copy, *next; line && rc == 0; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		/* '#' starts a comment only at the start of a line: commands may hold one. */
+		char *t = trim(line);
+		if (!*t || *t == '#')
+			continue;
+		char *eq = strchr(t, '=');
+		if (!eq) {
+			strbuf_addf(err, "%s:%d: expected 'key = value', got '%s'", file, lineno, t);
+			rc = -1;
+			break;
+		}
+		*eq = '\0';
+		char *key = trim(t), *value = trim(eq + 1);
+		if (!*value) {
+			strbuf_addf(err, "%s:%d: %s has no value", file, lineno, key);
+			rc = -1;
+		} else if (strcmp(key, "workload") && strlist_has(&seen, key)) {
+			strbuf_addf(err, "%s:%d: %s is set twice", file, lineno, key);
+			rc = -1;
+		} else {
+			const char *why = set_key(e, key, value);
+			if (why == unknown_key)
+				strbuf_addf(err, "%s:%d: unknown key '%s'", file, lineno, key);
+			else if (why)
+				strbuf_addf(err, "%s:%d: %s = %s: %s %s", file, lineno, key, value, key, why);
+			rc = why ? -1 : 0;
+			strlist_push(&seen, key);
+		}
+	}
+	free(copy);
+	strlist_clear(&seen);
+	if (rc < 0)
+		return -1;
+	if (!e->description || !e->variants.n || !e->profile || !e->workloads.n) {
+		strbuf_addf(err, "%s: description, variants, profile and at least one workload are required",
+			    file);
+		return -1;
+	}
+	if (!e->baseline)
+		e->baseline = xstrdup(e->variants.items[0]);
+	else if (!strlist_has(&e->variants, e->baseline)) {
+		strbuf_addf(err, "%s: baseline '%s' is not one of the variants", file, e->baseline);
+		return -1;
+	}
+	return 0;
+}
+
+int experiment_load(struct experiment *e, const char *name, struct strbuf *err)
+{
+	char *file = xasprintf("%s/configs/experiments/%s.conf", repo_root(), name);
+	char *text = read_file(file, NULL);
+	int rc;
+	if (!text) {
+		struct strlist names = STRLIST_INIT;
+		experiment_names(&names);
+		strbuf_addf(err, "no experiment '%s' (%s: %s); experiments:", name, file, strerror(errno));
+		for (size_t i = 0; i < names.n; i++)
+			strbuf_addf(err, " %s", names.items[i]);
+		strlist_clear(&names);
+		memset(e, 0, sizeof(*e));
+		rc = -1;
+	} else {
+		rc = experiment_parse(e, name, file, text, err);
+	}
+	free(text);
+	free(file);
+	return rc;
+}
+
+void experiment_names(struct strlist *names)
+{
+	char *dir = repo_path("configs/experiments");
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d)))
+		if (ends_with(de->d_name, ".conf") && de->d_name[0] != '.')
+			strlist_push_owned(names, xstrndup(de->d_name, strlen(de->d_name) - 5));
+	if (d)
+		closedir(d);
+	free(dir);
+	strlist_sort(names);
+}
+
+void experiment_groups(const struct experiment *e, struct strlist *labels)
+{
+	for (size_t i = 0; i < e->variants.n; i++)
+		strlist_push(labels, e->variants.items[i]);
+	if (e->aa)
+		strlist_push_owned(labels, xasprintf("%s#2", e->baseline));
+}
+
+char *group_variant(const char *label)
+{
+	return xstrndup(label, strcspn(label, "#"));
+}
+
+char *experiment_command(const struct experiment *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "rc=0\n");
+	for (size_t i = 0; i < e->workloads.n; i++)
+		strbuf_addf(&sb, "%s || rc=$?\n", e->workloads.items[i]);
+	strbuf_addstr(&sb, "exit $rc\n");
+	return strbuf_detach(&sb);
+}
+
+void experiment_clear(struct experiment *e)
+{
+	free(e->name);
+	free(e->path);
+	free(e->text);
+	free(e->description);
+	strlist_clear(&e->variants);
+	free(e->baseline);
+	free(e->profile);
+	free(e->prepare);
+	strlist_clear(&e->workloads);
+	strlist_clear(&e->perf_events);
+	memset(e, 0, sizeof(*e));
+}

@@ -1,0 +1,43 @@
+/*
+ * Experiments (configs/experiments/<name>.conf): which variants, on which
+ * profile, with which preparation, workloads, perf events, how many trials
+ * and how long each may take. `key = value` lines; `workload` may repeat
+ * (the workloads run one after another in each boot). Unknown keys and bad
+ * values are errors naming the file and line.
+ */
+#ifndef LAB_EXPERIMENT_H
+#define LAB_EXPERIMENT_H
+
+#include <stdbool.h>
+
+#include "util.h"
+
+struct experiment {
+	char *name;
+	char *path;
+	char *text;               /* the file as loaded, kept with every run */
+	char *description;
+	struct strlist variants;  /* in the order given */
+	char *baseline;           /* default: the first variant */
+	bool aa;                  /* also run the baseline as a second group, "<baseline>#2" */
+	char *profile;
+	unsigned trials;          /* per group */
+	double trial_timeout;     /* seconds for one boot, all included */
+	char *prepare;            /* NULL: none */
+	struct strlist workloads; /* command lines */
+	struct strlist perf_events;
+};
+
+int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,
+		     struct strbuf *err);
+int experiment_load(struct experiment *e, const char *name, struct strbuf *err);
+void experiment_names(struct strlist *names);
+/* The group labels: the variants, then "<baseline>#2" with A/A. */
+void experiment_groups(const struct experiment *e, struct strlist *labels);
+/* The variant a group label stands for ("stock#2" -> "stock"), malloc'd. */
+char *group_variant(const char *label);
+/* The shell script the guest runs: every workload, each one's failure remembered. */
+char *experiment_command(const struct experiment *e);
+void experiment_clear(struct experiment *e);
+
+#endif

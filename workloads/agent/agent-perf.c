@@ -1,0 +1,164 @@
+/*
+ * The recorder: perf record for the whole workload, in pipe mode straight
+ * into the perf port, so every event already recorded is on the host even
+ * if the guest dies a moment later. perf starts with its events disabled
+ * and the agent enables them through perf's control fifo, waiting for the
+ * acknowledgement, so the workload never starts before the recording does.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+#define PERF "/usr/bin/perf"
+#define CTL_FIFO "/tmp/oomlab-perf-ctl"
+#define ACK_FIFO "/tmp/oomlab-perf-ack"
+#define PERF_STDERR "/tmp/oomlab-perf.stderr"
+#define PERF_MAX_ARGS 256
+#define START_TIMEOUT_MS 60000
+#define STOP_TIMEOUT_S 60
+
+static pid_t perf_pid = -1;
+
+static int read_args(const char *path, char **argv, int max)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	int n = 0;
+	char line[1024];
+	while (n < max && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (*line)
+			argv[n++] = strdup(line);
+	}
+	fclose(f);
+	return n;
+}
+
+static bool perf_alive(void)
+{
+	return perf_pid > 0 && waitpid(perf_pid, NULL, WNOHANG) == 0;
+}
+
+/* Opens the control fifo once perf reads it; gives up if perf died. */
+static int open_ctl(void)
+{
+	for (int ms = 0; ms < START_TIMEOUT_MS; ms += 20) {
+		int fd = open(CTL_FIFO, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+		if (errno != ENXIO || !perf_alive())
+			return -1;
+		usleep(20 * 1000);
+	}
+	return -1;
+}
+
+static bool wait_for_ack(int ack)
+{
+	char buf[16];
+	size_t got = 0;
+	for (int ms = 0; ms < START_TIMEOUT_MS && perf_alive(); ms += 100) {
+		struct pollfd p = { .fd = ack, .events = POLLIN };
+		if (poll(&p, 1, 100) > 0) {
+			ssize_t n = read(ack, buf + got, sizeof(buf) - got - 1);
+			if (n > 0) {
+				got += (size_t)n;
+				buf[got] = '\0';
+				if (strstr(buf, "ack"))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+int perf_start(const char *args_path)
+{
+	char *extra[PERF_MAX_ARGS];
+	int n = read_args(args_path, extra, PERF_MAX_ARGS);
+	if (n == 0)
+		return 1;
+	unlink(CTL_FIFO);
+	unlink(ACK_FIFO);
+	if (mkfifo(CTL_FIFO, 0600) < 0 || mkfifo(ACK_FIFO, 0600) < 0) {
+		agent_log("cannot make perf's control fifos: %s", strerror(errno));
+		return -1;
+	}
+	/* Opened before perf starts so perf's ack write finds a reader. */
+	int ack = open(ACK_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	perf_pid = fork();
+	if (perf_pid == 0) {
+		/* The recorder keeps the agent's oom_score_adj of -1000. */
+		const char *argv[PERF_MAX_ARGS + 16];
+		int a = 0;
+		argv[a++] = "perf";
+		argv[a++] = "record";
+		argv[a++] = "--all-cpus";
+		argv[a++] = "--clockid";
+		argv[a++] = "CLOCK_MONOTONIC";
+		argv[a++] = "--delay=-1";
+		argv[a++] = "--control=fifo:" CTL_FIFO "," ACK_FIFO;
+		argv[a++] = "--quiet";
+		argv[a++] = "-o";
+		argv[a++] = "-";
+		for (int i = 0; i < n; i++)
+			argv[a++] = extra[i];
+		argv[a] = NULL;
+		dup2(port_fd(PORT_PERF), 1);
+		int err = open(PERF_STDERR, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (err >= 0)
+			dup2(err, 2);
+		execv(PERF, (char *const *)argv);
+		_exit(127);
+	}
+	for (int i = 0; i < n; i++)
+		free(extra[i]);
+	int ctl = perf_pid > 0 ? open_ctl() : -1;
+	bool started = ctl >= 0 && write(ctl, "enable\n", 7) == 7 && wait_for_ack(ack);
+	if (ctl >= 0)
+		close(ctl);
+	if (ack >= 0)
+		close(ack);
+	if (!started) {
+		agent_log("perf did not start recording");
+		perf_stop();
+		return -1;
+	}
+	return 0;
+}
+
+void perf_stop(void)
+{
+	if (perf_pid <= 0)
+		return;
+	/* SIGINT: perf flushes its buffers into the pipe and writes its end. */
+	kill(perf_pid, SIGINT);
+	int status;
+	for (int i = 0; i < STOP_TIMEOUT_S * 10; i++) {
+		pid_t r = waitpid(perf_pid, &status, WNOHANG);
+		/* ECHILD: the agent's orphan reaper already collected it. */
+		if (r == perf_pid || (r < 0 && errno == ECHILD)) {
+			perf_pid = -1;
+			break;
+		}
+		usleep(100 * 1000);
+	}
+	if (perf_pid > 0) {
+		agent_log("perf did not stop; killing it");
+		kill(perf_pid, SIGKILL);
+		waitpid(perf_pid, &status, 0);
+		perf_pid = -1;
+	}
+	send_file("perf.stderr", PERF_STDERR);
+}
