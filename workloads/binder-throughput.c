@@ -518,9 +518,13 @@ int binder_throughput_main(int argc, char **argv)
 	t_end = mono_ns();
 	if (r) {
 		sh->abort = 1;
-		ret = WL_EXIT_FAIL;
-		wl_err(NAME, "aborted: %s", r == -ECANCELED ? "a worker failed or died" :
-		       strerror(-r));
+		if (wl_stop && !dead) {
+			report_event("stopped");      /* SIGTERM: partial figures */
+		} else {
+			ret = WL_EXIT_FAIL;
+			wl_err(NAME, "aborted: %s", r == -ECANCELED ?
+			       "a worker failed or died" : strerror(-r));
+		}
 	}
 	for (uint64_t i = 0; i < cfg.workers; i++) {
 		if (!pids[i])
