@@ -21,7 +21,7 @@ static const char *const tool_programs[] = { "/usr/bin/perf", "/usr/bin/stress-n
 
 static char *guest_binary(const char *name)
 {
-	return xasprintf("%s/build/guest/%s", repo_root(), name);
+	return xasprintf("%s/guest/%s", build_dir(), name);
 }
 
 static int hash_file(struct hasher *h, const char *label, const char *path, struct strbuf *err)

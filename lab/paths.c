@@ -8,7 +8,7 @@
 
 #include "util.h"
 
-static char *root, *cache, *results;
+static char *root, *cache, *results, *build;
 
 const char *repo_root(void)
 {
@@ -80,4 +80,20 @@ const char *results_root(void)
 	const char *env = getenv("OOMLAB_RESULTS");
 	results = env && *env ? xstrdup(env) : repo_path("results");
 	return results;
+}
+
+const char *build_dir(void)
+{
+	if (build)
+		return build;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		die("cannot find the lab binary's folder");
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	build = xstrdup(exe);
+	return build;
 }

@@ -173,6 +173,51 @@ static pid_t start_command(const struct job *job, bool interactive)
 	_exit(127);
 }
 
+/* The value of "Key:" in a /proc-style file, or -1. */
+static long long read_field(const char *path, const char *key)
+{
+	char *text = slurp(path);
+	long long v = -1;
+	char *at = text ? strstr(text, key) : NULL;
+	if (at)
+		v = strtoll(at + strlen(key), NULL, 10);
+	free(text);
+	return v;
+}
+
+/*
+ * A heartbeat carries a sample of the memory state, so the host can draw
+ * counter tracks over the trial: free and available memory, swap, the
+ * workload cgroup's usage, and the PSI stall totals (microseconds).
+ */
+static void send_heartbeat(void)
+{
+	struct jl j;
+	jl_begin(&j);
+	jl_str(&j, "type", "heartbeat");
+	jl_dbl(&j, "uptime", uptime_seconds());
+	jl_u64(&j, "t_mono_ns", mono_ns());
+	jl_i64(&j, "mem_free_kb", read_field("/proc/meminfo", "MemFree:"));
+	jl_i64(&j, "mem_available_kb", read_field("/proc/meminfo", "MemAvailable:"));
+	jl_i64(&j, "swap_free_kb", read_field("/proc/meminfo", "SwapFree:"));
+	char *current = slurp("/sys/fs/cgroup/workload/memory.current");
+	if (current) {
+		jl_i64(&j, "cgroup_memory_bytes", strtoll(current, NULL, 10));
+		free(current);
+	}
+	char *psi = slurp("/proc/pressure/memory");
+	if (psi) {
+		char *some = strstr(psi, "some "), *full = strstr(psi, "full ");
+		char *st = some ? strstr(some, "total=") : NULL, *ft = full ? strstr(full, "total=") : NULL;
+		if (st)
+			jl_i64(&j, "psi_some_total_us", strtoll(st + 6, NULL, 10));
+		if (ft)
+			jl_i64(&j, "psi_full_total_us", strtoll(ft + 6, NULL, 10));
+		free(psi);
+	}
+	jl_emit(&j, port_fd(PORT_CTL));
+}
+
 /* Waits for the command, reaping orphans (we are PID 1) and beating the heart. */
 static int wait_for_command(pid_t command)
 {
@@ -186,7 +231,7 @@ static int wait_for_command(pid_t command)
 			continue;
 		prepare_pump();
 		if (uptime_seconds() >= next_beat) {
-			ctl_event("heartbeat", NULL, NULL);
+			send_heartbeat();
 			next_beat += HEARTBEAT_SECONDS;
 		}
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
