@@ -159,6 +159,21 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 
 int experiment_load(struct experiment *e, const char *name, struct strbuf *err)
 {
+	/* A path names a file outside configs/experiments/; its base name is the experiment's. */
+	if (strchr(name, '/') || ends_with(name, ".conf")) {
+		char *text = read_file(name, NULL);
+		if (!text) {
+			strbuf_addf(err, "%s: %s", name, strerror(errno));
+			memset(e, 0, sizeof(*e));
+			return -1;
+		}
+		const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+		char *short_name = xstrndup(base, ends_with(base, ".conf") ? strlen(base) - 5 : strlen(base));
+		int rc = experiment_parse(e, short_name, name, text, err);
+		free(short_name);
+		free(text);
+		return rc;
+	}
 	char *file = xasprintf("%s/configs/experiments/%s.conf", repo_root(), name);
 	char *text = read_file(file, NULL);
 	int rc;

@@ -1,0 +1,72 @@
+# lab run end to end on a two-variant, two-trial experiment with real kernels
+# and VMs: the run folder, every trial, the comparison agreeing with the
+# trial data; then a run killed midway and resumed without repeating trials.
+. "$(dirname "$0")/lib.sh"
+
+EXP="$ROOT/tests/experiments/e2e.conf"
+RUN="$SCRATCH/run1"
+"$LAB" run -x "$EXP" -o "$RUN" > "$SCRATCH/run1.out" 2> "$SCRATCH/run1.err" ||
+	fail "lab run failed: $(tail -5 "$SCRATCH/run1.err")"
+cat "$SCRATCH/run1.out"
+check "run.json was written" test -s "$RUN/run.json"
+n=0
+for label in stock binder-kcalloc; do
+	for i in 000 001; do
+		t="$RUN/$label/$i/trial.json"
+		check "$label trial $i finished" test -s "$t"
+		check "$label trial $i is ok" grep -q '"outcome": "ok"' "$t"
+		check "$label trial $i recorded perf" test -s "$RUN/$label/$i/perf.data"
+		n=$((n + 1))
+	done
+done
+check "four trials" [ "$n" -eq 4 ]
+check "the table was printed" grep -q 'trial_ok' "$SCRATCH/run1.out"
+check "the results folder was named" grep -q "results: $RUN" "$SCRATCH/run1.out"
+
+# The comparison agrees with the trial data: n per side equals the ok trials.
+"$LAB" compare "$RUN" --format json > "$SCRATCH/cmp.json" || fail "lab compare --format json"
+python3 - "$SCRATCH/cmp.json" <<'PY' || fail "the JSON comparison disagrees with the trials"
+import json, sys
+t = json.load(open(sys.argv[1]))
+rows = [r for r in t["rows"] if t["metrics"][r["metric"]]["name"] == "trial_ok"]
+assert rows, "no trial_ok row"
+r = rows[0]
+assert r["base"]["n"] == 2 and r["var"]["n"] == 2, r
+assert r["base"]["variant"] == "stock" and r["var"]["variant"] == "binder-kcalloc", r
+print("ok - the comparison's n and variants match the trials")
+PY
+"$LAB" compare "$RUN" --format csv > "$SCRATCH/cmp.csv" || fail "lab compare --format csv"
+check "csv has a header and rows" [ "$(wc -l < "$SCRATCH/cmp.csv")" -ge 2 ]
+set +e
+"$LAB" compare "$RUN" --format yaml 2> "$SCRATCH/bad.err"
+status=$?
+set -e
+check "a bad --format is exit 2" [ "$status" -eq 2 ]
+
+# Interrupt a run after its first trial, then resume it.
+RUN2="$SCRATCH/run2"
+"$LAB" run -x "$EXP" -o "$RUN2" > /dev/null 2>&1 &
+lab=$!
+for i in $(seq 1 600); do
+	[ "$(ls "$RUN2"/*/*/trial.json 2>/dev/null | wc -l)" -ge 1 ] && break
+	sleep 0.5
+done
+first=$(ls "$RUN2"/*/*/trial.json | head -1)
+check "the first trial finished before the interrupt" test -s "$first"
+kill -INT $lab
+wait $lab || true
+sleep 1
+qemus=0
+for p in $(pgrep -f qemu-system-x86_64 || true); do
+	case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$RUN2"*) qemus=$((qemus + 1)) ;; esac
+done
+check "Ctrl-C left no QEMU behind" [ "$qemus" -eq 0 ]
+done_before=$(ls "$RUN2"/*/*/trial.json | wc -l)
+check "the run is unfinished after the interrupt ($done_before of 4)" [ "$done_before" -lt 4 ]
+stamp=$(stat -c %Y "$first")
+"$LAB" run --resume "$RUN2" > "$SCRATCH/run2.out" 2> "$SCRATCH/run2.err" ||
+	fail "lab run --resume failed: $(tail -5 "$SCRATCH/run2.err")"
+check "all four trials exist after the resume" [ "$(ls "$RUN2"/*/*/trial.json | wc -l)" -eq 4 ]
+check "the finished trial was not run again" [ "$(stat -c %Y "$first")" = "$stamp" ]
+check "the resumed run ran only the rest" \
+	[ "$(grep -c '\] .*: ok in' "$SCRATCH/run2.err")" -eq $((4 - done_before)) ]
