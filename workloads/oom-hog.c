@@ -50,7 +50,8 @@ const char oom_hog_usage[] =
 "  --kills K             stop after K victims lost (default: --hogs)\n"
 "  --respawn             start a new eater for each one lost, until --kills\n"
 "  --bytes SIZE          each eater eats this much, then holds it (default:\n"
-"                        memcg 2 x memory.max; global/reaper 100% of MemTotal;\n"
+"                        2 x the eaters' memory.max in memcg scope, else 100%\n"
+"                        of MemTotal;\n"
 "                        '%' means of MemTotal)\n"
 "  --chunk SIZE          allocation step (default 1M)\n"
 "  --memcg-max SIZE      memory.max of the eaters' cgroup (memcg mode default\n"
@@ -676,9 +677,6 @@ int oom_hog_main(int argc, char **argv)
 		return wl_usage_error(NAME, "--memcg-max needs --mode memcg or --scope memcg");
 	if (!kills_set)
 		cfg.kills = cfg.hogs;
-	if (!cfg.bytes_set)
-		cfg.bytes = (cfg.mode == MODE_MEMCG || cfg.memcg_scope) ?
-			    2 * cfg.memcg_max : memtotal;
 	cfg.chunk &= ~(PAGE - 1);
 
 	wl_stop_on_signals();
@@ -694,6 +692,18 @@ int oom_hog_main(int argc, char **argv)
 		wl_err(NAME, "cgroup setup (%s): %s", cg.dir[0] ? cg.dir : "?", strerror(-r));
 		cgroup_report_and_cleanup(&cg);
 		return WL_EXIT_FAIL;
+	}
+	/* Default size: twice the limit the eaters actually live under. */
+	if (!cfg.bytes_set) {
+		char path[600], max[64];
+		uint64_t lim = 0;
+
+		cfg.bytes = memtotal;
+		if ((cfg.mode == MODE_MEMCG || cfg.memcg_scope) && cg.dir[0] &&
+		    cg_file(&cg, "memory.max", path, sizeof(path)) == 0 &&
+		    read_line(path, max, sizeof(max)) == 0 &&
+		    parse_u64_str(max, &lim) == 0 && lim)
+			cfg.bytes = 2 * lim;
 	}
 	{
 		struct jl j;
