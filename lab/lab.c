@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "profiles", cmd_profiles, "list the low-memory machine profiles" },
 	{ "run", cmd_run, "run an experiment's trials and compare the variants" },
 	{ "compare", cmd_compare, "compare the variants of one or more runs" },
+	{ "results", cmd_results, "list the stored runs, summarise one, import run folders" },
 };
 
 static void print_usage(FILE *out)

@@ -1,0 +1,49 @@
+/* store_internal.h - what the store_*.c files share; not for other callers. */
+#ifndef OOMLAB_STORE_INTERNAL_H
+#define OOMLAB_STORE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "store.h"
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+/* Appends "WHAT: <SQLite's message>" to ERR (may be NULL); returns STORE_EDB. */
+int store_fail(struct store *s, struct strbuf *err, const char *what);
+int store_exec(struct store *s, const char *sql, struct strbuf *err);
+int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, struct strbuf *err);
+/* Column COL as a malloc'd string, NULL for SQL NULL. */
+char *store_column_str(sqlite3_stmt *st, int col);
+/* Binds S, or NULL when S is NULL. */
+int store_bind_str(sqlite3_stmt *st, int idx, const char *s);
+
+/* Creates the schema of a new database or migrates an older one (store_schema.c). */
+int store_schema_ensure(struct store *s, struct strbuf *err);
+#define STORE_SCHEMA_VERSION 1
+/* PRAGMA application_id of an oomlab store: "OOML". */
+#define STORE_APPLICATION_ID 0x4f4f4d4c
+
+/* A run folder on disk (store_scan.c). */
+struct store_trial_dir {
+	char *label;		/* the group folder's name */
+	unsigned index;		/* the trial folder's number */
+	char *path;		/* <run_dir>/<label>/<index> */
+};
+
+struct store_run_scan {
+	struct store_trial_dir *trials;	/* by label, then index */
+	size_t n_trials;
+	/* Changes whenever a trial is added, removed or (re)written: the newest
+	 * mtime of run.json, group and trial folders and trial.json files, and
+	 * how many trial.json files there are. */
+	int64_t mtime_ns, files;
+};
+
+/* Lists RUN_DIR's trial folders: <label>/<NNN>/ with NNN all digits. */
+int store_scan_run(const char *run_dir, struct store_run_scan *scan, struct strbuf *err);
+void store_run_scan_clear(struct store_run_scan *scan);
+
+#endif

@@ -1,0 +1,414 @@
+/* lab results: the results store (analysis/store.h): list the runs, show one
+ * run's summary, import run folders. */
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../analysis/store.h"
+#include "builtin.h"
+#include "options.h"
+#include "paths.h"
+
+static const char results_usage[] =
+	"usage: lab results [options]             list the runs, newest first\n"
+	"       lab results [options] RUN         one run's summary\n"
+	"       lab results --import DIR...       import run folders\n"
+	"\n"
+	"Every run is kept in one SQLite database, $OOMLAB_DB, else\n"
+	"<results>/oomlab.sqlite (<results> is $OOMLAB_RESULTS, else results/).\n"
+	"Listing first imports the run folders under <results> that are new or\n"
+	"changed; RUN (a run id under <results>, or a run folder) is imported first\n"
+	"when it is not stored yet or its folder changed since.\n"
+	"\n"
+	"The list shows per run its experiment, profile, groups, trials that ended\n"
+	"ok out of all, and when it was created. A summary shows per group its\n"
+	"trials by outcome and per metric n, median, min and max over the trials\n"
+	"that ended ok ('+k': values of k other trials, left out). A trial whose\n"
+	"trial.json is missing or unreadable counts as 'unreadable'.\n"
+	"\n"
+	"  -i, --import DIR   import the run folder DIR (repeatable; again replaces it)\n"
+	"      --db PATH      the database to use\n"
+	"  -f, --format F     text (default) or json\n"
+	"  -h, --help         this text\n";
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+
+static void format_time(char *buf, size_t size, bool has, int64_t unix_time)
+{
+	time_t t = (time_t)unix_time;
+	struct tm tm;
+	if (!has || !localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M", &tm))
+		snprintf(buf, size, "-");
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+/* ---- importing ---- */
+
+static void report_problems(const struct store_import_report *r)
+{
+	for (size_t i = 0; i < r->problems.n; i++)
+		warning("%s: %s", r->run_id ? r->run_id : "run", r->problems.items[i]);
+}
+
+/* Imports DIR; the stored run id in *RUN_ID when not NULL. Returns 0, or
+ * the store's error (-1 database, -2 input) after printing it. */
+static int import_dir(struct store *s, const char *dir, bool verbose, char **run_id)
+{
+	struct store_import_report r;
+	struct strbuf err = STRBUF_INIT;
+	int rc = store_import_run(s, dir, &r, &err);
+	if (rc < 0) {
+		error("results: %s", strbuf_str(&err));
+	} else {
+		if (verbose)
+			report_problems(&r);
+		struct strbuf unreadable = STRBUF_INIT;
+		if (r.trials_unreadable)
+			strbuf_addf(&unreadable, " (%zu unreadable)", r.trials_unreadable);
+		note("results: imported %s: %zu groups, %zu trials%s, %zu metrics", r.run_id, r.groups,
+		     r.trials, strbuf_str(&unreadable), r.metrics);
+		strbuf_release(&unreadable);
+		if (run_id)
+			*run_id = xstrdup(r.run_id);
+	}
+	store_import_report_clear(&r);
+	strbuf_release(&err);
+	return rc;
+}
+
+/* Imports the run folders under the results folder that are new or changed. */
+static void sync_results(struct store *s)
+{
+	const char *root = results_root();
+	DIR *d = opendir(root);
+	if (!d)
+		return;
+	struct strlist dirs = STRLIST_INIT;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *json = xasprintf("%s/%s/run.json", root, de->d_name);
+		if (path_exists(json))
+			strlist_push_owned(&dirs, xasprintf("%s/%s", root, de->d_name));
+		free(json);
+	}
+	closedir(d);
+	strlist_sort(&dirs);
+	for (size_t i = 0; i < dirs.n; i++) {
+		struct strbuf err = STRBUF_INIT;
+		int need = store_run_needs_import(s, dirs.items[i], NULL, &err);
+		if (need < 0)
+			warning("results: %s", strbuf_str(&err));
+		else if (need && import_dir(s, dirs.items[i], false, NULL) == STORE_EDB)
+			exit(1);
+		strbuf_release(&err);
+	}
+	strlist_clear(&dirs);
+}
+
+/* ---- the list ---- */
+
+static json_t *run_to_json(const struct store_run *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "run_id", json_string(r->run_id));
+	json_object_set_new(o, "experiment", r->experiment ? json_string(r->experiment) : json_null());
+	json_object_set_new(o, "profile", r->profile ? json_string(r->profile) : json_null());
+	json_object_set_new(o, "baseline", r->baseline ? json_string(r->baseline) : json_null());
+	json_object_set_new(o, "seed", r->has_seed ? json_integer(r->seed) : json_null());
+	json_object_set_new(o, "created_unix",
+			    r->has_created ? json_integer(r->created_unix) : json_null());
+	json_object_set_new(o, "shard", json_pack("{s:i, s:i}", "k", r->shard_k, "n", r->shard_n));
+	json_object_set_new(o, "groups", json_integer(r->groups));
+	json_object_set_new(o, "trials", json_integer(r->trials));
+	json_object_set_new(o, "trials_ok", json_integer(r->trials_ok));
+	json_object_set_new(o, "trials_unreadable", json_integer(r->trials_unreadable));
+	json_object_set_new(o, "run_dir", json_string(r->run_dir));
+	json_object_set_new(o, "imported_unix", json_integer(r->imported_unix));
+	return o;
+}
+
+struct list_ctx {
+	enum format format;
+	json_t *array;
+	size_t n;
+};
+
+static int list_one(const struct store_run *r, void *data)
+{
+	struct list_ctx *ctx = data;
+	if (ctx->format == FORMAT_JSON) {
+		json_array_append_new(ctx->array, run_to_json(r));
+		return 0;
+	}
+	if (!ctx->n++)
+		printf("%-34s %-14s %-16s %6s %9s  %s\n", "RUN", "EXPERIMENT", "PROFILE", "GROUPS",
+		       "OK/TRIALS", "CREATED");
+	char created[32], trials[32];
+	format_time(created, sizeof(created), r->has_created, r->created_unix);
+	snprintf(trials, sizeof(trials), "%ld/%ld", r->trials_ok, r->trials);
+	printf("%-34s %-14s %-16s %6ld %9s  %s\n", r->run_id, or_dash(r->experiment),
+	       or_dash(r->profile), r->groups, trials, created);
+	return 0;
+}
+
+static void print_json(json_t *j)
+{
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (text)
+		puts(text);
+	free(text);
+	json_decref(j);
+}
+
+static int list_runs(struct store *s, enum format format)
+{
+	struct list_ctx ctx = { .format = format, .array = json_array() };
+	struct strbuf err = STRBUF_INIT;
+	if (store_list_runs(s, list_one, &ctx, &err) < 0)
+		die("results: %s", strbuf_str(&err));
+	strbuf_release(&err);
+	if (format == FORMAT_JSON)
+		print_json(ctx.array);
+	else {
+		json_decref(ctx.array);
+		if (!ctx.n)
+			note("results: no runs stored in %s yet", results_root());
+	}
+	return 0;
+}
+
+/* ---- one run ---- */
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *summary_to_json(const struct store_summary *sum)
+{
+	json_t *o = json_object(), *groups = json_array();
+	json_object_set_new(o, "run", run_to_json(&sum->run));
+	for (size_t i = 0; i < sum->n_groups; i++) {
+		const struct store_group_summary *g = &sum->groups[i];
+		json_t *jg = json_object(), *outcomes = json_object(), *metrics = json_array();
+		json_object_set_new(jg, "label", json_string(g->label));
+		json_object_set_new(jg, "variant", json_string(g->variant));
+		json_object_set_new(jg, "kernel_hash",
+				    g->kernel_hash ? json_string(g->kernel_hash) : json_null());
+		json_object_set_new(jg, "trials", json_integer(g->trials));
+		json_object_set_new(jg, "partial", json_integer(g->partial));
+		for (size_t k = 0; k < g->n_outcomes; k++)
+			json_object_set_new(outcomes, g->outcomes[k].outcome,
+					    json_integer(g->outcomes[k].n));
+		json_object_set_new(jg, "outcomes", outcomes);
+		for (size_t k = 0; k < g->n_metrics; k++) {
+			const struct store_metric_summary *m = &g->metrics[k];
+			json_array_append_new(
+				metrics, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o, s:o}", "name", m->name,
+						   "unit", m->unit, "n", (int)m->n, "n_other",
+						   (int)m->n_other, "median", number_or_null(m->median),
+						   "min", number_or_null(m->min), "max",
+						   number_or_null(m->max)));
+		}
+		json_object_set_new(jg, "metrics", metrics);
+		json_array_append_new(groups, jg);
+	}
+	json_object_set_new(o, "groups", groups);
+	return o;
+}
+
+static void print_number(double v)
+{
+	if (isfinite(v))
+		printf(" %12.6g", v);
+	else
+		printf(" %12s", "-");
+}
+
+static void print_group(const struct store_group_summary *g, bool *footnote)
+{
+	bool aa = strcmp(g->label, g->variant) != 0;
+	printf("\n%s", g->label);
+	if (aa || g->kernel_hash)
+		printf(" (%s%s%s%s%.12s)", aa ? "variant " : "", aa ? g->variant : "",
+		       aa && g->kernel_hash ? ", " : "", g->kernel_hash ? "kernel " : "",
+		       g->kernel_hash ? g->kernel_hash : "");
+	printf(": %ld trial%s", g->trials, g->trials == 1 ? "" : "s");
+	for (size_t k = 0; k < g->n_outcomes; k++)
+		printf("%s %ld %s", k ? "," : ":", g->outcomes[k].n, g->outcomes[k].outcome);
+	if (g->partial)
+		printf("; %ld partial", g->partial);
+	printf("\n");
+	if (!g->n_metrics)
+		return;
+	int width = 6;
+	for (size_t k = 0; k < g->n_metrics; k++)
+		if ((int)strlen(g->metrics[k].name) > width)
+			width = (int)strlen(g->metrics[k].name);
+	printf("  %-*s %-7s %8s %12s %12s %12s\n", width, "METRIC", "UNIT", "N", "MEDIAN", "MIN",
+	       "MAX");
+	for (size_t k = 0; k < g->n_metrics; k++) {
+		const struct store_metric_summary *m = &g->metrics[k];
+		char n[32];
+		if (m->n_other) {
+			snprintf(n, sizeof(n), "%ld+%ld", m->n, m->n_other);
+			*footnote = true;
+		} else {
+			snprintf(n, sizeof(n), "%ld", m->n);
+		}
+		printf("  %-*s %-7s %8s", width, m->name, or_dash(m->unit), n);
+		print_number(m->median);
+		print_number(m->min);
+		print_number(m->max);
+		printf("\n");
+	}
+}
+
+static void print_summary(const struct store_summary *sum)
+{
+	const struct store_run *r = &sum->run;
+	char created[32];
+	format_time(created, sizeof(created), r->has_created, r->created_unix);
+	printf("run %s: experiment %s, profile %s, baseline %s\n", r->run_id, or_dash(r->experiment),
+	       or_dash(r->profile), or_dash(r->baseline));
+	printf("created %s", created);
+	if (r->has_seed)
+		printf(", seed %lld", (long long)r->seed);
+	if (r->shard_n > 1)
+		printf(", shard %d of %d", r->shard_k, r->shard_n);
+	printf(", %ld/%ld trials ok", r->trials_ok, r->trials);
+	if (r->trials_unreadable)
+		printf(" (%ld unreadable)", r->trials_unreadable);
+	printf("\nfolder %s\n", r->run_dir);
+	bool footnote = false;
+	for (size_t i = 0; i < sum->n_groups; i++)
+		print_group(&sum->groups[i], &footnote);
+	if (footnote)
+		printf("\nN 'n+k': k values from trials that did not end ok, left out of the figures.\n");
+}
+
+/* The folder RUN names: a run folder path, or <results>/RUN; NULL if none. */
+static char *run_folder(const char *run)
+{
+	char *json = xasprintf("%s/run.json", run);
+	bool is_path = strchr(run, '/') && path_exists(json);
+	free(json);
+	if (is_path)
+		return xstrdup(run);
+	char *dir = xasprintf("%s/%s", results_root(), run);
+	json = xasprintf("%s/run.json", dir);
+	bool found = path_exists(json);
+	free(json);
+	if (found)
+		return dir;
+	free(dir);
+	return NULL;
+}
+
+static int show_run(struct store *s, const char *run, enum format format)
+{
+	char *dir = run_folder(run), *run_id = NULL;
+	if (dir) {
+		struct strbuf err = STRBUF_INIT;
+		int need = store_run_needs_import(s, dir, &run_id, &err);
+		if (need < 0)
+			warning("results: %s", strbuf_str(&err));
+		else if (need && import_dir(s, dir, true, &run_id) == STORE_EDB)
+			exit(1);
+		strbuf_release(&err);
+		free(dir);
+	}
+	struct store_summary sum;
+	struct strbuf err = STRBUF_INIT;
+	int rc = store_run_summary(s, run_id ? run_id : run, &sum, &err);
+	if (rc < 0)
+		die("results: %s", strbuf_str(&err));
+	if (rc == 0)
+		die_usage("results: no run '%s' (see lab results)", run);
+	if (format == FORMAT_JSON)
+		print_json(summary_to_json(&sum));
+	else
+		print_summary(&sum);
+	store_summary_clear(&sum);
+	strbuf_release(&err);
+	free(run_id);
+	return 0;
+}
+
+int cmd_results(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "import", required_argument, NULL, 'i' },
+		{ "db", required_argument, NULL, 'D' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct strlist imports = STRLIST_INIT;
+	const char *db = NULL;
+	enum format format = FORMAT_TEXT;
+	int c;
+	while ((c = next_option("results", argc, argv, "i:f:h", opts)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(results_usage, stdout);
+			return 0;
+		case 'i':
+			strlist_push(&imports, optarg);
+			break;
+		case 'D':
+			db = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				format = FORMAT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				format = FORMAT_JSON;
+			else
+				die_usage("results: --format wants text or json, not '%s'", optarg);
+			break;
+		}
+	}
+	if (optind + 1 < argc)
+		die_usage("results: name one run at most (unexpected '%s')", argv[optind + 1]);
+	const char *run = optind < argc ? argv[optind] : NULL;
+
+	char *path = db ? xstrdup(db) : store_default_path();
+	struct store *s;
+	struct strbuf err = STRBUF_INIT;
+	int rc = store_open(path, &s, &err);
+	if (rc < 0) {
+		error("results: %s", strbuf_str(&err));
+		exit(rc == STORE_EINPUT ? EXIT_USAGE : 1);
+	}
+	strbuf_release(&err);
+
+	int status = 0;
+	for (size_t i = 0; i < imports.n; i++) {
+		rc = import_dir(s, imports.items[i], true, NULL);
+		if (rc == STORE_EDB)
+			status = 1;
+		else if (rc < 0 && !status)
+			status = EXIT_USAGE;
+	}
+	if (run)
+		status = show_run(s, run, format) ? 1 : status;
+	else if (!imports.n) {
+		sync_results(s);
+		status = list_runs(s, format);
+	}
+	store_close(s);
+	strlist_clear(&imports);
+	free(path);
+	return status;
+}
