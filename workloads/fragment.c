@@ -351,11 +351,23 @@ static int fill_pipes(const struct cfg *cfg, struct state *s, uint64_t deadline)
 	double unusable;
 	int r = 0;
 
+	uint64_t best = UINT64_MAX, since_best = 0;
+
 	memset(page, 0x5a, sizeof(page));
 	report_phase("pipes", true);
 	while (!target_met(cfg, &blocks, &unusable) && !wl_stop &&
 	       s->pipe_bytes < cfg->pipe_max && mono_ns() < deadline) {
 		int fds[2];
+
+		/* Once the large blocks are gone the pipes only eat holes (they
+		 * claim half-free pageblocks); stop when 16 pipes in a row
+		 * brought no progress (blocks that reclaim keeps freeing). */
+		if (blocks < best) {
+			best = blocks;
+			since_best = 0;
+		} else if (++since_best > 16) {
+			break;
+		}
 
 		if (mem_available(cfg) < cfg->reserve / 2)
 			break;
