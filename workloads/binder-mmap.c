@@ -124,7 +124,7 @@ static int opener(const struct cfg *cfg, const char *path, int proc,
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	wl_default_signals();
-	set_oom_score_adj(0, cfg->opener_adj);
+	wl_set_oom_score_adj(0, cfg->opener_adj);
 	if (!conns)
 		return 1;
 	for (uint64_t i = 0; i < cfg->opens; i++) {
@@ -178,7 +178,7 @@ static int opener(const struct cfg *cfg, const char *path, int proc,
 		if (cfg->max_failures && failures >= cfg->max_failures)
 			break;
 		if (cfg->interval_ns)
-			sleep_ns(cfg->interval_ns);
+			wl_sleep_ns(cfg->interval_ns);
 	}
 	st->finished = 1;
 	/* Wait for the parent to say "close" by closing the pipe (it handles
@@ -292,7 +292,7 @@ int binder_mmap_main(int argc, char **argv)
 		return wl_usage_error(NAME, "--opens x --procs must stay below 4000000");
 
 	wl_stop_on_signals();
-	if (cfg.protect && set_oom_score_adj(0, -1000))
+	if (cfg.protect && wl_set_oom_score_adj(0, -1000))
 		wl_err(NAME, "cannot set own oom_score_adj to -1000 (not root?)");
 	r = wl_raise_nofile(cfg.opens + 64);
 	if (r) {
@@ -387,13 +387,13 @@ int binder_mmap_main(int argc, char **argv)
 		}
 		if (!busy || wl_stop)
 			break;
-		sleep_ns(5000000);
+		wl_sleep_ns(5000000);
 	}
 	report_phase("open", false);
 
 	if (cfg.hold_ns && !wl_stop) {
 		report_phase("hold", true);
-		sleep_ns(cfg.hold_ns);
+		wl_sleep_ns(cfg.hold_ns);
 		report_phase("hold", false);
 	}
 
@@ -453,8 +453,8 @@ int binder_mmap_main(int argc, char **argv)
 				olat[no++] = (double)rc->open_ns;
 		}
 	}
-	summarize(mlat, mlat ? nm : 0, &ms);
-	summarize(olat, olat ? no : 0, &os);
+	wl_summarize(mlat, mlat ? nm : 0, &ms);
+	wl_summarize(olat, olat ? no : 0, &os);
 	report_metric("mmap_attempts", (double)attempts, "count", NULL);
 	report_metric("mmap_ok", (double)ok, "count", NULL);
 	report_metric("mmap_enomem", (double)enomem, "count", NULL);

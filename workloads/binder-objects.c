@@ -257,7 +257,7 @@ static int run_manager(const struct cfg *cfg, const char *path, struct shared *s
 			__atomic_store_n(&sh->cmd_done, CMD_FINAL, __ATOMIC_RELEASE);
 			/* the parent measures, then kills us */
 		}
-		sleep_ns(2000000);
+		wl_sleep_ns(2000000);
 	}
 	return 0;
 }
@@ -385,7 +385,7 @@ static void slab_cache_for(enum binder_obj type, char *cache, size_t cap,
 		snprintf(path, sizeof(path), "%s/%s", SLAB_SYSFS, name);
 		if (lstat(path, &st) == 0) {
 			*dedicated = true;
-			strlcpy0(cache, name, cap);
+			wl_strlcpy0(cache, name, cap);
 			return;
 		}
 	}
@@ -417,14 +417,14 @@ static void read_slab_view(const char *cache, const char *slabinfo, struct slab_
 	struct slab_cache si;
 
 	memset(v, 0, sizeof(*v));
-	if (read_slub_cache(SLAB_SYSFS, cache, &sc) == 0) {
+	if (wl_read_slub_cache(SLAB_SYSFS, cache, &sc) == 0) {
 		v->ok = true;
 		v->object_size = sc.object_size;
 		v->slab_bytes = 4096ull << sc.order;
 		v->objs_per_slab = sc.objs_per_slab;
 		v->naliases = sc.naliases;
 		v->alias = sc.alias;
-		strlcpy0(v->target, sc.target, sizeof(v->target));
+		wl_strlcpy0(v->target, sc.target, sizeof(v->target));
 		if (sc.have_debug_counts) {
 			v->active = sc.objects;
 			v->num = sc.total_objects;
@@ -434,8 +434,8 @@ static void read_slab_view(const char *cache, const char *slabinfo, struct slab_
 		}
 	}
 	/* /proc/slabinfo lists the canonical name of a merged cache only. */
-	if (slabinfo && (parse_slabinfo(slabinfo, cache, &si) == 0 ||
-			 (v->target[0] && parse_slabinfo(slabinfo, v->target, &si) == 0))) {
+	if (slabinfo && (wl_parse_slabinfo(slabinfo, cache, &si) == 0 ||
+			 (v->target[0] && wl_parse_slabinfo(slabinfo, v->target, &si) == 0))) {
 		v->ok = true;
 		if (!v->object_size)
 			v->object_size = si.objsize;
@@ -455,7 +455,7 @@ static void report_slabs(const struct cfg *cfg, const char *when, const char *cy
 {
 	char *slabinfo = NULL;
 
-	read_text_alloc("/proc/slabinfo", &slabinfo);
+	wl_read_text_alloc("/proc/slabinfo", &slabinfo);
 	for (size_t i = 0; i < NSTRUCTS; i++) {
 		enum binder_obj type = binder_structs[i].type;
 		const char *tname = binder_obj_names[type];
@@ -494,7 +494,7 @@ static void report_slabs(const struct cfg *cfg, const char *when, const char *cy
 			char aliases[1024];
 			struct jl j;
 
-			slub_aliases_of(SLAB_SYSFS, v.target[0] ? v.target : cache,
+			wl_slub_aliases_of(SLAB_SYSFS, v.target[0] ? v.target : cache,
 					aliases, sizeof(aliases));
 			report_begin_event(&j, "slab-cache");
 			jl_str(&j, "type", tname);
@@ -518,7 +518,7 @@ static void report_binder(const struct cfg *cfg, const char *when, const char *c
 	struct binder_objstats now;
 	struct jl j;
 
-	if (read_binder_stats(stats_path(cfg), &now) < 0)
+	if (wl_read_binder_stats(stats_path(cfg), &now) < 0)
 		return;
 	report_begin_event(&j, "binder-stats");
 	jl_str(&j, "when", when);
@@ -561,7 +561,7 @@ static bool wait_until(bool (*fn)(const struct shared *, uint32_t), const struct
 	while (!fn(sh, arg)) {
 		if (mono_ns() >= end || wl_stop)
 			return false;
-		sleep_ns(20000000);
+		wl_sleep_ns(20000000);
 	}
 	return true;
 }
@@ -583,10 +583,10 @@ static void settle(const struct cfg *cfg, int timeout_ms)
 	struct binder_objstats a, b;
 	uint64_t end = mono_ns() + (uint64_t)timeout_ms * 1000000ull;
 
-	read_binder_stats(stats_path(cfg), &a);
+	wl_read_binder_stats(stats_path(cfg), &a);
 	while (mono_ns() < end && !wl_stop) {
-		sleep_ns(100000000);
-		read_binder_stats(stats_path(cfg), &b);
+		wl_sleep_ns(100000000);
+		wl_read_binder_stats(stats_path(cfg), &b);
 		if (!memcmp(a.active, b.active, sizeof(a.active)))
 			return;
 		a = b;
@@ -655,7 +655,7 @@ static int one_cycle(const struct cfg *cfg, const char *path, uint64_t cycle_no,
 	report_slabs(cfg, "hold", cyc, cycle_no == 1);
 	if (cfg->hold_ns) {
 		report_phase("hold", true);
-		sleep_ns(cfg->hold_ns);
+		wl_sleep_ns(cfg->hold_ns);
 		report_phase("hold", false);
 	}
 
@@ -735,7 +735,7 @@ static int parse_struct_size(const char *arg, struct cfg *cfg)
 	for (int i = 0; i < BOBJ_COUNT; i++) {
 		if (strlen(binder_obj_names[i]) == (size_t)(eq - arg) &&
 		    !strncmp(arg, binder_obj_names[i], (size_t)(eq - arg))) {
-			if (parse_u64_str(eq + 1, &v) || v == 0 || v > 65536)
+			if (wl_parse_u64_str(eq + 1, &v) || v == 0 || v > 65536)
 				return -1;
 			cfg->size[i] = v;
 			return 0;
@@ -837,14 +837,14 @@ int binder_objects_main(int argc, char **argv)
 		return wl_usage_error(NAME, "clients x threads x rounds x nodes must stay below 4000000");
 
 	if (stats) {
-		strlcpy0(cfg.stats, stats, sizeof(cfg.stats));
+		wl_strlcpy0(cfg.stats, stats, sizeof(cfg.stats));
 	} else {
 		snprintf(cfg.stats, sizeof(cfg.stats), "%s/binder_logs/stats",
 			 binderfs ? binderfs : BINDERFS_DEFAULT);
 		if (access(cfg.stats, R_OK) < 0)
-			strlcpy0(cfg.stats, "/sys/kernel/debug/binder/stats", sizeof(cfg.stats));
+			wl_strlcpy0(cfg.stats, "/sys/kernel/debug/binder/stats", sizeof(cfg.stats));
 	}
-	if (read_binder_stats(cfg.stats, &base) < 0)
+	if (wl_read_binder_stats(cfg.stats, &base) < 0)
 		wl_err(NAME, "cannot read binder stats from %s (mount binderfs with "
 		       "-o stats=global); counts will be missing", cfg.stats);
 

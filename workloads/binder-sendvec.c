@@ -154,7 +154,7 @@ static void run_size(struct binder_io *io, uint8_t *buf, size_t size,
 		binder_io_free(io, reply.data.ptr.buffer);
 	}
 	t0 = mono_ns();
-	c0 = cpu_ns_process();
+	c0 = wl_cpu_ns_process();
 	deadline = t0 + budget_ns;
 	for (;;) {
 		int r = echo(io, buf, size, &reply);
@@ -179,7 +179,7 @@ static void run_size(struct binder_io *io, uint8_t *buf, size_t size,
 		}
 	}
 	res->wall_ns = mono_ns() - t0;
-	res->cpu_ns = cpu_ns_process() - c0;
+	res->cpu_ns = wl_cpu_ns_process() - c0;
 	res->iterations = i;
 }
 

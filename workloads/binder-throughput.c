@@ -317,7 +317,7 @@ static int worker(const struct cfg *cfg, const char *path, uint32_t idx,
 				continue;
 			}
 			binder_io_free(io, reply.data.ptr.buffer);
-			hist_add(&res->h, t1 - t0);
+			wl_hist_add(&res->h, t1 - t0);
 			res->done++;
 			if (cfg->time_ns && t1 - start >= cfg->time_ns)
 				break;
@@ -468,7 +468,7 @@ int binder_throughput_main(int argc, char **argv)
 	}
 	sh->nworkers = (uint32_t)cfg.workers;
 	for (uint64_t i = 0; i < cfg.workers; i++)
-		hist_init(&sh->res[i].h);
+		wl_hist_init(&sh->res[i].h);
 
 	report_phase("setup", true);
 	registry = fork();
@@ -537,9 +537,9 @@ int binder_throughput_main(int argc, char **argv)
 	kill(registry, SIGKILL);
 	waitpid(registry, NULL, 0);
 
-	hist_init(all);
+	wl_hist_init(all);
 	for (uint64_t i = 0; i < cfg.workers; i++) {
-		hist_merge(all, &sh->res[i].h);
+		wl_hist_merge(all, &sh->res[i].h);
 		total += sh->res[i].done;
 		errors += sh->res[i].errors;
 		if (!cfg.pairs || i >= cfg.workers / 2)
@@ -553,20 +553,20 @@ int binder_throughput_main(int argc, char **argv)
 		double ips = (double)total * 1e9 / (double)(t_end - t_start);
 
 		report_metric("throughput_iterations_per_s", ips, "1/s", NULL);
-		report_metric("throughput_latency_avg_ns", hist_mean(all), "ns", NULL);
+		report_metric("throughput_latency_avg_ns", wl_hist_mean(all), "ns", NULL);
 		report_metric("throughput_latency_worst_ns", (double)all->max, "ns", NULL);
 		report_metric("throughput_latency_best_ns", (double)all->min, "ns", NULL);
-		report_metric("throughput_latency_p50_ns", (double)hist_pct(all, 50), "ns", NULL);
-		report_metric("throughput_latency_p90_ns", (double)hist_pct(all, 90), "ns", NULL);
-		report_metric("throughput_latency_p95_ns", (double)hist_pct(all, 95), "ns", NULL);
-		report_metric("throughput_latency_p99_ns", (double)hist_pct(all, 99), "ns", NULL);
+		report_metric("throughput_latency_p50_ns", (double)wl_hist_pct(all, 50), "ns", NULL);
+		report_metric("throughput_latency_p90_ns", (double)wl_hist_pct(all, 90), "ns", NULL);
+		report_metric("throughput_latency_p95_ns", (double)wl_hist_pct(all, 95), "ns", NULL);
+		report_metric("throughput_latency_p99_ns", (double)wl_hist_pct(all, 99), "ns", NULL);
 		/* binderThroughputTest's own lines, for people used to them */
 		fprintf(stderr, "iterations per sec: %.1f\n", ips);
 		fprintf(stderr, "average:%.4fms worst:%.4fms best:%.4fms\n",
-			hist_mean(all) / 1e6, (double)all->max / 1e6, (double)all->min / 1e6);
+			wl_hist_mean(all) / 1e6, (double)all->max / 1e6, (double)all->min / 1e6);
 		fprintf(stderr, "50%%: %.4f 90%%: %.4f 95%%: %.4f 99%%: %.4f\n",
-			(double)hist_pct(all, 50) / 1e6, (double)hist_pct(all, 90) / 1e6,
-			(double)hist_pct(all, 95) / 1e6, (double)hist_pct(all, 99) / 1e6);
+			(double)wl_hist_pct(all, 50) / 1e6, (double)wl_hist_pct(all, 90) / 1e6,
+			(double)wl_hist_pct(all, 95) / 1e6, (double)wl_hist_pct(all, 99) / 1e6);
 	}
 	if (errors || dead)
 		fprintf(stderr, "%s: %llu errors, %llu workers died\n", NAME,

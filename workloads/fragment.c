@@ -121,7 +121,7 @@ struct state {
 /* /proc/buddyinfo, restricted to the bound node with --node. */
 static int read_buddy(const struct cfg *cfg, struct buddyinfo *bi)
 {
-	int r = read_buddyinfo(bi), n = 0;
+	int r = wl_read_buddyinfo(bi), n = 0;
 
 	if (r < 0 || cfg->node < 0)
 		return r;
@@ -150,13 +150,13 @@ static void report_buddy(const char *when, const struct cfg *cfg)
 		report_end(&j);
 	}
 	snprintf(ord, sizeof(ord), "%d", cfg->order);
-	report_metricl("fragment_free_pages", (double)buddy_pages_ge(&bi, cfg->zones, 0),
+	report_metricl("fragment_free_pages", (double)wl_buddy_pages_ge(&bi, cfg->zones, 0),
 		       "pages", "when", when, NULL);
 	report_metricl("fragment_free_blocks_ge",
-		       (double)buddy_blocks_ge(&bi, cfg->zones, cfg->order), "count",
+		       (double)wl_buddy_blocks_ge(&bi, cfg->zones, cfg->order), "count",
 		       "when", when, "order", ord, NULL);
 	report_metricl("fragment_unusable_index",
-		       buddy_unusable_index(&bi, cfg->zones, cfg->order), "ratio",
+		       wl_buddy_unusable_index(&bi, cfg->zones, cfg->order), "ratio",
 		       "when", when, "order", ord, NULL);
 }
 
@@ -166,8 +166,8 @@ static bool target_met(const struct cfg *cfg, uint64_t *blocks, double *unusable
 
 	if (read_buddy(cfg, &bi) < 0)
 		return false;
-	*blocks = buddy_blocks_ge(&bi, cfg->zones, cfg->order);
-	*unusable = buddy_unusable_index(&bi, cfg->zones, cfg->order);
+	*blocks = wl_buddy_blocks_ge(&bi, cfg->zones, cfg->order);
+	*unusable = wl_buddy_unusable_index(&bi, cfg->zones, cfg->order);
 	if (cfg->target_unusable >= 0)
 		return *unusable >= cfg->target_unusable;
 	return *blocks <= cfg->target_blocks;
@@ -181,13 +181,13 @@ static uint64_t mem_available(const struct cfg *cfg)
 	uint64_t kb = 0, file = 0;
 
 	if (cfg->node < 0) {
-		if (read_text("/proc/meminfo", buf, sizeof(buf)) < 0 ||
-		    kv_get(buf, "MemAvailable", &kb))
+		if (wl_read_text("/proc/meminfo", buf, sizeof(buf)) < 0 ||
+		    wl_kv_get(buf, "MemAvailable", &kb))
 			return 0;
 		return kb * 1024;
 	}
 	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", cfg->node);
-	if (read_text(path, buf, sizeof(buf)) < 0)
+	if (wl_read_text(path, buf, sizeof(buf)) < 0)
 		return 0;
 	/* lines look like "Node 1 MemFree:  222908 kB" */
 	for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
@@ -206,11 +206,11 @@ static uint64_t mem_available(const struct cfg *cfg)
 static int sysctl_set(const char *path, const char *val, char *old, size_t oldcap,
 		      bool *was_set)
 {
-	int r = read_line(path, old, oldcap);
+	int r = wl_read_line(path, old, oldcap);
 
 	if (r)
 		return r;
-	r = write_text(path, val);
+	r = wl_write_text(path, val);
 	if (!r)
 		*was_set = true;
 	return r;
@@ -243,7 +243,7 @@ static int run_stress_ng(const struct cfg *cfg)
 	if (pid == 0) {
 		/* stress-ng's output is human text: keep stdout for JSON. */
 		dup2(2, 1);
-		set_oom_score_adj(0, 0);
+		wl_set_oom_score_adj(0, 0);
 		execvp("stress-ng", argv);
 		fprintf(stderr, "%s: cannot run stress-ng: %s\n", NAME, strerror(errno));
 		_exit(127);
@@ -320,7 +320,7 @@ static int make_holes(struct state *s)
 	uint64_t mmc = 0;
 
 	/* Each remaining page becomes its own VMA. */
-	if (read_u64("/proc/sys/vm/max_map_count", &mmc) == 0 &&
+	if (wl_read_u64("/proc/sys/vm/max_map_count", &mmc) == 0 &&
 	    mmc < pages / 2 + 16384) {
 		snprintf(want, sizeof(want), "%zu", pages / 2 + 16384);
 		if (sysctl_set("/proc/sys/vm/max_map_count", want, s->old_mmc,
@@ -412,7 +412,7 @@ static int slab_frag(const struct cfg *cfg, struct state *s)
 {
 	char path[600];
 
-	if (pathf(s->slab_path, sizeof(s->slab_path), "%s/oomlab-fragment-%d",
+	if (wl_pathf(s->slab_path, sizeof(s->slab_path), "%s/oomlab-fragment-%d",
 		  cfg->slab_dir, (int)getpid()))
 		return -ENAMETOOLONG;
 	if (mkdir(s->slab_path, 0700) < 0)
@@ -460,9 +460,9 @@ static void release(struct state *s)
 		s->slab_path[0] = '\0';
 	}
 	if (s->cua_set)
-		write_text("/proc/sys/vm/compact_unevictable_allowed", s->old_cua);
+		wl_write_text("/proc/sys/vm/compact_unevictable_allowed", s->old_cua);
 	if (s->mmc_set)
-		write_text("/proc/sys/vm/max_map_count", s->old_mmc);
+		wl_write_text("/proc/sys/vm/max_map_count", s->old_mmc);
 	s->cua_set = s->mmc_set = false;
 }
 
@@ -490,7 +490,7 @@ int fragment_main(int argc, char **argv)
 		WL_COMMON_OPTS,
 		{ 0, 0, 0, 0 },
 	};
-	uint64_t memtotal = mem_total_bytes(), min_free_kb = 0, t0, blocks = 0;
+	uint64_t memtotal = wl_mem_total_bytes(), min_free_kb = 0, t0, blocks = 0;
 	struct cfg cfg = {
 		.order = 3, .target_unusable = -1, .zones = NULL,
 		.chunk = 4ul << 20, .slab_dir = "/tmp", .stress_temp = "/tmp",
@@ -507,7 +507,7 @@ int fragment_main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	cfg.max_pin = memtotal / 100 * 95;
 	cfg.pipe_max = memtotal / 10;
-	read_u64("/proc/sys/vm/min_free_kbytes", &min_free_kb);
+	wl_read_u64("/proc/sys/vm/min_free_kbytes", &min_free_kb);
 	cfg.reserve = min_free_kb * 4096 > (16ul << 20) ? min_free_kb * 4096 : 16ul << 20;
 
 	wl_common_init(&com);
@@ -597,7 +597,7 @@ int fragment_main(int argc, char **argv)
 
 		if (read_buddy(&cfg, &bi) > 0)
 			for (int i = 0; i < bi.nzones; i++)
-				any |= buddy_zone_selected(&bi.z[i], cfg.zones);
+				any |= wl_buddy_zone_selected(&bi.z[i], cfg.zones);
 		if (!any)
 			return wl_usage_error(NAME, "--zones %s: no such zone in /proc/buddyinfo",
 					      cfg.zones);
@@ -606,7 +606,7 @@ int fragment_main(int argc, char **argv)
 
 	wl_stop_on_signals();
 	t0 = mono_ns();
-	if (set_oom_score_adj(0, cfg.self_adj))
+	if (wl_set_oom_score_adj(0, cfg.self_adj))
 		wl_err(NAME, "cannot set oom_score_adj %d", cfg.self_adj);
 	report_buddy("before", &cfg);
 
@@ -669,7 +669,7 @@ int fragment_main(int argc, char **argv)
 			if (cfg.hold_forever)
 				pause();
 			else
-				sleep_ns(until - mono_ns());
+				wl_sleep_ns(until - mono_ns());
 		}
 	}
 	release(&s);

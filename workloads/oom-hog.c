@@ -152,11 +152,11 @@ static int eater(const struct cfg *cfg, const char *cg_procs, struct hog_shm *sh
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	wl_default_signals();
-	if (set_oom_score_adj(0, cfg->victim_adj))
+	if (wl_set_oom_score_adj(0, cfg->victim_adj))
 		fprintf(stderr, "%s: eater: cannot set oom_score_adj\n", NAME);
 	if (cg_procs) {
 		snprintf(pid, sizeof(pid), "%d", (int)getpid());
-		if (write_text(cg_procs, pid)) {
+		if (wl_write_text(cg_procs, pid)) {
 			fprintf(stderr, "%s: eater: cannot join %s: %s\n", NAME, cg_procs,
 				strerror(errno));
 			return 1;
@@ -194,8 +194,8 @@ static int eater(const struct cfg *cfg, const char *cg_procs, struct hog_shm *sh
 		}
 		/* Start eating once every reader has a read in flight. */
 		while (shm->io_started < want)
-			sleep_ns(1000000);
-		sleep_ns(100000000);
+			wl_sleep_ns(1000000);
+		wl_sleep_ns(100000000);
 	}
 	shm->ready = 1;
 	while (eaten < cfg->bytes) {
@@ -207,7 +207,7 @@ static int eater(const struct cfg *cfg, const char *cg_procs, struct hog_shm *sh
 		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
-			sleep_ns(10000000);
+			wl_sleep_ns(10000000);
 			continue;
 		}
 		for (size_t o = 0; o < len; o += PAGE)
@@ -263,11 +263,11 @@ static bool probe(pid_t pid, uint64_t *rss_kb, bool *has_mm, bool *killed)
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (pathf(path, sizeof(path), "%s/%s/status", dir, de->d_name) ||
-		    read_text(path, text, sizeof(text)) < 0)
+		if (wl_pathf(path, sizeof(path), "%s/%s/status", dir, de->d_name) ||
+		    wl_read_text(path, text, sizeof(text)) < 0)
 			continue;
 		any = true;
-		if (kv_get(text, "VmRSS", &v) == 0) {
+		if (wl_kv_get(text, "VmRSS", &v) == 0) {
 			*has_mm = true;
 			if (v > *rss_kb)
 				*rss_kb = v;
@@ -382,9 +382,9 @@ static int vmstat_get(const char *key, uint64_t *v)
 	char *text;
 	int r;
 
-	if (read_text_alloc("/proc/vmstat", &text) < 0)
+	if (wl_read_text_alloc("/proc/vmstat", &text) < 0)
 		return -1;
-	r = kv_get(text, key, v);
+	r = wl_kv_get(text, key, v);
 	free(text);
 	return r;
 }
@@ -401,7 +401,7 @@ struct cgctx {
 
 static int cg_file(const struct cgctx *cg, const char *f, char *buf, size_t cap)
 {
-	return pathf(buf, cap, "%s/%s", cg->dir, f);
+	return wl_pathf(buf, cap, "%s/%s", cg->dir, f);
 }
 
 static int setup_cgroup(const struct cfg *cfg, struct cgctx *cg)
@@ -412,7 +412,7 @@ static int setup_cgroup(const struct cfg *cfg, struct cgctx *cg)
 
 	memset(cg, 0, sizeof(*cg));
 	if (cfg->cgroup) {
-		strlcpy0(cg->dir, cfg->cgroup, sizeof(cg->dir));
+		wl_strlcpy0(cg->dir, cfg->cgroup, sizeof(cg->dir));
 		if (mkdir(cg->dir, 0755) == 0)
 			cg->created = true;
 		else if (errno != EEXIST)
@@ -420,23 +420,23 @@ static int setup_cgroup(const struct cfg *cfg, struct cgctx *cg)
 	} else if (!memcg) {
 		return 0;                    /* global: stay where we are */
 	} else {
-		if (cgroup2_mount(mnt, sizeof(mnt)) || own_cgroup(0, own, sizeof(own)))
+		if (wl_cgroup2_mount(mnt, sizeof(mnt)) || wl_own_cgroup(0, own, sizeof(own)))
 			return -ENOENT;
-		if (pathf(base, sizeof(base), "%s%s", mnt, strcmp(own, "/") ? own : ""))
+		if (wl_pathf(base, sizeof(base), "%s%s", mnt, strcmp(own, "/") ? own : ""))
 			return -ENAMETOOLONG;
 		/* Enable memory for children; fails (EBUSY) in a non-root
 		 * cgroup that has processes, e.g. our own. */
-		pathf(path, sizeof(path), "%s/cgroup.subtree_control", base);
-		write_text(path, "+memory");
-		if (read_line(path, line, sizeof(line)) == 0 && strstr(line, "memory")) {
-			if (pathf(cg->dir, sizeof(cg->dir), "%s/oom-hog-%d", base,
+		wl_pathf(path, sizeof(path), "%s/cgroup.subtree_control", base);
+		wl_write_text(path, "+memory");
+		if (wl_read_line(path, line, sizeof(line)) == 0 && strstr(line, "memory")) {
+			if (wl_pathf(cg->dir, sizeof(cg->dir), "%s/oom-hog-%d", base,
 				  (int)getpid()))
 				return -ENAMETOOLONG;
 			if (mkdir(cg->dir, 0755) < 0)
 				return -errno;
 			cg->created = true;
 		} else {
-			strlcpy0(cg->dir, base, sizeof(cg->dir));
+			wl_strlcpy0(cg->dir, base, sizeof(cg->dir));
 		}
 	}
 	cg_file(cg, "cgroup.procs", cg->procs, sizeof(cg->procs));
@@ -444,32 +444,32 @@ static int setup_cgroup(const struct cfg *cfg, struct cgctx *cg)
 	if (memcg) {
 		char val[32];
 
-		if (read_line(path, cg->old_max, sizeof(cg->old_max)))
+		if (wl_read_line(path, cg->old_max, sizeof(cg->old_max)))
 			return -EOPNOTSUPP;     /* no memory controller here */
 		if (!cg->created && !cfg->memcg_max_set && !strcmp(cg->old_max, "max"))
 			return -EDOM;
 		if (cg->created || cfg->memcg_max_set) {
 			snprintf(val, sizeof(val), "%llu",
 				 (unsigned long long)cfg->memcg_max);
-			r = write_text(path, val);
+			r = wl_write_text(path, val);
 			if (r)
 				return r;
 			cg->restore_max = !cg->created;
 		}
 		if (!cfg->allow_swap) {
 			cg_file(cg, "memory.swap.max", path, sizeof(path));
-			write_text(path, "0");   /* absent without swap: fine */
+			wl_write_text(path, "0");   /* absent without swap: fine */
 		}
 	}
 	{
 		char *text;
 
 		cg_file(cg, "memory.events", path, sizeof(path));
-		if (read_text_alloc(path, &text) >= 0) {
+		if (wl_read_text_alloc(path, &text) >= 0) {
 			cg->have_events = true;
-			kv_get(text, "oom", &cg->ev0_oom);
-			kv_get(text, "oom_kill", &cg->ev0_kill);
-			kv_get(text, "max", &cg->ev0_max);
+			wl_kv_get(text, "oom", &cg->ev0_oom);
+			wl_kv_get(text, "oom_kill", &cg->ev0_kill);
+			wl_kv_get(text, "max", &cg->ev0_max);
 			free(text);
 		}
 	}
@@ -485,10 +485,10 @@ static void cgroup_report_and_cleanup(struct cgctx *cg)
 		uint64_t oom = 0, kill = 0, max = 0;
 
 		cg_file(cg, "memory.events", path, sizeof(path));
-		if (read_text_alloc(path, &text) >= 0) {
-			kv_get(text, "oom", &oom);
-			kv_get(text, "oom_kill", &kill);
-			kv_get(text, "max", &max);
+		if (wl_read_text_alloc(path, &text) >= 0) {
+			wl_kv_get(text, "oom", &oom);
+			wl_kv_get(text, "oom_kill", &kill);
+			wl_kv_get(text, "max", &max);
 			free(text);
 			report_metric("memcg_oom", (double)(oom - cg->ev0_oom), "count", NULL);
 			report_metric("memcg_oom_kill", (double)(kill - cg->ev0_kill), "count", NULL);
@@ -497,12 +497,12 @@ static void cgroup_report_and_cleanup(struct cgctx *cg)
 	}
 	if (cg->restore_max) {
 		cg_file(cg, "memory.max", path, sizeof(path));
-		write_text(path, cg->old_max);
+		wl_write_text(path, cg->old_max);
 	}
 	if (cg->created) {
 		/* The cgroup empties asynchronously after the last exit. */
 		for (int i = 0; i < 200 && rmdir(cg->dir) < 0 && errno == EBUSY; i++)
-			sleep_ns(10000000);
+			wl_sleep_ns(10000000);
 	}
 }
 
@@ -553,7 +553,7 @@ int oom_hog_main(int argc, char **argv)
 		WL_COMMON_OPTS,
 		{ 0, 0, 0, 0 },
 	};
-	uint64_t memtotal = mem_total_bytes();
+	uint64_t memtotal = wl_mem_total_bytes();
 	struct cfg cfg = {
 		.mode = MODE_MEMCG, .hogs = 1, .chunk = 1ul << 20,
 		.memcg_max = 64ul << 20, .io_size = 4ul << 20, .io_threads = 1,
@@ -680,7 +680,7 @@ int oom_hog_main(int argc, char **argv)
 	cfg.chunk &= ~(PAGE - 1);
 
 	wl_stop_on_signals();
-	if (set_oom_score_adj(0, cfg.self_adj))
+	if (wl_set_oom_score_adj(0, cfg.self_adj))
 		wl_err(NAME, "cannot set own oom_score_adj to %d", cfg.self_adj);
 	r = setup_cgroup(&cfg, &cg);
 	if (r == -EDOM) {
@@ -701,8 +701,8 @@ int oom_hog_main(int argc, char **argv)
 		cfg.bytes = memtotal;
 		if ((cfg.mode == MODE_MEMCG || cfg.memcg_scope) && cg.dir[0] &&
 		    cg_file(&cg, "memory.max", path, sizeof(path)) == 0 &&
-		    read_line(path, max, sizeof(max)) == 0 &&
-		    parse_u64_str(max, &lim) == 0 && lim)
+		    wl_read_line(path, max, sizeof(max)) == 0 &&
+		    wl_parse_u64_str(max, &lim) == 0 && lim)
 			cfg.bytes = 2 * lim;
 	}
 	{
@@ -714,7 +714,7 @@ int oom_hog_main(int argc, char **argv)
 		       cfg.mode == MODE_GLOBAL ? "global" : "reaper");
 		jl_str(&j, "path", cg.dir[0] ? cg.dir : "(unchanged)");
 		if (cg.dir[0] && cg_file(&cg, "memory.max", path, sizeof(path)) == 0 &&
-		    read_line(path, max, sizeof(max)) == 0)
+		    wl_read_line(path, max, sizeof(max)) == 0)
 			jl_str(&j, "memory_max", max);
 		jl_bool(&j, "created", cg.created);
 		jl_u64(&j, "bytes_per_hog", cfg.bytes);
@@ -834,7 +834,7 @@ int oom_hog_main(int argc, char **argv)
 		kmsg_poll(&km, hogs, nhogs);
 		if (!alive)
 			break;
-		sleep_ns(5000000);
+		wl_sleep_ns(5000000);
 	}
 	report_phase("eat", false);
 
@@ -857,7 +857,7 @@ int oom_hog_main(int argc, char **argv)
 		kmsg_poll(&km, hogs, nhogs);
 		if (cfg.mode != MODE_REAPER || km.reaped_ours + km.unable_ours >= km.kills_ours)
 			break;
-		sleep_ns(50000000);
+		wl_sleep_ns(50000000);
 	}
 	if (km.fd >= 0)
 		close(km.fd);

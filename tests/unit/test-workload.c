@@ -104,11 +104,11 @@ static void test_json_escape(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_int_equal(json_escape(buf, sizeof(buf), "a\"b\\c\n\x01"), 17);
+	assert_int_equal(jl_escape(buf, sizeof(buf), "a\"b\\c\n\x01"), 17);
 	assert_string_equal(buf, "\"a\\\"b\\\\c\\n\\u0001\"");
-	assert_int_equal(json_escape(NULL, 0, "abc"), 5);
+	assert_int_equal(jl_escape(NULL, 0, "abc"), 5);
 	/* truncated output stays NUL-terminated */
-	assert_int_equal(json_escape(buf, 4, "abcdef"), 8);
+	assert_int_equal(jl_escape(buf, 4, "abcdef"), 8);
 	assert_int_equal(strlen(buf), 3);
 }
 
@@ -160,20 +160,20 @@ static void test_parse_sizes(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(parse_size_str("4096", 0, &v), 0);
+	assert_int_equal(wl_parse_size_str("4096", 0, &v), 0);
 	assert_true(v == 4096);
-	assert_int_equal(parse_size_str("64K", 0, &v), 0);
+	assert_int_equal(wl_parse_size_str("64K", 0, &v), 0);
 	assert_true(v == 65536);
-	assert_int_equal(parse_size_str("4MiB", 0, &v), 0);
+	assert_int_equal(wl_parse_size_str("4MiB", 0, &v), 0);
 	assert_true(v == 4u << 20);
-	assert_int_equal(parse_size_str("1.5G", 0, &v), 0);
+	assert_int_equal(wl_parse_size_str("1.5G", 0, &v), 0);
 	assert_true(v == 3ull << 29);
-	assert_int_equal(parse_size_str("50%", 1000, &v), 0);
+	assert_int_equal(wl_parse_size_str("50%", 1000, &v), 0);
 	assert_true(v == 500);
-	assert_int_equal(parse_size_str("50%", 0, &v), -EINVAL);
-	assert_int_equal(parse_size_str("12Q", 0, &v), -EINVAL);
-	assert_int_equal(parse_size_str("-1", 0, &v), -EINVAL);
-	assert_int_equal(parse_size_str("", 0, &v), -EINVAL);
+	assert_int_equal(wl_parse_size_str("50%", 0, &v), -EINVAL);
+	assert_int_equal(wl_parse_size_str("12Q", 0, &v), -EINVAL);
+	assert_int_equal(wl_parse_size_str("-1", 0, &v), -EINVAL);
+	assert_int_equal(wl_parse_size_str("", 0, &v), -EINVAL);
 }
 
 static void test_parse_durations(void **state)
@@ -181,18 +181,18 @@ static void test_parse_durations(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(parse_duration_str("10", &v), 0);
+	assert_int_equal(wl_parse_duration_str("10", &v), 0);
 	assert_true(v == 10000000000ull);
-	assert_int_equal(parse_duration_str("2.5s", &v), 0);
+	assert_int_equal(wl_parse_duration_str("2.5s", &v), 0);
 	assert_true(v == 2500000000ull);
-	assert_int_equal(parse_duration_str("500ms", &v), 0);
+	assert_int_equal(wl_parse_duration_str("500ms", &v), 0);
 	assert_true(v == 500000000ull);
-	assert_int_equal(parse_duration_str("3us", &v), 0);
+	assert_int_equal(wl_parse_duration_str("3us", &v), 0);
 	assert_true(v == 3000);
-	assert_int_equal(parse_duration_str("2m", &v), 0);
+	assert_int_equal(wl_parse_duration_str("2m", &v), 0);
 	assert_true(v == 120000000000ull);
-	assert_int_equal(parse_duration_str("5 s", &v), -EINVAL);
-	assert_int_equal(parse_duration_str("s", &v), -EINVAL);
+	assert_int_equal(wl_parse_duration_str("5 s", &v), -EINVAL);
+	assert_int_equal(wl_parse_duration_str("s", &v), -EINVAL);
 }
 
 static void test_parse_u64(void **state)
@@ -200,10 +200,10 @@ static void test_parse_u64(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(parse_u64_str("0x10", &v), 0);
+	assert_int_equal(wl_parse_u64_str("0x10", &v), 0);
 	assert_true(v == 16);
-	assert_int_equal(parse_u64_str("12a", &v), -EINVAL);
-	assert_int_equal(parse_u64_str("99999999999999999999999", &v), -ERANGE);
+	assert_int_equal(wl_parse_u64_str("12a", &v), -EINVAL);
+	assert_int_equal(wl_parse_u64_str("99999999999999999999999", &v), -ERANGE);
 	assert_int_equal(wl_parse_u64("t", "--n", "5", 1, 4, &v), -1);
 	assert_int_equal(wl_parse_u64("t", "--n", "4", 1, 4, &v), 0);
 }
@@ -218,12 +218,12 @@ static void test_summary_percentiles(void **state)
 	(void)state;
 	for (int i = 0; i < 100; i++)
 		v[i] = 100 - i;            /* 100..1, unsorted */
-	summarize(v, 100, &s);
+	wl_summarize(v, 100, &s);
 	assert_int_equal(s.n, 100);
 	assert_true(s.min == 1 && s.max == 100);
 	assert_true(s.p50 == 50 && s.p90 == 90 && s.p95 == 95 && s.p99 == 99);
 	assert_true(s.mean == 50.5);
-	summarize(v, 0, &s);
+	wl_summarize(v, 0, &s);
 	assert_int_equal(s.n, 0);
 }
 
@@ -235,26 +235,26 @@ static void test_histogram(void **state)
 	(void)state;
 	/* index/lower bound round trip */
 	for (uint64_t x = 1; x < (1ull << 40); x = x * 3 + 1) {
-		unsigned i = hist_index(x);
+		unsigned i = wl_hist_index(x);
 
-		assert_true(hist_lower(i) <= x);
-		assert_true(x < hist_lower(i + 1));
+		assert_true(wl_hist_lower(i) <= x);
+		assert_true(x < wl_hist_lower(i + 1));
 	}
-	hist_init(h);
-	hist_init(h2);
+	wl_hist_init(h);
+	wl_hist_init(h2);
 	for (uint64_t i = 1; i <= 1000; i++)
-		hist_add(i <= 500 ? h : h2, i * 1000);     /* 1 us .. 1 ms */
-	hist_merge(h, h2);
+		wl_hist_add(i <= 500 ? h : h2, i * 1000);     /* 1 us .. 1 ms */
+	wl_hist_merge(h, h2);
 	assert_true(h->count == 1000);
 	assert_true(h->min == 1000 && h->max == 1000000);
-	p50 = hist_pct(h, 50);
-	p99 = hist_pct(h, 99);
+	p50 = wl_hist_pct(h, 50);
+	p99 = wl_hist_pct(h, 99);
 	/* within the bucket width (1.6%) of the exact values */
 	assert_true(p50 > 500000 * 0.98 && p50 < 500000 * 1.02);
 	assert_true(p99 > 990000 * 0.98 && p99 < 990000 * 1.02);
-	assert_true(hist_pct(h, 90) <= hist_pct(h, 95));
-	assert_true(hist_pct(h, 95) <= p99);
-	assert_true(hist_mean(h) == 500500.0);
+	assert_true(wl_hist_pct(h, 90) <= wl_hist_pct(h, 95));
+	assert_true(wl_hist_pct(h, 95) <= p99);
+	assert_true(wl_hist_mean(h) == 500500.0);
 	free(h);
 	free(h2);
 }
@@ -271,18 +271,18 @@ static void test_buddyinfo(void **state)
 	struct buddyinfo bi;
 
 	(void)state;
-	assert_int_equal(parse_buddyinfo(buddy_text, &bi), 3);
+	assert_int_equal(wl_parse_buddyinfo(buddy_text, &bi), 3);
 	assert_int_equal(bi.z[1].norders, 11);
 	assert_true(bi.z[1].free[0] == 53157);
 	assert_int_equal(bi.z[2].node, 1);
 	assert_string_equal(bi.z[2].zone, "Normal");
 	/* default selection skips DMA */
-	assert_true(buddy_blocks_ge(&bi, NULL, 3) == 1 + 1 + 1);
-	assert_true(buddy_blocks_ge(&bi, "all", 3) == 9 + 1 + 2);
-	assert_true(buddy_blocks_ge(&bi, "DMA32", 1) == 2);
-	assert_true(buddy_pages_ge(&bi, "Normal", 0) == 10 + 8 + 8 + 8 + 1024);
-	assert_true(buddy_unusable_index(&bi, "DMA32", 3) > 0.999);
-	assert_int_equal(parse_buddyinfo("garbage\n", &bi), -EINVAL);
+	assert_true(wl_buddy_blocks_ge(&bi, NULL, 3) == 1 + 1 + 1);
+	assert_true(wl_buddy_blocks_ge(&bi, "all", 3) == 9 + 1 + 2);
+	assert_true(wl_buddy_blocks_ge(&bi, "DMA32", 1) == 2);
+	assert_true(wl_buddy_pages_ge(&bi, "Normal", 0) == 10 + 8 + 8 + 8 + 1024);
+	assert_true(wl_buddy_unusable_index(&bi, "DMA32", 3) > 0.999);
+	assert_int_equal(wl_parse_buddyinfo("garbage\n", &bi), -EINVAL);
 }
 
 static const char slab_text[] =
@@ -297,14 +297,14 @@ static void test_slabinfo(void **state)
 	struct slab_cache c;
 
 	(void)state;
-	assert_int_equal(parse_slabinfo(slab_text, "kmalloc-128", &c), 0);
+	assert_int_equal(wl_parse_slabinfo(slab_text, "kmalloc-128", &c), 0);
 	assert_true(c.active_objs == 8448 && c.num_objs == 8480 && c.objsize == 128);
 	assert_true(c.objperslab == 32 && c.pagesperslab == 1 && c.num_slabs == 265);
-	assert_int_equal(parse_slabinfo(slab_text, "binder_thread", &c), 0);
+	assert_int_equal(wl_parse_slabinfo(slab_text, "binder_thread", &c), 0);
 	/* the seed thread's arithmetic: (296 * 26) / (2 * 4096) = 93.9% */
 	assert_true(c.objperslab * 296 * 1000 / (c.pagesperslab * 4096) == 939);
-	assert_int_equal(parse_slabinfo(slab_text, "kmalloc-1", &c), -ENOENT);
-	assert_int_equal(parse_slabinfo(slab_text, "binder_node", &c), -ENOENT);
+	assert_int_equal(wl_parse_slabinfo(slab_text, "kmalloc-1", &c), -ENOENT);
+	assert_int_equal(wl_parse_slabinfo(slab_text, "binder_node", &c), -ENOENT);
 }
 
 static void put_file(const char *dir, const char *name, const char *text)
@@ -349,23 +349,23 @@ static void test_slub_sysfs(void **state)
 	put_file(dir, "order", "0\n");
 	put_file(dir, "aliases", "0\n");
 
-	assert_int_equal(read_slub_cache(root, "binder_node", &c), 0);
+	assert_int_equal(wl_read_slub_cache(root, "binder_node", &c), 0);
 	assert_true(c.alias);
 	assert_string_equal(c.target, ":0000128");
 	assert_true(c.object_size == 128 && c.objs_per_slab == 32 && c.order == 0);
 	assert_int_equal(c.naliases, 2);
 	assert_true(c.have_debug_counts);
 	assert_true(c.objects == 8448 && c.total_objects == 8480 && c.slabs == 265);
-	assert_int_equal(slub_aliases_of(root, ":0000128", list, sizeof(list)), 2);
+	assert_int_equal(wl_slub_aliases_of(root, ":0000128", list, sizeof(list)), 2);
 	assert_non_null(strstr(list, "binder_node"));
 	assert_non_null(strstr(list, "binder_ref"));
 
-	assert_int_equal(read_slub_cache(root, "kmalloc-512", &c), 0);
+	assert_int_equal(wl_read_slub_cache(root, "kmalloc-512", &c), 0);
 	assert_false(c.alias);
 	assert_string_equal(c.target, "kmalloc-512");
 	assert_false(c.have_debug_counts);     /* no SLUB_DEBUG counters */
-	assert_int_equal(slub_aliases_of(root, "kmalloc-512", list, sizeof(list)), 0);
-	assert_int_equal(read_slub_cache(root, "nope", &c), -ENOENT);
+	assert_int_equal(wl_slub_aliases_of(root, "kmalloc-512", list, sizeof(list)), 0);
+	assert_int_equal(wl_read_slub_cache(root, "nope", &c), -ENOENT);
 
 	snprintf(dir, sizeof(dir), "rm -rf '%s'", root);
 	assert_int_equal(system(dir), 0);
@@ -393,7 +393,7 @@ static void test_binder_stats(void **state)
 	struct binder_objstats s;
 
 	(void)state;
-	assert_int_equal(parse_binder_stats(binder_stats_text, &s), 7);
+	assert_int_equal(wl_parse_binder_stats(binder_stats_text, &s), 7);
 	assert_true(s.active[BOBJ_PROC] == 100 && s.total[BOBJ_PROC] == 6735);
 	assert_true(s.active[BOBJ_NODE] == 5668);          /* not the per-proc 99 */
 	assert_true(s.total[BOBJ_TRANSACTION_COMPLETE] == 54736890);
@@ -406,12 +406,12 @@ static void test_kv(void **state)
 	uint64_t v;
 
 	(void)state;
-	assert_int_equal(kv_get("low 0\nhigh 3\nmax 71\noom 2\noom_kill 2\n", "oom", &v), 0);
+	assert_int_equal(wl_kv_get("low 0\nhigh 3\nmax 71\noom 2\noom_kill 2\n", "oom", &v), 0);
 	assert_true(v == 2);
-	assert_int_equal(kv_get("oom_kill 5\n", "oom", &v), -ENOENT);
-	assert_int_equal(kv_get("MemTotal:         497856 kB\nMemFree: 1 kB\n", "MemFree", &v), 0);
+	assert_int_equal(wl_kv_get("oom_kill 5\n", "oom", &v), -ENOENT);
+	assert_int_equal(wl_kv_get("MemTotal:         497856 kB\nMemFree: 1 kB\n", "MemFree", &v), 0);
 	assert_true(v == 1);
-	assert_int_equal(kv_get("VmRSS:\t  4096 kB\n", "VmRSS", &v), 0);
+	assert_int_equal(wl_kv_get("VmRSS:\t  4096 kB\n", "VmRSS", &v), 0);
 	assert_true(v == 4096);
 }
 

@@ -34,7 +34,7 @@ void wl_err(const char *name, const char *fmt, ...)
 	fprintf(stderr, "%s: %s\n", name, msg);
 }
 
-int parse_u64_str(const char *s, uint64_t *out)
+int wl_parse_u64_str(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -51,7 +51,7 @@ int parse_u64_str(const char *s, uint64_t *out)
 	return 0;
 }
 
-int parse_size_str(const char *s, uint64_t pct_base, uint64_t *out)
+int wl_parse_size_str(const char *s, uint64_t pct_base, uint64_t *out)
 {
 	char *end;
 	double v;
@@ -93,7 +93,7 @@ int parse_size_str(const char *s, uint64_t pct_base, uint64_t *out)
 	return 0;
 }
 
-int parse_duration_str(const char *s, uint64_t *out_ns)
+int wl_parse_duration_str(const char *s, uint64_t *out_ns)
 {
 	char *end;
 	double v, mult;
@@ -128,7 +128,7 @@ int wl_parse_u64(const char *name, const char *opt, const char *arg,
 		 uint64_t min, uint64_t max, uint64_t *out)
 {
 	uint64_t v;
-	int r = parse_u64_str(arg, &v);
+	int r = wl_parse_u64_str(arg, &v);
 
 	if (r == -ERANGE || (r == 0 && (v < min || v > max))) {
 		wl_usage_error(name, "%s must be between %llu and %llu, got '%s'",
@@ -171,7 +171,7 @@ int wl_parse_size(const char *name, const char *opt, const char *arg,
 		  uint64_t pct_base, uint64_t min, uint64_t max, uint64_t *out)
 {
 	uint64_t v;
-	int r = parse_size_str(arg, pct_base, &v);
+	int r = wl_parse_size_str(arg, pct_base, &v);
 
 	if (r) {
 		wl_usage_error(name, "%s needs a size like 4096, 64K, 16M%s, got '%s'",
@@ -191,7 +191,7 @@ int wl_parse_size(const char *name, const char *opt, const char *arg,
 int wl_parse_duration(const char *name, const char *opt, const char *arg,
 		      uint64_t *out_ns)
 {
-	if (parse_duration_str(arg, out_ns)) {
+	if (wl_parse_duration_str(arg, out_ns)) {
 		wl_usage_error(name, "%s needs a duration like 10, 2.5s, 500ms, got '%s'",
 			       opt, arg);
 		return -1;
@@ -240,7 +240,7 @@ int wl_parse_size_list(const char *name, const char *opt, const char *arg,
 				       max_items);
 			return -1;
 		}
-		if (parse_size_str(tok, 0, &out[n]) || out[n] == 0) {
+		if (wl_parse_size_str(tok, 0, &out[n]) || out[n] == 0) {
 			wl_usage_error(name, "%s: bad size '%s' in '%s'", opt,
 				       tok, arg);
 			return -1;

@@ -45,9 +45,9 @@ int wl_parse_size_list(const char *name, const char *opt, const char *arg,
 
 /* Pure helpers without printing (for tests and internal use):
  * return 0 or -EINVAL / -ERANGE. */
-int parse_size_str(const char *s, uint64_t pct_base, uint64_t *out);
-int parse_duration_str(const char *s, uint64_t *out_ns);
-int parse_u64_str(const char *s, uint64_t *out);
+int wl_parse_size_str(const char *s, uint64_t pct_base, uint64_t *out);
+int wl_parse_duration_str(const char *s, uint64_t *out_ns);
+int wl_parse_u64_str(const char *s, uint64_t *out);
 
 /* getopt_long driver with the conventions above.  Each workload lists its
  * options in a struct option array that must include WL_COMMON_OPTS; the

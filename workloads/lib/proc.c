@@ -52,10 +52,10 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t cpu_ns_process(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
-uint64_t cpu_ns_thread(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
+uint64_t wl_cpu_ns_process(void) { return clock_ns(CLOCK_PROCESS_CPUTIME_ID); }
+uint64_t wl_cpu_ns_thread(void) { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 
-void sleep_ns(uint64_t ns)
+void wl_sleep_ns(uint64_t ns)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)(ns / 1000000000ull),
@@ -166,7 +166,7 @@ pid_t wl_waitpid_timeout(pid_t pid, int *status, int timeout_ms)
 		}
 		if (mono_ns() >= deadline)
 			return 0;
-		sleep_ns(2000000);
+		wl_sleep_ns(2000000);
 	}
 }
 

@@ -17,9 +17,9 @@ void wl_stop_on_signals(void);
 /* Restore default dispositions (in children that must die on SIGTERM). */
 void wl_default_signals(void);
 
-uint64_t cpu_ns_process(void);      /* CLOCK_PROCESS_CPUTIME_ID */
-uint64_t cpu_ns_thread(void);       /* CLOCK_THREAD_CPUTIME_ID */
-void sleep_ns(uint64_t ns);         /* restarts on EINTR unless wl_stop */
+uint64_t wl_cpu_ns_process(void);      /* CLOCK_PROCESS_CPUTIME_ID */
+uint64_t wl_cpu_ns_thread(void);       /* CLOCK_THREAD_CPUTIME_ID */
+void wl_sleep_ns(uint64_t ns);         /* restarts on EINTR unless wl_stop */
 
 /* A one-shot "ready" pipe: the child writes one byte, the parent waits
  * (with a timeout).  0 or -errno (-ETIMEDOUT, -EPIPE if the child died

@@ -16,7 +16,7 @@ static int out_fd = 1;
  * marker and the newline. */
 #define JL_RESERVE 48
 
-size_t json_escape(char *dst, size_t cap, const char *s)
+size_t jl_escape(char *dst, size_t cap, const char *s)
 {
 	size_t n = 0;
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -78,7 +78,7 @@ static size_t jl_room(const struct jl *j)
 static bool jl_key(struct jl *j, const char *key, size_t need_value)
 {
 	char tmp[512];
-	size_t klen = json_escape(tmp, sizeof(tmp), key);
+	size_t klen = jl_escape(tmp, sizeof(tmp), key);
 	size_t need = (j->need_comma ? 1 : 0) + klen + 1 + need_value;
 
 	if (j->skip)
@@ -109,13 +109,13 @@ static void jl_raw(struct jl *j, const char *key, const char *raw)
 
 void jl_str(struct jl *j, const char *key, const char *val)
 {
-	size_t vlen = json_escape(NULL, 0, val);
+	size_t vlen = jl_escape(NULL, 0, val);
 	size_t save_len = j->len;
 	bool save_comma = j->need_comma;
 
 	if (!jl_key(j, key, vlen))
 		return;
-	if (json_escape(j->buf + j->len, JL_MAX - j->len, val) != vlen) {
+	if (jl_escape(j->buf + j->len, JL_MAX - j->len, val) != vlen) {
 		j->len = save_len;      /* cannot happen; be safe */
 		j->need_comma = save_comma;
 		j->truncated = true;

@@ -53,7 +53,7 @@ int jl_emit(struct jl *j, int fd);
 
 /* Append a JSON string literal (quoted, escaped) to dst; returns the
  * length it needs (like snprintf).  Exposed for the unit tests. */
-size_t json_escape(char *dst, size_t cap, const char *s);
+size_t jl_escape(char *dst, size_t cap, const char *s);
 
 /* --- Report conventions used by all workloads ------------------------- */
 void report_set_source(const char *name);        /* e.g. "binder-sendvec" */

@@ -12,13 +12,13 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-void sort_doubles(double *v, size_t n)
+void wl_sort_doubles(double *v, size_t n)
 {
 	if (n > 1)
 		qsort(v, n, sizeof(*v), cmp_double);
 }
 
-double pct_sorted(const double *sorted, size_t n, double p)
+double wl_pct_sorted(const double *sorted, size_t n, double p)
 {
 	size_t rank;
 
@@ -37,14 +37,14 @@ double pct_sorted(const double *sorted, size_t n, double p)
 	return sorted[rank - 1];
 }
 
-void summarize(double *v, size_t n, struct summary *s)
+void wl_summarize(double *v, size_t n, struct summary *s)
 {
 	double sum = 0, sq = 0, mean;
 
 	memset(s, 0, sizeof(*s));
 	if (!n)
 		return;
-	sort_doubles(v, n);
+	wl_sort_doubles(v, n);
 	for (size_t i = 0; i < n; i++)
 		sum += v[i];
 	mean = sum / (double)n;
@@ -56,19 +56,19 @@ void summarize(double *v, size_t n, struct summary *s)
 	s->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
 	s->min = v[0];
 	s->max = v[n - 1];
-	s->p50 = pct_sorted(v, n, 50);
-	s->p90 = pct_sorted(v, n, 90);
-	s->p95 = pct_sorted(v, n, 95);
-	s->p99 = pct_sorted(v, n, 99);
+	s->p50 = wl_pct_sorted(v, n, 50);
+	s->p90 = wl_pct_sorted(v, n, 90);
+	s->p95 = wl_pct_sorted(v, n, 95);
+	s->p99 = wl_pct_sorted(v, n, 99);
 }
 
-void hist_init(struct hist *h)
+void wl_hist_init(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->min = UINT64_MAX;
 }
 
-unsigned hist_index(uint64_t v)
+unsigned wl_hist_index(uint64_t v)
 {
 	unsigned p, idx;
 
@@ -82,7 +82,7 @@ unsigned hist_index(uint64_t v)
 	return idx;
 }
 
-uint64_t hist_lower(unsigned idx)
+uint64_t wl_hist_lower(unsigned idx)
 {
 	unsigned p, sub;
 
@@ -93,14 +93,14 @@ uint64_t hist_lower(unsigned idx)
 	return (uint64_t)(HIST_SUB + sub) << (p - HIST_SUB_BITS);
 }
 
-static uint64_t hist_width(unsigned idx)
+static uint64_t wl_hist_width(unsigned idx)
 {
 	if (idx < HIST_SUB)
 		return 1;
 	return 1ull << (idx / HIST_SUB - 1);
 }
 
-void hist_add(struct hist *h, uint64_t v)
+void wl_hist_add(struct hist *h, uint64_t v)
 {
 	h->count++;
 	h->sum += v;
@@ -108,10 +108,10 @@ void hist_add(struct hist *h, uint64_t v)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
-	h->bucket[hist_index(v)]++;
+	h->bucket[wl_hist_index(v)]++;
 }
 
-void hist_merge(struct hist *dst, const struct hist *src)
+void wl_hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (!src->count)
 		return;
@@ -125,7 +125,7 @@ void hist_merge(struct hist *dst, const struct hist *src)
 		dst->bucket[i] += src->bucket[i];
 }
 
-uint64_t hist_pct(const struct hist *h, double p)
+uint64_t wl_hist_pct(const struct hist *h, double p)
 {
 	uint64_t rank, seen = 0;
 
@@ -141,7 +141,7 @@ uint64_t hist_pct(const struct hist *h, double p)
 	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
 		seen += h->bucket[i];
 		if (seen >= rank) {
-			uint64_t v = hist_lower(i) + hist_width(i) / 2;
+			uint64_t v = wl_hist_lower(i) + wl_hist_width(i) / 2;
 
 			if (v < h->min)
 				v = h->min;
@@ -153,7 +153,7 @@ uint64_t hist_pct(const struct hist *h, double p)
 	return h->max;
 }
 
-double hist_mean(const struct hist *h)
+double wl_hist_mean(const struct hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0;
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int pathf(char *buf, size_t cap, const char *fmt, ...)
+int wl_pathf(char *buf, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -22,7 +22,7 @@ int pathf(char *buf, size_t cap, const char *fmt, ...)
 	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
 }
 
-void strlcpy0(char *dst, const char *src, size_t cap)
+void wl_strlcpy0(char *dst, const char *src, size_t cap)
 {
 	size_t l = strlen(src);
 
@@ -34,7 +34,7 @@ void strlcpy0(char *dst, const char *src, size_t cap)
 	dst[l] = '\0';
 }
 
-ssize_t read_text(const char *path, char *buf, size_t cap)
+ssize_t wl_read_text(const char *path, char *buf, size_t cap)
 {
 	size_t len = 0;
 	int fd;
@@ -63,7 +63,7 @@ ssize_t read_text(const char *path, char *buf, size_t cap)
 	return (ssize_t)len;
 }
 
-ssize_t read_text_alloc(const char *path, char **out)
+ssize_t wl_read_text_alloc(const char *path, char **out)
 {
 	size_t cap = 16384, len = 0;
 	char *buf = malloc(cap);
@@ -113,7 +113,7 @@ ssize_t read_text_alloc(const char *path, char **out)
 	return (ssize_t)len;
 }
 
-int write_text(const char *path, const char *s)
+int wl_write_text(const char *path, const char *s)
 {
 	size_t len = strlen(s);
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -135,10 +135,10 @@ int write_text(const char *path, const char *s)
 	return (size_t)w == len ? 0 : -EIO;
 }
 
-int read_u64(const char *path, uint64_t *out)
+int wl_read_u64(const char *path, uint64_t *out)
 {
 	char buf[128];
-	ssize_t r = read_text(path, buf, sizeof(buf));
+	ssize_t r = wl_read_text(path, buf, sizeof(buf));
 	char *end;
 
 	if (r < 0)
@@ -149,9 +149,9 @@ int read_u64(const char *path, uint64_t *out)
 	return 0;
 }
 
-int read_line(const char *path, char *buf, size_t cap)
+int wl_read_line(const char *path, char *buf, size_t cap)
 {
-	ssize_t r = read_text(path, buf, cap);
+	ssize_t r = wl_read_text(path, buf, cap);
 	char *nl;
 
 	if (r < 0)
@@ -162,7 +162,7 @@ int read_line(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
-int kv_get(const char *text, const char *key, uint64_t *out)
+int wl_kv_get(const char *text, const char *key, uint64_t *out)
 {
 	size_t klen = strlen(key);
 	const char *p = text;
@@ -191,7 +191,7 @@ int kv_get(const char *text, const char *key, uint64_t *out)
 /* --- buddyinfo ------------------------------------------------------- */
 
 /* "Node 0, zone    DMA32   1   2   3 ..." */
-int parse_buddyinfo(const char *text, struct buddyinfo *bi)
+int wl_parse_buddyinfo(const char *text, struct buddyinfo *bi)
 {
 	const char *p = text;
 
@@ -230,17 +230,17 @@ int parse_buddyinfo(const char *text, struct buddyinfo *bi)
 	return bi->nzones ? bi->nzones : -EINVAL;
 }
 
-int read_buddyinfo(struct buddyinfo *bi)
+int wl_read_buddyinfo(struct buddyinfo *bi)
 {
 	char buf[8192];
-	ssize_t r = read_text("/proc/buddyinfo", buf, sizeof(buf));
+	ssize_t r = wl_read_text("/proc/buddyinfo", buf, sizeof(buf));
 
 	if (r < 0)
 		return (int)r;
-	return parse_buddyinfo(buf, bi);
+	return wl_parse_buddyinfo(buf, bi);
 }
 
-bool buddy_zone_selected(const struct buddy_zone *z, const char *zones)
+bool wl_buddy_zone_selected(const struct buddy_zone *z, const char *zones)
 {
 	const char *p;
 	size_t zl = strlen(z->zone);
@@ -262,14 +262,14 @@ bool buddy_zone_selected(const struct buddy_zone *z, const char *zones)
 	return false;
 }
 
-uint64_t buddy_blocks_ge(const struct buddyinfo *bi, const char *zones, int min_order)
+uint64_t wl_buddy_blocks_ge(const struct buddyinfo *bi, const char *zones, int min_order)
 {
 	uint64_t n = 0;
 
 	for (int i = 0; i < bi->nzones; i++) {
 		const struct buddy_zone *z = &bi->z[i];
 
-		if (!buddy_zone_selected(z, zones))
+		if (!wl_buddy_zone_selected(z, zones))
 			continue;
 		for (int o = min_order < 0 ? 0 : min_order; o < z->norders; o++)
 			n += z->free[o];
@@ -277,14 +277,14 @@ uint64_t buddy_blocks_ge(const struct buddyinfo *bi, const char *zones, int min_
 	return n;
 }
 
-uint64_t buddy_pages_ge(const struct buddyinfo *bi, const char *zones, int min_order)
+uint64_t wl_buddy_pages_ge(const struct buddyinfo *bi, const char *zones, int min_order)
 {
 	uint64_t n = 0;
 
 	for (int i = 0; i < bi->nzones; i++) {
 		const struct buddy_zone *z = &bi->z[i];
 
-		if (!buddy_zone_selected(z, zones))
+		if (!wl_buddy_zone_selected(z, zones))
 			continue;
 		for (int o = min_order < 0 ? 0 : min_order; o < z->norders; o++)
 			n += z->free[o] << o;
@@ -292,10 +292,10 @@ uint64_t buddy_pages_ge(const struct buddyinfo *bi, const char *zones, int min_o
 	return n;
 }
 
-double buddy_unusable_index(const struct buddyinfo *bi, const char *zones, int order)
+double wl_buddy_unusable_index(const struct buddyinfo *bi, const char *zones, int order)
 {
-	uint64_t all = buddy_pages_ge(bi, zones, 0);
-	uint64_t usable = buddy_pages_ge(bi, zones, order);
+	uint64_t all = wl_buddy_pages_ge(bi, zones, 0);
+	uint64_t usable = wl_buddy_pages_ge(bi, zones, order);
 
 	if (!all)
 		return 1.0;
@@ -304,7 +304,7 @@ double buddy_unusable_index(const struct buddyinfo *bi, const char *zones, int o
 
 /* --- slab ------------------------------------------------------------ */
 
-int parse_slabinfo(const char *text, const char *name, struct slab_cache *out)
+int wl_parse_slabinfo(const char *text, const char *name, struct slab_cache *out)
 {
 	const char *p = text;
 	size_t nl = strlen(name);
@@ -344,20 +344,20 @@ static int slub_attr(const char *dir, const char *attr, uint64_t *out)
 {
 	char path[512];
 
-	if (pathf(path, sizeof(path), "%s/%s", dir, attr))
+	if (wl_pathf(path, sizeof(path), "%s/%s", dir, attr))
 		return -ENAMETOOLONG;
-	return read_u64(path, out);
+	return wl_read_u64(path, out);
 }
 
-int read_slub_cache(const char *root, const char *name, struct slub_cache *out)
+int wl_read_slub_cache(const char *root, const char *name, struct slub_cache *out)
 {
 	char path[512], link[256], dir[512];
 	ssize_t l;
 	uint64_t v;
 
 	memset(out, 0, sizeof(*out));
-	strlcpy0(out->name, name, sizeof(out->name));
-	if (pathf(path, sizeof(path), "%s/%s", root, name))
+	wl_strlcpy0(out->name, name, sizeof(out->name));
+	if (wl_pathf(path, sizeof(path), "%s/%s", root, name))
 		return -ENAMETOOLONG;
 	l = readlink(path, link, sizeof(link) - 1);
 	if (l >= 0) {
@@ -367,13 +367,13 @@ int read_slub_cache(const char *root, const char *name, struct slub_cache *out)
 		base = strrchr(link, '/');
 		base = base ? base + 1 : link;
 		out->alias = true;
-		strlcpy0(out->target, base, sizeof(out->target));
+		wl_strlcpy0(out->target, base, sizeof(out->target));
 	} else if (errno == EINVAL) {
-		strlcpy0(out->target, name, sizeof(out->target));
+		wl_strlcpy0(out->target, name, sizeof(out->target));
 	} else {
 		return -errno;
 	}
-	if (pathf(dir, sizeof(dir), "%s/%s", root, out->target))
+	if (wl_pathf(dir, sizeof(dir), "%s/%s", root, out->target))
 		return -ENAMETOOLONG;
 	if (slub_attr(dir, "object_size", &out->object_size))
 		return -ENOENT;
@@ -389,7 +389,7 @@ int read_slub_cache(const char *root, const char *name, struct slub_cache *out)
 	return 0;
 }
 
-int slub_aliases_of(const char *root, const char *target, char *buf, size_t cap)
+int wl_slub_aliases_of(const char *root, const char *target, char *buf, size_t cap)
 {
 	DIR *d = opendir(root);
 	struct dirent *de;
@@ -407,7 +407,7 @@ int slub_aliases_of(const char *root, const char *target, char *buf, size_t cap)
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (pathf(path, sizeof(path), "%s/%s", root, de->d_name))
+		if (wl_pathf(path, sizeof(path), "%s/%s", root, de->d_name))
 			continue;
 		l = readlink(path, link, sizeof(link) - 1);
 		if (l < 0)
@@ -433,7 +433,7 @@ const char *const binder_obj_names[BOBJ_COUNT] = {
 	"transaction_complete", "freeze",
 };
 
-int parse_binder_stats(const char *text, struct binder_objstats *out)
+int wl_parse_binder_stats(const char *text, struct binder_objstats *out)
 {
 	const char *p = text;
 	int found = 0;
@@ -464,24 +464,24 @@ int parse_binder_stats(const char *text, struct binder_objstats *out)
 	return found;
 }
 
-int read_binder_stats(const char *path, struct binder_objstats *out)
+int wl_read_binder_stats(const char *path, struct binder_objstats *out)
 {
 	char *buf;
-	ssize_t r = read_text_alloc(path, &buf);
+	ssize_t r = wl_read_text_alloc(path, &buf);
 	int n;
 
 	if (r < 0) {
 		memset(out, 0, sizeof(*out));
 		return (int)r;
 	}
-	n = parse_binder_stats(buf, out);
+	n = wl_parse_binder_stats(buf, out);
 	free(buf);
 	return n;
 }
 
 /* --- processes and cgroups ------------------------------------------- */
 
-int set_oom_score_adj(pid_t pid, int adj)
+int wl_set_oom_score_adj(pid_t pid, int adj)
 {
 	char path[64], val[16];
 
@@ -490,10 +490,10 @@ int set_oom_score_adj(pid_t pid, int adj)
 	else
 		snprintf(path, sizeof(path), "/proc/self/oom_score_adj");
 	snprintf(val, sizeof(val), "%d", adj);
-	return write_text(path, val);
+	return wl_write_text(path, val);
 }
 
-int own_cgroup(pid_t pid, char *buf, size_t cap)
+int wl_own_cgroup(pid_t pid, char *buf, size_t cap)
 {
 	char path[64], text[4096];
 	const char *p;
@@ -503,7 +503,7 @@ int own_cgroup(pid_t pid, char *buf, size_t cap)
 		snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
 	else
 		snprintf(path, sizeof(path), "/proc/self/cgroup");
-	r = read_text(path, text, sizeof(text));
+	r = wl_read_text(path, text, sizeof(text));
 	if (r < 0)
 		return (int)r;
 	for (p = text; p && *p;) {
@@ -524,11 +524,11 @@ int own_cgroup(pid_t pid, char *buf, size_t cap)
 	return -ENOENT;
 }
 
-int cgroup2_mount(char *buf, size_t cap)
+int wl_cgroup2_mount(char *buf, size_t cap)
 {
 	char *text;
 	const char *p;
-	ssize_t r = read_text_alloc("/proc/self/mountinfo", &text);
+	ssize_t r = wl_read_text_alloc("/proc/self/mountinfo", &text);
 
 	if (r < 0)
 		return (int)r;
@@ -553,13 +553,13 @@ int cgroup2_mount(char *buf, size_t cap)
 	return -ENOENT;
 }
 
-uint64_t mem_total_bytes(void)
+uint64_t wl_mem_total_bytes(void)
 {
 	char buf[4096];
 	uint64_t kb;
 
-	if (read_text("/proc/meminfo", buf, sizeof(buf)) < 0 ||
-	    kv_get(buf, "MemTotal", &kb))
+	if (wl_read_text("/proc/meminfo", buf, sizeof(buf)) < 0 ||
+	    wl_kv_get(buf, "MemTotal", &kb))
 		return 0;
 	return kb * 1024;
 }

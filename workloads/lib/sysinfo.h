@@ -12,23 +12,23 @@
 #include <sys/types.h>
 
 /* snprintf that reports truncation: 0 or -ENAMETOOLONG. */
-int pathf(char *buf, size_t cap, const char *fmt, ...)
+int wl_pathf(char *buf, size_t cap, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Copy with truncation, always NUL-terminated. */
-void strlcpy0(char *dst, const char *src, size_t cap);
+void wl_strlcpy0(char *dst, const char *src, size_t cap);
 
 /* Whole file into buf (NUL-terminated); returns length or -errno. */
-ssize_t read_text(const char *path, char *buf, size_t cap);
+ssize_t wl_read_text(const char *path, char *buf, size_t cap);
 /* Same, into a malloc'd buffer (*out, free it); returns length or -errno. */
-ssize_t read_text_alloc(const char *path, char **out);
-int write_text(const char *path, const char *s);     /* 0 or -errno */
-int read_u64(const char *path, uint64_t *out);       /* first number */
-int read_line(const char *path, char *buf, size_t cap); /* first line */
+ssize_t wl_read_text_alloc(const char *path, char **out);
+int wl_write_text(const char *path, const char *s);     /* 0 or -errno */
+int wl_read_u64(const char *path, uint64_t *out);       /* first number */
+int wl_read_line(const char *path, char *buf, size_t cap); /* first line */
 
 /* "key value" lines (vmstat, memory.events, memory.stat) and
  * "Key:   value kB" (meminfo, /proc/PID/status): value of the first line
  * whose first word is key (a trailing ':' ignored).  0 or -ENOENT. */
-int kv_get(const char *text, const char *key, uint64_t *out);
+int wl_kv_get(const char *text, const char *key, uint64_t *out);
 
 /* --- buddyinfo ------------------------------------------------------ */
 #define BUDDY_MAX_ORDERS 16
@@ -43,19 +43,19 @@ struct buddyinfo {
 	int nzones;
 	struct buddy_zone z[BUDDY_MAX_ZONES];
 };
-int parse_buddyinfo(const char *text, struct buddyinfo *bi);  /* nzones or -EINVAL */
-int read_buddyinfo(struct buddyinfo *bi);
+int wl_parse_buddyinfo(const char *text, struct buddyinfo *bi);  /* nzones or -EINVAL */
+int wl_read_buddyinfo(struct buddyinfo *bi);
 /* Zone filter: NULL or "" = all zones except DMA; "all"; or a comma list
  * of zone names ("DMA32,Normal"). */
-bool buddy_zone_selected(const struct buddy_zone *z, const char *zones);
+bool wl_buddy_zone_selected(const struct buddy_zone *z, const char *zones);
 /* Sum over selected zones of free blocks with order >= min_order. */
-uint64_t buddy_blocks_ge(const struct buddyinfo *bi, const char *zones, int min_order);
+uint64_t wl_buddy_blocks_ge(const struct buddyinfo *bi, const char *zones, int min_order);
 /* Free pages (4 KiB units) in blocks of order >= min_order. */
-uint64_t buddy_pages_ge(const struct buddyinfo *bi, const char *zones, int min_order);
+uint64_t wl_buddy_pages_ge(const struct buddyinfo *bi, const char *zones, int min_order);
 /* Unusable free space index for `order` (0..1, as in
  * Documentation/admin-guide/sysctl/vm.rst's extfrag discussion): share of
  * free pages that sit in blocks smaller than 2^order. */
-double buddy_unusable_index(const struct buddyinfo *bi, const char *zones, int order);
+double wl_buddy_unusable_index(const struct buddyinfo *bi, const char *zones, int order);
 
 /* --- slabinfo -------------------------------------------------------- */
 struct slab_cache {
@@ -65,7 +65,7 @@ struct slab_cache {
 	uint64_t active_slabs, num_slabs;
 };
 /* Finds `name` in /proc/slabinfo text (version 2.1). 0 or -ENOENT. */
-int parse_slabinfo(const char *text, const char *name, struct slab_cache *out);
+int wl_parse_slabinfo(const char *text, const char *name, struct slab_cache *out);
 
 /* /sys/kernel/slab/<name>: SLUB's view, following an alias symlink. */
 struct slub_cache {
@@ -82,10 +82,10 @@ struct slub_cache {
 	uint64_t slabs;           /* (SLUB_DEBUG) */
 	bool have_debug_counts;
 };
-int read_slub_cache(const char *sysfs_root, const char *name, struct slub_cache *out);
+int wl_read_slub_cache(const char *sysfs_root, const char *name, struct slub_cache *out);
 /* Lists names in sysfs_root that are symlinks to `target` (merged caches).
  * Writes a comma-separated list into buf; returns the count. */
-int slub_aliases_of(const char *sysfs_root, const char *target, char *buf, size_t cap);
+int wl_slub_aliases_of(const char *sysfs_root, const char *target, char *buf, size_t cap);
 
 /* --- binder stats ("proc: active 3 total 7") -------------------------- */
 enum binder_obj {
@@ -101,18 +101,18 @@ struct binder_objstats {
 };
 /* Parses the global section (before the first "proc <pid>" line) of the
  * binder stats file.  Lines absent mean zero (present[] false). */
-int parse_binder_stats(const char *text, struct binder_objstats *out);
-int read_binder_stats(const char *path, struct binder_objstats *out);
+int wl_parse_binder_stats(const char *text, struct binder_objstats *out);
+int wl_read_binder_stats(const char *path, struct binder_objstats *out);
 
 /* --- processes and cgroups ------------------------------------------ */
-int set_oom_score_adj(pid_t pid, int adj);          /* 0 = self */
+int wl_set_oom_score_adj(pid_t pid, int adj);          /* 0 = self */
 /* cgroup v2 path of pid (0 = self) relative to the cgroup2 mount,
  * e.g. "/" or "/oomlab/workload"; 0 or -errno. */
-int own_cgroup(pid_t pid, char *buf, size_t cap);
+int wl_own_cgroup(pid_t pid, char *buf, size_t cap);
 /* Directory where cgroup2 is mounted (from /proc/self/mountinfo),
  * usually /sys/fs/cgroup; 0 or -ENOENT. */
-int cgroup2_mount(char *buf, size_t cap);
+int wl_cgroup2_mount(char *buf, size_t cap);
 /* MemTotal in bytes (0 if unknown). */
-uint64_t mem_total_bytes(void);
+uint64_t wl_mem_total_bytes(void);
 
 #endif
