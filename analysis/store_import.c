@@ -318,11 +318,14 @@ static void finalize_all(struct statements *sts)
 		sqlite3_finalize(*statement_at(sts, i));
 }
 
-/* Binding by name; a name the statement lacks is a bug, caught by the tests
- * as a NOT NULL or CHECK failure at worst. NULL or absent values bind NULL. */
+/* Binding by name; NULL or absent values bind NULL. A name the statement
+ * lacks is a bug here, not bad input. */
 static int param(sqlite3_stmt *st, const char *name)
 {
-	return sqlite3_bind_parameter_index(st, name);
+	int i = sqlite3_bind_parameter_index(st, name);
+	if (!i)
+		die("store: no parameter %s in: %s", name, sqlite3_sql(st));
+	return i;
 }
 
 static void bind_text(sqlite3_stmt *st, const char *name, const char *value)
@@ -363,8 +366,6 @@ static void bind_jreal(sqlite3_stmt *st, const char *name, const json_t *obj, co
 static int step_done(struct store *s, sqlite3_stmt *st, const char *what, struct strbuf *err)
 {
 	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		rc = sqlite3_step(st);
 	int ret = rc == SQLITE_DONE ? 0 : store_fail(s, err, what);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);

@@ -130,7 +130,13 @@ static const char schema_v1[] =
 	"	UNIQUE (trial, position)\n"
 	");\n"
 	"CREATE INDEX victims_by_comm ON victims (comm);\n"
-	/* For ad hoc SQL: every metric value with the names that locate it. */
+	/* For ad hoc SQL: every trial and every metric value with the names
+	 * that locate it. */
+	"CREATE VIEW trial_list AS\n"
+	"	SELECT r.run_id, r.experiment, g.label, g.variant, t.trial_index, t.outcome,\n"
+	"	       t.exit_status, t.detail, t.partial, t.wall_seconds_total, t.accelerator,\n"
+	"	       t.started_unix, t.trial_dir, t.record_error\n"
+	"	FROM trials t JOIN run_groups g ON g.id = t.grp JOIN runs r ON r.id = g.run;\n"
 	"CREATE VIEW metric_values AS\n"
 	"	SELECT r.run_id, r.experiment, g.label, g.variant, t.trial_index, t.outcome,\n"
 	"	       t.partial, m.name, m.value, m.unit, m.source\n"

@@ -311,6 +311,8 @@ static void test_import_counts_and_values(void **state)
 			"WHERE g.label = 'stock' AND t.trial_index = 1",
 			"panic 1 1 Kernel panic - not syncing");
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE partial = 1", NULL), 1);
+	assert_sql_text(s, "SELECT label || '/' || trial_index FROM trial_list WHERE partial = 1",
+			"stock/1");
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE outcome IS NULL", NULL), 1);
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials t JOIN run_groups g ON g.id = t.grp "
 				    "WHERE g.label = 'new' AND t.trial_index = 2 "
