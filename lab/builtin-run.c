@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../analysis/store.h"
 #include "accel.h"
 #include "builtin.h"
 #include "experiment.h"
@@ -222,6 +223,20 @@ static void execute(struct run_plan *p)
 	strlist_clear(&perf_args);
 }
 
+/* The results store gets every finished run; a store that fails is a warning, not a lost run. */
+static void import_into_store(const char *dir)
+{
+	struct store *store = NULL;
+	struct strbuf err = STRBUF_INIT;
+	char *path = store_default_path();
+	if (store_open(path, &store, &err) < 0 || store_import_run(store, dir, NULL, &err) < 0)
+		warning("the results store %s did not take the run: %s", path, err.buf);
+	if (store)
+		store_close(store);
+	free(path);
+	strbuf_release(&err);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -308,6 +323,7 @@ int cmd_run(int argc, char **argv)
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
 	execute(&p);
 
+	import_into_store(p.dir);
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
 	compare_runs(&runs, NULL, &globs, "text", 1, stdout);
