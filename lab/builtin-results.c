@@ -12,11 +12,14 @@
 #include "builtin.h"
 #include "options.h"
 #include "paths.h"
+#include "run-data.h"
+#include "run-merge.h"
 
 static const char results_usage[] =
 	"usage: lab results [options]             list the runs, newest first\n"
 	"       lab results [options] RUN         one run's summary\n"
 	"       lab results --import DIR...       import run folders\n"
+	"       lab results --merge [-o OUT] RUN RUN...   combine the shards of a run\n"
 	"\n"
 	"Every run is kept in one SQLite database, $OOMLAB_DB, else\n"
 	"<results>/oomlab.sqlite (<results> is $OOMLAB_RESULTS, else results/).\n"
@@ -31,6 +34,10 @@ static const char results_usage[] =
 	"trial.json is missing or unreadable counts as 'unreadable'.\n"
 	"\n"
 	"  -i, --import DIR   import the run folder DIR (repeatable; again replaces it)\n"
+	"      --merge        the RUNs are shards of one run (lab run --shard K/N):\n"
+	"                     link their trials into one run folder, import it and\n"
+	"                     show it; lab compare takes the merged run like any other\n"
+	"  -o, --out DIR      the merged run folder (default: <results>/<first>-merged)\n"
 	"      --db PATH      the database to use\n"
 	"  -f, --format F     text (default) or json\n"
 	"  -h, --help         this text\n";
@@ -351,15 +358,24 @@ int cmd_results(int argc, char **argv)
 		{ "import", required_argument, NULL, 'i' },
 		{ "db", required_argument, NULL, 'D' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "merge", no_argument, NULL, 'M' },
+		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct strlist imports = STRLIST_INIT;
-	const char *db = NULL;
+	const char *db = NULL, *merge_out = NULL;
 	enum format format = FORMAT_TEXT;
+	bool merge = false;
 	int c;
-	while ((c = next_option("results", argc, argv, "i:f:h", opts)) != -1) {
+	while ((c = next_option("results", argc, argv, "i:f:o:h", opts)) != -1) {
 		switch (c) {
+		case 'M':
+			merge = true;
+			break;
+		case 'o':
+			merge_out = optarg;
+			break;
 		case 'h':
 			fputs(results_usage, stdout);
 			return 0;
@@ -379,9 +395,26 @@ int cmd_results(int argc, char **argv)
 			break;
 		}
 	}
+	char *merged = NULL;
+	if (merge) {
+		struct strlist shards = STRLIST_INIT;
+		for (int i = optind; i < argc; i++)
+			strlist_push(&shards, argv[i]);
+		char *first = shards.n ? run_dir_resolve(shards.items[0]) : xstrdup("run");
+		merged = merge_out ? xstrdup(merge_out) : xasprintf("%s-merged", first);
+		struct strbuf merr = STRBUF_INIT;
+		if (run_merge(&shards, merged, &merr) < 0)
+			die_usage("results: --merge: %s", merr.buf);
+		note("merged %zu shards into %s", shards.n, merged);
+		free(first);
+		strlist_clear(&shards);
+		optind = argc;
+	} else if (merge_out) {
+		die_usage("results: --out goes with --merge");
+	}
 	if (optind + 1 < argc)
 		die_usage("results: name one run at most (unexpected '%s')", argv[optind + 1]);
-	const char *run = optind < argc ? argv[optind] : NULL;
+	const char *run = merged ? merged : optind < argc ? argv[optind] : NULL;
 
 	char *path = db ? xstrdup(db) : store_default_path();
 	struct store *s;
@@ -410,5 +443,6 @@ int cmd_results(int argc, char **argv)
 	store_close(s);
 	strlist_clear(&imports);
 	free(path);
+	free(merged);
 	return status;
 }

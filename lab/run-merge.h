@@ -1,0 +1,15 @@
+/*
+ * Merging the shards of one run (lab run --shard K/N on N machines) into a
+ * single run folder: the trial folders are linked in, run.json is combined
+ * after checking that the shards really are parts of the same run (same
+ * experiment text, profile, seed, trials and shard count; no trial twice).
+ */
+#ifndef LAB_RUN_MERGE_H
+#define LAB_RUN_MERGE_H
+
+#include "util.h"
+
+/* Writes the merged run to out_dir; -1 with a one-line reason. */
+int run_merge(const struct strlist *shards, const char *out_dir, struct strbuf *err);
+
+#endif
