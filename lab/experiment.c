@@ -6,12 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvfile.h"
 #include "paths.h"
 #include "perf-events.h"
 
 #define MAX_TRIALS 1000
-
-static const char unknown_key[] = "unknown key";
 
 static void split_words(const char *value, struct strlist *out)
 {
@@ -47,8 +46,9 @@ static const char *set_perf_events(struct experiment *e, const char *value)
 	return NULL;
 }
 
-static const char *set_key(struct experiment *e, const char *key, const char *v)
+static const char *set_key(void *ctx, const char *key, const char *v)
 {
+	struct experiment *e = ctx;
 	unsigned long ul;
 	double d;
 	if (!strcmp(key, "description")) {
@@ -88,7 +88,7 @@ static const char *set_key(struct experiment *e, const char *key, const char *v)
 	} else if (!strcmp(key, "perf_events")) {
 		return set_perf_events(e, v);
 	} else {
-		return unknown_key;
+		return kvfile_unknown_key;
 	}
 	return NULL;
 }
@@ -103,45 +103,10 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 	e->trials = 3;
 	e->trial_timeout = 600;
 	perf_default_events(&e->perf_events);
-	struct strlist seen = STRLIST_INIT;
-	char *copy = xstrdup(text);
-	int lineno = 0, rc = 0;
-	for (char *line = copy, *next; line && rc == 0; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		/* '#' starts a comment only at the start of a line: commands may hold one. */
-		char *t = trim(line);
-		if (!*t || *t == '#')
-			continue;
-		char *eq = strchr(t, '=');
-		if (!eq) {
-			strbuf_addf(err, "%s:%d: expected 'key = value', got '%s'", file, lineno, t);
-			rc = -1;
-			break;
-		}
-		*eq = '\0';
-		char *key = trim(t), *value = trim(eq + 1);
-		if (!*value) {
-			strbuf_addf(err, "%s:%d: %s has no value", file, lineno, key);
-			rc = -1;
-		} else if (strcmp(key, "workload") && strlist_has(&seen, key)) {
-			strbuf_addf(err, "%s:%d: %s is set twice", file, lineno, key);
-			rc = -1;
-		} else {
-			const char *why = set_key(e, key, value);
-			if (why == unknown_key)
-				strbuf_addf(err, "%s:%d: unknown key '%s'", file, lineno, key);
-			else if (why)
-				strbuf_addf(err, "%s:%d: %s = %s: %s %s", file, lineno, key, value, key, why);
-			rc = why ? -1 : 0;
-			strlist_push(&seen, key);
-		}
-	}
-	free(copy);
-	strlist_clear(&seen);
-	if (rc < 0)
+	/* '#' starts a comment only at the start of a line: commands may hold one. */
+	static const char *const repeatable[] = { "workload", NULL };
+	const struct kvfile_options opts = { .inline_comments = false, .repeatable = repeatable };
+	if (kvfile_parse(file, text, &opts, set_key, e, err) < 0)
 		return -1;
 	if (!e->description || !e->variants.n || !e->profile || !e->workloads.n) {
 		strbuf_addf(err, "%s: description, variants, profile and at least one workload are required",

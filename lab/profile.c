@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kvfile.h"
 #include "paths.h"
-
-/* set_key() returns this when it does not know the key. */
-static const char unknown_key[] = "unknown key";
 
 static const char *const zram_algorithms[] = { "lzo", "lzo-rle", "lz4", NULL };
 static const char *const thp_modes[] = { "always", "madvise", "never", NULL };
@@ -86,9 +84,10 @@ static bool parse_long_range(const char *v, long lo, long hi, long *out)
 	return true;
 }
 
-/* Sets one key; returns NULL or the reason the value is bad. */
-static const char *set_key(struct profile *p, const char *key, const char *v)
+/* Sets one key; returns NULL, kvfile_unknown_key or the reason the value is bad. */
+static const char *set_key(void *ctx, const char *key, const char *v)
 {
+	struct profile *p = ctx;
 	unsigned long ul;
 	long l;
 	if (!strcmp(key, "description")) {
@@ -154,7 +153,7 @@ static const char *set_key(struct profile *p, const char *key, const char *v)
 			return "wants 0 or 1";
 		p->cgroup_memory_oom_group = v[0] - '0';
 	} else {
-		return unknown_key;
+		return kvfile_unknown_key;
 	}
 	return NULL;
 }
@@ -200,48 +199,8 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 	set_defaults(p);
 	p->name = xstrdup(name);
 	p->path = xstrdup(file);
-	char *copy = xstrdup(text);
-	int lineno = 0, rc = 0;
-	struct strlist seen = STRLIST_INIT;
-	for (char *line = copy, *next; line && rc == 0; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		char *hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		char *t = trim(line);
-		if (!*t)
-			continue;
-		char *eq = strchr(t, '=');
-		if (!eq) {
-			strbuf_addf(err, "%s:%d: expected 'key = value', got '%s'", file, lineno, t);
-			rc = -1;
-			break;
-		}
-		*eq = '\0';
-		char *key = trim(t), *value = trim(eq + 1);
-		if (!*value) {
-			strbuf_addf(err, "%s:%d: %s has no value", file, lineno, key);
-			rc = -1;
-		} else if (strlist_has(&seen, key)) {
-			strbuf_addf(err, "%s:%d: %s is set twice", file, lineno, key);
-			rc = -1;
-		} else {
-			const char *why = set_key(p, key, value);
-			if (why == unknown_key) {
-				strbuf_addf(err, "%s:%d: unknown key '%s'", file, lineno, key);
-				rc = -1;
-			} else if (why) {
-				strbuf_addf(err, "%s:%d: %s = %s: %s %s", file, lineno, key, value, key, why);
-				rc = -1;
-			}
-			strlist_push(&seen, key);
-		}
-	}
-	free(copy);
-	strlist_clear(&seen);
+	const struct kvfile_options opts = { .inline_comments = true };
+	int rc = kvfile_parse(file, text, &opts, set_key, p, err);
 	if (rc == 0)
 		rc = check_whole(p, file, err);
 	return rc;

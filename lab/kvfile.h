@@ -1,0 +1,27 @@
+/*
+ * `key = value` files (profiles, experiments): blank lines and comments are
+ * skipped, every other line sets one key through the caller's setter, and
+ * anything wrong is one line naming the file and line.
+ */
+#ifndef LAB_KVFILE_H
+#define LAB_KVFILE_H
+
+#include <stdbool.h>
+
+#include "util.h"
+
+/* What a setter returns for a key it does not know. */
+extern const char kvfile_unknown_key[];
+
+/* Returns NULL when the value was taken, kvfile_unknown_key, or why the value is bad. */
+typedef const char *(*kvfile_setter)(void *ctx, const char *key, const char *value);
+
+struct kvfile_options {
+	bool inline_comments;             /* '#' anywhere starts a comment (else only at a line's start) */
+	const char *const *repeatable;    /* keys that may appear more than once, NULL-terminated */
+};
+
+int kvfile_parse(const char *file, const char *text, const struct kvfile_options *opts, kvfile_setter set,
+	     void *ctx, struct strbuf *err);
+
+#endif
