@@ -1,0 +1,41 @@
+/* binder_stats.h - binder's global statistics (binderfs
+ * binder_logs/stats, or debugfs binder/stats), the part before the first
+ * per-process block:
+ *
+ *   binder stats:
+ *   BC_TRANSACTION: 12            (commands received, BC_*, and returns sent, BR_*)
+ *   proc: active 2 total 5        (objects alive now, and ever created, per type:
+ *   thread: active 3 total 9       proc thread node ref death transaction
+ *   ...                            transaction_complete)
+ *   proc 123                      (per-process blocks follow; not read)
+ */
+#ifndef OOMLAB_BINDER_STATS_H
+#define OOMLAB_BINDER_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct binder_obj_count {
+	char type[32];
+	unsigned long long active, total;
+};
+
+struct binder_cmd_count {
+	char name[48];          /* BC_... or BR_... */
+	unsigned long long count;
+};
+
+struct binder_stats {
+	struct binder_obj_count *objs;
+	size_t n_objs, alloc_objs;
+	struct binder_cmd_count *cmds;
+	size_t n_cmds, alloc_cmds;
+};
+
+/* -1 when the text has no "binder stats:" header, else the number of object types. */
+int binder_stats_parse(const char *text, struct binder_stats *out);
+void binder_stats_clear(struct binder_stats *s);
+const struct binder_obj_count *binder_stats_obj(const struct binder_stats *s, const char *type);
+bool binder_stats_cmd(const struct binder_stats *s, const char *name, unsigned long long *count);
+
+#endif
