@@ -378,7 +378,7 @@ int guest_write_initrd(const struct guest_images *img, const struct job_file *fi
 	int rc = 0;
 	strbuf_addstr(&list, "dir /job 0755 0 0\n");
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *tmp = xasprintf("%s.%s", job_cpio, files[i].name);
+		char *tmp = xasprintf("%s.file-%s", job_cpio, files[i].name);
 		if (write_file_str(tmp, files[i].content) < 0) {
 			strbuf_addf(err, "cannot write %s: %s", tmp, strerror(errno));
 			rc = -1;

@@ -63,16 +63,25 @@ check "the shared tree is pristine after the failure" \
 
 # Two lab processes building the same variant at once: one builds, the other
 # waits for the lock and then finds it cached; the cache holds one good kernel.
-"$LAB" kernel build oom-reaper-nodelay > "$SCRATCH/b1" 2>&1 &
+# The variant is oom-reaper-nodelay with a command line of this test's own,
+# so its hash is new and a real (incremental) build happens.
+cp -r "$ROOT/kernels/variants/oom-reaper-nodelay" "$SCRATCH/root/kernels/variants/lock-test"
+echo "oomlab_lock_test=$$" > "$SCRATCH/root/kernels/variants/lock-test/cmdline"
+OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel build lock-test > "$SCRATCH/b1" 2>&1 &
 first=$!
 sleep 1
-"$LAB" kernel build oom-reaper-nodelay > "$SCRATCH/b2" 2>&1 || fail "second concurrent build failed: $(cat "$SCRATCH/b2")"
+OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel build lock-test > "$SCRATCH/b2" 2>&1 ||
+	fail "second concurrent build failed: $(cat "$SCRATCH/b2")"
 wait "$first" || fail "first concurrent build failed: $(cat "$SCRATCH/b1")"
 cat "$SCRATCH/b1" "$SCRATCH/b2"
 check "one of two concurrent builds waited for the other" grep -q waiting "$SCRATCH/b1" "$SCRATCH/b2"
+locktest=$(OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel path lock-test)
+check "the concurrently built kernel is complete" test -s "$locktest/bzImage" -a -s "$locktest/meta"
+check "no staging folders are left behind" sh -c "! ls -d '$(dirname "$locktest")'/.tmp-* 2>/dev/null"
+rm -rf "$locktest"
+
+"$LAB" kernel build oom-reaper-nodelay || fail "building oom-reaper-nodelay"
 nodelay=$("$LAB" kernel path oom-reaper-nodelay)
-check "the concurrently built kernel is complete" test -s "$nodelay/bzImage" -a -s "$nodelay/meta"
-check "no staging folders are left behind" sh -c "! ls -d '$(dirname "$nodelay")'/.tmp-* 2>/dev/null"
 delay_insn() {
 	objdump -d --no-show-raw-insn --disassemble=queue_oom_reaper "$1/vmlinux" | grep -c '\$0x1f4' || true
 }

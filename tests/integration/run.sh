@@ -25,12 +25,12 @@ check "the results folder was named" grep -q "results: $RUN" "$SCRATCH/run1.out"
 
 # The comparison agrees with the trial data: n per side equals the ok trials.
 "$LAB" compare "$RUN" --format json > "$SCRATCH/cmp.json" || fail "lab compare --format json"
-row=$(jq -c '.metrics as $m | .rows[] | select($m[.metric].name == "trial_ok")' "$SCRATCH/cmp.json")
+row=$(jq -c '.rows[] | select(.metric == "trial_ok")' "$SCRATCH/cmp.json")
 echo "trial_ok row: $row"
 check "the comparison has both sides with two trials each" \
-	[ "$(echo "$row" | jq '.base.n == 2 and .var.n == 2')" = true ]
+	[ "$(echo "$row" | jq '.baseline_stats.n == 2 and .variant_stats.n == 2')" = true ]
 check "stock is the baseline and binder-kcalloc the variant" \
-	[ "$(echo "$row" | jq -r '.base.variant + " " + .var.variant')" = "stock binder-kcalloc" ]
+	[ "$(echo "$row" | jq -r '.baseline_stats.variant + " " + .variant_stats.variant')" = "stock binder-kcalloc" ]
 "$LAB" compare "$RUN" --format csv > "$SCRATCH/cmp.csv" || fail "lab compare --format csv"
 check "csv has a header and rows" [ "$(wc -l < "$SCRATCH/cmp.csv")" -ge 2 ]
 set +e
