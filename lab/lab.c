@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "run an experiment's trials and compare the variants" },
 	{ "compare", cmd_compare, "compare the variants of one or more runs" },
 	{ "results", cmd_results, "list the stored runs, summarise one, import run folders" },
+	{ "report", cmd_report, "write an HTML report of a run: comparison, figures, environment" },
+	{ "export", cmd_export, "export a run for Perfetto, perf or spreadsheets (csv, json)" },
 };
 
 static void print_usage(FILE *out)

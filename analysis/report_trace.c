@@ -1,0 +1,157 @@
+/* report_trace.c - stalls, victims and buddyinfo of one trial (report_trace.h). */
+#include "report_trace.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lab/util.h"
+#include "kmsg.h"
+#include "oom_report.h"
+#include "oom_victims.h"
+#include "perf_script.h"
+
+struct reader {
+	struct stall_tracker stalls;
+	struct oom_timeline victims;
+};
+
+static void sample_cb(const struct perf_sample *s, void *ctx)
+{
+	struct reader *r = ctx;
+	stall_tracker_sample(&r->stalls, s);
+	oom_timeline_sample(&r->victims, s);
+}
+
+void buddyinfo_parse(const char *text, struct report_buddy *b)
+{
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		const char *zone = strstr(line, "zone");
+		if (starts_with(line, "Node") && zone && (!nl || zone < nl)) {
+			const char *p = zone + 4;
+			while (*p == ' ')
+				p++;
+			while (*p && *p != ' ' && *p != '\n')      /* the zone's name */
+				p++;
+			int order = 0;
+			while (order < REPORT_BUDDY_ORDERS) {
+				char *end;
+				long long v = strtoll(p, &end, 10);
+				if (end == p || (nl && end > nl))
+					break;
+				b->free[order++] += (double)v;
+				p = end;
+			}
+			if (order) {
+				b->have = true;
+				if (order > b->orders)
+					b->orders = order;
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+static void prepared_buddy(const char *text, struct report_buddy *b)
+{
+	/* fragment prints one "after" set, one event per zone: summed. */
+	struct report_buddy cur = { 0 };
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		if (len && memchr(line, '{', len) && strstr(line, "\"buddyinfo\"")) {
+			char *copy = xstrndup(line, len);
+			json_t *o = json_loads(copy + strspn(copy, " \t"), JSON_DISABLE_EOF_CHECK, NULL);
+			const char *name = json_string_value(json_object_get(o, "name"));
+			const char *when = json_string_value(json_object_get(o, "when"));
+			json_t *free_arr = json_object_get(o, "free");
+			if (name && !strcmp(name, "buddyinfo") && when && !strcmp(when, "after") &&
+			    json_is_array(free_arr)) {
+				size_t i;
+				json_t *v;
+				json_array_foreach(free_arr, i, v) {
+					if (i >= REPORT_BUDDY_ORDERS || !json_is_number(v))
+						break;
+					cur.free[i] += json_number_value(v);
+					if ((int)i + 1 > cur.orders)
+						cur.orders = (int)i + 1;
+					cur.have = true;
+				}
+			}
+			json_decref(o);
+			free(copy);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	*b = cur;
+}
+
+void trial_trace_load(const char *dir, struct trial_trace *tt)
+{
+	memset(tt, 0, sizeof(*tt));
+	struct reader r;
+	stall_tracker_init(&r.stalls);
+	oom_timeline_init(&r.victims);
+	char *path = xasprintf("%s/perf.script", dir);
+	struct perf_script_stats st;
+	memset(&st, 0, sizeof(st));
+	tt->have_perf = perf_script_read(path, sample_cb, &r, &st) == 0 && st.samples > 0;
+	free(path);
+	stall_tracker_finish(&r.stalls, st.last_ns);
+	for (int k = 0; k < STALL_KINDS; k++) {
+		const struct stall_series *s = &r.stalls.kind[k];
+		tt->n_stall[k] = s->n;
+		tt->stall_ms[k] = xcalloc(s->n ? s->n : 1, sizeof(double));
+		for (size_t i = 0; i < s->n; i++)
+			tt->stall_ms[k][i] = (double)s->durations_ns[i] / 1e6;
+		tt->open_stalls[k] = s->open_at_end;
+	}
+
+	struct oom_reports reports;
+	struct kmsg_stats kst;
+	oom_reports_init(&reports);
+	path = xasprintf("%s/kmsg.log", dir);
+	kmsg_read(path, oom_reports_kmsg_fn, &reports, &kst);
+	free(path);
+	oom_timeline_add_reports(&r.victims, &reports);
+	oom_reports_release(&reports);
+	oom_timeline_finish(&r.victims);
+	tt->victims = xcalloc(r.victims.n ? r.victims.n : 1, sizeof(*tt->victims));
+	for (size_t i = 0; i < r.victims.n; i++) {
+		const struct oom_victim *v = &r.victims.v[i];
+		struct report_victim *o = &tt->victims[tt->n_victims++];
+		o->pid = v->pid;
+		snprintf(o->comm, sizeof(o->comm), "%s", v->comm);
+		o->mark_ns = v->mark_victim_ns;
+		o->wake_ns = v->wake_reaper_ns;
+		o->start_ns = v->start_reaping_ns;
+		o->finish_ns = v->finish_reaping_ns;
+		o->skip_ns = v->skip_reaping_ns;
+		o->exit_ns = v->exit_ns;
+		o->reaped_before_exit = v->reaped_before_exit;
+	}
+	stall_tracker_release(&r.stalls);
+	oom_timeline_release(&r.victims);
+
+	path = xasprintf("%s/files/before/buddyinfo", dir);
+	char *text = read_file(path, NULL);
+	if (text)
+		buddyinfo_parse(text, &tt->boot);
+	free(text);
+	free(path);
+	path = xasprintf("%s/out.log", dir);
+	text = read_file(path, NULL);
+	if (text)
+		prepared_buddy(text, &tt->prepared);
+	free(text);
+	free(path);
+}
+
+void trial_trace_release(struct trial_trace *tt)
+{
+	for (int k = 0; k < STALL_KINDS; k++)
+		free(tt->stall_ms[k]);
+	free(tt->victims);
+	memset(tt, 0, sizeof(*tt));
+}
