@@ -486,7 +486,10 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 
 	char *script = xasprintf("%s/perf.script", dir);
 	struct perf_script_stats ps = { 0 };
-	bool have_trace = perf_script_read(script, on_sample, &trace, &ps) == 0;
+	/* An empty perf.script is a lost recording (perf could not decode a stream
+	 * cut by a panic), not a quiet one: the workload's own exit is always there. */
+	bool have_trace = perf_script_read(script, on_sample, &trace, &ps) == 0 &&
+			  ps.samples + ps.lost_records > 0;
 	free(script);
 	stall_tracker_finish(&trace.stalls, ps.last_ns);
 

@@ -4,7 +4,8 @@
  * Inputs, each optional (a figure whose input is missing is left out):
  *   perf.script        stalls (stall.h), high-order allocations and fallbacks
  *                      (page_alloc.h), OOM victims and the reaper (oom_victims.h),
- *                      LOST records
+ *                      LOST records; one without a single sample counts as
+ *                      missing (a recording cut by a panic decodes to nothing)
  *   kmsg.log           the kernel's kill and reap reports (oom_report.h)
  *   files/before, files/after
  *                      vmstat, cgroup-memory.events, PSI (snapshot.h) deltas;

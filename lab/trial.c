@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../analysis/trial_metrics.h"
 #include "accel.h"
 #include "guest-image.h"
 #include "kbuild.h"
@@ -277,11 +278,15 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	strbuf_reset(&split_err);
 	if (spec->perf_args && spec->perf_args->n && perf_decode(spec->dir, &split_err) < 0)
 		warning("%s", split_err.buf);
-	strbuf_release(&split_err);
 	json_object_set_new(record, "outcome", outcome_json(vm));
 	char *path = xasprintf("%s/trial.json", spec->dir);
 	rc = write_json(path, record, err);
 	free(path);
+	/* Metrics from the raw channels, into the trial.json just written; no failure of the trial. */
+	strbuf_reset(&split_err);
+	if (rc == 0 && trial_metrics_write(spec->dir, &split_err) < 0)
+		warning("metrics: %s", split_err.buf);
+	strbuf_release(&split_err);
 out:
 	/* The initrd and the slow disk are rebuilt by reproduce.sh; they need not stay. */
 	unlink(initrd);

@@ -209,6 +209,36 @@ static void test_binder_stats(void **state)
 	free(text);
 }
 
+/* binder-stats-live.txt: the stats file read while binder-objects held its
+ * objects (cat during --hold): 13 global BC_/BR_ lines, then
+ *   proc: active 2 total 2 / thread: active 8 total 8 / node: active 33 total 33
+ *   ref: active 32 total 32 / death: active 32 total 32
+ *   transaction: active 0 total 4 / transaction_complete: active 0 total 4
+ * then per-process blocks ("proc 52", "  BC_FREE_BUFFER: 2", ...) whose
+ * indented counters must not be taken for the global ones (BC_FREE_BUFFER: 4). */
+static void test_binder_stats_live(void **state)
+{
+	(void)state;
+	struct binder_stats s = { 0 };
+	char *text = sample_read("binder-stats-live.txt");
+	assert_int_equal(binder_stats_parse(text, &s), 7);
+	assert_int_equal(binder_stats_obj(&s, "proc")->active, 2);
+	assert_int_equal(binder_stats_obj(&s, "thread")->active, 8);
+	assert_int_equal(binder_stats_obj(&s, "node")->active, 33);
+	assert_int_equal(binder_stats_obj(&s, "node")->total, 33);
+	assert_int_equal(binder_stats_obj(&s, "death")->active, 32);
+	assert_int_equal(binder_stats_obj(&s, "transaction")->active, 0);
+	assert_int_equal(binder_stats_obj(&s, "transaction")->total, 4);
+	assert_int_equal(s.n_cmds, 13);
+	unsigned long long n = 0;
+	assert_true(binder_stats_cmd(&s, "BC_FREE_BUFFER", &n));
+	assert_int_equal(n, 4);
+	assert_true(binder_stats_cmd(&s, "BR_TRANSACTION_COMPLETE", &n));
+	assert_int_equal(n, 4);
+	binder_stats_clear(&s);
+	free(text);
+}
+
 static const struct metric_value *find(const struct metric_set *m, const char *name)
 {
 	const struct metric_value *v = metric_set_get(m, name);
@@ -268,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_psi),
 		cmocka_unit_test(test_slabinfo),
 		cmocka_unit_test(test_binder_stats),
+		cmocka_unit_test(test_binder_stats_live),
 		cmocka_unit_test(test_workload_metrics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
