@@ -1,6 +1,7 @@
 /* Building kernel variants into the cache. */
 #include "kbuild.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -359,6 +360,25 @@ static void remember_steps(const char *ws, unsigned long steps)
 	free(path);
 }
 
+/*
+ * Staging folders are only made under the build lock, so one that exists
+ * while we hold it belongs to a build that was killed: remove it.
+ */
+static void remove_stale_staging(const char *kernels)
+{
+	DIR *d = opendir(kernels);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (!starts_with(de->d_name, ".tmp-"))
+			continue;
+		char *path = xasprintf("%s/%s", kernels, de->d_name);
+		remove_tree(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 static int build_locked(const struct variant *v, const struct kconfig *base, const char *ws,
 			struct progress *pr, struct strbuf *err)
 {
@@ -372,7 +392,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	int rc = -1;
 
 	mkdir_p(obj, 0755);
-	remove_tree(staging);
+	remove_stale_staging(kernels);
 	unlink(log);
 	if (mkdir_p(staging, 0755) < 0) {
 		strbuf_addf(err, "cannot create %s: %s", staging, strerror(errno));
