@@ -109,6 +109,8 @@ int perf_start(const char *args_path)
 		argv[a++] = "CLOCK_MONOTONIC";
 		argv[a++] = "--delay=-1";
 		argv[a++] = "--control=fifo:" CTL_FIFO "," ACK_FIFO;
+		/* Every event leaves at once: a guest that panics has already sent it. */
+		argv[a++] = "--no-buffering";
 		argv[a++] = "--quiet";
 		argv[a++] = "-o";
 		argv[a++] = "-";
