@@ -77,6 +77,7 @@
  */
 #include "trial_metrics.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -365,19 +366,30 @@ static void slab_metrics(struct metric_set *m, const struct snap *s)
 			continue;
 		unsigned long long bytes = slab_cache_bytes(c);
 		*(is_binder ? &binder : &kmalloc) += bytes;
+		/*
+		 * The plain kmalloc-N caches (where stock binder's objects live) get their
+		 * memory and objects; the cg-, rcl- and dma- kinds only count in the sum,
+		 * and the geometry of a cache (object size, slab order, efficiency) is
+		 * reported for binder's own caches, the ones the variants change.
+		 */
+		bool plain_kmalloc = !is_binder && isdigit((unsigned char)c->name[strlen("kmalloc-")]);
+		if (!is_binder && !plain_kmalloc)
+			continue;
 		addf_metric(m, (double)c->active_objs, "count", "slabinfo", "slab_%s_active_objs", c->name);
+		addf_metric(m, (double)bytes, "bytes", "slabinfo", "slab_%s_bytes", c->name);
+		const struct slab_cache *before = have_before ? slabinfo_find(&b, c->name) : NULL;
+		if (have_before)
+			addf_metric(m, (double)bytes - (before ? (double)slab_cache_bytes(before) : 0.0),
+				    "bytes", "slabinfo", "slab_%s_bytes_delta", c->name);
+		if (!is_binder)
+			continue;
 		addf_metric(m, (double)c->objsize, "bytes", "slabinfo", "slab_%s_objsize", c->name);
 		addf_metric(m, (double)c->objs_per_slab, "count", "slabinfo", "slab_%s_objs_per_slab",
 			    c->name);
 		addf_metric(m, (double)c->pages_per_slab, "pages", "slabinfo", "slab_%s_pages_per_slab",
 			    c->name);
-		addf_metric(m, (double)bytes, "bytes", "slabinfo", "slab_%s_bytes", c->name);
 		addf_metric(m, slab_cache_efficiency(c), "ratio", "slabinfo", "slab_%s_efficiency",
 			    c->name);
-		const struct slab_cache *before = have_before ? slabinfo_find(&b, c->name) : NULL;
-		if (have_before)
-			addf_metric(m, (double)bytes - (before ? (double)slab_cache_bytes(before) : 0.0),
-				    "bytes", "slabinfo", "slab_%s_bytes_delta", c->name);
 	}
 	ADD(m, "slab_binder_bytes", binder, "bytes", "slabinfo");
 	ADD(m, "slab_kmalloc_bytes", kmalloc, "bytes", "slabinfo");
