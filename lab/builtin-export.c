@@ -38,6 +38,7 @@ static const char export_usage[] =
 	"\n"
 	"  -f, --format F   perfetto, perf, csv or json (required)\n"
 	"  -o, --out DIR    the folder to write into (required; made if missing)\n"
+	"  -q, --quiet      no progress on stderr (errors still)\n"
 	"  -h, --help       this text\n"
 	"\n"
 	"Prints on stdout what was written; exit status 2 on bad input, 1 when a\n"
@@ -233,18 +234,20 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = NULL, *out = NULL;
 	struct strlist runs = STRLIST_INIT;
 	for (;;) {
-		int c = next_option("export", argc, argv, "f:o:h", opts);
+		int c = next_option("export", argc, argv, "f:o:qh", opts);
 		if (c == -1)
 			break;
 		switch (c) {
 		case 'f': format = optarg; break;
 		case 'o': out = optarg; break;
+		case 'q': quiet = true; break;
 		case 'h': fputs(export_usage, stdout); return 0;
 		}
 	}

@@ -32,6 +32,7 @@ static const char report_usage[] =
 	"  -b, --baseline VARIANT   compare against this variant (default: the run's)\n"
 	"  -m, --metric GLOB        only metrics matching GLOB in the table (repeatable)\n"
 	"      --seed N             bootstrap seed of the table (default 1)\n"
+	"  -q, --quiet              no progress on stderr (errors still)\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Exit status 0 whatever the verdicts, 2 on bad input, 1 when the file cannot\n"
@@ -417,6 +418,7 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -424,7 +426,7 @@ int cmd_report(int argc, char **argv)
 	unsigned long seed = 1;
 	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
 	for (;;) {
-		int c = next_option("report", argc, argv, "o:b:m:h", opts);
+		int c = next_option("report", argc, argv, "o:b:m:qh", opts);
 		if (c == -1)
 			break;
 		switch (c) {
@@ -432,6 +434,7 @@ int cmd_report(int argc, char **argv)
 		case 'b': baseline = optarg; break;
 		case 'm': strlist_push(&globs, optarg); break;
 		case 'S': seed = option_ulong("report", "--seed", optarg); break;
+		case 'q': quiet = true; break;
 		case 'h': fputs(report_usage, stdout); return 0;
 		}
 	}
