@@ -11,7 +11,9 @@
 #include "../analysis/store.h"
 #include "builtin.h"
 #include "options.h"
+#include "../analysis/trial_metrics.h"
 #include "paths.h"
+#include "perf-events.h"
 #include "run-data.h"
 #include "run-merge.h"
 
@@ -20,6 +22,7 @@ static const char results_usage[] =
 	"       lab results [options] RUN         one run's summary\n"
 	"       lab results --import DIR...       import run folders\n"
 	"       lab results --merge [-o OUT] RUN RUN...   combine the shards of a run\n"
+	"       lab results --recompute RUN       recompute every trial's metrics\n"
 	"\n"
 	"Every run is kept in one SQLite database, $OOMLAB_DB, else\n"
 	"<results>/oomlab.sqlite (<results> is $OOMLAB_RESULTS, else results/).\n"
@@ -38,6 +41,9 @@ static const char results_usage[] =
 	"                     link their trials into one run folder, import it and\n"
 	"                     show it; lab compare takes the merged run like any other\n"
 	"  -o, --out DIR      the merged run folder (default: <results>/<first>-merged)\n"
+	"      --recompute    decode each trial's perf.data again and recompute its\n"
+	"                     metrics from the raw inputs into trial.json (the same\n"
+	"                     inputs give the same trial.json), then import the run\n"
 	"      --db PATH      the database to use\n"
 	"  -f, --format F     text (default) or json\n"
 	"  -h, --help         this text\n";
@@ -352,6 +358,35 @@ static int show_run(struct store *s, const char *run, enum format format)
 	return 0;
 }
 
+/* Decodes and recomputes every trial of a run; a trial that fails is named, the rest go on. */
+static void recompute_run(const char *run)
+{
+	struct run_data rd = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	if (run_data_add(&rd, run, &err) < 0)
+		die_usage("results: %s", err.buf);
+	size_t done = 0, failed = 0;
+	for (size_t i = 0; i < rd.n; i++) {
+		const struct run_trial *t = &rd.trials[i];
+		strbuf_reset(&err);
+		char *data = xasprintf("%s/perf.data", t->dir);
+		if (path_exists(data) && perf_decode(t->dir, &err) < 0)
+			warning("%s: %s", t->dir, err.buf);
+		free(data);
+		strbuf_reset(&err);
+		if (!t->trial || trial_metrics_write(t->dir, &err) < 0) {
+			warning("%s: %s", t->dir, t->trial ? err.buf : "no trial.json: the trial never ended");
+			failed++;
+		} else {
+			done++;
+		}
+	}
+	note("recomputed %zu trial%s%s", done, done == 1 ? "" : "s",
+	     failed ? " (some could not be, see above)" : "");
+	strbuf_release(&err);
+	run_data_free(&rd);
+}
+
 int cmd_results(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -359,6 +394,7 @@ int cmd_results(int argc, char **argv)
 		{ "db", required_argument, NULL, 'D' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "merge", no_argument, NULL, 'M' },
+		{ "recompute", no_argument, NULL, 'C' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -366,12 +402,15 @@ int cmd_results(int argc, char **argv)
 	struct strlist imports = STRLIST_INIT;
 	const char *db = NULL, *merge_out = NULL;
 	enum format format = FORMAT_TEXT;
-	bool merge = false;
+	bool merge = false, recompute = false;
 	int c;
 	while ((c = next_option("results", argc, argv, "i:f:o:h", opts)) != -1) {
 		switch (c) {
 		case 'M':
 			merge = true;
+			break;
+		case 'C':
+			recompute = true;
 			break;
 		case 'o':
 			merge_out = optarg;
@@ -415,6 +454,11 @@ int cmd_results(int argc, char **argv)
 	if (optind + 1 < argc)
 		die_usage("results: name one run at most (unexpected '%s')", argv[optind + 1]);
 	const char *run = merged ? merged : optind < argc ? argv[optind] : NULL;
+	if (recompute) {
+		if (!run)
+			die_usage("results: --recompute needs a run");
+		recompute_run(run);
+	}
 
 	char *path = db ? xstrdup(db) : store_default_path();
 	struct store *s;
