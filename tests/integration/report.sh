@@ -131,9 +131,11 @@ check "csv: a header and a line per row" [ "$(wc -l < "$C")" -eq $((rows + 1)) ]
 check "csv: the header names variant, profile and hashes" \
 	sh -c "head -1 '$C' | grep -q '^run_id,group,variant,trial,outcome,profile,variant_hash,guest_images_hash,accelerator,metric,value,unit,source'"
 check "csv: every trial appears" \
-	[ "$(tail -n +2 "$C" | cut -d, -f2,4 | sort -u | wc -l)" -eq "$trials" ]
+	[ "$(tail -n +2 "$C" | gawk -v FPAT='([^,]*)|("([^"]|"")*")' '{ print $2 "," $4 }' | sort -u | wc -l)" -eq "$trials" ]
 check "csv and json agree on the metrics" \
-	[ "$(tail -n +2 "$C" | cut -d, -f2,4,10 | sort | tr -d '\r' | md5sum)" = \
+	[ "$(tail -n +2 "$C" | tr -d '\r' | gawk -v FPAT='([^,]*)|("([^"]|"")*")' \
+		'{ m = $10; if (m ~ /^"/) { m = substr(m, 2, length(m) - 2); gsub(/""/, "\"", m) }
+		   print $2 "," $4 "," m }' | sort | md5sum)" = \
 	  "$(jq -r '.rows[] | "\(.group),\(.trial),\(.metric)"' "$J" | sort | md5sum)" ]
 
 # ---- bad input: one line naming the option or file, exit 2
