@@ -5,8 +5,12 @@
 
 #include "metric.h"
 
-/* One line per metric. Exact names before globs: the first match wins. */
+/*
+ * One line per metric or family. Exact names before globs: the first match
+ * wins. A unit of "" means: the unit the trial recorded.
+ */
 static const struct metric_def known_metrics[] = {
+	{ "trial_ok",                     "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
 	{ "oom_kills",                    "count",  METRIC_COUNT,      BETTER_LOWER },
 	{ "oom_kills_memcg",              "count",  METRIC_COUNT,      BETTER_LOWER },
 	{ "oom_kills_global",             "count",  METRIC_COUNT,      BETTER_LOWER },
@@ -17,10 +21,54 @@ static const struct metric_def known_metrics[] = {
 	{ "binder_throughput_iter_per_s", "iter/s", METRIC_THROUGHPUT, BETTER_HIGHER },
 	{ "binder_latency_p99_ms",        "ms",     METRIC_TIME,       BETTER_LOWER },
 	{ "spawn_per_s",                  "1/s",    METRIC_THROUGHPUT, BETTER_HIGHER },
+	/* The reaper's delay is the variable under test, not a quality. */
 	{ "reaper_wake_delay_ms",         "ms",     METRIC_TIME,       BETTER_NEITHER },
+	{ "reaper_finish_delay_ms",       "ms",     METRIC_TIME,       BETTER_NEITHER },
+	{ "reaper_reap_ms",               "ms",     METRIC_TIME,       BETTER_LOWER },
+	{ "oom_victim_exit_ms",           "ms",     METRIC_TIME,       BETTER_LOWER },
 	{ "slab_binder_bytes",            "B",      METRIC_SIZE,       BETTER_LOWER },
-	{ "trial_ok",                     "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
-	/* globs */
+	/* globs: the lab's own figures */
+	{ "oom_kills_*",                  "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "oom_invocations_*",            "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "*_stall_count",                "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "*_stall_*_us",                 "",       METRIC_TIME,       BETTER_LOWER },
+	{ "direct_compaction_attempts",   "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "page_alloc_high_order_failed", "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "extfrag_fallbacks*",           "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "vmstat_allocstall*",           "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "vmstat_compact_stall",         "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "vmstat_compact_fail",          "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "vmstat_oom_kill",              "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "vmstat_pgmajfault",            "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "vmstat_pgscan_direct",         "",       METRIC_SIZE,       BETTER_LOWER },
+	{ "vmstat_workingset_refault_*",  "",       METRIC_SIZE,       BETTER_LOWER },
+	{ "vmstat_psw*",                  "",       METRIC_SIZE,       BETTER_LOWER },
+	{ "memory_events_oom*",           "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "memory_events_max",            "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "memory_events_high",           "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "*psi_memory_*_us",             "",       METRIC_TIME,       BETTER_LOWER },
+	{ "slab_*_efficiency",            "",       METRIC_RATIO,      BETTER_HIGHER },
+	{ "slab_*_bytes",                 "",       METRIC_SIZE,       BETTER_LOWER },
+	/* globs: the workloads' figures (workloads/README.md) */
+	{ "binder-sendvec.sendvec_*ns_per_rt*", "", METRIC_TIME,       BETTER_LOWER },
+	{ "binder-sendvec.sendvec_*bytes_per_s*", "", METRIC_THROUGHPUT, BETTER_HIGHER },
+	{ "binder-sendvec.sendvec_iterations*", "", METRIC_COUNT,      BETTER_HIGHER },
+	{ "binder-sendvec.sendvec_errors*", "",     METRIC_COUNT,      BETTER_LOWER },
+	{ "binder-throughput.throughput_iterations_per_s", "", METRIC_THROUGHPUT, BETTER_HIGHER },
+	{ "binder-throughput.throughput_latency_*", "", METRIC_TIME,    BETTER_LOWER },
+	{ "binder-throughput.throughput_errors", "", METRIC_COUNT,      BETTER_LOWER },
+	{ "binder-mmap.mmap_ok",          "",       METRIC_COUNT,      BETTER_HIGHER },
+	{ "binder-mmap.mmap_enomem",      "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "binder-mmap.mmap_errors",      "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "binder-mmap.mmap_stalls",      "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "binder-mmap.mmap_openers_killed", "",    METRIC_COUNT,      BETTER_LOWER },
+	{ "binder-mmap.*_latency_*",      "",       METRIC_TIME,       BETTER_LOWER },
+	{ "binder-objects.slab_efficiency*", "",    METRIC_RATIO,      BETTER_HIGHER },
+	{ "binder-objects.slab_mem_bytes*", "",     METRIC_SIZE,       BETTER_LOWER },
+	{ "spawn.spawn_per_s",            "",       METRIC_THROUGHPUT, BETTER_HIGHER },
+	{ "spawn.spawn_ns_per_spawn",     "",       METRIC_TIME,       BETTER_LOWER },
+	{ "spawn.spawn_failures",         "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "spawn.spawn_*_s",              "",       METRIC_TIME,       BETTER_LOWER },
 	{ "binder_sendvec_ns_*",          "ns",     METRIC_TIME,       BETTER_LOWER },
 };
 
@@ -101,6 +149,8 @@ void metric_resolve(const char *name, const char *unit, struct metric_def *out)
 
 	if (known) {
 		*out = *known;
+		if (!*known->unit)
+			out->unit = unit ? unit : "";
 	} else {
 		out->unit = unit ? unit : "";
 		out->kind = metric_guess_kind(name, unit);

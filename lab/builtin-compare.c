@@ -24,6 +24,8 @@ static const char compare_usage[] =
 	"\n"
 	"  -b, --baseline VARIANT   compare against this variant (default: the run's)\n"
 	"  -m, --metric GLOB        only metrics matching GLOB (repeatable)\n"
+	"  -a, --all                also metrics that took one value in every trial\n"
+	"                           (hidden by default: nothing to compare; counted)\n"
 	"  -f, --format F           text (default, fits 80 columns), markdown, json, csv\n"
 	"      --seed N             bootstrap seed (default 1)\n"
 	"  -h, --help               this text\n"
@@ -48,8 +50,34 @@ static bool wanted(const char *name, const struct strlist *globs)
 	return false;
 }
 
+/* True when every value of every group is the same: such a metric has nothing to compare. */
+static bool constant_metric(const struct metric_input *in)
+{
+	bool seen = false;
+	double first = 0;
+	for (size_t g = 0; g < in->n_groups; g++)
+		for (size_t i = 0; i < in->groups[g].n; i++) {
+			if (!seen) {
+				first = in->groups[g].values[i];
+				seen = true;
+			} else if (in->groups[g].values[i] != first) {
+				return false;
+			}
+		}
+	return true;
+}
+
+static void free_input(struct metric_input *in)
+{
+	for (size_t g = 0; g < in->n_groups; g++)
+		free(in->values[g]);
+	free(in->values);
+	free(in->groups);
+	memset(in, 0, sizeof(*in));
+}
+
 int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
-		 const char *format, unsigned long seed, FILE *out)
+		 const char *format, unsigned long seed, bool all, FILE *out)
 {
 	struct run_data rd = { 0 };
 	struct strbuf err = STRBUF_INIT;
@@ -63,7 +91,7 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 	run_data_metric_names(&rd, &names);
 	struct compare_metric *metrics = xcalloc(names.n, sizeof(*metrics));
 	struct metric_input *inputs = xcalloc(names.n, sizeof(*inputs));
-	size_t n_metrics = 0;
+	size_t n_metrics = 0, hidden = 0;
 	for (size_t m = 0; m < names.n; m++) {
 		if (!wanted(names.items[m], globs))
 			continue;
@@ -82,6 +110,12 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 			if (!unit)
 				unit = u;
 			in->n_groups++;
+		}
+		/* Outcomes always show: "every trial ok" is a finding too. */
+		if (!all && strcmp(in->name, "trial_ok") && constant_metric(in)) {
+			free_input(in);
+			hidden++;
+			continue;
 		}
 		metric_resolve(in->name, unit ? unit : "", &metrics[n_metrics].def);
 		metrics[n_metrics].groups = in->groups;
@@ -104,6 +138,9 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 		fprintf(out, "%s on %s, %zu trials in %zu run%s\n", rd.experiment ? rd.experiment : "run",
 			rd.profile ? rd.profile : "?", rd.n, rd.dirs.n, rd.dirs.n == 1 ? "" : "s");
 		compare_format_text(out, &table, colour);
+		if (hidden)
+			fprintf(out, "%zu metric%s with one value in every trial not shown (--all shows them)\n",
+				hidden, hidden == 1 ? "" : "s");
 	} else if (!strcmp(format, "markdown")) {
 		compare_format_markdown(out, &table);
 	} else if (!strcmp(format, "json")) {
@@ -112,12 +149,8 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 		compare_format_csv(out, &table);
 	}
 	compare_table_free(&table);
-	for (size_t m = 0; m < n_metrics; m++) {
-		for (size_t g = 0; g < inputs[m].n_groups; g++)
-			free(inputs[m].values[g]);
-		free(inputs[m].values);
-		free(inputs[m].groups);
-	}
+	for (size_t m = 0; m < n_metrics; m++)
+		free_input(&inputs[m]);
 	free(inputs);
 	free(metrics);
 	strlist_clear(&names);
@@ -132,14 +165,16 @@ int cmd_compare(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *baseline = NULL, *format = "text";
 	unsigned long seed = 1;
+	bool all = false;
 	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
 	for (;;) {
-		int c = next_option("compare", argc, argv, "b:m:f:h", opts);
+		int c = next_option("compare", argc, argv, "b:m:f:ah", opts);
 		if (c == -1)
 			break;
 		switch (c) {
@@ -147,6 +182,7 @@ int cmd_compare(int argc, char **argv)
 		case 'm': strlist_push(&globs, optarg); break;
 		case 'f': format = optarg; break;
 		case 'S': seed = option_ulong("compare", "--seed", optarg); break;
+		case 'a': all = true; break;
 		case 'h': fputs(compare_usage, stdout); return 0;
 		}
 	}
@@ -157,7 +193,7 @@ int cmd_compare(int argc, char **argv)
 		strlist_push(&runs, argv[i]);
 	if (!runs.n)
 		die_usage("compare: name a run (see lab results)");
-	int rc = compare_runs(&runs, baseline, &globs, format, seed, stdout);
+	int rc = compare_runs(&runs, baseline, &globs, format, seed, all, stdout);
 	strlist_clear(&globs);
 	strlist_clear(&runs);
 	return rc;

@@ -326,7 +326,7 @@ int cmd_run(int argc, char **argv)
 	import_into_store(p.dir);
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
-	compare_runs(&runs, NULL, &globs, "text", 1, stdout);
+	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);
 	printf("\nresults: %s\n", p.dir);
 	strlist_clear(&runs);
 	return 0;

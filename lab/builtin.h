@@ -11,12 +11,13 @@ int cmd_results(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util.h"
 
 /* The comparison table of runs; used by lab compare and at the end of lab run. */
 int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
-		 const char *format, unsigned long seed, FILE *out);
+		 const char *format, unsigned long seed, bool all, FILE *out);
 
 #endif

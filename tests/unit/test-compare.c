@@ -816,7 +816,14 @@ static void test_metric_table(void **state)
 	assert_int_equal(d.better, BETTER_HIGHER);
 	metric_resolve("reaper_wake_delay_ms", NULL, &d);
 	assert_int_equal(d.better, BETTER_NEITHER);
-	assert_null(metric_lookup("oom_kills_total"));
+	assert_null(metric_lookup("oom_total"));
+	/* A family glob takes the unit the trial recorded. */
+	metric_resolve("binder-mmap.mmap_latency_p99_ns", "ns", &d);
+	assert_int_equal(d.kind, METRIC_TIME);
+	assert_int_equal(d.better, BETTER_LOWER);
+	assert_string_equal(d.unit, "ns");
+	metric_resolve("slab_binder_node_efficiency", "ratio", &d);
+	assert_int_equal(d.better, BETTER_HIGHER);
 	/* unknown: neither better, kind from the unit, else from the name */
 	metric_resolve("foo", "iter/s", &d);
 	assert_int_equal(d.kind, METRIC_THROUGHPUT);
