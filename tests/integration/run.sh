@@ -66,3 +66,30 @@ check "all four trials exist after the resume" [ "$(ls "$RUN2"/*/*/trial.json | 
 check "the finished trial was not run again" [ "$(stat -c %Y "$first")" = "$stamp" ]
 check "the resumed run ran only the rest" \
 	[ "$(grep -c '\] .*: ok in' "$SCRATCH/run2.err")" -eq $((4 - done_before)) ]
+
+# Recomputing the metrics from the raw inputs gives the same trial.json.
+t="$RUN/stock/000/trial.json"
+cp "$t" "$SCRATCH/before.json"
+"$LAB" --quiet results --recompute "$RUN" > /dev/null || fail "lab results --recompute"
+check "lab results --recompute gives the same trial.json" cmp "$SCRATCH/before.json" "$t"
+check "the trial has metrics from its trace and counters" \
+	[ "$(jq '[.metrics[] | select(.name == "oom_kills" or .name == "page_alloc_high_order")] | length' "$t")" -eq 2 ]
+
+# Two shards of the same experiment, merged, make the same run as one machine would.
+for k in 1 2; do
+	"$LAB" --quiet run -x "$EXP" --shard $k/2 -o "$SCRATCH/shard$k" > /dev/null 2>&1 ||
+		fail "lab run --shard $k/2"
+done
+check "shard 1 ran half the trials" [ "$(ls "$SCRATCH"/shard1/*/*/trial.json | wc -l)" -eq 2 ]
+check "shard 2 ran the other half" [ "$(ls "$SCRATCH"/shard2/*/*/trial.json | wc -l)" -eq 2 ]
+"$LAB" --quiet results --merge "$SCRATCH/shard1" "$SCRATCH/shard2" -o "$SCRATCH/merged" > /dev/null ||
+	fail "lab results --merge"
+check "the merged run has all four trials" [ "$(ls "$SCRATCH"/merged/*/*/trial.json | wc -l)" -eq 4 ]
+"$LAB" compare "$SCRATCH/merged" --format json > "$SCRATCH/merged.json" || fail "compare the merged run"
+check "the merged comparison has two trials a side" \
+	[ "$(jq '[.rows[] | select(.metric == "trial_ok")][0] | .baseline_stats.n + .variant_stats.n' "$SCRATCH/merged.json")" -eq 4 ]
+set +e
+"$LAB" --quiet results --merge "$SCRATCH/shard1" "$RUN" -o "$SCRATCH/bad-merge" 2> "$SCRATCH/merge.err"
+status=$?
+set -e
+check "merging a shard with a different run is refused with status 2" [ "$status" -eq 2 ]
