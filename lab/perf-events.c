@@ -107,7 +107,8 @@ int perf_decode(const char *dir, struct strbuf *err)
 		unlink(script);
 		struct child_process cp = { .argv = argv, .out_path = script, .err_path = log };
 		int status = run_command(&cp);
-		if (stat(script, &st) == 0 && st.st_size > 0)
+		/* Status 0 with no lines: the events never fired, which is a result too. */
+		if (status == 0 || (stat(script, &st) == 0 && st.st_size > 0))
 			rc = 0;
 		else
 			strbuf_addf(err, "perf script could not decode %s (status %d; see %s)", data, status,
