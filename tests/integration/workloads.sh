@@ -74,7 +74,7 @@ check "oom-hog made at least one memcg OOM kill" [ "${kills:-0}" -ge 1 ]
 
 # --- the reaper: a victim stuck on the slow disk; wake_reaper, start and finish in order
 boot reaper stock -o "$SCRATCH/reaper" -e oom:mark_victim -e oom:wake_reaper \
-	-e oom:start_task_reaping -e oom:finish_task_reaping -- 'oom-hog --mode reaper --disk $OOMLAB_SLOW_DISK'
+	-e oom:start_task_reaping -e oom:finish_task_reaping -- 'oom-hog --mode reaper --scope memcg --disk $OOMLAB_SLOW_DISK'
 script="$SCRATCH/reaper/perf.script"
 check "the trace was decoded" test -s "$script"
 seq=$(grep -oE 'oom:(mark_victim|wake_reaper|start_task_reaping|finish_task_reaping)' "$script" |
