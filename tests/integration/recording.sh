@@ -1,0 +1,51 @@
+# What the kernel did, from its own instrumentation: an oom-hog trial's kill
+# agrees across memory.events, /proc/vmstat, the kernel log and the trace; the
+# reaper wakes about 2 s after mark_victim on stock and at once on
+# oom-reaper-nodelay; a trial that panics keeps its trace metrics and is
+# marked partial.
+. "$(dirname "$0")/lib.sh"
+
+"$LAB" kernel build stock oom-reaper-nodelay || fail "building the kernels"
+
+value() {
+	# value TRIAL.JSON METRIC
+	jq -r --arg n "$2" '[.metrics[] | select(.name == $n) | .value][0] // "none"' "$1"
+}
+
+"$LAB" --quiet boot stock --perf -o "$SCRATCH/memcg" -- 'oom-hog --mode memcg --hogs 1 --kills 1' \
+	> /dev/null || fail "the oom-hog trial"
+t="$SCRATCH/memcg/trial.json"
+for src in memory_events vmstat kmsg trace; do
+	v=$(value "$t" oom_kills_$src)
+	echo "oom kills by $src: $v"
+	check "$src saw the OOM kill" [ "$v" != none ] && check "$src counts at least one" [ "${v%.*}" -ge 1 ]
+done
+check "the four sources agree" [ "$(value "$t" oom_kills_memory_events)" = "$(value "$t" oom_kills_trace)" \
+	-a "$(value "$t" oom_kills_vmstat)" = "$(value "$t" oom_kills_kmsg)" \
+	-a "$(value "$t" oom_kills_vmstat)" = "$(value "$t" oom_kills_trace)" ]
+check "the kill was a memcg kill" [ "$(value "$t" oom_kills_memcg)" = 1 ]
+check "the victim is recorded with its rss" [ "$(jq '.victims[0].anon_rss_kb > 0' "$t")" = true ]
+check "memcg reclaim stalls were paired" [ "$(value "$t" memcg_reclaim_stall_count)" != none ]
+check "lost events are counted" [ "$(jq '.lost_events' "$t")" != null ]
+
+for variant in stock oom-reaper-nodelay; do
+	"$LAB" --quiet boot $variant --perf -o "$SCRATCH/reaper-$variant" -- \
+		'oom-hog --mode reaper --scope memcg --disk $OOMLAB_SLOW_DISK' > /dev/null ||
+		fail "the reaper trial on $variant"
+done
+stock=$(value "$SCRATCH/reaper-stock/trial.json" reaper_wake_delay_ms)
+nodelay=$(value "$SCRATCH/reaper-oom-reaper-nodelay/trial.json" reaper_wake_delay_ms)
+echo "mark_victim to wake_reaper: stock $stock ms, oom-reaper-nodelay $nodelay ms"
+check "on stock the reaper wakes about 2 s after mark_victim" awk "BEGIN { exit !($stock >= 1900 && $stock <= 3000) }"
+check "on oom-reaper-nodelay it wakes at once" awk "BEGIN { exit !($nodelay < 500) }"
+check "the stuck victim was reaped on stock" [ "$(value "$SCRATCH/reaper-stock/trial.json" reaper_reaped)" = 1 ]
+
+set +e
+"$LAB" --quiet boot stock --perf -o "$SCRATCH/panic" -- \
+	'oom-hog --mode memcg --hogs 1 --kills 1 > /dev/null; echo c > /proc/sysrq-trigger' > /dev/null 2>&1
+status=$?
+set -e
+t="$SCRATCH/panic/trial.json"
+check "the trial panicked" [ "$status" -eq 125 ]
+check "it is marked partial" [ "$(jq '.partial' "$t")" = true ]
+check "the trace before the panic still gave its metrics" [ "$(value "$t" oom_kills_trace)" = 1 ]
