@@ -278,7 +278,7 @@ int cmd_run(int argc, char **argv)
 				struct strbuf err = STRBUF_INIT;
 				if (experiment_load(&e, names.items[i], &err) < 0)
 					die_usage("%s", err.buf);
-				printf("%-22s %s\n", e.name, e.description);
+				printf("%-28s %s\n", e.name, e.description);
 				experiment_clear(&e);
 			}
 			strlist_clear(&names);
