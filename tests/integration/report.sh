@@ -115,10 +115,11 @@ check "rows are the trials' metrics added up ($rows)" \
 for t in "$RUN"/*/[0-9][0-9][0-9]; do
 	group=$(basename "$(dirname "$t")")
 	index=$(basename "$t" | sed 's/^0*//')
+	index=${index:-0}
 	want=$(jq 'if (.metrics | type) == "array" then (.metrics | length) else -1 end' "$t/trial.json")
-	got=$(jq --arg g "$group" --argjson i "${index:-0}" \
+	got=$(jq --arg g "$group" --argjson i "$index" \
 		'[.rows[] | select(.group == $g and .trial == $i)] | length' "$J")
-	from=$(jq -r --arg g "$group" --argjson i "${index:-0}" \
+	from=$(jq -r --arg g "$group" --argjson i "$index" \
 		'.trials[] | select(.group == $g and .trial == $i) | .metrics_from' "$J")
 	if [ "$want" -ge 0 ]; then
 		check "$group/$index: as many rows as trial.json has metrics ($want)" [ "$got" -eq "$want" ]
