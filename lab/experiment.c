@@ -188,10 +188,24 @@ char *group_variant(const char *label)
 
 char *experiment_command(const struct experiment *e)
 {
+	/*
+	 * A workload that ends by a signal or with an error status (its opener
+	 * OOM-killed, say) is a result of the trial, recorded as the metric
+	 * <workload>.exit_status; only a broken experiment (a usage error, a
+	 * missing program) fails the trial.
+	 */
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "rc=0\n");
+	strbuf_addstr(&sb,
+		      "rc=0\n"
+		      "run() {\n"
+		      "\t\"$@\"\n"
+		      "\ts=$?\n"
+		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$1\\\","
+		      "\\\"name\\\":\\\"exit_status\\\",\\\"value\\\":$s,\\\"unit\\\":\\\"status\\\"}\"\n"
+		      "\tcase $s in 2|126|127) rc=$s ;; esac\n"
+		      "}\n");
 	for (size_t i = 0; i < e->workloads.n; i++)
-		strbuf_addf(&sb, "%s || rc=$?\n", e->workloads.items[i]);
+		strbuf_addf(&sb, "run %s\n", e->workloads.items[i]);
 	strbuf_addstr(&sb, "exit $rc\n");
 	return strbuf_detach(&sb);
 }

@@ -97,6 +97,7 @@ int perf_start(const char *args_path)
 	}
 	/* Opened before perf starts so perf's ack write finds a reader. */
 	int ack = open(ACK_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int out = relay_start(PORT_PERF);
 	perf_pid = fork();
 	if (perf_pid == 0) {
 		/* The recorder keeps the agent's oom_score_adj of -1000. */
@@ -117,13 +118,15 @@ int perf_start(const char *args_path)
 		for (int i = 0; i < n; i++)
 			argv[a++] = extra[i];
 		argv[a] = NULL;
-		dup2(port_fd(PORT_PERF), 1);
+		dup2(out >= 0 ? out : port_fd(PORT_PERF), 1);
 		int err = open(PERF_STDERR, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (err >= 0)
 			dup2(err, 2);
 		execv(PERF, (char *const *)argv);
 		_exit(127);
 	}
+	if (out >= 0)
+		close(out);
 	for (int i = 0; i < n; i++)
 		free(extra[i]);
 	int ctl = perf_pid > 0 ? open_ctl() : -1;
@@ -162,5 +165,6 @@ void perf_stop(void)
 		waitpid(perf_pid, &status, 0);
 		perf_pid = -1;
 	}
+	relay_finish(PORT_PERF);
 	send_file("perf.stderr", PERF_STDERR);
 }

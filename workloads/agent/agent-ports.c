@@ -1,15 +1,19 @@
 /* The agent's channels to the host: virtio-serial ports found by name. */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent.h"
 
 static const char *const names[PORT_COUNT] = { "ctl", "out", "kmsg", "perf", "files" };
 static int fds[PORT_COUNT] = { -1, -1, -1, -1, -1 };
+static pid_t relays[PORT_COUNT];
 
 const char *port_name(enum agent_port port)
 {
@@ -53,10 +57,19 @@ void ports_open(void)
 			agent_log("no virtio port named %s", names[p]);
 }
 
-static void write_all(int fd, const char *data, size_t len)
+/*
+ * The virtio console driver copies each write into a kmalloc'd buffer of
+ * the write's size (up to 32 KiB). Above 4 KiB that is a high-order
+ * allocation, which on a fragmented guest stalls or even OOM-kills a
+ * workload: the lab would be measuring itself. So nothing is written to a
+ * port in pieces larger than a page.
+ */
+void port_write(int fd, const char *data, size_t len)
 {
 	while (len) {
-		ssize_t n = write(fd, data, len);
+		ssize_t n = write(fd, data, len < PORT_WRITE_MAX ? len : PORT_WRITE_MAX);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n <= 0)
 			return;
 		data += n;
@@ -69,9 +82,53 @@ void send_buffer(const char *record_name, const char *data, size_t len)
 	char header[256];
 	int n = snprintf(header, sizeof(header), "oomlab-file %s %zu\n", record_name, len);
 	int fd = port_fd(PORT_FILES);
-	write_all(fd, header, (size_t)n);
-	write_all(fd, data, len);
-	write_all(fd, "\n", 1);
+	port_write(fd, header, (size_t)n);
+	port_write(fd, data, len);
+	port_write(fd, "\n", 1);
+}
+
+int relay_start(enum agent_port port)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "oomlab-relay");
+		close(fds[1]);
+		/* The relay keeps the agent's oom_score_adj of -1000: it must outlive the workload. */
+		char buf[PORT_WRITE_MAX];
+		for (;;) {
+			ssize_t n = read(fds[0], buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				_exit(0);
+			port_write(port_fd(port), buf, (size_t)n);
+		}
+	}
+	close(fds[0]);
+	relays[port] = pid;
+	return fds[1];
+}
+
+void relay_finish(enum agent_port port)
+{
+	/* The writers are gone and our end is closed: the relay drains the pipe and exits. */
+	if (relays[port] <= 0)
+		return;
+	for (int i = 0; i < 300; i++) {
+		pid_t r = waitpid(relays[port], NULL, WNOHANG);
+		if (r == relays[port] || (r < 0 && errno == ECHILD))
+			break;
+		usleep(10 * 1000);
+	}
+	relays[port] = 0;
 }
 
 void send_file(const char *record_name, const char *path)

@@ -37,15 +37,14 @@ static void forward_lines(bool flush_all)
 		if (strstr(pending + start, READY_MARK))
 			saw_ready = true;
 		pending[i] = '\n';
-		if (write(port_fd(PORT_OUT), pending + start, i + 1 - start) < 0)
-			break;
+		port_write(port_fd(PORT_OUT), pending + start, i + 1 - start);
 		start = i + 1;
 	}
 	if (flush_all || start == 0) {
 		/* A line longer than the buffer goes out as it is. */
 		if (flush_all || pending_len == sizeof(pending)) {
-			if (pending_len > start && write(port_fd(PORT_OUT), pending + start, pending_len - start) < 0)
-				return;
+			if (pending_len > start)
+				port_write(port_fd(PORT_OUT), pending + start, pending_len - start);
 			start = pending_len;
 		}
 	}

@@ -24,7 +24,17 @@ struct job {
 };
 
 /* agent-ports.c */
+#define PORT_WRITE_MAX 4096
 void ports_open(void);
+/* Writes to a port in page-sized pieces (see agent-ports.c for why). */
+void port_write(int fd, const char *data, size_t len);
+/*
+ * A pipe whose reader copies everything to the port in page-sized pieces,
+ * for writers that write large chunks (perf, the command). Returns the
+ * write end; relay_finish() waits for the copy once every writer closed it.
+ */
+int relay_start(enum agent_port port);
+void relay_finish(enum agent_port port);
 int port_fd(enum agent_port port);
 const char *port_name(enum agent_port port);
 /* Sends a file's current contents as one record on the files port. */
