@@ -192,13 +192,16 @@ char *experiment_command(const struct experiment *e)
 	 * A workload that ends by a signal or with an error status (its opener
 	 * OOM-killed, say) is a result of the trial, recorded as the metric
 	 * <workload>.exit_status; only a broken experiment (a usage error, a
-	 * missing program) fails the trial.
+	 * missing program) fails the trial. This harness shell is the lab's,
+	 * not the workload's: it keeps out of the OOM killer's way, and each
+	 * workload starts at oom_score_adj 0.
 	 */
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb,
+		      "echo -1000 > /proc/self/oom_score_adj\n"
 		      "rc=0\n"
 		      "run() {\n"
-		      "\t\"$@\"\n"
+		      "\t(echo 0 > /proc/self/oom_score_adj; exec \"$@\")\n"
 		      "\ts=$?\n"
 		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$1\\\","
 		      "\\\"name\\\":\\\"exit_status\\\",\\\"value\\\":$s,\\\"unit\\\":\\\"status\\\"}\"\n"

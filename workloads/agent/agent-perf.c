@@ -1,9 +1,12 @@
 /*
- * The recorder: perf record for the whole workload, in pipe mode straight
- * into the perf port, so every event already recorded is on the host even
- * if the guest dies a moment later. perf starts with its events disabled
- * and the agent enables them through perf's control fifo, waiting for the
- * acknowledgement, so the workload never starts before the recording does.
+ * The recorder: perf record for the whole workload, in pipe mode into the
+ * perf port (through a relay, in page-sized writes), so every event already
+ * recorded is on the host even if the guest dies a moment later. perf is
+ * launched before the prepare step, while memory is whole (its set-up reads
+ * tracefs with order-2 allocations that a fragmented guest may not grant),
+ * with its events off; the agent enables them through perf's control fifo
+ * once the machine is prepared, waiting for the acknowledgement, so the
+ * workload never starts before the recording does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +31,7 @@
 #define STOP_TIMEOUT_S 60
 
 static pid_t perf_pid = -1;
+static int ack_fd = -1;
 
 static int read_args(const char *path, char **argv, int max)
 {
@@ -83,7 +87,18 @@ static bool wait_for_ack(int ack)
 	return false;
 }
 
-int perf_start(const char *args_path)
+/* Sends one command through perf's control fifo and waits for its ack. */
+static bool perf_command(const char *command)
+{
+	int ctl = open_ctl();
+	bool ok = ctl >= 0 && write(ctl, command, strlen(command)) == (ssize_t)strlen(command) &&
+		  wait_for_ack(ack_fd);
+	if (ctl >= 0)
+		close(ctl);
+	return ok;
+}
+
+int perf_launch(const char *args_path)
 {
 	char *extra[PERF_MAX_ARGS];
 	int n = read_args(args_path, extra, PERF_MAX_ARGS);
@@ -129,13 +144,21 @@ int perf_start(const char *args_path)
 		close(out);
 	for (int i = 0; i < n; i++)
 		free(extra[i]);
-	int ctl = perf_pid > 0 ? open_ctl() : -1;
-	bool started = ctl >= 0 && write(ctl, "enable\n", 7) == 7 && wait_for_ack(ack);
-	if (ctl >= 0)
-		close(ctl);
-	if (ack >= 0)
-		close(ack);
-	if (!started) {
+	ack_fd = ack;
+	/* perf answers a ping once it is set up: formats read, buffers mapped, events off. */
+	if (perf_pid < 0 || !perf_command("ping\n")) {
+		agent_log("perf did not get ready to record");
+		perf_stop();
+		return -1;
+	}
+	return 0;
+}
+
+int perf_enable(void)
+{
+	if (perf_pid <= 0)
+		return -1;
+	if (!perf_command("enable\n")) {
 		agent_log("perf did not start recording");
 		perf_stop();
 		return -1;
@@ -166,5 +189,9 @@ void perf_stop(void)
 		perf_pid = -1;
 	}
 	relay_finish(PORT_PERF);
+	if (ack_fd >= 0) {
+		close(ack_fd);
+		ack_fd = -1;
+	}
 	send_file("perf.stderr", PERF_STDERR);
 }

@@ -262,12 +262,14 @@ int main(void)
 	send_snapshots("before");
 	ctl_event("ready", NULL, NULL);
 
+	int perf = perf_launch("/job/perf-args");
 	int prepared = prepare_start(&job);
 	if (prepared == 0)
 		ctl_event("prepared", NULL, NULL);
 	else if (prepared < 0)
 		ctl_event("warning", "message", "the prepare step failed; the workload runs anyway");
-	int perf = perf_start("/job/perf-args");
+	if (perf == 0)
+		perf = perf_enable();
 	if (perf == 0)
 		ctl_event("recording", NULL, NULL);
 	else if (perf < 0)

@@ -55,8 +55,9 @@ int workload_cgroup_enter(void);
 /* agent-snapshot.c */
 void send_snapshots(const char *when);
 
-/* agent-perf.c: 0 recording, 1 nothing asked for, -1 failed */
-int perf_start(const char *args_path);
+/* agent-perf.c: launch (events off) 0 ready, 1 nothing asked for, -1 failed; then enable */
+int perf_launch(const char *args_path);
+int perf_enable(void);
 void perf_stop(void);
 
 /* agent-prepare.c: 0 ready, 1 nothing to prepare, -1 failed */
