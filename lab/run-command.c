@@ -133,6 +133,12 @@ int start_command(struct child_process *cp)
 	}
 	setpgid(pid, pid);
 	register_child(pid);
+	if (cp->foreground && cp->stdin_inherit && isatty(0)) {
+		/* Its own process group keeps a child killable as a whole; a terminal reads only
+		 * to its foreground group, so an interactive child is made that group. */
+		signal(SIGTTOU, SIG_IGN);
+		tcsetpgrp(0, pid);
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	cp->pid = pid;
 	if (cp->capture) {
@@ -151,6 +157,12 @@ static int decode_status(int status)
 	return -1;
 }
 
+static void take_terminal_back(const struct child_process *cp)
+{
+	if (cp->foreground && cp->stdin_inherit && isatty(0))
+		tcsetpgrp(0, getpgrp());
+}
+
 int finish_command(struct child_process *cp)
 {
 	int status;
@@ -158,6 +170,7 @@ int finish_command(struct child_process *cp)
 		if (errno != EINTR)
 			return -1;
 	}
+	take_terminal_back(cp);
 	unregister_child(cp->pid);
 	/* Grandchildren left in the group (make's compilers) go with it. */
 	kill(-cp->pid, SIGKILL);
@@ -171,6 +184,7 @@ int finish_command_timeout(struct child_process *cp, double timeout)
 		int status;
 		pid_t r = waitpid(cp->pid, &status, WNOHANG);
 		if (r == cp->pid) {
+			take_terminal_back(cp);
 			unregister_child(cp->pid);
 			kill(-cp->pid, SIGKILL);
 			return decode_status(status);

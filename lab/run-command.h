@@ -21,6 +21,7 @@ struct child_process {
 	const char *err_path;     /* else stderr to this file (truncated), or NULL */
 	bool capture;             /* stdout (and stderr if err_to_out) into out_fd */
 	bool stdin_inherit;       /* default: stdin is /dev/null */
+	bool foreground;          /* with stdin_inherit on a terminal: the child's group owns it */
 	bool stdout_to_stderr;    /* keep our stdout clean for tables */
 	pid_t pid;
 	int out_fd;               /* read end when capture */

@@ -170,7 +170,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	run->detail = NULL;
 
 	struct child_process qemu = { .argv = strlist_argv(run->argv), .dir = run->dir,
-				      .stdin_inherit = run->interactive,
+				      .stdin_inherit = run->interactive, .foreground = run->interactive,
 				      .stdout_to_stderr = !run->interactive };
 	char *qemu_log = xasprintf("%s/qemu.stderr", run->dir);
 	if (!run->interactive) {

@@ -38,7 +38,7 @@ while IFS= read -r line; do
 		session=oomlab-readme-$$
 		tmux new-session -d -s $session -x 120 -y 40 "cd '$W' && $line; echo lab-exited-\$?; sleep 30"
 		for i in $(seq 1 150); do
-			tmux capture-pane -p -t $session | grep -q '# $' && break
+			tmux capture-pane -p -t $session | grep -q '^/ #' && break
 			sleep 0.2
 		done
 		tmux send-keys -t $session 'grep -c processor /proc/cpuinfo; exit 3' Enter
