@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -101,6 +102,9 @@ int relay_start(enum agent_port port)
 	if (pid == 0) {
 		prctl(PR_SET_NAME, "oomlab-relay");
 		close(fds[1]);
+		/* As perf's: the relay must keep up while the workload reclaims. */
+		if (setpriority(PRIO_PROCESS, 0, -10) < 0)
+			agent_log("cannot renice the relay");
 		/* The relay keeps the agent's oom_score_adj of -1000: it must outlive the workload. */
 		char buf[PORT_WRITE_MAX];
 		for (;;) {

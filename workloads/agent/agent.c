@@ -16,6 +16,7 @@
 #include "../lib/report.h"
 
 #define HEARTBEAT_SECONDS 1.0
+#define PERF_FLUSH_SECONDS 0.1
 
 void agent_log(const char *fmt, ...)
 {
@@ -222,6 +223,7 @@ static void send_heartbeat(void)
 static int wait_for_command(pid_t command)
 {
 	double next_beat = uptime_seconds() + HEARTBEAT_SECONDS;
+	double next_flush = uptime_seconds() + PERF_FLUSH_SECONDS;
 	for (;;) {
 		int status;
 		pid_t pid = waitpid(-1, &status, WNOHANG);
@@ -230,6 +232,10 @@ static int wait_for_command(pid_t command)
 		if (pid > 0)
 			continue;
 		prepare_pump();
+		if (uptime_seconds() >= next_flush) {
+			perf_flush();
+			next_flush += PERF_FLUSH_SECONDS;
+		}
 		if (uptime_seconds() >= next_beat) {
 			send_heartbeat();
 			next_beat += HEARTBEAT_SECONDS;

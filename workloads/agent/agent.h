@@ -58,6 +58,8 @@ void send_snapshots(const char *when);
 /* agent-perf.c: launch (events off) 0 ready, 1 nothing asked for, -1 failed; then enable */
 int perf_launch(const char *args_path);
 int perf_enable(void);
+/* Has perf send what it recorded so far (called a few times a second). */
+void perf_flush(void);
 void perf_stop(void);
 
 /* agent-prepare.c: 0 ready, 1 nothing to prepare, -1 failed */
