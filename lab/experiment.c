@@ -139,21 +139,12 @@ int experiment_load(struct experiment *e, const char *name, struct strbuf *err)
 		free(text);
 		return rc;
 	}
-	char *file = xasprintf("%s/configs/experiments/%s.conf", repo_root(), name);
-	char *text = read_file(file, NULL);
-	int rc;
-	if (!text) {
-		struct strlist names = STRLIST_INIT;
-		experiment_names(&names);
-		strbuf_addf(err, "no experiment '%s' (%s: %s); experiments:", name, file, strerror(errno));
-		for (size_t i = 0; i < names.n; i++)
-			strbuf_addf(err, " %s", names.items[i]);
-		strlist_clear(&names);
+	char *file, *text;
+	int rc = kvfile_read_named("experiments", "experiment", name, &file, &text, err);
+	if (rc < 0)
 		memset(e, 0, sizeof(*e));
-		rc = -1;
-	} else {
+	else
 		rc = experiment_parse(e, name, file, text, err);
-	}
 	free(text);
 	free(file);
 	return rc;
@@ -161,16 +152,7 @@ int experiment_load(struct experiment *e, const char *name, struct strbuf *err)
 
 void experiment_names(struct strlist *names)
 {
-	char *dir = repo_path("configs/experiments");
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	while (d && (de = readdir(d)))
-		if (ends_with(de->d_name, ".conf") && de->d_name[0] != '.')
-			strlist_push_owned(names, xstrndup(de->d_name, strlen(de->d_name) - 5));
-	if (d)
-		closedir(d);
-	free(dir);
-	strlist_sort(names);
+	kvfile_names("experiments", names);
 }
 
 void experiment_groups(const struct experiment *e, struct strlist *labels)

@@ -1,6 +1,9 @@
 /* `key = value` files: the lines, the comments and the errors. */
 #include "kvfile.h"
+#include "paths.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,4 +60,36 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 	free(copy);
 	strlist_clear(&seen);
 	return rc;
+}
+
+void kvfile_names(const char *subdir, struct strlist *names)
+{
+	char *rel = xasprintf("configs/%s", subdir);
+	char *dir = repo_path(rel);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d)))
+		if (ends_with(de->d_name, ".conf") && de->d_name[0] != '.')
+			strlist_push_owned(names, xstrndup(de->d_name, strlen(de->d_name) - 5));
+	if (d)
+		closedir(d);
+	free(dir);
+	free(rel);
+	strlist_sort(names);
+}
+
+int kvfile_read_named(const char *subdir, const char *kind, const char *name, char **file, char **text,
+		      struct strbuf *err)
+{
+	*file = xasprintf("%s/configs/%s/%s.conf", repo_root(), subdir, name);
+	*text = read_file(*file, NULL);
+	if (*text)
+		return 0;
+	struct strlist names = STRLIST_INIT;
+	kvfile_names(subdir, &names);
+	strbuf_addf(err, "no %s '%s' (%s: %s); %ss:", kind, name, *file, strerror(errno), kind);
+	for (size_t i = 0; i < names.n; i++)
+		strbuf_addf(err, " %s", names.items[i]);
+	strlist_clear(&names);
+	return -1;
 }

@@ -24,4 +24,13 @@ struct kvfile_options {
 int kvfile_parse(const char *file, const char *text, const struct kvfile_options *opts, kvfile_setter set,
 	     void *ctx, struct strbuf *err);
 
+/* The names of the .conf files in configs/<subdir>/ of the checkout, sorted. */
+void kvfile_names(const char *subdir, struct strlist *names);
+/*
+ * Reads configs/<subdir>/<name>.conf into *text (its path into *file). When
+ * it is missing: -1, and err lists the KIND names that do exist.
+ */
+int kvfile_read_named(const char *subdir, const char *kind, const char *name, char **file, char **text,
+		      struct strbuf *err);
+
 #endif

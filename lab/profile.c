@@ -208,21 +208,12 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 
 int profile_load(struct profile *p, const char *name, struct strbuf *err)
 {
-	char *file = xasprintf("%s/configs/profiles/%s.conf", repo_root(), name);
-	char *text = read_file(file, NULL);
-	int rc;
-	if (!text) {
-		struct strlist names = STRLIST_INIT;
-		profile_names(&names);
-		strbuf_addf(err, "no profile '%s' (%s: %s); profiles:", name, file, strerror(errno));
-		for (size_t i = 0; i < names.n; i++)
-			strbuf_addf(err, " %s", names.items[i]);
-		strlist_clear(&names);
+	char *file, *text;
+	int rc = kvfile_read_named("profiles", "profile", name, &file, &text, err);
+	if (rc < 0)
 		memset(p, 0, sizeof(*p));
-		rc = -1;
-	} else {
+	else
 		rc = profile_parse(p, name, file, text, err);
-	}
 	free(text);
 	free(file);
 	return rc;
@@ -230,16 +221,7 @@ int profile_load(struct profile *p, const char *name, struct strbuf *err)
 
 void profile_names(struct strlist *names)
 {
-	char *dir = repo_path("configs/profiles");
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	while (d && (de = readdir(d)))
-		if (ends_with(de->d_name, ".conf") && de->d_name[0] != '.')
-			strlist_push_owned(names, xstrndup(de->d_name, strlen(de->d_name) - 5));
-	if (d)
-		closedir(d);
-	free(dir);
-	strlist_sort(names);
+	kvfile_names("profiles", names);
 }
 
 char *profile_format(const struct profile *p)
