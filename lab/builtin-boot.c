@@ -59,24 +59,7 @@ static char *join_command(int argc, char **argv)
 {
 	if (argc == 1)
 		return xstrdup(argv[0]);
-	struct strbuf sb = STRBUF_INIT;
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strbuf_addstr(&sb, " ");
-		/* Single words stay readable; anything else is quoted for /bin/sh. */
-		if (argv[i][strcspn(argv[i], " \t\n'\"\\$`;&|<>()*?[]{}~#!")] == '\0' && argv[i][0]) {
-			strbuf_addstr(&sb, argv[i]);
-			continue;
-		}
-		strbuf_addstr(&sb, "'");
-		for (const char *c = argv[i]; *c; c++)
-			if (*c == '\'')
-				strbuf_addstr(&sb, "'\\''");
-			else
-				strbuf_add(&sb, c, 1);
-		strbuf_addstr(&sb, "'");
-	}
-	return strbuf_detach(&sb);
+	return shell_join((const char *const *)argv, (size_t)argc);
 }
 
 int cmd_boot(int argc, char **argv)

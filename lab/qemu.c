@@ -123,36 +123,3 @@ void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
 	add_channels(spec, out);
 	add_disks(spec, out);
 }
-
-static bool needs_quoting(const char *s)
-{
-	if (!*s)
-		return true;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=,.:/+@%", *s))
-			return true;
-	return false;
-}
-
-char *shell_join(const struct strlist *argv)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < argv->n; i++) {
-		if (i)
-			strbuf_addstr(&sb, " ");
-		const char *a = argv->items[i];
-		if (!needs_quoting(a)) {
-			strbuf_addstr(&sb, a);
-			continue;
-		}
-		strbuf_addstr(&sb, "'");
-		for (; *a; a++) {
-			if (*a == '\'')
-				strbuf_addstr(&sb, "'\\''");
-			else
-				strbuf_add(&sb, a, 1);
-		}
-		strbuf_addstr(&sb, "'");
-	}
-	return strbuf_detach(&sb);
-}

@@ -33,7 +33,5 @@ struct qemu_spec {
 char *qemu_kernel_cmdline(const struct qemu_spec *spec);
 /* Appends the full argv to out (argv[0] is QEMU_BINARY). */
 void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out);
-/* The argv as one shell-quoted line, for the record and reproduce.sh. */
-char *shell_join(const struct strlist *argv);
 
 #endif

@@ -251,7 +251,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 			       .channel_dir = ".",
 			       .interactive = spec->interactive };
 	qemu_build_argv(&q, &argv);
-	char *cmdline = shell_join(&argv), *kcmd = qemu_kernel_cmdline(&q);
+	char *cmdline = shell_join((const char *const *)argv.items, argv.n), *kcmd = qemu_kernel_cmdline(&q);
 	char *cmdline_path = xasprintf("%s/qemu.cmdline", spec->dir);
 	char *with_nl = xasprintf("%s\n", cmdline);
 	write_file_str(cmdline_path, with_nl);

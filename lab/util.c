@@ -485,3 +485,36 @@ void format_duration(char *buf, size_t size, double seconds)
 	else
 		snprintf(buf, size, "%lds", s);
 }
+
+static bool needs_quoting(const char *s)
+{
+	if (!*s)
+		return true;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=,.:/+@%", *s))
+			return true;
+	return false;
+}
+
+char *shell_join(const char *const *words, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addstr(&sb, " ");
+		const char *a = words[i];
+		if (!needs_quoting(a)) {
+			strbuf_addstr(&sb, a);
+			continue;
+		}
+		strbuf_addstr(&sb, "'");
+		for (; *a; a++) {
+			if (*a == '\'')
+				strbuf_addstr(&sb, "'\\''");
+			else
+				strbuf_add(&sb, a, 1);
+		}
+		strbuf_addstr(&sb, "'");
+	}
+	return strbuf_detach(&sb);
+}

@@ -59,6 +59,9 @@ const char *strbuf_trimmed(struct strbuf *sb);
 /* The first line of the trimmed text, for one-line error messages; modifies sb. */
 const char *strbuf_first_line(struct strbuf *sb);
 
+/* Words joined into one /bin/sh line, each quoted only if it needs it. */
+char *shell_join(const char *const *words, size_t n);
+
 /* Whole-file I/O. read_file returns NULL and sets errno on failure. */
 char *read_file(const char *path, size_t *len);
 /* Writes to PATH.tmp.<pid> then renames, so readers never see half a file. */

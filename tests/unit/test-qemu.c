@@ -122,7 +122,7 @@ static void shell_join_quotes_what_needs_it(void **state)
 	strlist_push(&argv, "console=ttyS0 panic=-1");
 	strlist_push(&argv, "it's");
 	strlist_push(&argv, "file=a.img,if=none");
-	char *line = shell_join(&argv);
+	char *line = shell_join((const char *const *)argv.items, argv.n);
 	assert_string_equal(line, "qemu -append 'console=ttyS0 panic=-1' 'it'\\''s' file=a.img,if=none");
 	free(line);
 	strlist_clear(&argv);
