@@ -23,9 +23,11 @@ static const char compare_usage[] =
 	"verdict: better, worse, differs, no difference or inconclusive.\n"
 	"\n"
 	"  -b, --baseline VARIANT   compare against this variant (default: the run's)\n"
-	"  -m, --metric GLOB        only metrics matching GLOB (repeatable)\n"
-	"  -a, --all                also metrics that took one value in every trial\n"
-	"                           (hidden by default: nothing to compare; counted)\n"
+	"  -m, --metric GLOB        only metrics matching GLOB (repeatable); without it,\n"
+	"                           the experiment's headline metrics (its `metrics`\n"
+	"                           key), Holm's correction then runs over those alone\n"
+	"  -a, --all                every metric, also those that took one value in\n"
+	"                           every trial (hidden otherwise: nothing to compare)\n"
 	"  -f, --format F           text (default, fits 80 columns), markdown, json, csv\n"
 	"      --seed N             bootstrap seed (default 1)\n"
 	"  -h, --help               this text\n"
@@ -87,6 +89,10 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 	if (baseline && !strlist_has(&rd.labels, baseline))
 		die_usage("compare: no variant '%s' in the run", baseline);
 
+	/* The experiment named its headline metrics up front: they are the family tested. */
+	bool headline = !globs->n && !all && rd.headline.n;
+	if (headline)
+		globs = &rd.headline;
 	struct strlist names = STRLIST_INIT;
 	run_data_metric_names(&rd, &names);
 	struct compare_metric *metrics = xcalloc(names.n, sizeof(*metrics));
@@ -141,6 +147,8 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 		if (hidden)
 			fprintf(out, "%zu metric%s with one value in every trial not shown (--all shows them)\n",
 				hidden, hidden == 1 ? "" : "s");
+		if (headline)
+			fprintf(out, "the experiment's headline metrics; every metric: --all, or --metric GLOB\n");
 	} else if (!strcmp(format, "markdown")) {
 		compare_format_markdown(out, &table);
 	} else if (!strcmp(format, "json")) {

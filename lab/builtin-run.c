@@ -102,6 +102,10 @@ static json_t *run_json(const struct run_plan *p)
 							       "index", (int)p->slots[i].index));
 	json_object_set_new(run, "order", order);
 	json_object_set_new(run, "shard", json_pack("{s:i, s:i}", "k", (int)p->shard_k, "n", (int)p->shard_n));
+	json_t *metrics = json_array();
+	for (size_t i = 0; i < p->exp.metrics.n; i++)
+		json_array_append_new(metrics, json_string(p->exp.metrics.items[i]));
+	json_object_set_new(run, "metrics", metrics);
 	json_object_set_new(run, "created_unix", json_integer((json_int_t)time(NULL)));
 	return run;
 }

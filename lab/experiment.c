@@ -85,6 +85,9 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 		e->prepare = strcmp(v, "none") ? xstrdup(v) : NULL;
 	} else if (!strcmp(key, "workload")) {
 		strlist_push(&e->workloads, v);
+	} else if (!strcmp(key, "metrics")) {
+		strlist_clear(&e->metrics);
+		split_words(v, &e->metrics);
 	} else if (!strcmp(key, "perf_events")) {
 		return set_perf_events(e, v);
 	} else {
@@ -207,5 +210,6 @@ void experiment_clear(struct experiment *e)
 	free(e->prepare);
 	strlist_clear(&e->workloads);
 	strlist_clear(&e->perf_events);
+	strlist_clear(&e->metrics);
 	memset(e, 0, sizeof(*e));
 }

@@ -26,6 +26,7 @@ struct experiment {
 	char *prepare;            /* NULL: none */
 	struct strlist workloads; /* command lines */
 	struct strlist perf_events;
+	struct strlist metrics;   /* headline metric globs: the default of the comparison */
 };
 
 int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,

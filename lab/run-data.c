@@ -66,7 +66,11 @@ int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
 	if (!rd->experiment && (s = json_string_value(json_object_get(meta, "experiment"))))
 		rd->experiment = xstrdup(s);
 	size_t i;
-	json_t *group;
+	json_t *group, *glob;
+	if (!rd->headline.n)
+		json_array_foreach(json_object_get(meta, "metrics"), i, glob)
+			if (json_string_value(glob))
+				strlist_push(&rd->headline, json_string_value(glob));
 	json_array_foreach(json_object_get(meta, "groups"), i, group) {
 		const char *label = json_string_value(json_object_get(group, "label"));
 		if (label && !strlist_has(&rd->labels, label))
@@ -168,6 +172,7 @@ void run_data_free(struct run_data *rd)
 	json_decref(rd->runs);
 	strlist_clear(&rd->dirs);
 	strlist_clear(&rd->labels);
+	strlist_clear(&rd->headline);
 	free(rd->baseline);
 	free(rd->profile);
 	free(rd->experiment);

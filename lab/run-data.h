@@ -26,6 +26,7 @@ struct run_data {
 	char *baseline;
 	char *profile;
 	char *experiment;
+	struct strlist headline;  /* the experiment's headline metric globs (run.json "metrics") */
 	struct run_trial *trials;
 	size_t n, alloc;
 };

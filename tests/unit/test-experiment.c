@@ -21,7 +21,8 @@ static const char good[] =
 	"prepare = fragment --target-order 3\n"
 	"workload = binder-mmap --opens 300 # not a comment\n"
 	"workload = binder-sendvec\n"
-	"perf_events = oom:mark_victim; kmem:mm_page_alloc if order > 0\n";
+	"perf_events = oom:mark_victim; kmem:mm_page_alloc if order > 0\n"
+	"metrics = oom_kills, binder-mmap.*\n";
 
 static void parses_every_key(void **state)
 {
@@ -40,6 +41,8 @@ static void parses_every_key(void **state)
 	assert_string_equal(e.workloads.items[0], "binder-mmap --opens 300 # not a comment");
 	assert_int_equal(e.perf_events.n, 2);
 	assert_string_equal(e.perf_events.items[1], "kmem:mm_page_alloc if order > 0");
+	assert_int_equal(e.metrics.n, 2);
+	assert_string_equal(e.metrics.items[1], "binder-mmap.*");
 	struct strlist labels = STRLIST_INIT;
 	experiment_groups(&e, &labels);
 	assert_int_equal(labels.n, 3);
