@@ -22,6 +22,7 @@
 
 #include "lib/args.h"
 #include "lib/binder.h"
+#include "lib/binder_setup.h"
 #include "lib/proc.h"
 #include "lib/report.h"
 #include "lib/stats.h"
@@ -300,23 +301,12 @@ int binder_mmap_main(int argc, char **argv)
 		       (unsigned long long)(cfg.opens + 64), strerror(-r));
 		return WL_EXIT_FAIL;
 	}
-	if (device) {
-		binder_device_use(&dev, device);
-	} else {
-		r = binder_device_create(&dev, binderfs, NULL);
-		if (r) {
-			wl_err(NAME, "cannot make a binder device in %s: %s%s",
-			       binderfs ? binderfs : BINDERFS_DEFAULT, strerror(-r),
-			       r == -ENOENT ? " (is binderfs mounted?)" : "");
-			return WL_EXIT_FAIL;
-		}
-	}
+	if (wl_binder_device_setup(NAME, &dev, device, binderfs))
+		return WL_EXIT_FAIL;
 	{
 		struct jl j;
 
-		report_begin_event(&j, "binder-device");
-		jl_str(&j, "path", dev.path);
-		jl_bool(&j, "created", dev.created);
+		report_begin_event(&j, "mapping");
 		jl_u64(&j, "map_size", cfg.map_size);
 		jl_u64(&j, "page_array_bytes", cfg.map_size / 4096 * 32);
 		report_end(&j);

@@ -35,6 +35,7 @@
 
 #include "lib/args.h"
 #include "lib/binder.h"
+#include "lib/binder_setup.h"
 #include "lib/proc.h"
 #include "lib/report.h"
 #include "lib/sysinfo.h"
@@ -850,17 +851,8 @@ int binder_objects_main(int argc, char **argv)
 
 	wl_stop_on_signals();
 	wl_raise_nofile(256);
-	if (device) {
-		binder_device_use(&dev, device);
-	} else {
-		r = binder_device_create(&dev, binderfs, NULL);
-		if (r) {
-			wl_err(NAME, "cannot make a binder device in %s: %s%s",
-			       binderfs ? binderfs : BINDERFS_DEFAULT, strerror(-r),
-			       r == -ENOENT ? " (is binderfs mounted?)" : "");
-			return WL_EXIT_FAIL;
-		}
-	}
+	if (wl_binder_device_setup(NAME, &dev, device, binderfs))
+		return WL_EXIT_FAIL;
 	report_binder(&cfg, "before", "0", &base, NULL);
 	report_slabs(&cfg, "before", "0", false);
 	for (uint64_t cy = 1; cy <= cfg.cycles && !wl_stop; cy++) {

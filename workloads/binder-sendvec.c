@@ -16,6 +16,7 @@
 
 #include "lib/args.h"
 #include "lib/binder.h"
+#include "lib/binder_setup.h"
 #include "lib/proc.h"
 #include "lib/report.h"
 #include "workload.h"
@@ -295,25 +296,8 @@ int binder_sendvec_main(int argc, char **argv)
 		per_size_ns = total_ns / (uint64_t)nsizes;
 
 	wl_stop_on_signals();
-	if (device) {
-		binder_device_use(&dev, device);
-	} else {
-		r = binder_device_create(&dev, binderfs, NULL);
-		if (r) {
-			wl_err(NAME, "cannot make a binder device in %s: %s%s",
-			       binderfs ? binderfs : BINDERFS_DEFAULT, strerror(-r),
-			       r == -ENOENT ? " (is binderfs mounted?)" : "");
-			return WL_EXIT_FAIL;
-		}
-	}
-	{
-		struct jl j;
-
-		report_begin_event(&j, "binder-device");
-		jl_str(&j, "path", dev.path);
-		jl_bool(&j, "created", dev.created);
-		report_end(&j);
-	}
+	if (wl_binder_device_setup(NAME, &dev, device, binderfs))
+		return WL_EXIT_FAIL;
 
 	if (wl_pipe_open(&ready)) {
 		wl_err(NAME, "pipe: %s", strerror(errno));

@@ -26,6 +26,7 @@
 
 #include "lib/args.h"
 #include "lib/binder.h"
+#include "lib/binder_setup.h"
 #include "lib/proc.h"
 #include "lib/report.h"
 #include "lib/stats.h"
@@ -446,17 +447,8 @@ int binder_throughput_main(int argc, char **argv)
 
 	wl_stop_on_signals();
 	r = wl_raise_nofile(64);
-	if (device) {
-		binder_device_use(&dev, device);
-	} else {
-		r = binder_device_create(&dev, binderfs, NULL);
-		if (r) {
-			wl_err(NAME, "cannot make a binder device in %s: %s%s",
-			       binderfs ? binderfs : BINDERFS_DEFAULT, strerror(-r),
-			       r == -ENOENT ? " (is binderfs mounted?)" : "");
-			return WL_EXIT_FAIL;
-		}
-	}
+	if (wl_binder_device_setup(NAME, &dev, device, binderfs))
+		return WL_EXIT_FAIL;
 	sh_bytes = sizeof(*sh) + cfg.workers * sizeof(struct worker_res);
 	sh = wl_shared_alloc(sh_bytes);
 	pids = calloc(cfg.workers, sizeof(pid_t));
