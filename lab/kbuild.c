@@ -192,8 +192,10 @@ static int run_make(const char *tree, const char *obj, const char *log, const ch
 			if (logf)
 				fputs(line, logf);
 			/* Kbuild prints one "  CC  file" (or LD, AR, ...) per step. */
-			if (line[0] == ' ' && line[1] == ' ' && line[2] != ' ')
-				progress_update(pr, ++n > expected_steps ? expected_steps : n);
+			if (line[0] == ' ' && line[1] == ' ' && line[2] != ' ') {
+				n++;
+				progress_update(pr, expected_steps && n > expected_steps ? expected_steps : n);
+			}
 		}
 		free(line);
 		fclose(in);
@@ -407,7 +409,10 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	if (tree_apply_patches(tree, state, &v->patches, err) < 0)
 		goto out;
 	if (configure(tree, obj, log, v, base, pr, err) == 0) {
-		unsigned long steps = 0, expected = remembered_steps(ws);
+		/* A tree that was built before rebuilds only what changed: its length is unknown. */
+		char *vmlinux = xasprintf("%s/vmlinux", obj);
+		unsigned long steps = 0, expected = path_exists(vmlinux) ? 0 : remembered_steps(ws);
+		free(vmlinux);
 		progress_step(pr, "compiling", expected);
 		int status = run_make(tree, obj, log, "bzImage", pr, expected, &steps);
 		if (status != 0) {

@@ -22,7 +22,9 @@ static void draw(struct progress *p)
 	char elapsed[32], eta[64] = "";
 	double now = now_monotonic();
 	format_duration(elapsed, sizeof(elapsed), now - p->start);
-	if (p->total && p->done) {
+	if (!p->total && p->done) {
+		snprintf(eta, sizeof(eta), " (%lu steps)", p->done);
+	} else if (p->total && p->done) {
 		double per = (now - p->step_start) / (double)p->done;
 		double left = per * (double)(p->total > p->done ? p->total - p->done : 0);
 		char d[32];
