@@ -282,9 +282,7 @@ int binder_mmap_main(int argc, char **argv)
 		case 'd': device = optarg; break;
 		}
 	}
-	if (optind < argc)
-		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
-	r = wl_common_apply(NAME, &com, binder_mmap_usage, &done);
+	r = wl_common_apply(NAME, &com, argc, argv, binder_mmap_usage, &done);
 	if (done)
 		return r;
 	if (cfg.map_size % 4096)

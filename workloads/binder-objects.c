@@ -829,9 +829,7 @@ int binder_objects_main(int argc, char **argv)
 		case 'S': stats = optarg; break;
 		}
 	}
-	if (optind < argc)
-		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
-	r = wl_common_apply(NAME, &com, binder_objects_usage, &done);
+	r = wl_common_apply(NAME, &com, argc, argv, binder_objects_usage, &done);
 	if (done)
 		return r;
 	if (cfg.clients * cfg.threads * cfg.rounds * cfg.nodes > 4000000)

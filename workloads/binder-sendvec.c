@@ -276,9 +276,7 @@ int binder_sendvec_main(int argc, char **argv)
 		case 'd': device = optarg; break;
 		}
 	}
-	if (optind < argc)
-		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
-	r = wl_common_apply(NAME, &com, binder_sendvec_usage, &done);
+	r = wl_common_apply(NAME, &com, argc, argv, binder_sendvec_usage, &done);
 	if (done)
 		return r;
 	if (!nsizes)

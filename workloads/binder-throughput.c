@@ -436,9 +436,7 @@ int binder_throughput_main(int argc, char **argv)
 		case 'd': device = optarg; break;
 		}
 	}
-	if (optind < argc)
-		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
-	r = wl_common_apply(NAME, &com, binder_throughput_usage, &done);
+	r = wl_common_apply(NAME, &com, argc, argv, binder_throughput_usage, &done);
 	if (done)
 		return r;
 	if (cfg.pairs && cfg.workers % 2)

@@ -499,7 +499,6 @@ int fragment_main(int argc, char **argv)
 	};
 	struct state s;
 	struct wl_common com;
-	const char *pct_err = NULL;
 	double unusable = 0;
 	bool done, met;
 	int c, r;
@@ -584,12 +583,9 @@ int fragment_main(int argc, char **argv)
 			break;
 		}
 	}
-	if (optind < argc)
-		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
-	r = wl_common_apply(NAME, &com, fragment_usage, &done);
+	r = wl_common_apply(NAME, &com, argc, argv, fragment_usage, &done);
 	if (done)
 		return r;
-	(void)pct_err;
 	cfg.node = com.node;
 	if (cfg.zones && strcmp(cfg.zones, "all")) {
 		struct buddyinfo bi;

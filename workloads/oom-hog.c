@@ -653,9 +653,7 @@ int oom_hog_main(int argc, char **argv)
 			break;
 		}
 	}
-	if (optind < argc)
-		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
-	r = wl_common_apply(NAME, &com, oom_hog_usage, &done);
+	r = wl_common_apply(NAME, &com, argc, argv, oom_hog_usage, &done);
 	if (done)
 		return r;
 	if (cfg.mode == MODE_REAPER) {

@@ -130,9 +130,7 @@ int spawn_main(int argc, char **argv)
 			break;
 		}
 	}
-	if (optind < argc)
-		return wl_usage_error(NAME, "unexpected argument '%s'", argv[optind]);
-	r = wl_common_apply(NAME, &com, spawn_usage, &done);
+	r = wl_common_apply(NAME, &com, argc, argv, spawn_usage, &done);
 	if (done)
 		return r;
 	if (access(cmd, X_OK) < 0)

@@ -490,6 +490,8 @@ static void test_workload_conventions(void **state)
 		/* a stray argument */
 		assert_int_equal(run_workload(w->name, err, sizeof(err), "stray", NULL,
 					      NULL), 2);
+		assert_true(strncmp(err, prefix, strlen(prefix)) == 0);
+		assert_non_null(strstr(err, "unexpected argument 'stray'"));
 		/* --node needs a number */
 		assert_int_equal(run_workload(w->name, err, sizeof(err), "--node", "x",
 					      NULL), 2);

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <unistd.h>
 #include <math.h>
 #include <numa.h>
 #include <stdarg.h>
@@ -326,10 +327,14 @@ int wl_numa_bind(int node)
 	return 0;
 }
 
-int wl_common_apply(const char *name, const struct wl_common *com,
-		    const char *usage, bool *done)
+int wl_common_apply(const char *name, const struct wl_common *com, int argc,
+		    char *const argv[], const char *usage, bool *done)
 {
 	*done = false;
+	if (optind < argc) {
+		*done = true;
+		return wl_usage_error(name, "unexpected argument '%s'", argv[optind]);
+	}
 	if (com->help) {
 		fputs(usage, stdout);
 		fflush(stdout);

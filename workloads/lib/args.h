@@ -74,11 +74,12 @@ void wl_common_init(struct wl_common *c);
  * It also turns getopt's '?' and ':' into the one-line error. */
 int wl_common_opt(const char *name, int c, const char *arg, char *const argv[],
 		  struct wl_common *com);
-/* After parsing: if --help, prints `usage` on stdout and returns 0 with
- * *done set; applies the NUMA binding (no such node -> 2). Returns the exit
- * code to use if *done is set, otherwise 0. */
-int wl_common_apply(const char *name, const struct wl_common *com,
-		    const char *usage, bool *done);
+/* After parsing: an argument left after the options (argv[optind]) is a
+ * usage error (2); if --help, prints `usage` on stdout and returns 0; then
+ * applies the NUMA binding (no such node -> 2). *done is set when the
+ * workload must return the code given; otherwise the code is 0. */
+int wl_common_apply(const char *name, const struct wl_common *com, int argc,
+		    char *const argv[], const char *usage, bool *done);
 
 /* Reset getopt state (the workloads may be called several times in one
  * process, e.g. by unit tests). */
