@@ -34,6 +34,8 @@ struct channel {
 	struct strbuf data;     /* everything read so far (console, ctl) or the unparsed tail */
 	bool keep;              /* keep all data (console, kmsg); otherwise only count */
 	unsigned long long size;
+	size_t scanned;         /* bytes already searched for the panic mark */
+	bool panic;             /* the panic mark was seen */
 };
 
 static void channel_open(struct channel *c, const char *dir, const char *name, bool keep)
@@ -128,19 +130,38 @@ static void control_parse(struct control *ctl, struct strbuf *data)
 	}
 }
 
-static bool text_has_panic(const struct strbuf *sb)
+/*
+ * Searches only what arrived since the last look (plus the mark's length, in
+ * case it straddles two reads): the watch loop runs twenty times a second
+ * and a kernel log under OOM grows to megabytes.
+ */
+static bool channel_has_panic(struct channel *c)
 {
-	return sb->buf && strstr(sb->buf, PANIC_MARK);
+	if (c->panic || !c->data.len)
+		return c->panic;
+	size_t overlap = sizeof(PANIC_MARK) - 1;
+	size_t from = c->scanned > overlap ? c->scanned - overlap : 0;
+	c->panic = memmem(c->data.buf + from, c->data.len - from, PANIC_MARK, overlap) != NULL;
+	c->scanned = c->data.len;
+	return c->panic;
 }
 
-/* The panic text: the lines before the panic line (its trace) and the panic line. */
-static char *panic_detail(const struct strbuf *console, const struct strbuf *kmsg)
+/*
+ * The panic text: the lines before the panic line (what led to it) and the
+ * lines after it (the stack that BUGVERBOSE prints, the end marker).
+ */
+static char *panic_detail(struct channel *console, struct channel *kmsg)
 {
-	const struct strbuf *src = text_has_panic(console) ? console : kmsg;
-	const char *mark = strstr(src->buf, PANIC_MARK);
-	const char *eol = strchr(mark, '\n');
-	size_t end = eol ? (size_t)(eol - src->buf) + 1 : src->len;
-	return tail_lines(src->buf, end, DETAIL_LINES);
+	const struct strbuf *src = channel_has_panic(console) ? &console->data : &kmsg->data;
+	const char *mark = memmem(src->buf, src->len, PANIC_MARK, sizeof(PANIC_MARK) - 1);
+	const char *end = mark;
+	for (int lines = 0; end && lines < DETAIL_LINES; lines++) {
+		end = memchr(end, '\n', src->len - (size_t)(end - src->buf));
+		if (end)
+			end++;
+	}
+	size_t upto = end ? (size_t)(end - src->buf) : src->len;
+	return tail_lines(src->buf, upto, 2 * DETAIL_LINES);
 }
 
 static char *console_tail(const struct strbuf *console)
@@ -206,7 +227,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		}
 		if (status != -2)
 			break;
-		if (!panic_seen_at && (text_has_panic(&ch[CH_CONSOLE].data) || text_has_panic(&ch[CH_KMSG].data)))
+		if (!panic_seen_at && (channel_has_panic(&ch[CH_CONSOLE]) || channel_has_panic(&ch[CH_KMSG])))
 			panic_seen_at = now;
 		if (panic_seen_at && now - panic_seen_at > PANIC_GRACE_SECONDS) {
 			kill_reason = "QEMU did not exit after the guest panicked";
@@ -238,14 +259,14 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 
 	run->qemu_status = status;
 	run->wall_total = now_monotonic() - start;
-	bool panicked = text_has_panic(&ch[CH_CONSOLE].data) || text_has_panic(&ch[CH_KMSG].data);
+	bool panicked = channel_has_panic(&ch[CH_CONSOLE]) || channel_has_panic(&ch[CH_KMSG]);
 	if (ctl.exited) {
 		run->exit_status = ctl.exit_status;
 		run->outcome = ctl.exit_status == 0 ? VM_OK : VM_FAILED;
 		run->detail = xasprintf("the command exited with status %d", ctl.exit_status);
 	} else if (panicked) {
 		run->outcome = VM_PANIC;
-		run->detail = panic_detail(&ch[CH_CONSOLE].data, &ch[CH_KMSG].data);
+		run->detail = panic_detail(&ch[CH_CONSOLE], &ch[CH_KMSG]);
 	} else if (killed) {
 		char *tail = console_tail(&ch[CH_CONSOLE].data);
 		run->outcome = kill_outcome;

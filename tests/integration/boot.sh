@@ -57,6 +57,7 @@ cat "$SCRATCH/t4.err"
 check "a panic exits 125" [ "$status" -eq 125 ]
 check "the outcome is panic" grep -q '"outcome": "panic"' "$SCRATCH/t4/trial.json"
 check "the panic text is recorded" grep -q 'Kernel panic - not syncing: sysrq triggered crash' "$SCRATCH/t4/trial.json"
+check "with the stack printed after it" grep -q 'sysrq_handle_crash' "$SCRATCH/t4/trial.json"
 check "output written just before the panic reached the host" grep -q written-just-before-the-panic "$SCRATCH/t4/out.log"
 check "and was printed by lab boot" grep -q written-just-before-the-panic "$SCRATCH/t4.out"
 
