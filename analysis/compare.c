@@ -14,33 +14,97 @@ void compare_options_default(struct compare_options *opts)
 		.alpha = 0.05,
 		.power = 0.8,
 		.ci_level = 0.95,
-		.iterations = 2000,
-		.seed = 1,
+		.margin = { .value = 2.0, .relative = true },
+		.perm = { .seed = 1, .max_exact = 20000, .resamples = 20000 },
 		.min_trials = 3,
+		.seq_max = 0,
 	};
 }
 
 const char *compare_verdict_word(enum compare_verdict verdict)
 {
 	switch (verdict) {
-	case VERDICT_BETTER:        return "better";
-	case VERDICT_WORSE:         return "worse";
-	case VERDICT_DIFFERS:       return "differs";
-	case VERDICT_NO_DIFFERENCE: return "no difference";
-	case VERDICT_INCONCLUSIVE:  return "inconclusive";
+	case VERDICT_BETTER:       return "better";
+	case VERDICT_WORSE:        return "worse";
+	case VERDICT_DIFFERS:      return "differs";
+	case VERDICT_EQUIVALENT:   return "equivalent";
+	case VERDICT_NOT_DETECTED: return "not detected";
+	case VERDICT_INCONCLUSIVE: return "inconclusive";
 	}
 	return "?";
 }
 
-const char *compare_test_name(enum compare_test test)
+bool compare_verdict_decided(enum compare_verdict verdict)
 {
-	switch (test) {
-	case COMPARE_TEST_NONE:       return "none";
-	case COMPARE_TEST_RANK:       return "Mann-Whitney U";
-	case COMPARE_TEST_RATE:       return "Poisson rate";
-	case COMPARE_TEST_PROPORTION: return "Fisher exact";
+	return verdict == VERDICT_BETTER || verdict == VERDICT_WORSE ||
+	       verdict == VERDICT_DIFFERS || verdict == VERDICT_EQUIVALENT;
+}
+
+const char *compare_method_test(enum compare_method method)
+{
+	switch (method) {
+	case COMPARE_NONE:      return "none";
+	case COMPARE_LOG_MEANS: return "permutation t (logs)";
+	case COMPARE_MEANS:     return "permutation t";
+	case COMPARE_SHARES:    return "Fisher exact";
 	}
 	return "?";
+}
+
+const char *compare_method_key(enum compare_method method)
+{
+	switch (method) {
+	case COMPARE_NONE:      return "none";
+	case COMPARE_LOG_MEANS: return "log-means";
+	case COMPARE_MEANS:     return "means";
+	case COMPARE_SHARES:    return "shares";
+	}
+	return "?";
+}
+
+const char *compare_scale_key(enum compare_scale scale)
+{
+	switch (scale) {
+	case SCALE_PERCENT: return "%";
+	case SCALE_UNIT:    return "unit";
+	case SCALE_POINTS:  return "pp";
+	}
+	return "?";
+}
+
+const char *compare_centre_name(enum compare_method method)
+{
+	switch (method) {
+	case COMPARE_LOG_MEANS: return "geomean";
+	case COMPARE_MEANS:     return "mean";
+	case COMPARE_SHARES:    return "share";
+	case COMPARE_NONE:      break;
+	}
+	return "-";
+}
+
+int compare_margin_parse(const char *text, struct compare_margin *margin)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno || !isfinite(v) || v < 0.0)
+		return -EINVAL;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	margin->value = v;
+	margin->relative = false;
+	if (*end == '%') {
+		margin->relative = true;
+		end++;
+	} else if (end[0] == 'p' && end[1] == 'p') {
+		end += 2;
+	}
+	while (*end == ' ' || *end == '\t')
+		end++;
+	return *end ? -EINVAL : 0;
 }
 
 /* A group's variant as a (pointer, length) pair, without copying. */
@@ -94,9 +158,10 @@ static const struct compare_group *group_at(const struct compare_metric *m, size
 
 static bool options_valid(const struct compare_options *o)
 {
-	return o->alpha > 0.0 && o->alpha < 1.0 && o->power > 0.0 &&
+	return o->alpha > 0.0 && o->alpha < 0.5 && o->power > 0.0 &&
 	       o->power < 1.0 && o->ci_level > 0.0 && o->ci_level < 1.0 &&
-	       o->iterations > 0;
+	       (o->perm.resamples > 0 || o->perm.max_exact > 0) &&
+	       (o->seq_max == 0 || o->seq_max > o->min_trials);
 }
 
 static bool values_finite(const struct compare_metric *metrics, size_t n_metrics)
@@ -139,14 +204,16 @@ static int add_info(struct compare_table *t, const struct compare_metric *m,
 	}
 	info->kind = m->def.kind;
 	info->better = m->def.better;
-	info->centre = compare_centre_for(m->def.kind);
-	compare_side_fill(&info->base, base, t->baseline);
+	info->method = compare_method_for(m);
+	info->margin = isnan(m->margin.value) ? t->opts.margin : m->margin;
+	compare_side_fill(&info->base, base, t->baseline, info->method, info->kind);
 	t->n_metrics++;
 	return 0;
 }
 
-static int add_row(struct compare_table *t, const struct compare_metric *m,
-		   size_t var_index, size_t base_index)
+/* A row and what it is computed from, until the levels are known. */
+static int add_row(struct compare_table *t, struct compare_row_input *inputs,
+		   const struct compare_metric *m, size_t var_index, size_t base_index)
 {
 	const struct compare_metric_info *info = &t->metrics[t->n_metrics - 1];
 	const struct compare_group *var = &m->groups[var_index];
@@ -154,30 +221,29 @@ static int add_row(struct compare_table *t, const struct compare_metric *m,
 	const char *start;
 	size_t len = variant_span(var, &start);
 	size_t blen = strlen(t->baseline);
-	struct compare_row_input in = {
-		.metric = info->name, .kind = info->kind, .centre = info->centre,
+	char *name = strndup(start, len);
+
+	if (!name)
+		return -ENOMEM;
+	inputs[t->n_rows] = (struct compare_row_input){
+		.metric = info->name, .method = info->method, .kind = info->kind,
+		.margin = info->margin,
 		.base = group_at(m, base_index), .var = var,
 		.base_twin = group_at(m, find_group(m, base_index + 1, t->baseline, blen)),
 		.var_twin = group_at(m, find_group(m, var_index + 1, start, len)),
 	};
-	char *name = strndup(start, len);
-	int rc;
-
-	if (!name)
-		return -ENOMEM;
 	memset(row, 0, sizeof(*row));
 	row->metric = t->n_metrics - 1;
 	row->base = info->base;
-	compare_side_fill(&row->var, var, name);	/* owns NAME from now on */
+	compare_side_fill(&row->var, var, name, info->method, info->kind); /* owns NAME */
 	t->n_rows++;
-	rc = compare_row_compute(row, &in, &t->opts);
-	t->has_noise |= isfinite(row->noise);
-	return rc;
+	return 0;
 }
 
 /* One row per variant other than the baseline, in order of first
  * appearance; later groups of a variant are its A/A twins, not rows. */
-static int add_metric(struct compare_table *t, const struct compare_metric *m)
+static int add_metric(struct compare_table *t, struct compare_row_input *inputs,
+		      const struct compare_metric *m)
 {
 	size_t blen = strlen(t->baseline);
 	size_t base_index = find_group(m, 0, t->baseline, blen);
@@ -190,36 +256,100 @@ static int add_metric(struct compare_table *t, const struct compare_metric *m)
 		if (group_is(&m->groups[i], t->baseline, blen) ||
 		    find_group(m, 0, start, len) != i)
 			continue;
-		rc = add_row(t, m, i, base_index);
+		rc = add_row(t, inputs, m, i, base_index);
 	}
 	return rc;
 }
 
-/* Holm over every p-value in the table: the table is one family. */
-static int adjust_and_decide(struct compare_table *t)
+/* The nominal two-sided level of a test at total level A for a row with N
+ * trials a side: A itself for one fixed look, else the look's boundary. */
+static double look_level(const struct compare_options *o, double a, size_t n)
 {
-	double *p = malloc((t->n_rows ? t->n_rows : 1) * sizeof(*p));
+	if (!o->seq_max)
+		return a;
+	return stats_sequential_level(a, n, o->min_trials, o->seq_max);
+}
 
-	if (!p)
-		return -ENOMEM;
-	t->n_tests = 0;
-	for (size_t i = 0; i < t->n_rows; i++) {
-		p[i] = t->rows[i].p;	/* NAN when not tested */
-		t->n_tests += !isnan(p[i]);
-	}
-	stats_holm_adjust(p, t->n_rows);
+static size_t row_look(const struct compare_row *row)
+{
+	return row->base.n < row->var.n ? row->base.n : row->var.n;
+}
+
+static int compute_rows(struct compare_table *t, const struct compare_row_input *inputs)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < t->n_rows; i++)
+		m += compare_row_testable(&inputs[i], &t->opts);
 	for (size_t i = 0; i < t->n_rows; i++) {
 		struct compare_row *row = &t->rows[i];
+		size_t n = row_look(row);
+		struct compare_row_levels levels = {
+			/* the level a lone true difference must reach: Holm's first step */
+			.mde = look_level(&t->opts, t->opts.alpha / (double)(m ? m : 1), n),
+			/* TOST: each one-sided test at alpha (at 2 alpha two-sided) */
+			.equivalence = look_level(&t->opts, 2.0 * t->opts.alpha, n) / 2.0,
+		};
+		int rc = compare_row_compute(row, &inputs[i], &t->opts, &levels);
 
-		row->p_adj = p[i];
-		compare_row_decide(row, t->metrics[row->metric].better, t->opts.alpha);
+		if (rc != 0)
+			return rc;
+		t->has_noise |= isfinite(row->noise);
 	}
-	free(p);
+	return 0;
+}
+
+struct ranked {
+	double key;
+	size_t row;
+};
+
+static int by_key(const void *x, const void *y)
+{
+	const struct ranked *a = x, *b = y;
+
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+/* Holm over every p-value in the table (the table is one family). Step j
+ * (from 0) of m compares a p-value with the level of a test at
+ * alpha / (m - j); p_adj is the p-value scaled to alpha by that level, as
+ * a running maximum, so that p_adj < alpha says "rejected". With one fixed
+ * look the level is alpha / (m - j) and p_adj is Holm's adjusted p. */
+static int adjust_and_decide(struct compare_table *t)
+{
+	struct ranked *order = malloc((t->n_rows ? t->n_rows : 1) * sizeof(*order));
+	const struct compare_options *o = &t->opts;
+	double running = 0.0;
+	size_t m = 0;
+
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_rows; i++) {
+		const struct compare_row *row = &t->rows[i];
+
+		if (isnan(row->p))
+			continue;
+		order[m++] = (struct ranked){ row->p / look_level(o, o->alpha, row_look(row)), i };
+	}
+	t->n_tests = m;
+	qsort(order, m, sizeof(*order), by_key);
+	for (size_t j = 0; j < m; j++) {
+		struct compare_row *row = &t->rows[order[j].row];
+		double level = look_level(o, o->alpha / (double)(m - j), row_look(row));
+		double scaled = level > 0.0 ? o->alpha * row->p / level : INFINITY;
+
+		running = fmax(running, scaled);
+		row->p_adj = fmin(1.0, running);
+	}
+	for (size_t i = 0; i < t->n_rows; i++)
+		compare_row_decide(&t->rows[i], t->metrics[t->rows[i].metric].better, o->alpha);
+	free(order);
 	return 0;
 }
 
 static int allocate(struct compare_table *t, const struct compare_metric *metrics,
-		    size_t n_metrics)
+		    size_t n_metrics, struct compare_row_input **inputs)
 {
 	size_t max_rows = 0;
 
@@ -227,13 +357,25 @@ static int allocate(struct compare_table *t, const struct compare_metric *metric
 		max_rows += metrics[m].n_groups;
 	t->metrics = calloc(n_metrics ? n_metrics : 1, sizeof(*t->metrics));
 	t->rows = calloc(max_rows ? max_rows : 1, sizeof(*t->rows));
-	return t->metrics && t->rows ? 0 : -ENOMEM;
+	*inputs = calloc(max_rows ? max_rows : 1, sizeof(**inputs));
+	return t->metrics && t->rows && *inputs ? 0 : -ENOMEM;
+}
+
+static size_t largest_look(const struct compare_table *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n_rows; i++)
+		if (row_look(&t->rows[i]) > n)
+			n = row_look(&t->rows[i]);
+	return n;
 }
 
 int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
 			const struct compare_options *opts,
 			struct compare_table *table)
 {
+	struct compare_row_input *inputs = NULL;
 	int rc;
 
 	memset(table, 0, sizeof(*table));
@@ -242,11 +384,15 @@ int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
 	table->opts = *opts;
 	table->baseline = baseline_name(metrics, n_metrics, opts);
 	table->opts.baseline = table->baseline;
-	rc = table->baseline ? allocate(table, metrics, n_metrics) : -ENOMEM;
+	rc = table->baseline ? allocate(table, metrics, n_metrics, &inputs) : -ENOMEM;
 	for (size_t m = 0; rc == 0 && m < n_metrics; m++)
-		rc = add_metric(table, &metrics[m]);
+		rc = add_metric(table, inputs, &metrics[m]);
+	if (rc == 0)
+		rc = compute_rows(table, inputs);
 	if (rc == 0)
 		rc = adjust_and_decide(table);
+	table->look_n = largest_look(table);
+	free(inputs);
 	if (rc != 0)
 		compare_table_free(table);
 	return rc;

@@ -40,13 +40,21 @@ static void put_count(FILE *out, size_t n)
 	fprintf(out, ",%zu", n);
 }
 
+/* An infinite MDE (nothing detectable) is written "inf". */
+static void put_mde(FILE *out, double x)
+{
+	if (isinf(x))
+		fputs(",inf", out);
+	else
+		put_num(out, x);
+}
+
 static const char *const header[] = {
-	"metric", "unit", "better", "variant", "baseline",
+	"metric", "unit", "kind", "better", "method", "test", "variant", "baseline",
 	"n_base", "n_other_base", "n", "n_other",
-	"median_base", "median", "mean_base", "mean",
-	"iqr_base", "iqr", "sd_base", "sd",
-	"diff", "diff_unit", "ci_lo", "ci_hi", "test", "exact",
-	"p", "p_adj", "mde", "aa_noise", "within_noise", "verdict", "why",
+	"centre_base", "centre", "median_base", "median", "mean_base", "mean",
+	"sd_base", "sd", "diff", "scale", "ci_lo", "ci_hi", "eq_lo", "eq_hi", "margin",
+	"exact", "p", "p_adj", "level", "mde", "aa_noise", "within_noise", "verdict", "why",
 };
 
 static void put_header(FILE *out)
@@ -63,30 +71,36 @@ static void put_row(FILE *out, const struct compare_table *t,
 
 	put_field(out, m->name, true);
 	put_field(out, m->unit, false);
+	put_field(out, metric_kind_name(m->kind), false);
 	put_field(out, metric_better_text(m->better), false);
+	put_field(out, compare_method_key(r->method), false);
+	put_field(out, compare_method_test(r->method), false);
 	put_field(out, r->var.variant, false);
 	put_field(out, r->base.variant, false);
 	put_count(out, r->base.n);
 	put_count(out, r->base.n_other);
 	put_count(out, r->var.n);
 	put_count(out, r->var.n_other);
+	put_num(out, r->base.centre);
+	put_num(out, r->var.centre);
 	put_num(out, r->base.median);
 	put_num(out, r->var.median);
 	put_num(out, r->base.mean);
 	put_num(out, r->var.mean);
-	put_num(out, r->base.iqr);
-	put_num(out, r->var.iqr);
 	put_num(out, r->base.sd);
 	put_num(out, r->var.sd);
 	put_num(out, r->diff);
-	put_field(out, r->absolute ? "absolute" : "percent", false);
+	put_field(out, compare_scale_key(r->scale), false);
 	put_num(out, r->ci_lo);
 	put_num(out, r->ci_hi);
-	put_field(out, compare_test_name(r->test), false);
+	put_num(out, r->eq_lo);
+	put_num(out, r->eq_hi);
+	put_num(out, r->margin);
 	put_field(out, r->exact ? "true" : "false", false);
 	put_num(out, r->p);
 	put_num(out, r->p_adj);
-	put_num(out, r->mde);
+	put_num(out, r->level);
+	put_mde(out, r->mde);
 	put_num(out, r->noise);
 	put_field(out, r->within_noise ? "true" : "false", false);
 	put_field(out, compare_verdict_word(r->verdict), false);

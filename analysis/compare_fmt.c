@@ -1,4 +1,4 @@
-/* compare_fmt.c - number formatting and notes shared by the formatters. */
+/* compare_fmt.c - number formatting and the legend shared by the formatters. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +28,13 @@ char *compare_fmt_num(char *buf, size_t size, double x, int width, bool sign)
 		if ((int)strlen(buf) <= width)
 			return buf;
 	}
+	/* small numbers near 0 (an interval's end): fewer decimals, not an
+	 * exponent: +0.0056 in 5 columns is +0.01, 0.0004 is 0 */
+	for (int decimals = width - 3; decimals >= 0; decimals--) {
+		snprintf(buf, size, sign ? "%+.*f" : "%.*f", decimals, x);
+		if ((int)strlen(buf) <= width && fabs(x) < 1.0)
+			return buf;
+	}
 	snprintf(buf, size, sign ? "%+.0e%s" : "%.0e%s", x, si[k]);
 	if ((int)strlen(buf) > width)
 		snprintf(buf, size, "#");	/* cannot happen for width >= 7 */
@@ -45,19 +52,31 @@ char *compare_fmt_p(char *buf, size_t size, double p)
 	return buf;
 }
 
-char *compare_fmt_diff(char *buf, size_t size, const struct compare_row *row,
-		       int num_width)
+const char *compare_fmt_scale_suffix(enum compare_scale scale)
+{
+	switch (scale) {
+	case SCALE_PERCENT: return "%";
+	case SCALE_POINTS:  return "pp";
+	case SCALE_UNIT:    break;
+	}
+	return "";
+}
+
+char *compare_fmt_diff(char *buf, size_t size, const struct compare_row *row, int num_width)
 {
 	char num[32];
 
+	if (isnan(row->diff)) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
 	compare_fmt_num(num, sizeof(num), row->diff, num_width, true);
 	snprintf(buf, size, "%s%s%s", row->within_noise ? "~" : "", num,
-		 row->absolute && !isnan(row->diff) ? "abs" : "");
+		 compare_fmt_scale_suffix(row->scale));
 	return buf;
 }
 
-char *compare_fmt_ci(char *buf, size_t size, const struct compare_row *row,
-		     int num_width)
+char *compare_fmt_ci(char *buf, size_t size, const struct compare_row *row, int num_width)
 {
 	char lo[32], hi[32];
 
@@ -71,6 +90,53 @@ char *compare_fmt_ci(char *buf, size_t size, const struct compare_row *row,
 	return buf;
 }
 
+static char *plus_minus(char *buf, size_t size, double x, enum compare_scale scale,
+			int num_width)
+{
+	char num[32];
+
+	if (isnan(x))
+		snprintf(buf, size, "-");
+	else if (isinf(x))
+		snprintf(buf, size, "any");
+	else
+		snprintf(buf, size, "+-%s%s", compare_fmt_num(num, sizeof(num), x, num_width, false),
+			 compare_fmt_scale_suffix(scale));
+	return buf;
+}
+
+char *compare_fmt_mde(char *buf, size_t size, const struct compare_row *row, int num_width)
+{
+	return plus_minus(buf, size, row->mde, row->scale, num_width);
+}
+
+char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, int num_width)
+{
+	return plus_minus(buf, size, row->margin, row->scale, num_width);
+}
+
+char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
+{
+	const char *word = compare_verdict_word(row->verdict);
+	char what[48];
+
+	switch (row->verdict) {
+	case VERDICT_EQUIVALENT:
+		snprintf(buf, size, "%s (%s)", word, compare_fmt_margin(what, sizeof(what), row, 5));
+		break;
+	case VERDICT_NOT_DETECTED:
+		snprintf(buf, size, "%s (could miss %s)", word,
+			 compare_fmt_mde(what, sizeof(what), row, 5));
+		break;
+	case VERDICT_INCONCLUSIVE:
+		snprintf(buf, size, "%s (%s)", word, row->why ? row->why : "no test");
+		break;
+	default:
+		snprintf(buf, size, "%s", word);
+	}
+	return buf;
+}
+
 char *compare_fmt_n(char *buf, size_t size, const struct compare_side *side)
 {
 	if (side->n_other)
@@ -80,9 +146,14 @@ char *compare_fmt_n(char *buf, size_t size, const struct compare_side *side)
 	return buf;
 }
 
-const char *compare_centre_name(enum stats_centre centre)
+char *compare_fmt_centre(char *buf, size_t size, const struct compare_side *side,
+			 enum compare_method method, int width)
 {
-	return centre == STATS_MEDIAN ? "median" : "mean";
+	if (method == COMPARE_SHARES && side->n)
+		snprintf(buf, size, "%zu/%zu", side->yes, side->n);
+	else
+		compare_fmt_num(buf, size, side->centre, width, false);
+	return buf;
 }
 
 struct notes {
@@ -104,59 +175,83 @@ static void note(const struct notes *to, const char *fmt, ...)
 	to->emit(to->ctx, line);
 }
 
-static bool any_row(const struct compare_table *t,
-		    bool (*pred)(const struct compare_row *))
+static bool any_method(const struct compare_table *t, enum compare_method method)
 {
 	for (size_t i = 0; i < t->n_rows; i++)
-		if (pred(&t->rows[i]))
+		if (t->rows[i].method == method)
 			return true;
 	return false;
 }
 
-static bool is_rank(const struct compare_row *r) { return r->test == COMPARE_TEST_RANK; }
-static bool is_rate(const struct compare_row *r) { return r->test == COMPARE_TEST_RATE; }
-static bool is_prop(const struct compare_row *r) { return r->test == COMPARE_TEST_PROPORTION; }
-static bool is_abs(const struct compare_row *r) { return r->absolute && !isnan(r->diff); }
-static bool is_noisy(const struct compare_row *r) { return r->within_noise; }
+static bool any_noisy(const struct compare_table *t)
+{
+	for (size_t i = 0; i < t->n_rows; i++)
+		if (t->rows[i].within_noise)
+			return true;
+	return false;
+}
 
 static void method_notes(const struct compare_table *t, const struct notes *to)
 {
-	if (any_row(t, is_rank)) {
-		note(to, "Mann-Whitney U: exact if no ties and na + nb <= %d, else normal",
-		     STATS_MWU_EXACT_MAX_N);
-		note(to, "  approximation with tie and continuity correction");
+	const struct compare_options *o = &t->opts;
+
+	note(to, "Every test takes one value per trial (boot): events inside a boot are");
+	note(to, "  not counted as independent samples.");
+	if (any_method(t, COMPARE_LOG_MEANS))
+		note(to, "geomean rows: ratio of geometric means, Welch t interval on the logs");
+	if (any_method(t, COMPARE_MEANS))
+		note(to, "mean rows: ratio of means (Fieller interval), or the difference in the "
+			 "unit");
+	if (any_method(t, COMPARE_LOG_MEANS) || any_method(t, COMPARE_MEANS)) {
+		note(to, "p of geomean and mean rows: permutation test of Welch's t, over every");
+		note(to, "  split up to %zu, else %zu random ones (seed %lu)", o->perm.max_exact,
+		     o->perm.resamples, o->perm.seed);
 	}
-	if (any_row(t, is_rate))
-		note(to, "Poisson rate: conditional binomial test on the event totals");
-	if (any_row(t, is_prop))
-		note(to, "Fisher exact: trials ok (value != 0) vs not ok");
-	note(to, "p-adj: Holm-Bonferroni over the %zu p-values of this table;",
-	     t->n_tests);
-	note(to, "  better/worse/differs when p-adj < %g, else no difference",
-	     t->opts.alpha);
+	if (any_method(t, COMPARE_SHARES))
+		note(to, "share rows: trials ok / with an event; diff in percentage points,");
+	if (any_method(t, COMPARE_SHARES))
+		note(to, "  Newcombe interval, Fisher's exact test");
+}
+
+static void level_notes(const struct compare_table *t, const struct notes *to)
+{
+	const struct compare_options *o = &t->opts;
+
+	if (o->seq_max) {
+		note(to, "sequential: look at %zu of at most %zu trials a side; levels are the",
+		     t->look_n, o->seq_max);
+		note(to, "  O'Brien-Fleming boundaries of looks after every round from %zu",
+		     o->min_trials);
+	}
+	note(to, "p-adj: Holm over the %zu tests of this table%s", t->n_tests,
+	     o->seq_max ? ", scaled to the look" : "");
+	note(to, "MDE: the difference found with power %g at Holm's first level", o->power);
+	if (t->has_noise)
+		note(to, "A/A: larger end of the %g%% interval of a variant against its twin",
+		     100.0 * o->ci_level);
+	if (any_noisy(t))
+		note(to, "~: |diff| smaller than the A/A noise");
 }
 
 void compare_fmt_notes(const struct compare_table *t,
 		       void (*emit)(void *ctx, const char *line), void *ctx)
 {
 	const struct notes to = { emit, ctx };
+	const struct compare_options *o = &t->opts;
 
 	note(&to, "n: trials that count, +k: trials that ended otherwise");
-	note(&to, "diff: variant vs baseline centre, in %% of the baseline; CI: %g%%",
-	     100.0 * t->opts.ci_level);
-	note(&to, "  percentile bootstrap, %zu resamples, seed %lu",
-	     t->opts.iterations, t->opts.seed);
-	if (any_row(t, is_abs))
-		note(&to, "abs: baseline centre 0 (or 0 in a resample): diff in the unit");
+	note(&to, "diff: variant against baseline, with its %g%% interval",
+	     100.0 * o->ci_level);
 	method_notes(t, &to);
-	note(&to, "MDE: smallest diff detectable at alpha %g, power %g (normal",
-	     t->opts.alpha, t->opts.power);
-	note(&to, "  approximation from the pooled sd and n)");
-	if (t->has_noise)
-		note(&to, "A/A: larger end of the %g%% CI of A vs A (e.g. x vs x#2)",
-		     100.0 * t->opts.ci_level);
-	if (any_row(t, is_noisy))
-		note(&to, "~: |diff| smaller than the A/A noise");
-	note(&to, "inconclusive: fewer than %zu trials on a side, or no test possible",
-	     t->opts.min_trials);
+	level_notes(t, &to);
+	note(&to, "better/worse: p-adj < %g in the metric's direction; differs: the same",
+	     o->alpha);
+	note(&to, "  for a metric with no better direction");
+	note(&to, "equivalent: the %g%% interval lies inside +-margin (two one-sided",
+	     100.0 * (1.0 - 2.0 * o->alpha));
+	note(&to, "  tests%s)", o->seq_max ? ", at the look's level" : "");
+	note(&to, "not detected: neither; a difference up to the MDE could be missed");
+	note(&to, "inconclusive: fewer than %zu trials on a side, no test, or no",
+	     o->min_trials);
+	note(&to, "  difference at all could have reached the level");
 }

@@ -15,23 +15,35 @@ char *compare_fmt_num(char *buf, size_t size, double x, int width, bool sign);
 /* "0.003", "<0.001", or "-" for NAN; at most 6 characters. */
 char *compare_fmt_p(char *buf, size_t size, double p);
 
-/* The row's difference: "+12.5", "+1.3abs", "~+0.8" (within the A/A
- * noise); NUM_WIDTH bounds the number alone. */
-char *compare_fmt_diff(char *buf, size_t size, const struct compare_row *row,
-		       int num_width);
+/* The suffix of a number in SCALE: "%", "pp" or "" (the unit). */
+const char *compare_fmt_scale_suffix(enum compare_scale scale);
+
+/* The row's difference with its scale: "+12.5%", "+1.3", "+33pp"; a '~'
+ * in front when it is within the A/A noise. NUM_WIDTH bounds the number. */
+char *compare_fmt_diff(char *buf, size_t size, const struct compare_row *row, int num_width);
 
 /* "[+5.1,+22]"; the numbers in at most NUM_WIDTH characters each. */
-char *compare_fmt_ci(char *buf, size_t size, const struct compare_row *row,
-		     int num_width);
+char *compare_fmt_ci(char *buf, size_t size, const struct compare_row *row, int num_width);
+
+/* "+-27%", "+-96pp", "+-3.1", "any" (nothing detectable), "-" (none). */
+char *compare_fmt_mde(char *buf, size_t size, const struct compare_row *row, int num_width);
+char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, int num_width);
+
+/* The verdict as a claim: "worse", "equivalent (+-2%)",
+ * "not detected (could miss +-27%)", "inconclusive (too few trials)". */
+char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row);
 
 /* "10" or "10+2" (trials that count + trials that ended otherwise). */
 char *compare_fmt_n(char *buf, size_t size, const struct compare_side *side);
 
-/* "median" / "mean" */
-const char *compare_centre_name(enum stats_centre centre);
+/* A side's centre in at most WIDTH characters: "3/6" for shares, else the
+ * number. */
+char *compare_fmt_centre(char *buf, size_t size, const struct compare_side *side,
+			 enum compare_method method, int width);
 
-/* The notes under a table (n, methods, markers), one line of at most 78
- * characters per call of EMIT. */
+/* The legend under a table (words, methods, columns), one line of at most
+ * 78 characters per call of EMIT; a line starting with two blanks
+ * continues the one before. */
 void compare_fmt_notes(const struct compare_table *table,
 		       void (*emit)(void *ctx, const char *line), void *ctx);
 

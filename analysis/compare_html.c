@@ -24,14 +24,12 @@ static void num(FILE *out, double x)
 	cell(out, "num", compare_fmt_num(buf, sizeof(buf), x, HTML_NUM_WIDTH, false));
 }
 
-static void side(FILE *out, const struct compare_side *s)
+static void side(FILE *out, const struct compare_side *s, enum compare_method method)
 {
-	char n[32];
+	char n[32], c[32];
 	cell(out, NULL, s->variant);
 	cell(out, "num", compare_fmt_n(n, sizeof(n), s));
-	num(out, s->median);
-	num(out, s->mean);
-	num(out, s->iqr);
+	cell(out, "num", compare_fmt_centre(c, sizeof(c), s, method, HTML_NUM_WIDTH));
 	num(out, s->sd);
 }
 
@@ -41,9 +39,11 @@ static const char *verdict_class(enum compare_verdict v)
 	case VERDICT_BETTER: return "better";
 	case VERDICT_WORSE: return "worse";
 	case VERDICT_DIFFERS: return "differs";
-	case VERDICT_NO_DIFFERENCE: return "nodiff";
-	default: return "inconclusive";
+	case VERDICT_EQUIVALENT: return "equivalent";
+	case VERDICT_NOT_DETECTED: return "notdetected";
+	case VERDICT_INCONCLUSIVE: break;
 	}
+	return "inconclusive";
 }
 
 static void emit_note(void *ctx, const char *line)
@@ -64,34 +64,37 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 	fputs("<p>Baseline: <strong>", out);
 	html_put(out, t->baseline ? t->baseline : "-");
 	fprintf(out, "</strong></p>\n<div class=\"scroll\"><table class=\"compare\">\n<tr><th>metric</th><th>unit</th>"
-		"<th>variant</th><th>n</th><th>median</th><th>mean</th><th>IQR</th><th>sd</th>"
-		"<th>diff</th><th>%g%% CI</th><th>p</th><th>p-adj</th><th>MDE</th><th>A/A</th>"
-		"<th>verdict</th></tr>\n",
+		"<th>variant</th><th>n</th><th>centre</th><th>sd</th>"
+		"<th>diff</th><th>%g%% CI</th><th>p</th><th>p-adj</th><th>MDE</th><th>margin</th>"
+		"<th>A/A</th><th>verdict</th></tr>\n",
 		100.0 * t->opts.ci_level);
 	for (size_t m = 0; m < t->n_metrics; m++) {
 		const struct compare_metric_info *mi = &t->metrics[m];
+		char what[96];
+		snprintf(what, sizeof(what), "%s (%s)", mi->unit, compare_centre_name(mi->method));
 		fputs("<tr class=\"base\">", out);
 		cell(out, "metric", mi->name);
-		cell(out, NULL, mi->unit);
-		side(out, &mi->base);
-		fputs("<td></td><td></td><td></td><td></td><td></td><td></td><td>baseline</td></tr>\n",
-		      out);
+		cell(out, NULL, what);
+		side(out, &mi->base, mi->method);
+		fputs("<td></td><td></td><td></td><td></td><td></td><td></td><td></td>"
+		      "<td>baseline</td></tr>\n", out);
 		for (size_t i = 0; i < t->n_rows; i++) {
 			const struct compare_row *r = &t->rows[i];
-			char buf[64];
+			char buf[96];
 			if (r->metric != m)
 				continue;
 			fputs("<tr>", out);
 			cell(out, "metric", mi->name);
-			cell(out, NULL, mi->unit);
-			side(out, &r->var);
+			cell(out, NULL, what);
+			side(out, &r->var, r->method);
 			cell(out, "num", compare_fmt_diff(buf, sizeof(buf), r, HTML_NUM_WIDTH));
 			cell(out, "num", compare_fmt_ci(buf, sizeof(buf), r, HTML_NUM_WIDTH));
 			cell(out, "num", compare_fmt_p(buf, sizeof(buf), r->p));
 			cell(out, "num", compare_fmt_p(buf, sizeof(buf), r->p_adj));
-			num(out, r->mde);
+			cell(out, "num", compare_fmt_mde(buf, sizeof(buf), r, HTML_NUM_WIDTH));
+			cell(out, "num", compare_fmt_margin(buf, sizeof(buf), r, HTML_NUM_WIDTH));
 			num(out, r->noise);
-			cell(out, verdict_class(r->verdict), compare_verdict_word(r->verdict));
+			cell(out, verdict_class(r->verdict), compare_fmt_verdict(buf, sizeof(buf), r));
 			fputs("</tr>\n", out);
 		}
 	}

@@ -1,92 +1,59 @@
-/* compare_json.c - the table as one JSON object (RFC 8259). */
+/* compare_json.c - the table as one JSON object (RFC 8259, via jansson). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "compare_fmt.h"
 
-/* Quotes S, escaping what JSON requires: quote, backslash and the control
- * characters; other bytes (UTF-8) pass unchanged. */
-static void put_string(FILE *out, const char *s)
+/* JSON has no NaN or infinity: undefined numbers are null; an MDE of
+ * "nothing detectable" is null too, with "detectable": false beside it. */
+static json_t *number(double x)
 {
-	fputc('"', out);
-	for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
-		switch (*c) {
-		case '"':  fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		default:
-			if (*c < 0x20)
-				fprintf(out, "\\u%04x", *c);
-			else
-				fputc(*c, out);
-		}
-	}
-	fputc('"', out);
+	return isfinite(x) ? json_real(x) : json_null();
 }
 
-/* JSON has no NaN or infinity: undefined numbers are null. */
-static void put_number(FILE *out, double x)
+static json_t *text(const char *s)
 {
-	if (isfinite(x))
-		fprintf(out, "%.10g", x);
-	else
-		fputs("null", out);
+	return s ? json_string(s) : json_null();
 }
 
-static void put_key(FILE *out, const char *key, bool first)
+static json_t *side(const struct compare_side *s, enum compare_method method)
 {
-	if (!first)
-		fputc(',', out);
-	put_string(out, key);
-	fputc(':', out);
+	json_t *o = json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+			      "variant", text(s->variant), "n", (json_int_t)s->n,
+			      "n_other", (json_int_t)s->n_other, "centre", number(s->centre),
+			      "median", number(s->median), "mean", number(s->mean),
+			      "iqr", number(s->iqr), "sd", number(s->sd));
+
+	if (o && method == COMPARE_SHARES)
+		json_object_set_new(o, "yes", json_integer((json_int_t)s->yes));
+	return o;
 }
 
-static void put_num_field(FILE *out, const char *key, double x, bool first)
+static json_t *margin(const struct compare_margin *m)
 {
-	put_key(out, key, first);
-	put_number(out, x);
+	if (isnan(m->value))
+		return json_null();
+	return json_pack("{s:f, s:s}", "value", m->value, "of", m->relative ? "%" : "unit");
 }
 
-static void put_str_field(FILE *out, const char *key, const char *s, bool first)
+static json_t *options(const struct compare_table *t)
 {
-	put_key(out, key, first);
-	if (s)
-		put_string(out, s);
-	else
-		fputs("null", out);
-}
+	const struct compare_options *o = &t->opts;
+	json_t *seq = o->seq_max ? json_pack("{s:I, s:I, s:I, s:s}", "first_look",
+					     (json_int_t)o->min_trials, "max_trials",
+					     (json_int_t)o->seq_max, "look", (json_int_t)t->look_n,
+					     "spending", "O'Brien-Fleming (Lan-DeMets)")
+				 : json_null();
 
-static void put_bool_field(FILE *out, const char *key, bool b)
-{
-	put_key(out, key, false);
-	fputs(b ? "true" : "false", out);
-}
-
-static void put_side(FILE *out, const char *key, const struct compare_side *s)
-{
-	put_key(out, key, false);
-	fputc('{', out);
-	put_str_field(out, "variant", s->variant, true);
-	fprintf(out, ",\"n\":%zu,\"n_other\":%zu", s->n, s->n_other);
-	put_num_field(out, "median", s->median, false);
-	put_num_field(out, "mean", s->mean, false);
-	put_num_field(out, "iqr", s->iqr, false);
-	put_num_field(out, "sd", s->sd, false);
-	fputc('}', out);
-}
-
-static void put_options(FILE *out, const struct compare_options *o)
-{
-	put_key(out, "options", false);
-	fputc('{', out);
-	put_num_field(out, "alpha", o->alpha, true);
-	put_num_field(out, "power", o->power, false);
-	put_num_field(out, "ci_level", o->ci_level, false);
-	fprintf(out, ",\"bootstrap_iterations\":%zu,\"seed\":%lu,\"min_trials\":%zu}",
-		o->iterations, o->seed, o->min_trials);
+	return json_pack("{s:f, s:f, s:f, s:f, s:o, s:{s:I, s:I, s:I}, s:I, s:o}",
+			 "alpha", o->alpha, "power", o->power, "ci_level", o->ci_level,
+			 "equivalence_level", 1.0 - 2.0 * o->alpha, "margin", margin(&o->margin),
+			 "permutation", "seed", (json_int_t)o->perm.seed, "max_exact",
+			 (json_int_t)o->perm.max_exact, "resamples", (json_int_t)o->perm.resamples,
+			 "min_trials", (json_int_t)o->min_trials, "sequential", seq);
 }
 
 static const char *better_word(enum metric_better b)
@@ -94,61 +61,63 @@ static const char *better_word(enum metric_better b)
 	return b == BETTER_LOWER ? "lower" : b == BETTER_HIGHER ? "higher" : "neither";
 }
 
-static void put_metric(FILE *out, const struct compare_metric_info *m, bool first)
+static json_t *metric(const struct compare_metric_info *m)
 {
-	if (!first)
-		fputc(',', out);
-	fputc('{', out);
-	put_str_field(out, "name", m->name, true);
-	put_str_field(out, "unit", m->unit, false);
-	put_str_field(out, "kind", metric_kind_name(m->kind), false);
-	put_str_field(out, "better", better_word(m->better), false);
-	put_str_field(out, "centre", compare_centre_name(m->centre), false);
-	put_side(out, "baseline", &m->base);
-	fputc('}', out);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "name", m->name,
+			 "unit", m->unit, "kind", metric_kind_name(m->kind), "better",
+			 better_word(m->better), "method", compare_method_key(m->method), "test",
+			 compare_method_test(m->method), "centre", compare_centre_name(m->method),
+			 "margin", margin(&m->margin), "baseline", side(&m->base, m->method));
 }
 
-static void put_row(FILE *out, const struct compare_table *t,
-		    const struct compare_row *r, bool first)
+static json_t *row(const struct compare_table *t, const struct compare_row *r)
 {
-	if (!first)
-		fputc(',', out);
-	fputc('{', out);
-	put_str_field(out, "metric", t->metrics[r->metric].name, true);
-	put_str_field(out, "variant", r->var.variant, false);
-	put_side(out, "baseline_stats", &r->base);
-	put_side(out, "variant_stats", &r->var);
-	put_num_field(out, "diff", r->diff, false);
-	put_str_field(out, "diff_unit", r->absolute ? "absolute" : "percent", false);
-	put_num_field(out, "ci_lo", r->ci_lo, false);
-	put_num_field(out, "ci_hi", r->ci_hi, false);
-	put_str_field(out, "test", compare_test_name(r->test), false);
-	put_bool_field(out, "exact", r->exact);
-	put_num_field(out, "p", r->p, false);
-	put_num_field(out, "p_adj", r->p_adj, false);
-	put_num_field(out, "mde", r->mde, false);
-	put_num_field(out, "aa_noise", r->noise, false);
-	put_bool_field(out, "within_noise", r->within_noise);
-	put_str_field(out, "verdict", compare_verdict_word(r->verdict), false);
-	put_str_field(out, "why", r->why, false);
-	fputc('}', out);
+	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:s, s:s, s:s}",
+			      "metric", t->metrics[r->metric].name, "variant", r->var.variant,
+			      "baseline_stats", side(&r->base, r->method),
+			      "variant_stats", side(&r->var, r->method),
+			      "method", compare_method_key(r->method),
+			      "test", compare_method_test(r->method),
+			      "scale", compare_scale_key(r->scale));
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "diff", number(r->diff));
+	json_object_set_new(o, "ci_lo", number(r->ci_lo));
+	json_object_set_new(o, "ci_hi", number(r->ci_hi));
+	json_object_set_new(o, "eq_lo", number(r->eq_lo));
+	json_object_set_new(o, "eq_hi", number(r->eq_hi));
+	json_object_set_new(o, "margin", number(r->margin));
+	json_object_set_new(o, "exact", json_boolean(r->exact));
+	json_object_set_new(o, "p", number(r->p));
+	json_object_set_new(o, "p_adj", number(r->p_adj));
+	json_object_set_new(o, "level", number(r->level));
+	json_object_set_new(o, "mde", number(r->mde));
+	json_object_set_new(o, "detectable", json_boolean(!isinf(r->mde)));
+	json_object_set_new(o, "aa_noise", number(r->noise));
+	json_object_set_new(o, "within_noise", json_boolean(r->within_noise));
+	json_object_set_new(o, "verdict", json_string(compare_verdict_word(r->verdict)));
+	json_object_set_new(o, "decided", json_boolean(compare_verdict_decided(r->verdict)));
+	json_object_set_new(o, "why", text(r->why));
+	return o;
 }
 
 int compare_format_json(FILE *out, const struct compare_table *t)
 {
-	fputc('{', out);
-	put_str_field(out, "baseline", t->baseline, true);
-	put_options(out, &t->opts);
-	fprintf(out, ",\"tests\":%zu", t->n_tests);
-	put_key(out, "metrics", false);
-	fputc('[', out);
+	json_t *metrics = json_array(), *rows = json_array(), *doc;
+	int rc;
+
 	for (size_t m = 0; m < t->n_metrics; m++)
-		put_metric(out, &t->metrics[m], m == 0);
-	fputs("],", out);
-	put_key(out, "rows", true);
-	fputc('[', out);
+		json_array_append_new(metrics, metric(&t->metrics[m]));
 	for (size_t i = 0; i < t->n_rows; i++)
-		put_row(out, t, &t->rows[i], i == 0);
-	fputs("]}\n", out);
-	return ferror(out) ? -EIO : 0;
+		json_array_append_new(rows, row(t, &t->rows[i]));
+	doc = json_pack("{s:o, s:o, s:I, s:o, s:o}", "baseline", text(t->baseline),
+			"options", options(t), "tests", (json_int_t)t->n_tests,
+			"metrics", metrics, "rows", rows);
+	if (!doc)
+		return -ENOMEM;
+	rc = json_dumpf(doc, out, JSON_COMPACT | JSON_REAL_PRECISION(10));
+	json_decref(doc);
+	fputc('\n', out);
+	return rc == 0 && !ferror(out) ? 0 : -EIO;
 }

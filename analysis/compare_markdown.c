@@ -32,39 +32,38 @@ static void put_cell_num(FILE *out, double x)
 	put_cell_text(out, compare_fmt_num(buf, sizeof(buf), x, MD_NUM_WIDTH, false));
 }
 
-static void put_side(FILE *out, const struct compare_side *s)
+static void put_side(FILE *out, const struct compare_side *s, enum compare_method method)
 {
-	char n[32];
+	char n[32], c[32];
 
 	put_cell_text(out, s->variant);
 	put_cell_text(out, compare_fmt_n(n, sizeof(n), s));
-	put_cell_num(out, s->median);
-	put_cell_num(out, s->mean);
-	put_cell_num(out, s->iqr);
+	put_cell_text(out, compare_fmt_centre(c, sizeof(c), s, method, MD_NUM_WIDTH));
 	put_cell_num(out, s->sd);
 }
 
 static void put_baseline(FILE *out, const struct compare_metric_info *m)
 {
 	put_cell_text(out, m->name);
-	put_side(out, &m->base);
-	fputs("| | | | | | | baseline |\n", out);
+	put_side(out, &m->base, m->method);
+	fputs("| | | | | | | | baseline |\n", out);
 }
 
 static void put_row(FILE *out, const struct compare_table *t,
 		    const struct compare_row *r)
 {
-	char buf[64];
+	char buf[96];
 
 	put_cell_text(out, t->metrics[r->metric].name);
-	put_side(out, &r->var);
+	put_side(out, &r->var, r->method);
 	put_cell_text(out, compare_fmt_diff(buf, sizeof(buf), r, MD_NUM_WIDTH));
 	put_cell_text(out, compare_fmt_ci(buf, sizeof(buf), r, MD_NUM_WIDTH));
 	put_cell_text(out, compare_fmt_p(buf, sizeof(buf), r->p));
 	put_cell_text(out, compare_fmt_p(buf, sizeof(buf), r->p_adj));
-	put_cell_num(out, r->mde);
+	put_cell_text(out, compare_fmt_mde(buf, sizeof(buf), r, MD_NUM_WIDTH));
+	put_cell_text(out, compare_fmt_margin(buf, sizeof(buf), r, MD_NUM_WIDTH));
 	put_cell_num(out, r->noise);
-	put_cell_text(out, compare_verdict_word(r->verdict));
+	put_cell_text(out, compare_fmt_verdict(buf, sizeof(buf), r));
 	fputs("|\n", out);
 }
 
@@ -78,9 +77,9 @@ int compare_format_markdown(FILE *out, const struct compare_table *t)
 {
 	fputs("Baseline: ", out);
 	put_escaped(out, t->baseline ? t->baseline : "-");
-	fprintf(out, "\n\n| metric | variant | n | median | mean | IQR | sd | diff | "
-		"%g%% CI | p | p-adj | MDE | A/A | verdict |\n", 100.0 * t->opts.ci_level);
-	fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n", out);
+	fprintf(out, "\n\n| metric | variant | n | centre | sd | diff | "
+		"%g%% CI | p | p-adj | MDE | margin | A/A | verdict |\n", 100.0 * t->opts.ci_level);
+	fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n", out);
 	for (size_t m = 0; m < t->n_metrics; m++) {
 		put_baseline(out, &t->metrics[m]);
 		for (size_t i = 0; i < t->n_rows; i++)

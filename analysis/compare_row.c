@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare_row.h"
@@ -18,17 +19,48 @@ static size_t count_of(const struct compare_group *g)
 	return g && g->values ? g->n : 0;
 }
 
-enum stats_centre compare_centre_for(enum metric_kind kind)
+static bool all_positive(const struct compare_group *g)
 {
-	/* Counts are mostly 0 with the odd event: their median hides the
-	 * events, the mean is the rate per trial. Outcomes' mean is the
-	 * share ok. Everything else is skewed, so the median. */
-	return kind == METRIC_COUNT || kind == METRIC_OUTCOME ? STATS_MEAN
-							       : STATS_MEDIAN;
+	for (size_t i = 0; i < count_of(g); i++)
+		if (!(g->values[i] > 0.0))
+			return false;
+	return true;
+}
+
+enum compare_method compare_method_for(const struct compare_metric *m)
+{
+	switch (m->def.kind) {
+	case METRIC_OUTCOME:
+	case METRIC_EVENTS:
+		return COMPARE_SHARES;
+	case METRIC_COUNT:
+		return COMPARE_MEANS;
+	case METRIC_TIME:
+	case METRIC_THROUGHPUT:
+	case METRIC_SIZE:
+	case METRIC_RATIO:
+		break;
+	}
+	/* decided on the pooled values, so the choice favours no side */
+	for (size_t g = 0; g < m->n_groups; g++)
+		if (!all_positive(&m->groups[g]))
+			return COMPARE_MEANS;
+	return COMPARE_LOG_MEANS;
+}
+
+/* Outcomes count values != 0 (ok), events values > 0 (it happened). */
+static size_t count_yes(const struct compare_group *g, enum metric_kind kind)
+{
+	size_t yes = 0;
+
+	for (size_t i = 0; i < count_of(g); i++)
+		yes += kind == METRIC_OUTCOME ? g->values[i] != 0.0 : g->values[i] > 0.0;
+	return yes;
 }
 
 void compare_side_fill(struct compare_side *side, const struct compare_group *g,
-		       const char *variant)
+		       const char *variant, enum compare_method method,
+		       enum metric_kind kind)
 {
 	const double *x = values_of(g);
 	size_t n = count_of(g);
@@ -40,11 +72,27 @@ void compare_side_fill(struct compare_side *side, const struct compare_group *g,
 	side->mean = stats_mean(x, n);
 	side->sd = stats_sd(x, n);
 	side->iqr = stats_iqr(x, n);
+	side->yes = count_yes(g, kind);
+	switch (method) {
+	case COMPARE_LOG_MEANS: side->centre = stats_geomean(x, n); break;
+	case COMPARE_SHARES:    side->centre = n ? (double)side->yes / (double)n : NAN; break;
+	case COMPARE_MEANS:
+	case COMPARE_NONE:      side->centre = side->mean; break;
+	}
+}
+
+bool compare_row_testable(const struct compare_row_input *in,
+			  const struct compare_options *opts)
+{
+	size_t need = opts->min_trials > 2 ? opts->min_trials : 2;
+
+	return in->method != COMPARE_NONE && count_of(in->base) >= need &&
+	       count_of(in->var) >= need;
 }
 
 /* FNV-1a over the metric and the two group labels, so that every row (and
- * every A/A pair) has its own bootstrap stream, independent of row order,
- * yet the same data and seed always give the same table. */
+ * every A/A pair) has its own permutation stream, independent of row
+ * order, yet the same data and seed always give the same table. */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
 	for (; s && *s; s++)
@@ -53,8 +101,7 @@ static uint64_t fnv1a(uint64_t h, const char *s)
 }
 
 static unsigned long row_seed(unsigned long seed, const char *metric,
-			      const struct compare_group *a,
-			      const struct compare_group *b)
+			      const struct compare_group *a, const struct compare_group *b)
 {
 	uint64_t h = 14695981039346656037ULL ^ (uint64_t)seed;
 
@@ -64,156 +111,207 @@ static unsigned long row_seed(unsigned long seed, const char *metric,
 	return (unsigned long)h;
 }
 
-static bool all_counts(const double *x, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!(x[i] >= 0.0 && x[i] == floor(x[i]) && x[i] < 1e9))
-			return false;
-	return true;
-}
-
-static enum compare_test pick_test(enum metric_kind kind,
-				   const struct compare_group *base,
-				   const struct compare_group *var)
-{
-	if (kind == METRIC_OUTCOME)
-		return COMPARE_TEST_PROPORTION;
-	/* the rate test needs event counts; anything else gets ranks */
-	if (kind == METRIC_COUNT &&
-	    all_counts(values_of(base), count_of(base)) &&
-	    all_counts(values_of(var), count_of(var)))
-		return COMPARE_TEST_RATE;
-	return COMPARE_TEST_RANK;
-}
-
 static int sign_of(double x)
 {
 	return (x > 0.0) - (x < 0.0);
 }
 
-static unsigned long sum_counts(const double *x, size_t n)
+/* The values the method's t statistic works on: logs or the values. */
+static double *transformed(const struct compare_group *g, enum compare_method method)
 {
-	unsigned long sum = 0;
+	size_t n = count_of(g);
+	double *x = malloc((n ? n : 1) * sizeof(*x));
 
+	if (!x)
+		return NULL;
 	for (size_t i = 0; i < n; i++)
-		sum += (unsigned long)x[i];
-	return sum;
+		x[i] = method == COMPARE_LOG_MEANS ? log(g->values[i]) : g->values[i];
+	return x;
 }
 
-static unsigned count_ok(const double *x, size_t n)
+/* One pair of groups, as the method sees it. */
+struct pair {
+	enum compare_method method;
+	enum metric_kind kind;
+	const struct compare_group *a, *b;	/* baseline side, variant side */
+	double *xa, *xb;			/* transformed values */
+	struct stats_welch w;			/* of xb against xa */
+	size_t ya, yb;				/* shares: yes counts */
+};
+
+static int pair_open(struct pair *p, enum compare_method method, enum metric_kind kind,
+		     const struct compare_group *a, const struct compare_group *b)
 {
-	unsigned ok = 0;
-
-	for (size_t i = 0; i < n; i++)
-		ok += x[i] != 0.0;
-	return ok;
-}
-
-/* Sets p, exact and direction; p stays NAN when the test is undefined. */
-static int run_test(struct compare_row *row, const struct compare_group *base,
-		    const struct compare_group *var)
-{
-	const double *xb = values_of(base), *xv = values_of(var);
-	size_t nb = count_of(base), nv = count_of(var);
-	double p = NAN, u;
-	int rc = 0;
-
-	switch (row->test) {
-	case COMPARE_TEST_RANK:
-		rc = stats_mann_whitney_u(xv, nv, xb, nb, &u, &p, &row->exact);
-		row->direction = sign_of(u - (double)nv * (double)nb / 2.0);
-		break;
-	case COMPARE_TEST_RATE:
-		rc = stats_poisson_rate_test(sum_counts(xv, nv), nv,
-					     sum_counts(xb, nb), nb, &p);
-		row->exact = true;
-		row->direction = sign_of(stats_mean(xv, nv) - stats_mean(xb, nb));
-		break;
-	case COMPARE_TEST_PROPORTION: {
-		unsigned okb = count_ok(xb, nb), okv = count_ok(xv, nv);
-
-		rc = stats_fisher_exact(okv, (unsigned)nv - okv, okb,
-					(unsigned)nb - okb, &p);
-		row->exact = true;
-		row->direction = sign_of(stats_mean(xv, nv) - stats_mean(xb, nb));
-		break;
-	}
-	case COMPARE_TEST_NONE:
-		break;
-	}
-	if (rc == STATS_ENOMEM)
-		return -ENOMEM;
-	row->p = rc == 0 ? p : NAN;
-	return 0;
-}
-
-static int bootstrap(const struct compare_row_input *in,
-		     const struct compare_options *opts,
-		     const struct compare_group *a, const struct compare_group *b,
-		     enum stats_diff_scale scale, double *lo, double *hi)
-{
-	struct stats_bootstrap how = {
-		.seed = row_seed(opts->seed, in->metric, a, b),
-		.iterations = opts->iterations,
-		.level = opts->ci_level,
-		.centre = in->centre,
-		.scale = scale,
-	};
-
-	return stats_bootstrap_diff_ci(values_of(a), count_of(a), values_of(b),
-				       count_of(b), &how, lo, hi);
-}
-
-static enum stats_diff_scale row_scale(const struct compare_row *row)
-{
-	return row->absolute ? STATS_DIFF_ABSOLUTE : STATS_DIFF_PERCENT;
-}
-
-static void point_diff(struct compare_row *row, const struct compare_row_input *in)
-{
-	row->diff = stats_diff(values_of(in->base), count_of(in->base),
-			       values_of(in->var), count_of(in->var),
-			       in->centre, row_scale(row));
-}
-
-/* Percent of the baseline, unless the baseline centre is (or a resample
- * of it would be) 0: then the difference is in the metric's unit. */
-static int diff_and_ci(struct compare_row *row, const struct compare_row_input *in,
-		       const struct compare_options *opts, bool with_ci)
-{
-	double centre = stats_centre(values_of(in->base), count_of(in->base),
-				     in->centre);
-	int rc;
-
-	row->absolute = centre == 0.0;
-	point_diff(row, in);
-	if (!with_ci)
+	memset(p, 0, sizeof(*p));
+	p->method = method;
+	p->kind = kind;
+	p->a = a;
+	p->b = b;
+	if (method == COMPARE_SHARES) {
+		p->ya = count_yes(a, kind);
+		p->yb = count_yes(b, kind);
 		return 0;
-	rc = bootstrap(in, opts, in->base, in->var, row_scale(row),
-		       &row->ci_lo, &row->ci_hi);
-	if (rc == STATS_EUNDEF) {
-		row->absolute = true;
-		point_diff(row, in);
-		rc = bootstrap(in, opts, in->base, in->var, row_scale(row),
-			       &row->ci_lo, &row->ci_hi);
 	}
-	return rc == STATS_ENOMEM ? -ENOMEM : 0;
+	p->xa = transformed(a, method);
+	p->xb = transformed(b, method);
+	if (!p->xa || !p->xb)
+		return -ENOMEM;
+	return stats_welch(p->xa, count_of(a), p->xb, count_of(b), &p->w) == 0 ? 0 : -EINVAL;
 }
 
-/* The larger absolute end of one A/A pair's CI, in the row's scale. */
-static double twin_noise(const struct compare_row *row,
-			 const struct compare_row_input *in,
-			 const struct compare_options *opts,
-			 const struct compare_group *first,
-			 const struct compare_group *twin)
+static void pair_close(struct pair *p)
+{
+	free(p->xa);
+	free(p->xb);
+}
+
+/* The scale a pair's difference is naturally read in. */
+static enum compare_scale natural_scale(const struct pair *p, double level)
 {
 	double lo, hi;
 
-	if (count_of(first) < opts->min_trials || count_of(twin) < opts->min_trials)
+	switch (p->method) {
+	case COMPARE_SHARES:
+		return SCALE_POINTS;
+	case COMPARE_MEANS:
+		return stats_fieller_ci(&p->w, count_of(p->a), count_of(p->b), level, &lo, &hi) == 0
+			       ? SCALE_PERCENT : SCALE_UNIT;
+	case COMPARE_LOG_MEANS:
+	case COMPARE_NONE:
+		break;
+	}
+	return SCALE_PERCENT;
+}
+
+/* The difference and its LEVEL interval in SCALE; STATS_EUNDEF when the
+ * pair cannot be read in that scale at that level. */
+static int pair_interval(const struct pair *p, enum compare_scale scale, double level,
+			 double *diff, double *lo, double *hi)
+{
+	double l, h;
+
+	switch (p->method) {
+	case COMPARE_SHARES: {
+		unsigned na = (unsigned)count_of(p->a), nb = (unsigned)count_of(p->b);
+
+		if (scale != SCALE_POINTS || !na || !nb)
+			return STATS_EUNDEF;
+		stats_newcombe_ci((unsigned)p->ya, na, (unsigned)p->yb, nb, level, &l, &h);
+		*diff = 100.0 * ((double)p->yb / nb - (double)p->ya / na);
+		*lo = 100.0 * l;
+		*hi = 100.0 * h;
+		return 0;
+	}
+	case COMPARE_LOG_MEANS:
+		if (scale != SCALE_PERCENT)
+			return STATS_EUNDEF;
+		stats_welch_ci(&p->w, level, &l, &h);
+		*diff = 100.0 * expm1(p->w.diff);
+		*lo = 100.0 * expm1(l);
+		*hi = 100.0 * expm1(h);
+		return 0;
+	case COMPARE_MEANS:
+		if (scale == SCALE_UNIT) {
+			stats_welch_ci(&p->w, level, lo, hi);
+			*diff = p->w.diff;
+			return 0;
+		}
+		if (scale != SCALE_PERCENT ||
+		    stats_fieller_ci(&p->w, count_of(p->a), count_of(p->b), level, &l, &h) != 0)
+			return STATS_EUNDEF;
+		*diff = 100.0 * (p->w.mean_b / p->w.mean_a - 1.0);
+		*lo = 100.0 * (l - 1.0);
+		*hi = 100.0 * (h - 1.0);
+		return 0;
+	case COMPARE_NONE:
+		break;
+	}
+	return STATS_EUNDEF;
+}
+
+static int run_test(struct compare_row *row, const struct pair *p,
+		    const struct compare_row_input *in, const struct compare_options *opts)
+{
+	size_t na = count_of(p->a), nb = count_of(p->b);
+	double t = 0.0, prob = NAN;
+	int rc;
+
+	if (p->method == COMPARE_SHARES) {
+		rc = stats_fisher_exact((unsigned)p->yb, (unsigned)(nb - p->yb), (unsigned)p->ya,
+					(unsigned)(na - p->ya), &prob);
+		row->exact = true;
+		row->direction = sign_of((double)p->yb / nb - (double)p->ya / na);
+	} else {
+		struct stats_permutation how = opts->perm;
+
+		how.seed = row_seed(opts->perm.seed, in->metric, p->a, p->b);
+		rc = stats_permutation_test(p->xa, na, p->xb, nb, &how, &t, &prob, &row->exact);
+		row->direction = sign_of(t);
+	}
+	if (rc == STATS_ENOMEM)
+		return -ENOMEM;
+	row->p = rc == 0 ? prob : NAN;
+	return 0;
+}
+
+/* The MDE in the row's scale, INFINITY when not even the most extreme
+ * outcome would reach the level. */
+static double row_mde(const struct compare_row *row, const struct pair *p,
+		      const struct compare_options *opts, double level)
+{
+	size_t na = count_of(p->a), nb = count_of(p->b);
+	double m;
+
+	if (p->method == COMPARE_SHARES)
+		return 100.0 * stats_mde_share((unsigned)na, (unsigned)nb, (double)p->ya / na, level,
+					       opts->power);
+	/* at the level the permutation test can really reach */
+	level = stats_permutation_attainable(na, nb, &opts->perm, level);
+	if (level <= 0.0)
+		return INFINITY;
+	if (p->method == COMPARE_MEANS && row->scale == SCALE_PERCENT)
+		return 100.0 * stats_mde_ratio(p->w.mean_a, p->w.var_mean_a, p->w.var_mean_b, row->df,
+					       level, opts->power);
+	m = stats_mde_t(row->se, row->df, level, opts->power);
+	return p->method == COMPARE_LOG_MEANS ? 100.0 * expm1(m) : m;
+}
+
+/* The margin in the row's scale: percent of the baseline's centre, or an
+ * absolute one read in that scale. */
+static double row_margin(const struct compare_row *row, struct compare_margin margin)
+{
+	double centre = row->base.centre;
+
+	if (isnan(margin.value))
 		return NAN;
-	if (bootstrap(in, opts, first, twin, row_scale(row), &lo, &hi) != 0)
+	switch (row->scale) {
+	case SCALE_PERCENT:
+		return margin.relative ? margin.value : 100.0 * margin.value / fabs(centre);
+	case SCALE_POINTS:	/* a relative margin is a share of the baseline's share */
+		if (!margin.relative)
+			return margin.value;
+		return centre > 0.0 ? margin.value * centre : NAN;
+	case SCALE_UNIT:	/* a baseline of 0 has no percent */
+		return margin.relative ? NAN : margin.value;
+	}
+	return NAN;
+}
+
+/* The larger absolute end of one A/A pair's interval, in the row's scale. */
+static double twin_noise(const struct compare_row *row, const struct compare_row_input *in,
+			 const struct compare_options *opts, const struct compare_group *first,
+			 const struct compare_group *twin)
+{
+	struct pair p;
+	double d, lo, hi, noise = NAN;
+
+	if (!twin || count_of(first) < opts->min_trials || count_of(twin) < opts->min_trials)
 		return NAN;
-	return fmax(fabs(lo), fabs(hi));
+	if (pair_open(&p, in->method, in->kind, first, twin) == 0 &&
+	    pair_interval(&p, row->scale, opts->ci_level, &d, &lo, &hi) == 0)
+		noise = fmax(fabs(lo), fabs(hi));
+	pair_close(&p);
+	return noise;
 }
 
 static void fill_noise(struct compare_row *row, const struct compare_row_input *in,
@@ -227,43 +325,75 @@ static void fill_noise(struct compare_row *row, const struct compare_row_input *
 			    fabs(row->diff) < row->noise;
 }
 
-static void fill_mde(struct compare_row *row, const struct compare_row_input *in,
-		     const struct compare_options *opts)
+/* With too few trials there is no interval, but the point difference of
+ * the centres still says where the data lean. */
+static void point_only(struct compare_row *row, enum compare_method method)
 {
-	double sd = stats_pooled_sd(values_of(in->base), count_of(in->base),
-				    values_of(in->var), count_of(in->var));
-	double centre = stats_centre(values_of(in->base), count_of(in->base),
-				     in->centre);
-	double mde = stats_min_detectable_effect(sd, row->base.n, row->var.n,
-						 opts->alpha, opts->power);
+	double b = row->base.centre, v = row->var.centre;
 
-	row->mde = row->absolute ? mde : 100.0 * mde / fabs(centre);
+	row->scale = method == COMPARE_SHARES ? SCALE_POINTS
+		     : b != 0.0 && isfinite(b) ? SCALE_PERCENT : SCALE_UNIT;
+	row->diff = row->scale == SCALE_POINTS ? 100.0 * (v - b)
+		    : row->scale == SCALE_PERCENT ? 100.0 * (v / b - 1.0) : v - b;
+}
+
+static int compute_tested(struct compare_row *row, const struct compare_row_input *in,
+			  const struct compare_options *opts,
+			  const struct compare_row_levels *levels)
+{
+	struct pair p;
+	int rc = pair_open(&p, in->method, in->kind, in->base, in->var);
+
+	if (rc == -EINVAL) {	/* no Welch t for these groups */
+		row->why = "test undefined";
+		point_only(row, in->method);
+		rc = 0;
+		goto out;
+	}
+	if (rc != 0)
+		goto out;
+	if (in->method != COMPARE_SHARES) {
+		row->se = p.w.se;
+		row->df = p.w.df;
+	}
+	row->scale = natural_scale(&p, opts->ci_level);
+	pair_interval(&p, row->scale, opts->ci_level, &row->diff, &row->ci_lo, &row->ci_hi);
+	if (pair_interval(&p, row->scale, 1.0 - 2.0 * levels->equivalence, &(double){ 0 },
+			  &row->eq_lo, &row->eq_hi) != 0)
+		row->eq_lo = row->eq_hi = NAN;
+	rc = run_test(row, &p, in, opts);
+	if (rc != 0)
+		goto out;
+	if (isnan(row->p))
+		row->why = "test undefined";
+	row->level = levels->mde;
+	row->mde = row_mde(row, &p, opts, levels->mde);
+	row->margin = row_margin(row, in->margin);
+out:
+	pair_close(&p);
+	return rc;
 }
 
 int compare_row_compute(struct compare_row *row, const struct compare_row_input *in,
-			const struct compare_options *opts)
+			const struct compare_options *opts,
+			const struct compare_row_levels *levels)
 {
-	bool enough = count_of(in->base) >= opts->min_trials &&
-		      count_of(in->var) >= opts->min_trials;
-	int rc;
+	int rc = 0;
 
-	row->diff = row->ci_lo = row->ci_hi = NAN;
-	row->p = row->p_adj = row->mde = row->noise = NAN;
-	row->why = enough ? NULL : "too few trials";
-	row->test = enough ? pick_test(in->kind, in->base, in->var)
-			   : COMPARE_TEST_NONE;
-	rc = diff_and_ci(row, in, opts, enough);
-	if (rc == 0 && enough)
-		rc = run_test(row, in->base, in->var);
-	if (rc != 0)
-		return rc;
-	if (enough) {
-		fill_mde(row, in, opts);
-		if (isnan(row->p))
-			row->why = "test undefined";
+	row->diff = row->ci_lo = row->ci_hi = row->eq_lo = row->eq_hi = NAN;
+	row->p = row->p_adj = row->mde = row->noise = row->margin = NAN;
+	row->level = row->se = row->df = NAN;
+	row->why = NULL;
+	row->method = in->method;
+	if (compare_row_testable(in, opts)) {
+		rc = compute_tested(row, in, opts, levels);
+	} else {
+		row->why = "too few trials";
+		point_only(row, in->method);
 	}
-	fill_noise(row, in, opts);
-	return 0;
+	if (rc == 0)
+		fill_noise(row, in, opts);
+	return rc;
 }
 
 static enum compare_verdict direction_verdict(int direction, enum metric_better better)
@@ -275,13 +405,28 @@ static enum compare_verdict direction_verdict(int direction, enum metric_better 
 	return VERDICT_WORSE;
 }
 
-void compare_row_decide(struct compare_row *row, enum metric_better better,
-			double alpha)
+static bool inside_margin(const struct compare_row *row)
 {
-	if (row->why || isnan(row->p_adj))
+	return isfinite(row->margin) && row->margin > 0.0 && isfinite(row->eq_lo) &&
+	       isfinite(row->eq_hi) && row->eq_lo > -row->margin && row->eq_hi < row->margin;
+}
+
+void compare_row_decide(struct compare_row *row, enum metric_better better, double alpha)
+{
+	if (row->why || isnan(row->p_adj)) {
 		row->verdict = VERDICT_INCONCLUSIVE;
-	else if (row->p_adj < alpha)
+	} else if (row->p_adj < alpha) {
 		row->verdict = direction_verdict(row->direction, better);
-	else
-		row->verdict = VERDICT_NO_DIFFERENCE;
+	} else if (inside_margin(row)) {
+		row->verdict = VERDICT_EQUIVALENT;
+	} else if (isinf(row->mde)) {
+		row->verdict = VERDICT_INCONCLUSIVE;
+		row->why = "too few trials to detect any difference at this level";
+	} else {
+		row->verdict = VERDICT_NOT_DETECTED;
+		if (isnan(row->margin) && row->base.centre == 0.0)
+			row->why = row->scale == SCALE_POINTS
+					   ? "baseline share 0: equivalence needs a margin in pp"
+					   : "baseline 0: equivalence needs a margin in the unit";
+	}
 }

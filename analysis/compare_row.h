@@ -5,25 +5,36 @@
 #include "compare.h"
 
 struct compare_row_input {
-	const char *metric;		/* name, mixed into the bootstrap seed */
+	const char *metric;		/* name, mixed into the permutation seed */
+	enum compare_method method;	/* the metric's, for every row */
 	enum metric_kind kind;
-	enum stats_centre centre;
+	struct compare_margin margin;
 	const struct compare_group *base, *var;	/* NULL: no trials */
 	const struct compare_group *base_twin, *var_twin;	/* A/A, or NULL */
 };
 
-/* The centre a metric kind is compared by. */
-enum stats_centre compare_centre_for(enum metric_kind kind);
+/* The levels a row is judged at (compare.c derives them from alpha, the
+ * family size and, in a sequential run, the look). */
+struct compare_row_levels {
+	double mde;		/* two-sided level of the first Holm step */
+	double equivalence;	/* one-sided level of each of the two tests */
+};
 
 void compare_side_fill(struct compare_side *side, const struct compare_group *group,
-		       const char *variant);
+		       const char *variant, enum compare_method method,
+		       enum metric_kind kind);
+
+/* True when both sides have enough trials for the method to test. */
+bool compare_row_testable(const struct compare_row_input *in,
+			  const struct compare_options *opts);
 
 /* Everything but p_adj and the verdict. Returns 0 or -ENOMEM. */
 int compare_row_compute(struct compare_row *row, const struct compare_row_input *in,
-			const struct compare_options *opts);
+			const struct compare_options *opts,
+			const struct compare_row_levels *levels);
 
-/* Sets the verdict from p_adj, direction and the metric's better side. */
-void compare_row_decide(struct compare_row *row, enum metric_better better,
-			double alpha);
+/* Sets the verdict from p_adj (already scaled to the look), the direction,
+ * the metric's better side, the equivalence interval and the MDE. */
+void compare_row_decide(struct compare_row *row, enum metric_better better, double alpha);
 
 #endif

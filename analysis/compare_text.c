@@ -1,21 +1,32 @@
-/* compare_text.c - the default, terminal-friendly format (80 columns).
+/* compare_text.c - the default, terminal-friendly format.
  *
- * One block per metric: a header line, then per variant two aligned lines,
- * the first with what decides (centre, spread, diff, CI, p-adj, verdict),
- * the second with the supporting numbers (the other centre and spread, the
- * raw p, the MDE and the A/A noise). The baseline comes first. */
+ * One block per metric: the metric's name on a line of its own (never cut,
+ * however long), what it is below, then per variant two aligned lines: the
+ * first with what decides (n, centre, diff, interval, p-adj, verdict), the
+ * second with what supports it (sd, MDE, margin, raw p, and the verdict's
+ * qualifier or the A/A noise). The baseline comes first. Variant names are
+ * never cut either: the variant column is as wide as the longest name, and
+ * when that would push a line past 80 columns each name goes on a line of
+ * its own above its numbers. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "compare_fmt.h"
 
 #define TEXT_COLUMNS 80
-#define VARIANT_WIDTH 9	/* in a column of 10: always a blank after */
-#define NUM_WIDTH 7	/* centre, spread, MDE, A/A */
-#define DIFF_WIDTH 5	/* diff number and CI ends */
-/* indent, variant, n, centre, spread, diff, CI, p: then the verdict */
-#define ROW_FORMAT "  %-10s%6s%8s%8s%10s%14s%7s"
+#define NUM_WIDTH 7	/* centre, sd */
+#define DIFF_WIDTH 5	/* diff number and interval ends */
+/* n, centre, diff, interval, p: the columns after the variant's */
+#define NUMBERS_FORMAT "%5s%9s%10s%16s%7s"
+#define NUMBERS_WIDTH (5 + 9 + 10 + 16 + 7)
+#define VERDICT_ROOM 12	/* "not detected" */
+
+struct layout {
+	int variant_width;	/* 0: names on lines of their own */
+	const char *indent;
+};
 
 /* Prints LINE without trailing blanks (padding of empty last columns). */
 static void put_line(FILE *out, char *line)
@@ -27,8 +38,8 @@ static void put_line(FILE *out, char *line)
 	fprintf(out, "%s\n", line);
 }
 
-/* Copies S with control characters (tab, newline, ...) as '?': a name
- * must not break the layout. Cut to fit SIZE. */
+/* S with control characters (tab, newline, ...) as '?': a name must not
+ * break the layout. Never cut: BUF must hold all of S. */
 static const char *printable(char *buf, size_t size, const char *s)
 {
 	size_t i = 0;
@@ -39,77 +50,101 @@ static const char *printable(char *buf, size_t size, const char *s)
 	return buf;
 }
 
-static const char *variant_cell(char *buf, size_t size, const char *name)
+static struct layout layout_for(const struct compare_table *t)
 {
-	char clean[VARIANT_WIDTH + 2];
+	size_t longest = strlen("variant");
 
-	printable(clean, sizeof(clean), name);
-	if (strlen(name) <= VARIANT_WIDTH)
-		snprintf(buf, size, "%s", clean);
-	else	/* cut, and say so */
-		snprintf(buf, size, "%.*s~", VARIANT_WIDTH - 1, clean);
-	return buf;
-}
-
-static const char *spread_name(enum stats_centre centre)
-{
-	return centre == STATS_MEDIAN ? "IQR" : "sd";
+	if (t->baseline && strlen(t->baseline) > longest)
+		longest = strlen(t->baseline);
+	for (size_t i = 0; i < t->n_rows; i++)
+		if (strlen(t->rows[i].var.variant) > longest)
+			longest = strlen(t->rows[i].var.variant);
+	if (2 + (int)longest + 1 + NUMBERS_WIDTH + 2 + VERDICT_ROOM <= TEXT_COLUMNS)
+		return (struct layout){ (int)longest + 1, "  " };
+	return (struct layout){ 0, "    " };
 }
 
 static void print_metric_header(FILE *out, const struct compare_metric_info *m)
 {
-	char tail[TEXT_COLUMNS + 1], unit[16], name[TEXT_COLUMNS + 1];
-	int room;
+	char name[1024], unit[64];
 
-	snprintf(tail, sizeof(tail), "  [%s] %s; diff of %ss",
-		 *m->unit ? printable(unit, sizeof(unit), m->unit) : "-",
-		 metric_better_text(m->better), compare_centre_name(m->centre));
-	room = TEXT_COLUMNS - (int)strlen(tail);
 	printable(name, sizeof(name), m->name);
-	if ((int)strlen(name) <= room)
-		fprintf(out, "%s%s\n", name, tail);
-	else	/* cut, and say so */
-		fprintf(out, "%.*s~%s\n", room - 1, name, tail);
+	printable(unit, sizeof(unit), *m->unit ? m->unit : "-");
+	fprintf(out, "%s\n  [%s] %s; %s, %s\n", name, unit, metric_better_text(m->better),
+		metric_kind_name(m->kind), compare_method_test(m->method));
 }
 
-static void print_column_heads(FILE *out, const struct compare_table *t,
-			       enum stats_centre centre)
+/* Columns ANSI colour codes do not take. */
+static size_t visible_width(const char *s)
 {
-	enum stats_centre other = centre == STATS_MEDIAN ? STATS_MEAN : STATS_MEDIAN;
-	char line[256], ci[32];
+	size_t width = 0;
+
+	for (; *s; s++) {
+		if (*s == '\033') {
+			while (*s && *s != 'm')
+				s++;
+			if (!*s)
+				break;
+			continue;
+		}
+		width++;
+	}
+	return width;
+}
+
+/* One line: the variant cell (or nothing in the narrow layout), the
+ * numbers, then TAIL; a tail that would pass 80 columns goes on a line of
+ * its own below. */
+static void print_cells(FILE *out, const struct layout *l, const char *variant,
+			const char *c1, const char *c2, const char *c3, const char *c4,
+			const char *c5, const char *tail)
+{
+	char line[2048], name[1024];
+
+	snprintf(line, sizeof(line), "%s%-*s" NUMBERS_FORMAT "  %s", l->indent,
+		 l->variant_width, l->variant_width ? printable(name, sizeof(name), variant) : "",
+		 c1, c2, c3, c4, c5, tail);
+	if (visible_width(line) <= TEXT_COLUMNS || !*tail) {
+		put_line(out, line);
+		return;
+	}
+	snprintf(line, sizeof(line), "%s%-*s" NUMBERS_FORMAT, l->indent, l->variant_width,
+		 l->variant_width ? printable(name, sizeof(name), variant) : "", c1, c2, c3, c4, c5);
+	put_line(out, line);
+	snprintf(line, sizeof(line), "%s      %s", l->indent, tail);
+	put_line(out, line);
+}
+
+/* In the narrow layout, a variant's name on its own line. */
+static void print_name_line(FILE *out, const struct layout *l, const char *variant)
+{
+	char name[1024];
+
+	if (!l->variant_width)
+		fprintf(out, "  %s\n", printable(name, sizeof(name), variant));
+}
+
+static void print_column_heads(FILE *out, const struct layout *l, const struct compare_table *t,
+			       const struct compare_metric_info *m)
+{
+	char ci[32];
 
 	snprintf(ci, sizeof(ci), "%g%% CI", 100.0 * t->opts.ci_level);
-	snprintf(line, sizeof(line), ROW_FORMAT "  %s", "variant", "n",
-		 compare_centre_name(centre), spread_name(centre), "diff", ci,
-		 "p-adj", "verdict");
-	put_line(out, line);
-	snprintf(line, sizeof(line), ROW_FORMAT, "", "", compare_centre_name(other),
-		 spread_name(other), "p", "MDE", "A/A");
-	put_line(out, line);
+	print_cells(out, l, "variant", "n", compare_centre_name(m->method), "diff", ci, "p-adj",
+		    "verdict");
+	print_cells(out, l, "", "", "sd", "MDE", "margin", "p", t->has_noise ? "A/A" : "");
 }
 
-/* The side's centre and spread for the first (MAIN) or second line. */
-static void side_numbers(const struct compare_side *s, enum stats_centre centre,
-			 bool main, char *c, char *sp, size_t size)
+static void print_baseline(FILE *out, const struct layout *l, const struct compare_side *s,
+			   enum compare_method method)
 {
-	bool median = (centre == STATS_MEDIAN) == main;
+	char n[32], c[32], sd[32];
 
-	compare_fmt_num(c, size, median ? s->median : s->mean, NUM_WIDTH, false);
-	compare_fmt_num(sp, size, median ? s->iqr : s->sd, NUM_WIDTH, false);
-}
-
-static void print_baseline(FILE *out, const struct compare_side *s,
-			   enum stats_centre centre)
-{
-	char line[256], name[32], n[32], c[32], sp[32];
-
-	side_numbers(s, centre, true, c, sp, sizeof(c));
-	snprintf(line, sizeof(line), ROW_FORMAT, variant_cell(name, sizeof(name),
-		 s->variant), compare_fmt_n(n, sizeof(n), s), c, sp, "", "", "");
-	put_line(out, line);
-	side_numbers(s, centre, false, c, sp, sizeof(c));
-	snprintf(line, sizeof(line), ROW_FORMAT, "", "", c, sp, "", "", "");
-	put_line(out, line);
+	print_name_line(out, l, s->variant);
+	print_cells(out, l, s->variant, compare_fmt_n(n, sizeof(n), s),
+		    compare_fmt_centre(c, sizeof(c), s, method, NUM_WIDTH), "", "", "", "baseline");
+	print_cells(out, l, "", "", compare_fmt_num(sd, sizeof(sd), s->sd, NUM_WIDTH, false), "", "",
+		    "", "");
 }
 
 static const char *verdict_colour(enum compare_verdict v)
@@ -118,56 +153,68 @@ static const char *verdict_colour(enum compare_verdict v)
 	case VERDICT_BETTER:       return "\033[32m";	/* green */
 	case VERDICT_WORSE:        return "\033[31m";	/* red */
 	case VERDICT_DIFFERS:      return "\033[33m";	/* yellow */
+	case VERDICT_EQUIVALENT:   return "\033[36m";	/* cyan */
 	case VERDICT_INCONCLUSIVE: return "\033[2m";	/* dim */
-	case VERDICT_NO_DIFFERENCE: break;
+	case VERDICT_NOT_DETECTED: break;
 	}
 	return NULL;
 }
 
-static void print_row_main(FILE *out, const struct compare_row *r,
-			   enum stats_centre centre, bool colour)
+/* What the second line ends with: why a verdict is what it is, else the
+ * A/A noise. */
+static void row_tail(char *buf, size_t size, const struct compare_row *r)
+{
+	char noise[32], what[48];
+
+	if (r->verdict == VERDICT_NOT_DETECTED)
+		snprintf(buf, size, "could miss %s%s%s", compare_fmt_mde(what, sizeof(what), r, 5),
+			 r->why ? "; " : "", r->why ? r->why : "");
+	else if (r->verdict == VERDICT_INCONCLUSIVE)
+		snprintf(buf, size, "%s", r->why ? r->why : "no test");
+	else
+		buf[0] = '\0';
+	if (isfinite(r->noise)) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, "%sA/A %s%s", len ? "; " : "",
+			 compare_fmt_num(noise, sizeof(noise), r->noise, 6, false),
+			 compare_fmt_scale_suffix(r->scale));
+	}
+}
+
+static void print_row(FILE *out, const struct layout *l, const struct compare_row *r,
+		      bool colour)
 {
 	const char *on = colour ? verdict_colour(r->verdict) : NULL;
-	char line[256], name[32], n[32], c[32], sp[32], diff[32], ci[48], p[16];
+	char n[32], c[32], diff[32], ci[48], p[16], verdict[96], sd[32], mde[32], margin[32];
+	char tail[256];
 
-	side_numbers(&r->var, centre, true, c, sp, sizeof(c));
-	snprintf(line, sizeof(line), ROW_FORMAT "  %s%s%s",
-		 variant_cell(name, sizeof(name), r->var.variant),
-		 compare_fmt_n(n, sizeof(n), &r->var), c, sp,
-		 compare_fmt_diff(diff, sizeof(diff), r, DIFF_WIDTH),
-		 compare_fmt_ci(ci, sizeof(ci), r, DIFF_WIDTH),
-		 compare_fmt_p(p, sizeof(p), r->p_adj), on ? on : "",
-		 compare_verdict_word(r->verdict), on ? "\033[0m" : "");
-	put_line(out, line);
+	snprintf(verdict, sizeof(verdict), "%s%s%s", on ? on : "", compare_verdict_word(r->verdict),
+		 on ? "\033[0m" : "");
+	print_name_line(out, l, r->var.variant);
+	print_cells(out, l, r->var.variant, compare_fmt_n(n, sizeof(n), &r->var),
+		    compare_fmt_centre(c, sizeof(c), &r->var, r->method, NUM_WIDTH),
+		    compare_fmt_diff(diff, sizeof(diff), r, DIFF_WIDTH),
+		    compare_fmt_ci(ci, sizeof(ci), r, DIFF_WIDTH),
+		    compare_fmt_p(p, sizeof(p), r->p_adj), verdict);
+	row_tail(tail, sizeof(tail), r);
+	print_cells(out, l, "", "", compare_fmt_num(sd, sizeof(sd), r->var.sd, NUM_WIDTH, false),
+		    compare_fmt_mde(mde, sizeof(mde), r, DIFF_WIDTH),
+		    compare_fmt_margin(margin, sizeof(margin), r, DIFF_WIDTH),
+		    compare_fmt_p(p, sizeof(p), r->p), tail);
 }
 
-static void print_row_detail(FILE *out, const struct compare_row *r,
-			     enum stats_centre centre)
-{
-	char line[256], c[32], sp[32], p[16], mde[32], noise[32];
-
-	side_numbers(&r->var, centre, false, c, sp, sizeof(c));
-	snprintf(line, sizeof(line), ROW_FORMAT, "", "", c, sp,
-		 compare_fmt_p(p, sizeof(p), r->p),
-		 compare_fmt_num(mde, sizeof(mde), r->mde, NUM_WIDTH, false),
-		 compare_fmt_num(noise, sizeof(noise), r->noise, 6, false));
-	put_line(out, line);
-}
-
-static void print_metric(FILE *out, const struct compare_table *t, size_t m,
-			 bool colour)
+static void print_metric(FILE *out, const struct layout *l, const struct compare_table *t,
+			 size_t m, bool colour)
 {
 	const struct compare_metric_info *info = &t->metrics[m];
 
 	print_metric_header(out, info);
-	print_column_heads(out, t, info->centre);
-	print_baseline(out, &info->base, info->centre);
-	for (size_t i = 0; i < t->n_rows; i++) {
-		if (t->rows[i].metric != m)
-			continue;
-		print_row_main(out, &t->rows[i], info->centre, colour);
-		print_row_detail(out, &t->rows[i], info->centre);
-	}
+	print_column_heads(out, l, t, info);
+	print_baseline(out, l, &info->base, info->method);
+	for (size_t i = 0; i < t->n_rows; i++)
+		if (t->rows[i].metric == m)
+			print_row(out, l, &t->rows[i], colour);
 	fprintf(out, "\n");
 }
 
@@ -178,13 +225,14 @@ static void emit_note(void *ctx, const char *line)
 
 int compare_format_text(FILE *out, const struct compare_table *t, bool colour)
 {
-	char base[TEXT_COLUMNS / 2];
+	struct layout l = layout_for(t);
+	char base[1024];
 
 	fprintf(out, "baseline %s: %zu metrics, %zu comparisons, %zu tests\n\n",
 		printable(base, sizeof(base), t->baseline ? t->baseline : "-"),
 		t->n_metrics, t->n_rows, t->n_tests);
 	for (size_t m = 0; m < t->n_metrics; m++)
-		print_metric(out, t, m, colour);
+		print_metric(out, &l, t, m, colour);
 	compare_fmt_notes(t, emit_note, out);
 	return ferror(out) ? -EIO : 0;
 }

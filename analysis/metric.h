@@ -2,10 +2,12 @@
  *
  * Every number a trial reports has a name ("oom_kills", "binder_sendvec_ns_4096").
  * The comparison needs to know, per metric:
- *   - its kind, which picks the statistical test and the centre:
- *       TIME, THROUGHPUT, SIZE, RATIO -> rank test (Mann-Whitney U), median
- *       COUNT   -> Poisson rate test on per-trial counts, mean per trial
- *       OUTCOME -> Fisher's exact test on ok (value != 0) vs not ok, mean
+ *   - its kind, which picks the method of the comparison (compare.h):
+ *       TIME, THROUGHPUT, SIZE, RATIO -> ratio of geometric means
+ *       COUNT   -> ratio of means per trial
+ *       EVENTS  -> rare events (OOM kills, errors): the share of trials
+ *                  with at least one
+ *       OUTCOME -> the share of trials ok (value != 0)
  *   - which direction is better: lower, higher, or neither (then a
  *     significant change is reported as "differs", never better/worse).
  *
@@ -27,6 +29,7 @@ enum metric_kind {
 	METRIC_SIZE,
 	METRIC_RATIO,
 	METRIC_OUTCOME,
+	METRIC_EVENTS,
 };
 
 enum metric_better {

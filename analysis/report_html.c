@@ -44,7 +44,7 @@ static const char style[] =
 	"font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"table.compare tr.base td{background:#fafafa;color:#444}\n"
 	"td.better{background:#d9f2d9}td.worse{background:#f8d7d7}"
-	"td.differs{background:#dde8f8}td.inconclusive{color:#777}\n"
+	"td.differs{background:#dde8f8}td.equivalent{background:#d9eef2}td.inconclusive{color:#777}\n"
 	"table.kv th{width:16em}ul.notes{font-size:.85em;color:#444}\n"
 	"nav a{margin-right:1em}div.scroll{overflow-x:auto;max-width:100%}\n"
 	"td.metric{max-width:22em;overflow-wrap:anywhere;font-family:ui-monospace,monospace;"

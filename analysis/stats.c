@@ -73,15 +73,32 @@ double stats_iqr(const double *x, size_t n)
 	return value;
 }
 
-/* Sum of squared deviations from the mean; 0 for a single value. */
-static double sum_sq_dev(const double *x, size_t n)
+double stats_geomean(const double *x, size_t n)
 {
-	return n >= 2 ? gsl_stats_variance(x, 1, n) * (double)(n - 1) : 0.0;
+	double sum = 0.0;
+
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0.0))
+			return NAN;
+		sum += log(x[i]);
+	}
+	return exp(sum / (double)n);
 }
 
-double stats_pooled_sd(const double *a, size_t na, const double *b, size_t nb)
+double stats_share_nonzero(const double *x, size_t n)
 {
-	if (na + nb < 3)
+	size_t yes = 0;
+
+	if (n == 0)
 		return NAN;
-	return sqrt((sum_sq_dev(a, na) + sum_sq_dev(b, nb)) / (double)(na + nb - 2));
+	for (size_t i = 0; i < n; i++)
+		yes += x[i] != 0.0;
+	return (double)yes / (double)n;
+}
+
+double stats_centre(const double *x, size_t n, enum stats_centre centre)
+{
+	return centre == STATS_MEDIAN ? stats_median(x, n) : stats_mean(x, n);
 }

@@ -1,17 +1,19 @@
 /* stats.h - the statistics behind `lab compare`.
  *
- * Distributions and special functions come from GSL; nothing of that kind is
- * written here. Functions that can fail return 0 on success and a negative
- * STATS_E* code otherwise; descriptive functions return NAN when the value is
- * undefined (e.g. the median of nothing, the sd of one value).
+ * The unit of every test here is the trial: each input value is one
+ * trial's figure (one boot), never an event inside a boot. Distributions and
+ * special functions come from GSL; nothing of that kind is written here.
+ * Functions that can fail return 0 on success and a negative STATS_E* code
+ * otherwise; descriptive functions return NAN when the value is undefined
+ * (the median of nothing, the sd of one value).
  *
- *   descriptive      stats.c            median, quantile, mean, sd, IQR
- *   rank test        stats_rank.c       Mann-Whitney U
- *   count tests      stats_rate.c       Poisson rate comparison
- *                    stats_fisher.c     Fisher's exact test (2x2)
- *   interval         stats_bootstrap.c  seeded bootstrap CI of a difference
- *   many tests       stats_adjust.c     Holm-Bonferroni
- *   power            stats_power.c      minimum detectable effect
+ *   descriptive      stats.c              median, quantile, mean, sd, IQR
+ *   location test    stats_permutation.c  permutation test of Welch's t
+ *   share test       stats_fisher.c       Fisher's exact test (2x2)
+ *   intervals        stats_interval.c     Welch, Fieller (ratio), Newcombe
+ *   many tests       stats_adjust.c       Holm-Bonferroni
+ *   power            stats_power.c        minimum detectable effects
+ *   repeated looks   stats_sequential.c   group-sequential boundaries
  */
 #ifndef OOMLAB_STATS_H
 #define OOMLAB_STATS_H
@@ -36,65 +38,83 @@ double stats_median(const double *x, size_t n);
 double stats_quantile(const double *x, size_t n, double q);
 /* Interquartile range, quantile(0.75) - quantile(0.25). */
 double stats_iqr(const double *x, size_t n);
-/* Pooled standard deviation of two samples; NAN if na + nb < 3. */
-double stats_pooled_sd(const double *a, size_t na, const double *b, size_t nb);
+/* exp(mean(log x)); NAN unless every value is > 0. */
+double stats_geomean(const double *x, size_t n);
+/* Share of values that are != 0 (outcomes) or > 0 (events). */
+double stats_share_nonzero(const double *x, size_t n);
 
-/* ---- Mann-Whitney U (stats_rank.c) ----
- * U counts the pairs (a_i, b_j) with a_i > b_j, ties counting one half.
- * The two-sided p-value is exact (from the null distribution of U, all
- * rankings equally likely) when there are no ties and na + nb <=
- * STATS_MWU_EXACT_MAX_N; otherwise it is the normal approximation with tie
- * correction and continuity correction. When every value is the same the
- * ranks carry no information and p = 1.
- * Returns 0, or STATS_EINVAL when a group is empty. *exact may be NULL. */
-#define STATS_MWU_EXACT_MAX_N 50
-int stats_mann_whitney_u(const double *a, size_t na, const double *b, size_t nb,
-			 double *u, double *p_two_sided, bool *exact);
+enum stats_centre { STATS_MEDIAN, STATS_MEAN };
+double stats_centre(const double *x, size_t n, enum stats_centre centre);
 
-/* ---- Poisson rate comparison (stats_rate.c) ----
- * Group a saw SUM_A events in N_A trials, b SUM_B in N_B. Under equal rates,
- * given the total k = SUM_A + SUM_B, SUM_A is Binomial(k, N_A / (N_A + N_B));
- * p is the two-sided conditional binomial test, twice the smaller tail
- * (capped at 1). k = 0 gives p = 1. */
-int stats_poisson_rate_test(unsigned long sum_a, size_t n_a,
-			    unsigned long sum_b, size_t n_b, double *p_two_sided);
+/* ---- Welch's t (stats_interval.c) ----
+ * The difference of means B minus A, its standard error
+ * sqrt(var_a/na + var_b/nb) and the Welch-Satterthwaite degrees of freedom.
+ * Both groups need at least 2 values. With no spread in either group the
+ * df is na + nb - 2 (the se is 0 then, and any interval a point). */
+struct stats_welch {
+	double diff, se, df;
+	double mean_a, mean_b;
+	double var_mean_a, var_mean_b;	/* var/n: the variance of each mean */
+};
+int stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		struct stats_welch *w);
+/* Welch's t of B minus A: diff / se; 0 when both are 0, +-inf when only
+ * the se is 0. */
+double stats_welch_t(const struct stats_welch *w);
+/* The Q quantile of Student's t with DF degrees of freedom (GSL). */
+double stats_t_quantile(double q, double df);
+
+/* ---- intervals (stats_interval.c); LEVEL is e.g. 0.95 ----
+ * welch:    mean(b) - mean(a) +- t_{(1+level)/2, df} * se.
+ * fieller:  the ratio mean(b) / mean(a) of two independent means (Fieller's
+ *           theorem, t quantile with the Welch df at the estimate).
+ *           STATS_EUNDEF when mean(a) is not clearly away from 0 at LEVEL:
+ *           the interval is then unbounded and only an absolute difference
+ *           means anything.
+ * newcombe: the difference of two shares xb/nb - xa/na (Newcombe's hybrid
+ *           score interval, method 10 of his 1998 paper, from Wilson
+ *           intervals); defined for 0 and n events too. */
+void stats_welch_ci(const struct stats_welch *w, double level, double *lo, double *hi);
+int stats_fieller_ci(const struct stats_welch *w, size_t na, size_t nb, double level,
+		     double *lo, double *hi);
+void stats_wilson_ci(unsigned x, unsigned n, double level, double *lo, double *hi);
+void stats_newcombe_ci(unsigned xa, unsigned na, unsigned xb, unsigned nb, double level,
+		       double *lo, double *hi);
+
+/* ---- permutation test (stats_permutation.c) ----
+ * Two-sided p-value of Welch's t (B minus A) under the permutation
+ * distribution: every way of splitting the pooled values into groups of na
+ * and nb is equally likely when both groups come from one distribution.
+ * All C(na+nb, na) splits are enumerated when there are at most MAX_EXACT;
+ * otherwise RESAMPLES random splits (GSL's MT19937 seeded with SEED) give
+ * p = (1 + hits) / (1 + resamples), which keeps the test valid. The test
+ * asks nothing of the distribution (counts with any dispersion, zeros,
+ * skewed times): its size is at most alpha by construction.
+ * *t is the observed statistic, *exact says whether all splits were seen. */
+struct stats_permutation {
+	unsigned long seed;
+	size_t max_exact;	/* e.g. 20000 */
+	size_t resamples;	/* e.g. 20000 */
+};
+int stats_permutation_test(const double *a, size_t na, const double *b, size_t nb,
+			   const struct stats_permutation *how, double *t, double *p,
+			   bool *exact);
+/* The largest p-value at or below LEVEL that the test can give for these
+ * group sizes (its p-values are multiples of one split's share): the level
+ * it really tests at. 0 when no p-value reaches LEVEL. */
+double stats_permutation_attainable(size_t na, size_t nb, const struct stats_permutation *how,
+				   double level);
 
 /* ---- Fisher's exact test (stats_fisher.c) ----
- * Table   | ok  | not ok
+ * Table   | yes | no
  *   grp 1 |  a  |  b
  *   grp 2 |  c  |  d
  * Two-sided p: the sum of the probabilities of all tables with the same
  * margins that are no more likely than the observed one (as R and SciPy). */
 int stats_fisher_exact(unsigned a, unsigned b, unsigned c, unsigned d,
 		       double *p_two_sided);
-
-/* ---- bootstrap (stats_bootstrap.c) ---- */
-enum stats_centre { STATS_MEDIAN, STATS_MEAN };
-enum stats_diff_scale {
-	STATS_DIFF_PERCENT,	/* 100 * (centre(b) - centre(a)) / centre(a) */
-	STATS_DIFF_ABSOLUTE,	/* centre(b) - centre(a) */
-};
-
-double stats_centre(const double *x, size_t n, enum stats_centre centre);
-/* The point difference of B (variant) against A (baseline); NAN when the
- * scale is percent and centre(a) is 0. */
-double stats_diff(const double *a, size_t na, const double *b, size_t nb,
-		  enum stats_centre centre, enum stats_diff_scale scale);
-
-struct stats_bootstrap {
-	unsigned long seed;	/* same seed and data -> same interval */
-	size_t iterations;	/* resamples, e.g. 2000 */
-	double level;		/* e.g. 0.95 */
-	enum stats_centre centre;
-	enum stats_diff_scale scale;
-};
-
-/* Percentile bootstrap CI of stats_diff(): both groups are resampled with
- * replacement (GSL's MT19937 seeded with .seed). Returns STATS_EUNDEF when
- * the scale is percent and some resample has a baseline centre of 0, as the
- * percent would then be undefined: use the absolute scale instead. */
-int stats_bootstrap_diff_ci(const double *a, size_t na, const double *b, size_t nb,
-			    const struct stats_bootstrap *how, double *lo, double *hi);
+/* The smallest two-sided p Fisher's test can give with NA and NB trials. */
+double stats_fisher_min_p(unsigned na, unsigned nb);
 
 /* ---- Holm-Bonferroni (stats_adjust.c) ----
  * Adjusts the N p-values in place (step-down, monotone, capped at 1).
@@ -102,13 +122,45 @@ int stats_bootstrap_diff_ci(const double *a, size_t na, const double *b, size_t 
 void stats_holm_adjust(double *p, size_t n);
 
 /* ---- power (stats_power.c) ----
- * Smallest true difference in means that a two-sided test at ALPHA would
- * detect with probability POWER, given the pooled sd and the group sizes:
- * (z_{1-alpha/2} + z_{power}) * sd * sqrt(1/na + 1/nb).
- * A normal approximation (it ignores the t distribution's heavier tails and
- * that rank tests are slightly less efficient), in the unit of SD.
- * NAN when sd is not finite or a group is empty. */
-double stats_min_detectable_effect(double sd, size_t na, size_t nb,
-				   double alpha, double power);
+ * t:     the smallest true difference a two-sided level-ALPHA test detects
+ *        with probability POWER, given the standard error SE of the
+ *        difference and DF, in the unit of SE: lambda * se, where lambda is
+ *        c + z_power sqrt(1 + c^2 / (2 df)) with c = t_{1-alpha/2,df} (the
+ *        normal approximation to the noncentral t). The calibration tests
+ *        in tests/unit check that the permutation test reaches the power at
+ *        this difference.
+ * share: the smallest change of a share from P0 (baseline trials NA,
+ *        variant trials NB) that Fisher's test at ALPHA finds with POWER,
+ *        computed exactly from the binomial distributions; the larger of
+ *        the two directions that have room, in share units (0..1).
+ * Both return INFINITY when no difference can reach POWER (too few trials
+ * for ALPHA), NAN on bad input. */
+double stats_mde_t(double se, double df, double alpha, double power);
+/* ratio: the smallest relative increase d of mean_b over MEAN_A that the
+ * same test detects when the variant's spread grows with its mean (a
+ * constant coefficient of variation): d |mean_a| = lambda sqrt(va + vb
+ * (1 + d)^2), with lambda = stats_mde_t(1, DF, ALPHA, POWER) and va, vb the
+ * variances of the two means as measured. Counts that grow grow noisier;
+ * a shift model would promise power it does not have. A fraction. */
+double stats_mde_ratio(double mean_a, double var_mean_a, double var_mean_b, double df,
+		       double alpha, double power);
+double stats_mde_share(unsigned na, unsigned nb, double p0, double alpha, double power);
+
+/* ---- repeated looks (stats_sequential.c) ----
+ * A group-sequential design with Lan-DeMets alpha spending of the
+ * O'Brien-Fleming type, alpha/2 on each side spent as
+ * 2 - 2 Phi(z_{1-alpha/4} / sqrt(t)) (the form of R's ldbounds and gsDesign),
+ * over looks at information fractions t_k = n_k / n_max. The boundary of
+ * each look is computed exactly for the Brownian motion of the z-statistic
+ * (the recursive numerical integration of Armitage, McPherson and Rowe,
+ * 1969; Jennison and Turnbull 2000, chapter 19), so the chance of any
+ * crossing under no difference is ALPHA whatever the number of looks.
+ *
+ * stats_sequential_level: the nominal two-sided level of the look at N
+ * trials a side when the looks are at N_FIRST, N_FIRST + 1, ..., N_MAX: a
+ * p-value below it crosses the boundary. N >= N_MAX gives the last look's
+ * level; N_MAX <= N_FIRST (a single look) gives ALPHA. NAN on bad input. */
+double stats_obf_spent(double alpha, double t);
+double stats_sequential_level(double alpha, size_t n, size_t n_first, size_t n_max);
 
 #endif

@@ -31,3 +31,18 @@ int stats_fisher_exact(unsigned a, unsigned b, unsigned c, unsigned d,
 	*p_two_sided = fmin(1.0, sum);
 	return 0;
 }
+
+double stats_fisher_min_p(unsigned na, unsigned nb)
+{
+	double best = 1.0;
+
+	/* every possible table: a of NA and c of NB said yes */
+	for (unsigned a = 0; a <= na; a++)
+		for (unsigned c = 0; c <= nb; c++) {
+			double p = 1.0;
+
+			if (stats_fisher_exact(a, na - a, c, nb - c, &p) == 0)
+				best = fmin(best, p);
+		}
+	return best;
+}

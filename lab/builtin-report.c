@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../analysis/compare.h"
+#include "../analysis/compare_family.h"
 #include "../analysis/report_figures.h"
 #include "../analysis/report_html.h"
 #include "builtin.h"
@@ -30,90 +30,16 @@ static const char report_usage[] =
 	"  -o, --out FILE           the HTML file (default: report.html in the first\n"
 	"                           run's folder); '-' writes to stdout\n"
 	"  -b, --baseline VARIANT   compare against this variant (default: the run's)\n"
-	"  -m, --metric GLOB        only metrics matching GLOB in the table (repeatable)\n"
-	"      --seed N             bootstrap seed of the table (default 1)\n"
+	"  -m, --metric GLOB        only metrics matching GLOB in the table (repeatable);\n"
+	"                           without it, the experiment's headline metrics, as\n"
+	"                           in lab compare (the same rows, family and verdicts)\n"
+	"  -a, --all                every metric in the table\n"
+	"      --seed N             seed of sampled permutations (default 1)\n"
 	"  -q, --quiet              no progress on stderr (errors still)\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Exit status 0 whatever the verdicts, 2 on bad input, 1 when the file cannot\n"
 	"be written. Colour only on a terminal, never with NO_COLOR.\n";
-
-struct table_input {
-	struct compare_metric *metrics;
-	struct compare_group **groups;
-	double ***values;
-	size_t n, n_groups;
-};
-
-static bool wanted(const char *name, const struct strlist *globs)
-{
-	if (!globs->n)
-		return true;
-	for (size_t i = 0; i < globs->n; i++)
-		if (!fnmatch(globs->items[i], name, 0))
-			return true;
-	return false;
-}
-
-/* The same table as lab compare builds, from the loaded (and filled) run. */
-static int build_table(const struct run_data *rd, const char *baseline, const struct strlist *globs,
-		       unsigned long seed, struct table_input *in, struct compare_table *table)
-{
-	struct strlist names = STRLIST_INIT;
-	run_data_metric_names(rd, &names);
-	memset(in, 0, sizeof(*in));
-	in->metrics = xcalloc(names.n, sizeof(*in->metrics));
-	in->groups = xcalloc(names.n, sizeof(*in->groups));
-	in->values = xcalloc(names.n, sizeof(*in->values));
-	in->n_groups = rd->labels.n;
-	char **kept = xcalloc(names.n, sizeof(*kept));
-	for (size_t m = 0; m < names.n; m++) {
-		if (!wanted(names.items[m], globs))
-			continue;
-		size_t k = in->n++;
-		kept[k] = names.items[m];
-		in->groups[k] = xcalloc(rd->labels.n, sizeof(**in->groups));
-		in->values[k] = xcalloc(rd->labels.n, sizeof(**in->values));
-		const char *unit = NULL;
-		for (size_t g = 0; g < rd->labels.n; g++) {
-			const char *u = NULL;
-			struct compare_group *grp = &in->groups[k][g];
-			in->values[k][g] = run_data_values(rd, kept[k], rd->labels.items[g], &grp->n,
-							   &grp->n_other, &u);
-			grp->values = in->values[k][g];
-			grp->label = rd->labels.items[g];
-			if (!unit)
-				unit = u;
-		}
-		metric_resolve(kept[k], unit ? unit : "", &in->metrics[k].def);
-		in->metrics[k].groups = in->groups[k];
-		in->metrics[k].n_groups = rd->labels.n;
-	}
-	int rc = -1;
-	if (in->n) {
-		struct compare_options opts;
-		compare_options_default(&opts);
-		opts.baseline = baseline ? baseline : rd->baseline;
-		opts.seed = seed;
-		rc = compare_table_build(in->metrics, in->n, &opts, table);
-	}
-	free(kept);
-	strlist_clear(&names);      /* the table keeps its own copies */
-	return rc;
-}
-
-static void free_table_input(struct table_input *in)
-{
-	for (size_t m = 0; m < in->n; m++) {
-		for (size_t g = 0; g < in->n_groups; g++)
-			free(in->values[m][g]);
-		free(in->values[m]);
-		free(in->groups[m]);
-	}
-	free(in->values);
-	free(in->groups);
-	free(in->metrics);
-}
 
 static const char *trial_env(const struct run_trial *t, const char *key)
 {
@@ -350,7 +276,7 @@ static void write_environment(FILE *out, const struct run_data *rd)
 	}
 }
 
-static void write_report(FILE *out, const struct run_data *rd, const struct compare_table *table,
+static void write_report(FILE *out, const struct run_data *rd, const struct compare_family *family,
 			 bool have_table, const struct report_figures *figs, size_t filled)
 {
 	char *title = xasprintf("oomlab report: %s on %s", rd->experiment ? rd->experiment : "run",
@@ -373,9 +299,12 @@ static void write_report(FILE *out, const struct run_data *rd, const struct comp
 	html_section_end(out);
 
 	html_section_begin(out, "comparison", "Comparison of the variants");
-	if (have_table)
-		compare_format_html(out, table);
-	else
+	if (have_table) {
+		if (family->headline)
+			html_para(out, "family", "The experiment's headline metrics: the family Holm's "
+				  "correction runs over, as in lab compare.");
+		compare_format_html(out, &family->table);
+	} else
 		html_para(out, "absent", "No metric to compare in this run.");
 	html_section_end(out);
 
@@ -418,15 +347,17 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL, *baseline = NULL;
 	unsigned long seed = 1;
+	bool all = false;
 	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
 	for (;;) {
-		int c = next_option("report", argc, argv, "o:b:m:qh", opts);
+		int c = next_option("report", argc, argv, "o:b:m:aqh", opts);
 		if (c == -1)
 			break;
 		switch (c) {
@@ -434,6 +365,7 @@ int cmd_report(int argc, char **argv)
 		case 'b': baseline = optarg; break;
 		case 'm': strlist_push(&globs, optarg); break;
 		case 'S': seed = option_ulong("report", "--seed", optarg); break;
+		case 'a': all = true; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(report_usage, stdout); return 0;
 		}
@@ -469,14 +401,13 @@ int cmd_report(int argc, char **argv)
 	if (filled)
 		note("report: %zu trial%s without metrics in trial.json: computed from the folder%s",
 		     filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");
-	struct table_input in;
-	struct compare_table table;
-	memset(&table, 0, sizeof(table));
-	int trc = build_table(&rd, baseline, &globs, seed, &in, &table);
-	if (trc < 0 && in.n)
-		warning("report: the comparison could not be built (%d)", trc);
-	if (!in.n && globs.n)
-		die_usage("report: --metric: no metric matches");
+	/* the same family and verdicts as lab compare with the same options */
+	struct compare_family_spec spec = { .baseline = baseline, .globs = &globs, .all = all,
+					    .seed = seed };
+	struct compare_family family;
+	int trc = compare_family_build(&rd, &spec, &family, &err);
+	if (trc < 0 && (globs.n || all))
+		die_usage("report: %s", err.buf);
 	note("report: drawing the figures of %zu trials", rd.n);
 	struct report_figures figs;
 	report_figures_build(&rd, &figs);
@@ -486,7 +417,7 @@ int cmd_report(int argc, char **argv)
 	FILE *mem = open_memstream(&html, &len);
 	if (!mem)
 		die("report: out of memory");
-	write_report(mem, &rd, &table, trc == 0, &figs, filled);
+	write_report(mem, &rd, &family, trc == 0, &figs, filled);
 	if (fclose(mem) != 0)
 		die("report: the report could not be put together");
 	int rc = 0;
@@ -500,8 +431,8 @@ int cmd_report(int argc, char **argv)
 	}
 	free(html);
 	report_figures_free(&figs);
-	compare_table_free(&table);
-	free_table_input(&in);
+	if (trc == 0)
+		compare_family_free(&family);
 	free(path);
 	run_data_free(&rd);
 	strlist_clear(&globs);

@@ -106,6 +106,11 @@ static json_t *run_json(const struct run_plan *p)
 	for (size_t i = 0; i < p->exp.metrics.n; i++)
 		json_array_append_new(metrics, json_string(p->exp.metrics.items[i]));
 	json_object_set_new(run, "metrics", metrics);
+	json_t *margins = json_array();
+	for (size_t i = 0; i < p->exp.margins.n; i++)
+		json_array_append_new(margins, json_pack("{s:s, s:s}", "metric", p->exp.margin_globs.items[i],
+							 "margin", p->exp.margins.items[i]));
+	json_object_set_new(run, "equivalence", margins);
 	json_object_set_new(run, "created_unix", json_integer((json_int_t)time(NULL)));
 	return run;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/compare.h"
 #include "kvfile.h"
 #include "paths.h"
 #include "perf-events.h"
@@ -43,6 +44,33 @@ static const char *set_perf_events(struct experiment *e, const char *value)
 		strlist_push(&e->perf_events, t);
 	}
 	free(copy);
+	return NULL;
+}
+
+/* `equivalence = M` and `equivalence.GLOB = M`; the default is kept last,
+ * since the first glob that matches a metric wins. */
+static const char *set_margin(struct experiment *e, const char *glob, const char *v)
+{
+	struct compare_margin m;
+
+	if (compare_margin_parse(v, &m) != 0)
+		return "wants a margin: a percentage of the baseline such as 2%, or a number in "
+		       "the metric's unit (pp for shares) such as 0.5 or 10pp";
+	if (!*glob)
+		return "wants a metric name or glob after 'equivalence.'";
+	if (!strcmp(glob, "*") || !e->margin_globs.n ||
+	    strcmp(e->margin_globs.items[e->margin_globs.n - 1], "*")) {
+		strlist_push(&e->margin_globs, glob);
+		strlist_push(&e->margins, v);
+		return NULL;
+	}
+	/* a default already given stays last */
+	char *last_glob = e->margin_globs.items[e->margin_globs.n - 1];
+	char *last = e->margins.items[e->margins.n - 1];
+	e->margin_globs.items[e->margin_globs.n - 1] = xstrdup(glob);
+	e->margins.items[e->margins.n - 1] = xstrdup(v);
+	strlist_push_owned(&e->margin_globs, last_glob);
+	strlist_push_owned(&e->margins, last);
 	return NULL;
 }
 
@@ -90,6 +118,10 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 		split_words(v, &e->metrics);
 	} else if (!strcmp(key, "perf_events")) {
 		return set_perf_events(e, v);
+	} else if (!strcmp(key, "equivalence")) {
+		return set_margin(e, "*", v);
+	} else if (starts_with(key, "equivalence.")) {
+		return set_margin(e, key + strlen("equivalence."), v);
 	} else {
 		return kvfile_unknown_key;
 	}
@@ -211,5 +243,7 @@ void experiment_clear(struct experiment *e)
 	strlist_clear(&e->workloads);
 	strlist_clear(&e->perf_events);
 	strlist_clear(&e->metrics);
+	strlist_clear(&e->margin_globs);
+	strlist_clear(&e->margins);
 	memset(e, 0, sizeof(*e));
 }

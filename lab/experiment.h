@@ -27,6 +27,10 @@ struct experiment {
 	struct strlist workloads; /* command lines */
 	struct strlist perf_events;
 	struct strlist metrics;   /* headline metric globs: the default of the comparison */
+	/* Equivalence margins as written ("2%", "0.5", "10pp"): per metric glob
+	 * (`equivalence.GLOB = M`, in file order), then the default
+	 * (`equivalence = M`, glob "*") when given. */
+	struct strlist margin_globs, margins;
 };
 
 int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,

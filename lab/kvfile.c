@@ -9,6 +9,17 @@
 
 const char kvfile_unknown_key[] = "unknown key";
 
+/* The '=' between key and value: the first one with a blank before it, so
+ * that a key may hold '=' itself (metric names such as
+ * binder-sendvec.sendvec_ns_per_rt.size=4); else the first one. */
+static char *separator(char *line)
+{
+	for (char *eq = strchr(line, '='); eq; eq = strchr(eq + 1, '='))
+		if (eq > line && (eq[-1] == ' ' || eq[-1] == '\t'))
+			return eq;
+	return strchr(line, '=');
+}
+
 static bool repeatable(const struct kvfile_options *opts, const char *key)
 {
 	for (const char *const *r = opts->repeatable; r && *r; r++)
@@ -33,7 +44,7 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 		char *t = trim(line);
 		if (!*t || *t == '#')
 			continue;
-		char *eq = strchr(t, '=');
+		char *eq = separator(t);
 		if (!eq) {
 			strbuf_addf(err, "%s:%d: expected 'key = value', got '%s'", file, lineno, t);
 			rc = -1;

@@ -1,0 +1,175 @@
+/* compare_family.c - the metrics of a run that are compared, and their table. */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_family.h"
+
+struct family_input {
+	struct compare_metric *metrics;
+	struct compare_group *groups;	/* n_metrics x n_groups */
+	double **values;		/* likewise */
+	size_t n_metrics, n_groups;
+};
+
+static bool wanted(const char *name, const struct strlist *globs)
+{
+	if (!globs || !globs->n)
+		return true;
+	for (size_t i = 0; i < globs->n; i++)
+		if (!fnmatch(globs->items[i], name, 0))
+			return true;
+	return false;
+}
+
+/* True when every value of every group is the same. */
+static bool constant(const struct compare_group *groups, size_t n_groups)
+{
+	bool seen = false;
+	double first = 0;
+
+	for (size_t g = 0; g < n_groups; g++)
+		for (size_t i = 0; i < groups[g].n; i++) {
+			if (!seen) {
+				first = groups[g].values[i];
+				seen = true;
+			} else if (groups[g].values[i] != first) {
+				return false;
+			}
+		}
+	return true;
+}
+
+static void drop_last(struct family_input *in)
+{
+	size_t m = in->n_metrics - 1;
+
+	for (size_t g = 0; g < in->n_groups; g++)
+		free(in->values[m * in->n_groups + g]);
+}
+
+static void input_free(struct family_input *in)
+{
+	for (size_t m = 0; m < in->n_metrics; m++)
+		for (size_t g = 0; g < in->n_groups; g++)
+			free(in->values[m * in->n_groups + g]);
+	free(in->values);
+	free(in->groups);
+	free(in->metrics);
+	memset(in, 0, sizeof(*in));
+}
+
+int compare_family_margin(const struct run_data *rd, const char *metric,
+			  struct compare_margin *margin, struct strbuf *err)
+{
+	json_t *run = json_array_get(rd->runs, 0), *entry;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "equivalence"), i, entry) {
+		const char *glob = json_string_value(json_object_get(entry, "metric"));
+		const char *text = json_string_value(json_object_get(entry, "margin"));
+
+		if (!glob || !text || fnmatch(glob, metric, 0))
+			continue;
+		if (compare_margin_parse(text, margin) != 0) {
+			strbuf_addf(err, "run.json: equivalence margin '%s' for %s is not a percentage "
+				    "or a number", text, glob);
+			return -1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+/* Gathers one metric's values per group; false when it is left out. */
+static int add_metric(const struct run_data *rd, const char *name, bool all,
+		      struct family_input *in, size_t *hidden, struct strbuf *err)
+{
+	size_t m = in->n_metrics++;
+	struct compare_metric *metric = &in->metrics[m];
+	struct compare_group *groups = &in->groups[m * in->n_groups];
+	const char *unit = NULL;
+
+	for (size_t g = 0; g < in->n_groups; g++) {
+		const char *u = NULL;
+
+		in->values[m * in->n_groups + g] =
+			run_data_values(rd, name, rd->labels.items[g], &groups[g].n,
+					&groups[g].n_other, &u);
+		groups[g].values = in->values[m * in->n_groups + g];
+		groups[g].label = rd->labels.items[g];
+		if (!unit)
+			unit = u;
+	}
+	/* outcomes always show: "every trial ok" is a finding too */
+	if (!all && strcmp(name, "trial_ok") && constant(groups, in->n_groups)) {
+		drop_last(in);
+		in->n_metrics--;
+		(*hidden)++;
+		return 0;
+	}
+	metric_resolve(name, unit ? unit : "", &metric->def);
+	metric->groups = groups;
+	metric->n_groups = in->n_groups;
+	metric->margin = (struct compare_margin){ .value = NAN };
+	return compare_family_margin(rd, name, &metric->margin, err);
+}
+
+static size_t sequential_max(const struct run_data *rd)
+{
+	json_t *seq = json_object_get(json_array_get(rd->runs, 0), "sequential");
+	json_int_t max = json_integer_value(json_object_get(seq, "max_trials"));
+
+	return max > 0 ? (size_t)max : 0;
+}
+
+int compare_family_build(const struct run_data *rd, const struct compare_family_spec *spec,
+			 struct compare_family *family, struct strbuf *err)
+{
+	struct strlist names = STRLIST_INIT;
+	const struct strlist *globs = spec->globs;
+	struct family_input in = { 0 };
+	struct compare_options opts;
+	int rc = 0;
+
+	memset(family, 0, sizeof(*family));
+	if (spec->baseline && !strlist_has(&rd->labels, spec->baseline)) {
+		strbuf_addf(err, "no variant '%s' in the run", spec->baseline);
+		return -1;
+	}
+	family->headline = (!globs || !globs->n) && !spec->all && rd->headline.n;
+	if (family->headline)
+		globs = &rd->headline;
+	run_data_metric_names(rd, &names);
+	in.n_groups = rd->labels.n;
+	in.metrics = xcalloc(names.n, sizeof(*in.metrics));
+	in.groups = xcalloc(names.n * (in.n_groups ? in.n_groups : 1), sizeof(*in.groups));
+	in.values = xcalloc(names.n * (in.n_groups ? in.n_groups : 1), sizeof(*in.values));
+	for (size_t m = 0; rc == 0 && m < names.n; m++)
+		if (wanted(names.items[m], globs))
+			rc = add_metric(rd, names.items[m], spec->all, &in, &family->hidden, err);
+	if (rc == 0 && !in.n_metrics) {
+		strbuf_addstr(err, "no metric matches");
+		rc = -1;
+	}
+	if (rc == 0) {
+		compare_options_default(&opts);
+		opts.baseline = spec->baseline ? spec->baseline : rd->baseline;
+		opts.perm.seed = spec->seed;
+		opts.seq_max = sequential_max(rd);
+		if (compare_table_build(in.metrics, in.n_metrics, &opts, &family->table) != 0) {
+			strbuf_addstr(err, "the comparison could not be built");
+			rc = -1;
+		}
+	}
+	input_free(&in);
+	strlist_clear(&names);
+	return rc;
+}
+
+void compare_family_free(struct compare_family *family)
+{
+	compare_table_free(&family->table);
+	memset(family, 0, sizeof(*family));
+}
