@@ -3,13 +3,14 @@
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -Iinclude
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -I.
 BUILD   := build
 
-# Host side: the lab binary and the analysis code it links.
+# Host side: the lab binary, the analysis code it links, and common/ below both.
 LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -ljansson -lcrypto -lm -lpthread
 LAB_MAIN   := lab/lab.c
-LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(wildcard analysis/*.c)
+LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(wildcard analysis/*.c) \
+	      $(wildcard common/*.c)
 LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Guest side: one multi-call workload binary, the agent, and their library.

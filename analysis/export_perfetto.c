@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 #include "kmsg.h"
 #include "oom_report.h"
 #include "oom_victims.h"

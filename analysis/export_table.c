@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 
 const char *const export_table_columns[] = {
 	"run_id", "group", "variant", "trial", "outcome", "profile", "variant_hash",

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 
 void metric_set_add(struct metric_set *s, const char *name, double value, const char *unit,
 		    const char *source)

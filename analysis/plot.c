@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lab/run-command.h"
+#include "common/run-command.h"
 
 int plot_open(struct plot *p, struct strbuf *err)
 {

@@ -20,7 +20,7 @@
 
 #include <stdbool.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 
 #define PLOT_WIDTH 900
 #define PLOT_HEIGHT 420

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 #include "compare.h"
 
 /* Appends S with & < > " ' as entities; bytes below 0x20 other than tab,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 
 int slabinfo_parse(const char *text, struct slabinfo *out)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 
 size_t kv_parse(const char *text, struct kv_list *out)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 
 const char *stall_kind_name(enum stall_kind kind)
 {

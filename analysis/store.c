@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../lab/paths.h"
+#include "common/paths.h"
 #include "store_internal.h"
 
 char *store_default_path(void)

@@ -33,7 +33,7 @@
 
 #include <sqlite3.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 
 #define STORE_EDB	(-1)
 #define STORE_EINPUT	(-2)

@@ -26,7 +26,7 @@
 
 #include <jansson.h>
 
-#include "../lab/util.h"
+#include "common/util.h"
 
 /* Computes {"metrics": [...], "victims": [...], "lost_events": N, "partial": bool}
  * into *OUT (a new reference).  Returns 0, or -1 (ERR) when TRIAL_DIR is not

@@ -12,7 +12,7 @@
 #include "builtin.h"
 #include "options.h"
 #include "../analysis/trial_metrics.h"
-#include "paths.h"
+#include "common/paths.h"
 #include "perf-events.h"
 #include "run-data.h"
 #include "run-merge.h"

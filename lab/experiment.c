@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kvfile.h"
-#include "paths.h"
+#include "common/paths.h"
 #include "perf-events.h"
 
 #define MAX_TRIALS 1000

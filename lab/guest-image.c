@@ -10,8 +10,8 @@
 
 #include "hash.h"
 #include "kbuild.h"
-#include "paths.h"
-#include "run-command.h"
+#include "common/paths.h"
+#include "common/run-command.h"
 
 /* Bump when the image layout changes. */
 #define GUEST_RECIPE "oomlab-guest-1"

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run-command.h"
+#include "common/run-command.h"
 
 const char *const default_perf_events[] = {
 	"oom:mark_victim",

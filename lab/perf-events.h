@@ -9,7 +9,7 @@
 #ifndef LAB_PERF_EVENTS_H
 #define LAB_PERF_EVENTS_H
 
-#include "util.h"
+#include "common/util.h"
 
 extern const char *const default_perf_events[];
 

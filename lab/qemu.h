@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "profile.h"
-#include "util.h"
+#include "common/util.h"
 
 #define QEMU_BINARY "qemu-system-x86_64"
 

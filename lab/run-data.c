@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "paths.h"
+#include "common/paths.h"
 
 char *run_dir_resolve(const char *run)
 {

@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "util.h"
+#include "common/util.h"
 
 struct run_trial {
 	char *label;      /* group: "stock", "stock#2" */

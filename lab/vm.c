@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "qemu.h"
-#include "run-command.h"
+#include "common/run-command.h"
 
 #define POLL_SECONDS 0.05
 /* After a panic shows, QEMU should exit by itself (pvpanic, panic=-1); give it this long. */

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "common/util.h"
 
 enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE };
 
