@@ -9,8 +9,9 @@ BUILD   := build
 # Host side: the lab binary, the analysis code it links, and common/ below both.
 LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -ljansson -lcrypto -lm -lpthread
 LAB_MAIN   := lab/lab.c
-LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(wildcard analysis/*.c) \
-	      $(wildcard common/*.c)
+# Sources are every .c file of these folders and their subfolders.
+sources     = $(sort $(shell find $(1) -name '*.c'))
+LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(call sources,analysis common)
 LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Guest side: one multi-call workload binary, the agent, and their library.

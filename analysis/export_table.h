@@ -26,7 +26,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "../lab/run-data.h"
+#include "analysis/run/run-data.h"
 
 /* The CSV header's columns, NULL-terminated. */
 extern const char *const export_table_columns[];

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "../lab/run-data.h"
+#include "analysis/run/run-data.h"
 
 struct report_figure {
 	char *id;

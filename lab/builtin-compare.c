@@ -8,7 +8,7 @@
 #include "../analysis/compare.h"
 #include "builtin.h"
 #include "options.h"
-#include "run-data.h"
+#include "analysis/run/run-data.h"
 
 static const char compare_usage[] =
 	"usage: lab compare RUN [RUN...] [options]\n"

@@ -11,8 +11,8 @@
 #include "builtin.h"
 #include "options.h"
 #include "perf-events.h"
-#include "run-data.h"
-#include "run-metrics.h"
+#include "analysis/run/run-data.h"
+#include "analysis/run/run-metrics.h"
 
 static const char export_usage[] =
 	"usage: lab export RUN [RUN...] --format F -o DIR\n"

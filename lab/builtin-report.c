@@ -12,8 +12,8 @@
 #include "../analysis/report_html.h"
 #include "builtin.h"
 #include "options.h"
-#include "run-data.h"
-#include "run-metrics.h"
+#include "analysis/run/run-data.h"
+#include "analysis/run/run-metrics.h"
 
 static const char report_usage[] =
 	"usage: lab report RUN [RUN...] [-o FILE.html] [options]\n"

@@ -14,7 +14,7 @@
 #include "../analysis/trial_metrics.h"
 #include "common/paths.h"
 #include "perf-events.h"
-#include "run-data.h"
+#include "analysis/run/run-data.h"
 #include "run-merge.h"
 
 static const char results_usage[] =

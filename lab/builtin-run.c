@@ -19,7 +19,7 @@
 #include "profile.h"
 #include "progress.h"
 #include "common/run-command.h"
-#include "run-data.h"
+#include "analysis/run/run-data.h"
 #include "run-order.h"
 #include "trial.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run-data.h"
+#include "analysis/run/run-data.h"
 
 static const char *const must_agree[] = { "experiment", "experiment_text", "profile", "baseline",
 					  "seed", "trials_per_group", "groups", NULL };

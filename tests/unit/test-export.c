@@ -15,8 +15,8 @@
 
 #include "../../analysis/export_perfetto.h"
 #include "../../analysis/export_table.h"
-#include "../../lab/run-data.h"
-#include "../../lab/run-metrics.h"
+#include "analysis/run/run-data.h"
+#include "analysis/run/run-metrics.h"
 #include "export-fixture.h"
 
 static int setup(void **state)

@@ -20,8 +20,8 @@
 #include "../../analysis/report_html.h"
 #include "../../analysis/report_trace.h"
 #include "../../lab/builtin.h"
-#include "../../lab/run-data.h"
-#include "../../lab/run-metrics.h"
+#include "analysis/run/run-data.h"
+#include "analysis/run/run-metrics.h"
 #include "export-fixture.h"
 
 static int setup(void **state)
