@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "builtin.h"
 #include "options.h"
 #include "analysis/run/run-data.h"

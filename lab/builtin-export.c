@@ -6,8 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../analysis/export_perfetto.h"
-#include "../analysis/export_table.h"
+#include "analysis/export/export_perfetto.h"
+#include "analysis/export/export_table.h"
 #include "builtin.h"
 #include "options.h"
 #include "perf-events.h"

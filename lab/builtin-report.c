@@ -7,9 +7,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../analysis/compare.h"
-#include "../analysis/report_figures.h"
-#include "../analysis/report_html.h"
+#include "analysis/compare/compare.h"
+#include "analysis/report/report_figures.h"
+#include "analysis/report/report_html.h"
 #include "builtin.h"
 #include "options.h"
 #include "analysis/run/run-data.h"

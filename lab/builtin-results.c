@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../analysis/store.h"
+#include "analysis/store/store.h"
 #include "builtin.h"
 #include "options.h"
-#include "../analysis/trial_metrics.h"
+#include "analysis/metrics/trial_metrics.h"
 #include "common/paths.h"
 #include "perf-events.h"
 #include "analysis/run/run-data.h"

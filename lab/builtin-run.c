@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../analysis/store.h"
+#include "analysis/store/store.h"
 #include "accel.h"
 #include "builtin.h"
 #include "experiment.h"

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../analysis/trial_metrics.h"
+#include "analysis/metrics/trial_metrics.h"
 #include "accel.h"
 #include "guest-image.h"
 #include "kbuild.h"

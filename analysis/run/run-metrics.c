@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "analysis/trial_metrics.h"
+#include "analysis/metrics/trial_metrics.h"
 
 size_t run_data_fill_metrics(struct run_data *rd)
 {

@@ -20,7 +20,7 @@
 #include <strings.h>
 #include <cmocka.h>
 
-#include "../../analysis/compare.h"
+#include "analysis/compare/compare.h"
 
 /* cmocka 1.1.5 only compares floats; TOL is absolute for |expected| <= 1,
  * relative above. */

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../analysis/export_perfetto.h"
-#include "../../analysis/export_table.h"
+#include "analysis/export/export_perfetto.h"
+#include "analysis/export/export_table.h"
 #include "analysis/run/run-data.h"
 #include "analysis/run/run-metrics.h"
 #include "export-fixture.h"

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../analysis/page_alloc.h"
-#include "../../analysis/stall.h"
+#include "analysis/trace/page_alloc.h"
+#include "analysis/trace/stall.h"
 #include "samples.h"
 
 static void feed(const struct perf_sample *s, void *ctx)

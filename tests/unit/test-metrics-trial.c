@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../analysis/trial_metrics.h"
+#include "analysis/metrics/trial_metrics.h"
 #include "samples.h"
 
 static json_t *compute(const char *sample)

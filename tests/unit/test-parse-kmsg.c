@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../analysis/kmsg.h"
-#include "../../analysis/oom_report.h"
+#include "analysis/parse/kmsg.h"
+#include "analysis/parse/oom_report.h"
 #include "samples.h"
 
 /* memcg-kill/kmsg.log, line 1:

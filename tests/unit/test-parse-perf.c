@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../analysis/perf_script.h"
+#include "analysis/parse/perf_script.h"
 #include "samples.h"
 
 /* Parses the SKIP-th line of sample REL containing NEEDLE; the line is kept

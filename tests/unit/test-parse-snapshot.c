@@ -15,10 +15,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../analysis/binder_stats.h"
-#include "../../analysis/slabinfo.h"
-#include "../../analysis/snapshot.h"
-#include "../../analysis/workload_metrics.h"
+#include "analysis/parse/binder_stats.h"
+#include "analysis/parse/slabinfo.h"
+#include "analysis/parse/snapshot.h"
+#include "analysis/metrics/workload_metrics.h"
 #include "samples.h"
 
 static void assert_kv(const struct kv_list *l, const char *key, long long expected)

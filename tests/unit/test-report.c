@@ -14,11 +14,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../analysis/compare.h"
-#include "../../analysis/plot.h"
-#include "../../analysis/report_figures.h"
-#include "../../analysis/report_html.h"
-#include "../../analysis/report_trace.h"
+#include "analysis/compare/compare.h"
+#include "analysis/report/plot.h"
+#include "analysis/report/report_figures.h"
+#include "analysis/report/report_html.h"
+#include "analysis/report/report_trace.h"
 #include "../../lab/builtin.h"
 #include "analysis/run/run-data.h"
 #include "analysis/run/run-metrics.h"

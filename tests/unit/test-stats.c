@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "../../analysis/stats.h"
+#include "analysis/stats/stats.h"
 
 /* cmocka 1.1.5 only compares floats; p-values need doubles. TOL is absolute
  * for |expected| <= 1 and relative above. */

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../analysis/store.h"
+#include "analysis/store/store.h"
 
 /* ---- helpers ---- */
 

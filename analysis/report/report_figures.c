@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oom_victims.h"
+#include "analysis/trace/oom_victims.h"
 #include "plot.h"
 #include "report_trace.h"
-#include "stats.h"
+#include "analysis/stats/stats.h"
 
 #define BOOT_ITERATIONS 2000
 #define MAX_VICTIM_ROWS 40

@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perf_script.h"
+#include "analysis/parse/perf_script.h"
 
 enum stall_kind {
 	STALL_DIRECT_RECLAIM,

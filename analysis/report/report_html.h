@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "common/util.h"
-#include "compare.h"
+#include "analysis/compare/compare.h"
 
 /* Appends S with & < > " ' as entities; bytes below 0x20 other than tab,
  * LF and CR are dropped (HTML has no use for them). */

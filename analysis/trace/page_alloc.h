@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "perf_script.h"
+#include "analysis/parse/perf_script.h"
 
 #define PAGE_ALLOC_MAX_ORDER 10         /* MAX_PAGE_ORDER on x86-64 */
 

@@ -42,7 +42,7 @@
 #include <stdio.h>
 
 #include "metric.h"
-#include "stats.h"
+#include "analysis/stats/stats.h"
 
 struct compare_group {
 	const char *label;	/* "stock", "stock#2" */

@@ -85,16 +85,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "binder_stats.h"
-#include "kmsg.h"
+#include "analysis/parse/binder_stats.h"
+#include "analysis/parse/kmsg.h"
 #include "metric_set.h"
-#include "oom_report.h"
-#include "oom_victims.h"
-#include "page_alloc.h"
-#include "perf_script.h"
-#include "slabinfo.h"
-#include "snapshot.h"
-#include "stall.h"
+#include "analysis/parse/oom_report.h"
+#include "analysis/trace/oom_victims.h"
+#include "analysis/trace/page_alloc.h"
+#include "analysis/parse/perf_script.h"
+#include "analysis/parse/slabinfo.h"
+#include "analysis/parse/snapshot.h"
+#include "analysis/trace/stall.h"
 #include "workload_metrics.h"
 
 #include <gsl/gsl_sort.h>

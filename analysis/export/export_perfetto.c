@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "kmsg.h"
-#include "oom_report.h"
-#include "oom_victims.h"
-#include "perf_script.h"
-#include "stall.h"
+#include "analysis/parse/kmsg.h"
+#include "analysis/parse/oom_report.h"
+#include "analysis/trace/oom_victims.h"
+#include "analysis/parse/perf_script.h"
+#include "analysis/trace/stall.h"
 
 /* Lanes that are not guest processes. */
 enum {

@@ -35,8 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "oom_report.h"
-#include "perf_script.h"
+#include "analysis/parse/oom_report.h"
+#include "analysis/parse/perf_script.h"
 
 #define OOM_NO_TIME INT64_MIN
 

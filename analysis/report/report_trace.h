@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stall.h"
+#include "analysis/trace/stall.h"
 
 #define REPORT_BUDDY_ORDERS 11
 

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "compare_fmt.h"
+#include "analysis/compare/compare_fmt.h"
 #include "report_html.h"
 
 #define HTML_NUM_WIDTH 10
