@@ -24,8 +24,14 @@ WL_OBJS    := $(WL_SRCS:%.c=$(BUILD)/obj/%.o)
 AGENT_SRCS := $(wildcard workloads/agent/*.c)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/obj/%.o)
 
-UNIT_SRCS  := $(wildcard tests/unit/test-*.c)
-UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Unit tests sit in tests/unit/ at the path of the code they test; their
+# binaries all go to build/tests/ (the names are unique).
+UNIT_SRCS  := $(call sources,tests/unit)
+UNIT_BINS  := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRCS))))
+vpath test-%.c $(sort $(dir $(UNIT_SRCS)))
+ifneq ($(words $(UNIT_BINS)),$(words $(sort $(UNIT_BINS))))
+$(error two unit tests in tests/unit/ share a file name)
+endif
 
 .PHONY: all lab run test unit-test integration-test bench deps guest clean
 all: lab
@@ -65,7 +71,7 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/test-%: tests/unit/test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a
+$(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wl,--gc-sections -o $@ $< $(BUILD)/liblab.a $(BUILD)/libworkload.a \
 		-lcmocka $(LAB_LIBS) $(GUEST_LIBS)

@@ -15,7 +15,7 @@
 
 #include "analysis/parse/kmsg.h"
 #include "analysis/parse/oom_report.h"
-#include "samples.h"
+#include "tests/unit/samples.h"
 
 /* memcg-kill/kmsg.log, line 1:
  *   5,0,0,-;Linux version 6.12.117 (oomlab@oomlab) ...

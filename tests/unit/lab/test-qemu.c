@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/qemu.h"
+#include "lab/qemu.h"
 
 static struct profile make_profile(const char *text)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/experiment.h"
-#include "../../lab/run-order.h"
+#include "lab/experiment.h"
+#include "lab/run-order.h"
 
 static const char good[] =
 	"# comment\n"

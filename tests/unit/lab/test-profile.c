@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/profile.h"
+#include "lab/profile.h"
 
 static int parse(struct profile *p, const char *text, struct strbuf *err)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/kconfig.h"
+#include "lab/kconfig.h"
 
 static void parses_values_and_not_set(void **state)
 {

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "analysis/parse/perf_script.h"
-#include "samples.h"
+#include "tests/unit/samples.h"
 
 /* Parses the SKIP-th line of sample REL containing NEEDLE; the line is kept
  * in *keep (the sample points into it). */

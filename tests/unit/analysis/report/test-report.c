@@ -19,10 +19,10 @@
 #include "analysis/report/report_figures.h"
 #include "analysis/report/report_html.h"
 #include "analysis/report/report_trace.h"
-#include "../../lab/builtin.h"
+#include "lab/builtin.h"
 #include "analysis/run/run-data.h"
 #include "analysis/run/run-metrics.h"
-#include "export-fixture.h"
+#include "tests/unit/export-fixture.h"
 
 static int setup(void **state)
 {

@@ -16,11 +16,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../workloads/lib/args.h"
-#include "../../workloads/lib/report.h"
-#include "../../workloads/lib/stats.h"
-#include "../../workloads/lib/sysinfo.h"
-#include "../../workloads/workload.h"
+#include "workloads/lib/args.h"
+#include "workloads/lib/report.h"
+#include "workloads/lib/stats.h"
+#include "workloads/lib/sysinfo.h"
+#include "workloads/workload.h"
 
 /* ---- JSON lines -------------------------------------------------------- */
 

@@ -19,7 +19,7 @@
 #include "analysis/parse/slabinfo.h"
 #include "analysis/parse/snapshot.h"
 #include "analysis/metrics/workload_metrics.h"
-#include "samples.h"
+#include "tests/unit/samples.h"
 
 static void assert_kv(const struct kv_list *l, const char *key, long long expected)
 {

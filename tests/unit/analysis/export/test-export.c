@@ -17,7 +17,7 @@
 #include "analysis/export/export_table.h"
 #include "analysis/run/run-data.h"
 #include "analysis/run/run-metrics.h"
-#include "export-fixture.h"
+#include "tests/unit/export-fixture.h"
 
 static int setup(void **state)
 {

@@ -19,7 +19,7 @@
 
 #include "analysis/trace/page_alloc.h"
 #include "analysis/trace/stall.h"
-#include "samples.h"
+#include "tests/unit/samples.h"
 
 static void feed(const struct perf_sample *s, void *ctx)
 {

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "analysis/metrics/trial_metrics.h"
-#include "samples.h"
+#include "tests/unit/samples.h"
 
 static json_t *compute(const char *sample)
 {

@@ -11,7 +11,7 @@
 #include <sys/ioctl.h>
 #include <cmocka.h>
 
-#include "../../workloads/lib/binder.h"
+#include "workloads/lib/binder.h"
 
 /* ---- a fake driver --------------------------------------------------- */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/variant.h"
+#include "lab/variant.h"
 
 static char root[] = "/tmp/oomlab-test-variant-XXXXXX";
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../lab/patchset.h"
+#include "lab/patchset.h"
 
 static char root[] = "/tmp/oomlab-test-patch-XXXXXX";
 static char *tree, *state_dir;
