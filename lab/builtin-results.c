@@ -1,4 +1,4 @@
-/* lab results: the results store (analysis/store.h): list the runs, show one
+/* lab results: the results store (analysis/store/store.h): list the runs, show one
  * run's summary, import run folders. */
 #include <dirent.h>
 #include <jansson.h>

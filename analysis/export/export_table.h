@@ -17,7 +17,7 @@
  *                    metrics_from, n_metrics}],
  *        "rows": [{...the row's columns...}]}
  *       metrics_from is "trial.json", "derived" (trial.json had no metrics
- *       array: they were taken from the trial folder, lab/run-metrics.h) or
+ *       array: they were taken from the trial folder, analysis/run/run-metrics.h) or
  *       "none".
  */
 #ifndef OOMLAB_EXPORT_TABLE_H

@@ -57,7 +57,7 @@
  *                              workingset_refault_anon/file, pswpin,
  *                              pswpout: pages                         vmstat
  *   compact_stall_count        = vmstat_compact_stall (the name      count  vmstat
- *                              analysis/metric.c knows)
+ *                              analysis/compare/metric.c knows)
  *   memory_events_<key>        low high max oom oom_kill           count  memory.events
  *                              oom_group_kill
  *   psi_memory_some_us, psi_memory_full_us   /proc/pressure/memory us  pressure

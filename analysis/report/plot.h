@@ -10,7 +10,7 @@
  * plot_render() puts the terminal and output lines before SCRIPT (SVG,
  * PLOT_WIDTH x PLOT_HEIGHT, scalable, a white background, no enhanced
  * text so that '_' and '^' in names stay as they are), runs gnuplot in the
- * folder through lab/run-command.h, and returns the SVG without its XML
+ * folder through common/run-command.h, and returns the SVG without its XML
  * prolog, ready to be put inline into HTML: every id in it, and every
  * reference to one, is prefixed with ID_PREFIX so that several SVGs on one
  * page do not share ids.  gnuplot's own messages are in ERR on failure.

@@ -3,7 +3,7 @@
  * array is the record (docs/FORMATS.md); a trial written before the lab
  * computed it has no such array. For those, report and export compute
  * them from the trial folder with the same code the lab uses to write
- * trial.json (analysis/trial_metrics.h), and put them into the loaded
+ * trial.json (analysis/metrics/trial_metrics.h), and put them into the loaded
  * trial, in memory only, with "metrics_derived": true beside them.
  */
 #ifndef LAB_RUN_METRICS_H

@@ -1,6 +1,6 @@
 /* test-export.c - unit tests for lab export's formats: the Perfetto trace
- * of a trial folder (analysis/export_perfetto.c) and the metrics table
- * (analysis/export_table.c), on a small trial folder made of real lines
+ * of a trial folder (analysis/export/export_perfetto.c) and the metrics table
+ * (analysis/export/export_table.c), on a small trial folder made of real lines
  * (tests/samples/export/, see export-fixture.h).  Everything written is
  * parsed back with jansson. */
 #include <math.h>

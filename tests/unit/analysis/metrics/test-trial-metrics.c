@@ -1,4 +1,4 @@
-/* test-metrics-trial.c - a trial folder's metrics (analysis/trial_metrics.c)
+/* test-trial-metrics.c - a trial folder's metrics (analysis/metrics/trial_metrics.c)
  * on the real trial folders in tests/samples/ (trimmed copies of real boots,
  * see tests/samples/README.md): OOM victims and the reaper timeline, OOM kill
  * totals by source, counter deltas, slab and binder figures, partial trials,

@@ -1,4 +1,4 @@
-/* test-parse-kmsg.c - analysis/kmsg.c and analysis/oom_report.c against real
+/* test-kmsg.c - analysis/parse/kmsg.c and analysis/parse/oom_report.c against real
  * kernel logs (tests/samples/NAME/kmsg.log, /dev/kmsg records forwarded by the
  * agent; see tests/samples/README.md).
  *

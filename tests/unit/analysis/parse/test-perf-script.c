@@ -1,4 +1,4 @@
-/* test-parse-perf.c - analysis/perf_script.c against real perf script output
+/* test-perf-script.c - analysis/parse/perf_script.c against real perf script output
  * (tests/samples/, captured from guests; see tests/samples/README.md).
  *
  * Every expected value was read off the sample by hand, or counted with

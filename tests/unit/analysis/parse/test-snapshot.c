@@ -1,4 +1,4 @@
-/* test-parse-snapshot.c - the snapshot parsers (analysis/snapshot.c,
+/* test-snapshot.c - the snapshot parsers (analysis/parse/snapshot.c,
  * slabinfo.c, binder_stats.c, workload_metrics.c) against real guest files
  * in tests/samples/ (see tests/samples/README.md).
  *

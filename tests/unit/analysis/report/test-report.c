@@ -1,8 +1,8 @@
-/* test-report.c - unit tests for lab report: HTML escaping (analysis/
- * report_html.c, compare_html.c), gnuplot's SVG made inline (analysis/
+/* test-report.c - unit tests for lab report: HTML escaping (analysis/report/
+ * report_html.c, compare_html.c), gnuplot's SVG made inline (analysis/report/
  * plot.c), buddyinfo and the intervals, the figures drawn or left out
- * (analysis/report_figures.c) and the whole command on a small run made of
- * real trial lines (tests/samples/export/, export-fixture.h). */
+ * (report_figures.c) and the whole command on a small run made of real trial
+ * lines (tests/samples/export/, export-fixture.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

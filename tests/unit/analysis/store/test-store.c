@@ -1,4 +1,4 @@
-/* test-store.c - unit tests for the results store (analysis/store*.c).
+/* test-store.c - unit tests for the results store (analysis/store/store*.c).
  *
  * Each test builds synthetic run folders (docs/FORMATS.md) in a temporary
  * folder: run.json and two groups of three trials, one of which panicked

@@ -1,5 +1,5 @@
-/* test-metrics-stall.c - stall pairing (analysis/stall.c) and the high-order
- * allocation tally (analysis/page_alloc.c) on real traces from
+/* test-stall.c - stall pairing (analysis/trace/stall.c) and the high-order
+ * allocation tally (analysis/trace/page_alloc.c) on real traces from
  * tests/samples/, whole and cut (lines removed from a real trace, or the
  * trace cut short), for the edge cases.
  *
