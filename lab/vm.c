@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "qemu.h"
+#include "common/jsonl.h"
 #include "common/run-command.h"
 
 #define POLL_SECONDS 0.05
@@ -113,12 +114,11 @@ static void control_parse(struct control *ctl, struct strbuf *data)
 		char *nl = start ? memchr(start, '\n', data->len - ctl->parsed) : NULL;
 		if (!nl)
 			return;
-		json_error_t jerr;
-		json_t *obj = json_loadb(start, (size_t)(nl - start), 0, &jerr);
+		json_t *obj = jsonl_record(start, (size_t)(nl - start));
 		ctl->parsed = (size_t)(nl - data->buf) + 1;
 		if (!obj)
 			continue;
-		const char *type = json_string_value(json_object_get(obj, "type"));
+		const char *type = jsonl_type(obj);
 		if (type && !strcmp(type, "ready")) {
 			ctl->ready = true;
 			ctl->ready_uptime = json_number_value(json_object_get(obj, "uptime"));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/jsonl.h"
 #include "common/util.h"
 #include "analysis/parse/kmsg.h"
 #include "analysis/parse/oom_report.h"
@@ -432,31 +433,6 @@ static bool get_u64(json_t *o, const char *key, uint64_t *v)
 	return false;
 }
 
-/* Calls FN with every line of PATH that is a JSON object; false if unreadable. */
-static bool each_json_line(const char *path, void (*fn)(json_t *, void *), void *ctx)
-{
-	size_t len;
-	char *text = read_file(path, &len);
-	if (!text)
-		return false;
-	for (char *line = text, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		const char *p = line;
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (*p != '{')
-			continue;
-		json_t *o = json_loads(p, JSON_DISABLE_EOF_CHECK, NULL);
-		if (json_is_object(o))
-			fn(o, ctx);
-		json_decref(o);
-	}
-	free(text);
-	return true;
-}
-
 struct ctl_state {
 	struct builder *b;
 	bool have_prev;
@@ -646,7 +622,7 @@ static void read_out(struct builder *b, const char *dir)
 {
 	struct out_state os = { .b = b, .workloads = STRLIST_INIT, .others = json_array() };
 	char *path = xasprintf("%s/out.log", dir);
-	if (each_json_line(path, out_line, &os))
+	if (jsonl_read_file(path, out_line, &os) >= 0)
 		b->counts->have_out = true;
 	free(path);
 
@@ -752,7 +728,7 @@ json_t *perfetto_trace(const char *dir, json_t *other_data, struct perfetto_coun
 	read_victims(&b, dir);
 	struct ctl_state cs = { .b = &b };
 	char *path = xasprintf("%s/ctl.jsonl", dir);
-	counts->have_ctl = each_json_line(path, ctl_line, &cs);
+	counts->have_ctl = jsonl_read_file(path, ctl_line, &cs) >= 0;
 	free(path);
 	read_out(&b, dir);
 

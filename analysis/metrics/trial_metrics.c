@@ -85,6 +85,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/jsonl.h"
 #include "analysis/parse/binder_stats.h"
 #include "analysis/parse/kmsg.h"
 #include "metric_set.h"
@@ -420,21 +421,19 @@ static void binder_metrics(struct metric_set *m, const struct snap *s)
 
 /* ---- the whole trial ---- */
 
+static void note_exit(json_t *record, void *found)
+{
+	const char *type = jsonl_type(record);
+	if (type && !strcmp(type, "exit"))
+		*(bool *)found = true;
+}
+
 static bool ctl_has_exit(const char *dir)
 {
-	char *text = read_in(dir, "ctl.jsonl");
+	char *path = xasprintf("%s/ctl.jsonl", dir);
 	bool found = false;
-	for (char *line = text; line && *line && !found;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		json_t *o = json_loads(line, 0, NULL);
-		const char *type = json_string_value(json_object_get(o, "type"));
-		found = type && !strcmp(type, "exit");
-		json_decref(o);
-		line = nl ? nl + 1 : NULL;
-	}
-	free(text);
+	jsonl_read_file(path, note_exit, &found);
+	free(path);
 	return found;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/jsonl.h"
 #include "common/util.h"
 
 static int by_key(const void *a, const void *b)
@@ -49,28 +50,27 @@ char *workload_metric_name(json_t *line)
 	return strbuf_detach(&sb);
 }
 
+struct metric_lines {
+	struct metric_set *out;
+	size_t found;
+};
+
+static void metric_line(json_t *obj, void *ctx)
+{
+	struct metric_lines *ml = ctx;
+	char *name = workload_metric_name(obj);
+	json_t *value = name ? json_object_get(obj, "value") : NULL;
+	if (name && json_is_number(value)) {
+		const char *unit = json_string_value(json_object_get(obj, "unit"));
+		metric_set_add(ml->out, name, json_number_value(value), unit ? unit : "", "out.log");
+		ml->found++;
+	}
+	free(name);
+}
+
 size_t workload_metrics_parse(const char *text, struct metric_set *out)
 {
-	size_t found = 0;
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		const char *brace = memchr(line, '{', len);
-		/* A workload line is a whole line; tolerate leading blanks or a \r. */
-		if (brace && (size_t)(brace - line) == strspn(line, " \t")) {
-			json_t *obj = json_loadb(brace, len - (size_t)(brace - line), 0, NULL);
-			char *name = obj ? workload_metric_name(obj) : NULL;
-			json_t *value = name ? json_object_get(obj, "value") : NULL;
-			if (name && json_is_number(value)) {
-				const char *unit = json_string_value(json_object_get(obj, "unit"));
-				metric_set_add(out, name, json_number_value(value), unit ? unit : "",
-					       "out.log");
-				found++;
-			}
-			free(name);
-			json_decref(obj);
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return found;
+	struct metric_lines ml = { out, 0 };
+	jsonl_parse(text, strlen(text), metric_line, &ml);
+	return ml.found;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/jsonl.h"
 #include "analysis/trace/oom_victims.h"
 #include "plot.h"
 #include "report_trace.h"
@@ -717,6 +718,16 @@ out:
 
 /* ---- memory over the trial, from the heartbeats ---- */
 
+/* A heartbeat's available memory as a "seconds MiB" line of D. */
+static void memory_sample(json_t *o, void *d)
+{
+	const char *type = jsonl_type(o);
+	json_t *tm = json_object_get(o, "t_mono_ns"), *av = json_object_get(o, "mem_available_kb");
+	if (type && !strcmp(type, "heartbeat") && json_is_number(tm) && json_is_number(av))
+		strbuf_addf(d, "%.3f %.1f\n", json_number_value(tm) / 1e9,
+			    json_number_value(av) / 1024.0);
+}
+
 static void fig_memory(struct ctx *c)
 {
 	const struct run_data *rd = c->rd;
@@ -729,29 +740,11 @@ static void fig_memory(struct ctx *c)
 		if (!trial_ok(t))
 			continue;
 		char *path = xasprintf("%s/ctl.jsonl", t->dir);
-		char *text = read_file(path, NULL);
-		free(path);
-		if (!text)
-			continue;
 		struct strbuf d = STRBUF_INIT;
-		double t0 = NAN;
-		for (char *line = text, *next; line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			if (!strstr(line, "\"heartbeat\"") || !strstr(line, "mem_available_kb"))
-				continue;
-			json_t *o = json_loads(line, JSON_DISABLE_EOF_CHECK, NULL);
-			json_t *tm = json_object_get(o, "t_mono_ns"), *av = json_object_get(o, "mem_available_kb");
-			if (json_is_number(tm) && json_is_number(av)) {
-				double sec = json_number_value(tm) / 1e9;
-				if (!isfinite(t0))
-					t0 = sec;
-				strbuf_addf(&d, "%.3f %.1f\n", sec, json_number_value(av) / 1024.0);
-			}
-			json_decref(o);
-		}
-		free(text);
+		long read = jsonl_read_file(path, memory_sample, &d);
+		free(path);
+		if (read < 0)
+			continue;
 		if (d.len) {
 			size_t g = 0;
 			for (; g < rd->labels.n && strcmp(rd->labels.items[g], t->label); g++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/jsonl.h"
 #include "common/util.h"
 #include "analysis/parse/kmsg.h"
 #include "analysis/parse/oom_report.h"
@@ -53,38 +54,26 @@ void buddyinfo_parse(const char *text, struct report_buddy *b)
 	}
 }
 
-static void prepared_buddy(const char *text, struct report_buddy *b)
+/* fragment prints one "after" set, one event per zone: summed. */
+static void prepared_buddy_line(json_t *o, void *ctx)
 {
-	/* fragment prints one "after" set, one event per zone: summed. */
-	struct report_buddy cur = { 0 };
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		if (len && memchr(line, '{', len) && strstr(line, "\"buddyinfo\"")) {
-			char *copy = xstrndup(line, len);
-			json_t *o = json_loads(copy + strspn(copy, " \t"), JSON_DISABLE_EOF_CHECK, NULL);
-			const char *name = json_string_value(json_object_get(o, "name"));
-			const char *when = json_string_value(json_object_get(o, "when"));
-			json_t *free_arr = json_object_get(o, "free");
-			if (name && !strcmp(name, "buddyinfo") && when && !strcmp(when, "after") &&
-			    json_is_array(free_arr)) {
-				size_t i;
-				json_t *v;
-				json_array_foreach(free_arr, i, v) {
-					if (i >= REPORT_BUDDY_ORDERS || !json_is_number(v))
-						break;
-					cur.free[i] += json_number_value(v);
-					if ((int)i + 1 > cur.orders)
-						cur.orders = (int)i + 1;
-					cur.have = true;
-				}
-			}
-			json_decref(o);
-			free(copy);
-		}
-		line = nl ? nl + 1 : NULL;
+	struct report_buddy *b = ctx;
+	const char *name = json_string_value(json_object_get(o, "name"));
+	const char *when = json_string_value(json_object_get(o, "when"));
+	json_t *free_arr = json_object_get(o, "free");
+	if (!name || strcmp(name, "buddyinfo") || !when || strcmp(when, "after") ||
+	    !json_is_array(free_arr))
+		return;
+	size_t i;
+	json_t *v;
+	json_array_foreach(free_arr, i, v) {
+		if (i >= REPORT_BUDDY_ORDERS || !json_is_number(v))
+			break;
+		b->free[i] += json_number_value(v);
+		if ((int)i + 1 > b->orders)
+			b->orders = (int)i + 1;
+		b->have = true;
 	}
-	*b = cur;
 }
 
 void trial_trace_load(const char *dir, struct trial_trace *tt)
@@ -141,10 +130,7 @@ void trial_trace_load(const char *dir, struct trial_trace *tt)
 	free(text);
 	free(path);
 	path = xasprintf("%s/out.log", dir);
-	text = read_file(path, NULL);
-	if (text)
-		prepared_buddy(text, &tt->prepared);
-	free(text);
+	jsonl_read_file(path, prepared_buddy_line, &tt->prepared);
 	free(path);
 }
 
