@@ -9,11 +9,7 @@
 
 #include "common/jsonl.h"
 #include "common/util.h"
-#include "analysis/parse/kmsg.h"
-#include "analysis/parse/oom_report.h"
-#include "analysis/trace/oom_victims.h"
-#include "analysis/parse/perf_script.h"
-#include "analysis/trace/stall.h"
+#include "analysis/trace/trace.h"
 
 /* Lanes that are not guest processes. */
 enum {
@@ -54,8 +50,7 @@ struct builder {
 	size_t n_threads, alloc_threads;
 	struct pending *pending;
 	size_t n_pending, alloc_pending;
-	struct stall_tracker stalls;
-	struct oom_timeline victims;
+	size_t stalls_drawn[STALL_KINDS];       /* completed stalls already made slices */
 	uint64_t last_ns;
 	struct perfetto_counts *counts;
 };
@@ -286,22 +281,19 @@ static const char *category(const char *event)
 	return "trace";
 }
 
-static void perf_sample_cb(const struct perf_sample *s, void *ctx)
+static void perf_sample_cb(const struct perf_sample *s, const struct trace *t, void *ctx)
 {
 	struct builder *b = ctx;
 	remember_thread(b, s->pid, s->tid, s->comm);
 	note_time(b, s->t_ns);
-	oom_timeline_sample(&b->victims, s);
 
 	if (is_stall_event(s->event) && !starts_with(s->comm, "kcompactd")) {
-		size_t before[STALL_KINDS];
-		for (int k = 0; k < STALL_KINDS; k++)
-			before[k] = b->stalls.kind[k].n;
-		stall_tracker_sample(&b->stalls, s);
+		/* The trace paired it already: a stall that just ended is drawn here. */
 		for (int k = 0; k < STALL_KINDS; k++) {
-			const struct stall_series *ser = &b->stalls.kind[k];
-			if (ser->n <= before[k])
+			const struct stall_series *ser = &t->stalls.kind[k];
+			if (ser->n <= b->stalls_drawn[k])
 				continue;
+			b->stalls_drawn[k] = ser->n;
 			uint64_t d = ser->durations_ns[ser->n - 1];
 			json_t *args = fields_json(s);
 			json_object_set_new(args, "duration_ns", json_integer((json_int_t)d));
@@ -311,7 +303,6 @@ static void perf_sample_cb(const struct perf_sample *s, void *ctx)
 		}
 		return;
 	}
-	stall_tracker_sample(&b->stalls, s);    /* try_to_compact_pages, kcompactd */
 
 	const char *cat = category(s->event);
 	const char *name = short_name(s->event);
@@ -328,20 +319,15 @@ static void perf_sample_cb(const struct perf_sample *s, void *ctx)
 	instant(b, name, cat, s->pid, s->tid, s->t_ns, fields_json(s));
 }
 
-static void read_perf(struct builder *b, const char *dir)
+static void read_perf(struct builder *b, const char *dir, struct trace *t)
 {
-	char *path = xasprintf("%s/perf.script", dir);
-	struct perf_script_stats st;
-	memset(&st, 0, sizeof(st));
-	if (perf_script_read(path, perf_sample_cb, b, &st) == 0) {
-		b->counts->have_perf = true;
-		b->counts->lost_events = st.lost_events;
-	}
-	free(path);
+	trace_read(dir, t, perf_sample_cb, b);
+	b->counts->have_perf = t->have_trace;
+	b->counts->lost_events = t->perf.lost_events;
 
 	/* Begins still open when the trace ended run to its end. */
 	for (int k = 0; k < STALL_KINDS; k++) {
-		const struct stall_series *ser = &b->stalls.kind[k];
+		const struct stall_series *ser = &t->stalls.kind[k];
 		for (size_t i = 0; i < ser->n_open; i++) {
 			const struct thread *t = thread_of(b, ser->open[i].tid);
 			json_t *args = json_object();
@@ -351,7 +337,6 @@ static void read_perf(struct builder *b, const char *dir)
 			b->counts->stalls++;
 		}
 	}
-	stall_tracker_finish(&b->stalls, b->last_ns);
 	for (size_t i = 0; i < b->n_pending; i++) {
 		struct pending *p = &b->pending[i];
 		json_object_set_new(p->args, "open_at_end", json_true());
@@ -360,7 +345,7 @@ static void read_perf(struct builder *b, const char *dir)
 	b->n_pending = 0;
 }
 
-/* ---- kmsg.log and the victims ---- */
+/* ---- the victims (trace and kernel log) ---- */
 
 static void victim_step(struct builder *b, const struct oom_victim *v, const char *name,
 			int64_t t, json_t *args)
@@ -372,23 +357,12 @@ static void victim_step(struct builder *b, const struct oom_victim *v, const cha
 	instant(b, name, "oom", PID_VICTIMS, v->pid, (uint64_t)t, args);
 }
 
-static void read_victims(struct builder *b, const char *dir)
+static void draw_victims(struct builder *b, const struct trace *t)
 {
-	struct oom_reports reports;
-	oom_reports_init(&reports);
-	char *path = xasprintf("%s/kmsg.log", dir);
-	struct kmsg_stats st;
-	memset(&st, 0, sizeof(st));
-	if (kmsg_read(path, oom_reports_kmsg_fn, &reports, &st) == 0)
-		b->counts->have_kmsg = true;
-	free(path);
-	oom_timeline_add_reports(&b->victims, &reports);
-	oom_reports_release(&reports);
-	oom_timeline_finish(&b->victims);
-
-	json_t *all = oom_victims_json(&b->victims);
-	for (size_t i = 0; i < b->victims.n; i++) {
-		const struct oom_victim *v = &b->victims.v[i];
+	b->counts->have_kmsg = t->have_kmsg;
+	json_t *all = oom_victims_json(&t->oom);
+	for (size_t i = 0; i < t->oom.n; i++) {
+		const struct oom_victim *v = &t->oom.v[i];
 		json_t *args = json_deep_copy(json_array_get(all, i));
 		char *lane = xasprintf("victim %d (%s)", v->pid, v->comm[0] ? v->comm : "?");
 		metadata(b, "thread_name", PID_VICTIMS, v->pid, lane);
@@ -721,11 +695,11 @@ json_t *perfetto_trace(const char *dir, json_t *other_data, struct perfetto_coun
 	struct builder b;
 	memset(&b, 0, sizeof(b));
 	b.counts = counts;
-	stall_tracker_init(&b.stalls);
-	oom_timeline_init(&b.victims);
 
-	read_perf(&b, dir);
-	read_victims(&b, dir);
+	struct trace trace;
+	read_perf(&b, dir, &trace);
+	draw_victims(&b, &trace);
+	trace_release(&trace);
 	struct ctl_state cs = { .b = &b };
 	char *path = xasprintf("%s/ctl.jsonl", dir);
 	counts->have_ctl = jsonl_read_file(path, ctl_line, &cs) >= 0;
@@ -764,8 +738,6 @@ json_t *perfetto_trace(const char *dir, json_t *other_data, struct perfetto_coun
 	free(b.ev);
 	free(b.threads);
 	free(b.pending);
-	stall_tracker_release(&b.stalls);
-	oom_timeline_release(&b.victims);
 	return root;
 }
 

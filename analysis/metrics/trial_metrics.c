@@ -87,33 +87,14 @@
 
 #include "common/jsonl.h"
 #include "analysis/parse/binder_stats.h"
-#include "analysis/parse/kmsg.h"
-#include "metric_set.h"
-#include "analysis/parse/oom_report.h"
-#include "analysis/trace/oom_victims.h"
-#include "analysis/trace/page_alloc.h"
-#include "analysis/parse/perf_script.h"
 #include "analysis/parse/slabinfo.h"
 #include "analysis/parse/snapshot.h"
-#include "analysis/trace/stall.h"
+#include "analysis/trace/trace.h"
+#include "metric_set.h"
 #include "workload_metrics.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
-
-struct trace_ctx {
-	struct stall_tracker stalls;
-	struct page_alloc_tally alloc;
-	struct oom_timeline oom;
-};
-
-static void on_sample(const struct perf_sample *s, void *arg)
-{
-	struct trace_ctx *c = arg;
-	stall_tracker_sample(&c->stalls, s);
-	page_alloc_tally_sample(&c->alloc, s);
-	oom_timeline_sample(&c->oom, s);
-}
 
 static char *read_in(const char *dir, const char *name)
 {
@@ -490,28 +471,9 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		return -1;
 	}
 	struct metric_set m = METRIC_SET_INIT;
-	struct trace_ctx trace;
-	stall_tracker_init(&trace.stalls);
-	memset(&trace.alloc, 0, sizeof(trace.alloc));
-	oom_timeline_init(&trace.oom);
-
-	char *script = xasprintf("%s/perf.script", dir);
-	struct perf_script_stats ps = { 0 };
-	/* An empty perf.script is a lost recording (perf could not decode a stream
-	 * cut by a panic), not a quiet one: the workload's own exit is always there. */
-	bool have_trace = perf_script_read(script, on_sample, &trace, &ps) == 0 &&
-			  ps.samples + ps.lost_records > 0;
-	free(script);
-	stall_tracker_finish(&trace.stalls, ps.last_ns);
-
-	char *kmsg_path = xasprintf("%s/kmsg.log", dir);
-	struct oom_reports reports;
-	struct kmsg_stats ks;
-	oom_reports_init(&reports);
-	bool have_kmsg = kmsg_read(kmsg_path, oom_reports_kmsg_fn, &reports, &ks) == 0;
-	free(kmsg_path);
-	oom_timeline_add_reports(&trace.oom, &reports);
-	oom_timeline_finish(&trace.oom);
+	struct trace trace;
+	trace_read(dir, &trace, NULL, NULL);
+	bool have_trace = trace.have_trace, have_kmsg = trace.have_kmsg;
 
 	if (have_trace) {
 		stall_metrics(&m, &trace.stalls);
@@ -520,7 +482,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	if (have_trace || have_kmsg)
 		victim_metrics(&m, &trace.oom, have_trace);
 	if (have_kmsg)
-		ADD(&m, "kmsg_missed_records", ks.seq_gaps, "count", "kmsg");
+		ADD(&m, "kmsg_missed_records", trace.kmsg.seq_gaps, "count", "kmsg");
 
 	struct snap vmstat, events, psi_sys, psi_cg, slab, binder;
 	snap_read(dir, "vmstat", &vmstat);
@@ -536,7 +498,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	psi_metrics(&m, &psi_cg, "cgroup_psi_memory", "memory.pressure");
 	slab_metrics(&m, &slab);
 	binder_metrics(&m, &binder);
-	oom_kill_totals(&m, &reports, have_kmsg, vm_oom, ev_oom, have_trace,
+	oom_kill_totals(&m, &trace.reports, have_kmsg, vm_oom, ev_oom, have_trace,
 			trace.oom.mark_victim_events);
 
 	char *outlog = read_in(dir, "out.log");
@@ -547,7 +509,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	json_t *o = json_object();
 	json_object_set_new(o, "metrics", metric_set_json(&m));
 	json_object_set_new(o, "victims", oom_victims_json(&trace.oom));
-	json_object_set_new(o, "lost_events", json_integer((json_int_t)ps.lost_events));
+	json_object_set_new(o, "lost_events", json_integer((json_int_t)trace.perf.lost_events));
 	json_object_set_new(o, "partial", json_boolean(partial));
 	*out = o;
 
@@ -558,9 +520,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	snap_free(&psi_cg);
 	snap_free(&slab);
 	snap_free(&binder);
-	oom_reports_release(&reports);
-	oom_timeline_release(&trace.oom);
-	stall_tracker_release(&trace.stalls);
+	trace_release(&trace);
 	metric_set_clear(&m);
 	return 0;
 }

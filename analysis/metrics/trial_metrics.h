@@ -2,11 +2,10 @@
  * "metrics", "victims", "lost_events" and "partial" (docs/FORMATS.md).
  *
  * Inputs, each optional (a figure whose input is missing is left out):
- *   perf.script        stalls (stall.h), high-order allocations and fallbacks
- *                      (page_alloc.h), OOM victims and the reaper (oom_victims.h),
- *                      LOST records; one without a single sample counts as
- *                      missing (a recording cut by a panic decodes to nothing)
- *   kmsg.log           the kernel's kill and reap reports (oom_report.h)
+ *   perf.script        the trace (analysis/trace/trace.h, which says when there
+ *   kmsg.log           is one): stalls, high-order allocations and fallbacks,
+ *                      OOM victims and the reaper, LOST records; the kernel's
+ *                      kill and reap reports
  *   files/before, files/after
  *                      vmstat, cgroup-memory.events, PSI (snapshot.h) deltas;
  *                      slabinfo (slabinfo.h) and binder stats (binder_stats.h)

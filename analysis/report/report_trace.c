@@ -7,22 +7,7 @@
 
 #include "common/jsonl.h"
 #include "common/util.h"
-#include "analysis/parse/kmsg.h"
-#include "analysis/parse/oom_report.h"
-#include "analysis/trace/oom_victims.h"
-#include "analysis/parse/perf_script.h"
-
-struct reader {
-	struct stall_tracker stalls;
-	struct oom_timeline victims;
-};
-
-static void sample_cb(const struct perf_sample *s, void *ctx)
-{
-	struct reader *r = ctx;
-	stall_tracker_sample(&r->stalls, s);
-	oom_timeline_sample(&r->victims, s);
-}
+#include "analysis/trace/trace.h"
 
 void buddyinfo_parse(const char *text, struct report_buddy *b)
 {
@@ -79,15 +64,9 @@ static void prepared_buddy_line(json_t *o, void *ctx)
 void trial_trace_load(const char *dir, struct trial_trace *tt)
 {
 	memset(tt, 0, sizeof(*tt));
-	struct reader r;
-	stall_tracker_init(&r.stalls);
-	oom_timeline_init(&r.victims);
-	char *path = xasprintf("%s/perf.script", dir);
-	struct perf_script_stats st;
-	memset(&st, 0, sizeof(st));
-	tt->have_perf = perf_script_read(path, sample_cb, &r, &st) == 0 && st.samples > 0;
-	free(path);
-	stall_tracker_finish(&r.stalls, st.last_ns);
+	struct trace r;
+	trace_read(dir, &r, NULL, NULL);
+	tt->have_perf = r.have_trace;
 	for (int k = 0; k < STALL_KINDS; k++) {
 		const struct stall_series *s = &r.stalls.kind[k];
 		tt->n_stall[k] = s->n;
@@ -96,19 +75,9 @@ void trial_trace_load(const char *dir, struct trial_trace *tt)
 			tt->stall_ms[k][i] = (double)s->durations_ns[i] / 1e6;
 		tt->open_stalls[k] = s->open_at_end;
 	}
-
-	struct oom_reports reports;
-	struct kmsg_stats kst;
-	oom_reports_init(&reports);
-	path = xasprintf("%s/kmsg.log", dir);
-	kmsg_read(path, oom_reports_kmsg_fn, &reports, &kst);
-	free(path);
-	oom_timeline_add_reports(&r.victims, &reports);
-	oom_reports_release(&reports);
-	oom_timeline_finish(&r.victims);
-	tt->victims = xcalloc(r.victims.n ? r.victims.n : 1, sizeof(*tt->victims));
-	for (size_t i = 0; i < r.victims.n; i++) {
-		const struct oom_victim *v = &r.victims.v[i];
+	tt->victims = xcalloc(r.oom.n ? r.oom.n : 1, sizeof(*tt->victims));
+	for (size_t i = 0; i < r.oom.n; i++) {
+		const struct oom_victim *v = &r.oom.v[i];
 		struct report_victim *o = &tt->victims[tt->n_victims++];
 		o->pid = v->pid;
 		snprintf(o->comm, sizeof(o->comm), "%s", v->comm);
@@ -120,10 +89,9 @@ void trial_trace_load(const char *dir, struct trial_trace *tt)
 		o->exit_ns = v->exit_ns;
 		o->reaped_before_exit = v->reaped_before_exit;
 	}
-	stall_tracker_release(&r.stalls);
-	oom_timeline_release(&r.victims);
+	trace_release(&r);
 
-	path = xasprintf("%s/files/before/buddyinfo", dir);
+	char *path = xasprintf("%s/files/before/buddyinfo", dir);
 	char *text = read_file(path, NULL);
 	if (text)
 		buddyinfo_parse(text, &tt->boot);

@@ -1,7 +1,6 @@
 /* report_trace.h - what the report draws from one trial folder besides its
- * metrics: the stalls (stall.h) and OOM victims (oom_victims.h) of its
- * trace, and the buddy allocator's free blocks per order before the
- * workload.
+ * metrics: the stalls and OOM victims of its trace (analysis/trace/trace.h),
+ * and the buddy allocator's free blocks per order before the workload.
  *
  * Buddyinfo comes from two places (summed over the zones of every node):
  *   boot      files/before/buddyinfo: the agent's snapshot after boot,
@@ -36,7 +35,7 @@ struct report_buddy {
 };
 
 struct trial_trace {
-	bool have_perf;
+	bool have_perf;                 /* there is a trace (trace.h's rule) */
 	double *stall_ms[STALL_KINDS];  /* completed stalls, ms */
 	size_t n_stall[STALL_KINDS];
 	uint64_t open_stalls[STALL_KINDS];

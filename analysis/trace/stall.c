@@ -86,7 +86,6 @@ void stall_tracker_finish(struct stall_tracker *t, uint64_t last_ns)
 			if (last_ns > s->open[i].begin_ns)
 				s->open_ns += last_ns - s->open[i].begin_ns;
 		}
-		s->n_open = 0;
 	}
 }
 

@@ -53,7 +53,7 @@ struct stall_open {
 struct stall_series {
 	uint64_t *durations_ns;         /* completed stalls, in order of their ends */
 	size_t n, alloc;
-	struct stall_open *open;        /* begins waiting for their end */
+	struct stall_open *open;        /* begins waiting for their end (at the end: never ended) */
 	size_t n_open, alloc_open;
 	uint64_t unmatched_end;
 	uint64_t nested;
@@ -77,7 +77,8 @@ void stall_tracker_sample(struct stall_tracker *t, const struct perf_sample *s);
 void stall_begin(struct stall_tracker *t, enum stall_kind kind, int tid, uint64_t t_ns);
 void stall_end(struct stall_tracker *t, enum stall_kind kind, int tid, uint64_t t_ns);
 /* The trace is over; LAST_NS is its last event's time.  Closes the books on
- * the begins still open. */
+ * the begins still open (open_at_end, open_ns); they stay listed in open[]
+ * for whoever draws them. */
 void stall_tracker_finish(struct stall_tracker *t, uint64_t last_ns);
 
 struct stall_summary {
