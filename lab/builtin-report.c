@@ -13,7 +13,6 @@
 #include "builtin.h"
 #include "options.h"
 #include "analysis/run/run-data.h"
-#include "analysis/run/run-metrics.h"
 
 static const char report_usage[] =
 	"usage: lab report RUN [RUN...] [-o FILE.html] [options]\n"
@@ -465,7 +464,7 @@ int cmd_report(int argc, char **argv)
 		free(dir);
 	}
 
-	size_t filled = run_data_fill_metrics(&rd);
+	size_t filled = rd.derived;
 	if (filled)
 		note("report: %zu trial%s without metrics in trial.json: computed from the folder%s",
 		     filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");

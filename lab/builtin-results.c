@@ -8,14 +8,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/run/run-data.h"
 #include "analysis/store/store.h"
 #include "builtin.h"
-#include "options.h"
-#include "analysis/metrics/trial_metrics.h"
 #include "common/paths.h"
-#include "perf-events.h"
-#include "analysis/run/run-data.h"
+#include "options.h"
 #include "run-merge.h"
+#include "trial-finish.h"
 
 static const char results_usage[] =
 	"usage: lab results [options]             list the runs, newest first\n"
@@ -41,9 +40,10 @@ static const char results_usage[] =
 	"                     link their trials into one run folder, import it and\n"
 	"                     show it; lab compare takes the merged run like any other\n"
 	"  -o, --out DIR      the merged run folder (default: <results>/<first>-merged)\n"
-	"      --recompute    decode each trial's perf.data again and recompute its\n"
-	"                     metrics from the raw inputs into trial.json (the same\n"
-	"                     inputs give the same trial.json), then import the run\n"
+	"      --recompute    finish each trial again from its raw channels, as lab\n"
+	"                     run does: split files.bin, decode perf.data, recompute\n"
+	"                     the metrics into trial.json (the same inputs give the\n"
+	"                     same trial.json), then import the run\n"
 	"      --db PATH      the database to use\n"
 	"  -f, --format F     text (default) or json\n"
 	"  -h, --help         this text\n";
@@ -358,7 +358,7 @@ static int show_run(struct store *s, const char *run, enum format format)
 	return 0;
 }
 
-/* Decodes and recomputes every trial of a run; a trial that fails is named, the rest go on. */
+/* Finishes every trial of a run again (trial-finish.h); a trial that fails is named, the rest go on. */
 static void recompute_run(const char *run)
 {
 	struct run_data rd = { 0 };
@@ -368,18 +368,19 @@ static void recompute_run(const char *run)
 	size_t done = 0, failed = 0;
 	for (size_t i = 0; i < rd.n; i++) {
 		const struct run_trial *t = &rd.trials[i];
+		/* The record as written, not as loaded for analysis (which may derive metrics). */
+		char *path = xasprintf("%s/trial.json", t->dir);
+		json_t *record = t->trial ? json_load_file(path, 0, NULL) : NULL;
+		free(path);
 		strbuf_reset(&err);
-		char *data = xasprintf("%s/perf.data", t->dir);
-		if (path_exists(data) && perf_decode(t->dir, &err) < 0)
-			warning("%s: %s", t->dir, err.buf);
-		free(data);
-		strbuf_reset(&err);
-		if (!t->trial || trial_metrics_write(t->dir, &err) < 0) {
-			warning("%s: %s", t->dir, t->trial ? err.buf : "no trial.json: the trial never ended");
+		if (!json_is_object(record) || trial_finish(t->dir, record, &err) < 0) {
+			warning("%s: %s", t->dir,
+				!json_is_object(record) ? "no trial.json: the trial never ended" : err.buf);
 			failed++;
 		} else {
 			done++;
 		}
+		json_decref(record);
 	}
 	note("recomputed %zu trial%s%s", done, done == 1 ? "" : "s",
 	     failed ? " (some could not be, see above)" : "");

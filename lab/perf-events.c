@@ -86,6 +86,15 @@ int perf_events_to_args(const struct strlist *events, struct strlist *args, stru
 	return 0;
 }
 
+bool perf_recorded(const char *dir)
+{
+	char *path = xasprintf("%s/perf.data", dir);
+	struct stat st;
+	bool any = stat(path, &st) == 0 && st.st_size > 0;
+	free(path);
+	return any;
+}
+
 int perf_decode(const char *dir, struct strbuf *err)
 {
 	char *data = xasprintf("%s/perf.data", dir);

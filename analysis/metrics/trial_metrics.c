@@ -524,37 +524,3 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	metric_set_clear(&m);
 	return 0;
 }
-
-int trial_metrics_write(const char *dir, struct strbuf *err)
-{
-	json_t *computed;
-	if (trial_metrics_compute(dir, &computed, err) < 0)
-		return -1;
-	char *path = xasprintf("%s/trial.json", dir);
-	json_t *record;
-	if (path_exists(path)) {
-		json_error_t jerr;
-		record = json_load_file(path, 0, &jerr);
-		if (!json_is_object(record)) {
-			strbuf_addf(err, "%s: %s", path, record ? "not a JSON object" : jerr.text);
-			json_decref(record);
-			json_decref(computed);
-			free(path);
-			return -1;
-		}
-	} else {
-		record = json_object();
-	}
-	json_object_update(record, computed);
-	json_decref(computed);
-	/* The flags lab/trial.c writes with: reals keep jansson's round-trip precision,
-	 * so a value read back is written back the same. */
-	char *text = json_dumps(record, JSON_INDENT(2) | JSON_SORT_KEYS);
-	int rc = text ? write_file_str(path, text) : -1;
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	free(text);
-	json_decref(record);
-	free(path);
-	return rc;
-}

@@ -29,13 +29,7 @@
 
 /* Computes {"metrics": [...], "victims": [...], "lost_events": N, "partial": bool}
  * into *OUT (a new reference).  Returns 0, or -1 (ERR) when TRIAL_DIR is not
- * a folder. */
+ * a folder.  lab/trial-finish.h writes them into trial.json. */
 int trial_metrics_compute(const char *trial_dir, json_t **out, struct strbuf *err);
-
-/* Reads TRIAL_DIR/trial.json (an empty object if there is none), replaces
- * those four keys with freshly computed ones and writes it back atomically;
- * every other key (environment, outcome) is kept as it was.  Writing twice
- * gives the same bytes.  Returns 0, or -1 with ERR. */
-int trial_metrics_write(const char *trial_dir, struct strbuf *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metrics/trial_metrics.h"
 #include "common/paths.h"
 
 char *run_dir_resolve(const char *run)
@@ -19,6 +20,34 @@ char *run_dir_resolve(const char *run)
 		return copy;
 	}
 	return xasprintf("%s/%s", results_root(), run);
+}
+
+/*
+ * A trial.json without a "metrics" array (written before the lab computed
+ * them, or by a finish that could not) gets them from its folder, with the
+ * code that finishes trials (analysis/metrics/trial_metrics.h), in memory
+ * only and with "metrics_derived": true beside them.
+ */
+static bool derive_metrics(json_t *trial, const char *dir)
+{
+	if (!json_is_object(trial) || json_is_array(json_object_get(trial, "metrics")))
+		return false;
+	json_t *computed = NULL;
+	struct strbuf err = STRBUF_INIT;
+	bool done = trial_metrics_compute(dir, &computed, &err) == 0;
+	if (done) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(computed, key, v)
+			if (!json_object_get(trial, key))
+				json_object_set(trial, key, v);
+		json_object_set_new(trial, "metrics_derived", json_true());
+	} else {
+		warning("%s: %s", dir, err.buf);
+	}
+	json_decref(computed);
+	strbuf_release(&err);
+	return done;
 }
 
 static void add_trial(struct run_data *rd, const char *label, unsigned index, const char *dir)
@@ -39,6 +68,7 @@ static void add_trial(struct run_data *rd, const char *label, unsigned index, co
 						 json_object_get(t->trial, "outcome"), "outcome"))
 				       : NULL;
 	t->outcome = outcome ? outcome : "missing";
+	rd->derived += derive_metrics(t->trial, dir);
 }
 
 int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)

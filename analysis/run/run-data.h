@@ -1,7 +1,10 @@
 /*
  * A run's trials as the analysis sees them: run.json and every trial.json
  * of one or more run folders, with the values of each metric gathered per
- * group. Shared by compare, report and export.
+ * group. Shared by compare, report and export, so all three see the same
+ * trials: a trial.json without metrics gets them computed from its folder
+ * on loading (in memory, "metrics_derived": true; lab results --recompute
+ * writes them).
  */
 #ifndef LAB_RUN_DATA_H
 #define LAB_RUN_DATA_H
@@ -29,11 +32,13 @@ struct run_data {
 	struct strlist headline;  /* the experiment's headline metric globs (run.json "metrics") */
 	struct run_trial *trials;
 	size_t n, alloc;
+	size_t derived;           /* trials whose metrics were computed on loading */
 };
 
 /* Resolves RUN as a folder or as a run id under the results folder. */
 char *run_dir_resolve(const char *run);
-/* Adds one run folder's trials; -1 with a one-line reason when it is not a run. */
+/* Adds one run folder's trials (see above for those without metrics); -1 with
+ * a one-line reason when it is not a run. */
 int run_data_add(struct run_data *rd, const char *run, struct strbuf *err);
 /* Every metric name any trial has, sorted; plus "trial_ok". */
 void run_data_metric_names(const struct run_data *rd, struct strlist *names);

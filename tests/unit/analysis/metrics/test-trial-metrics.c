@@ -300,95 +300,6 @@ static void test_partial_panic(void **state)
 	json_decref(out);
 }
 
-static char *copy_sample(const char *sample)
-{
-	char tmpl[] = "/tmp/oomlab-test-metrics.XXXXXX";
-	char *dir = mkdtemp(tmpl);
-	assert_non_null(dir);
-	char *src = sample_path(sample);
-	char *cmd = xasprintf("cp -R '%s/.' '%s/'", src, dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(src);
-	return xstrdup(dir);
-}
-
-static void remove_dir(char *dir)
-{
-	char *cmd = xasprintf("rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(dir);
-}
-
-/* Writing the metrics into a copy of memcg-kill twice gives the same bytes;
- * environment and outcome stay as the lab wrote them. */
-static void test_write_idempotent(void **state)
-{
-	(void)state;
-	char *dir = copy_sample("memcg-kill");
-	char *path = xasprintf("%s/trial.json", dir);
-	json_t *orig = json_load_file(path, 0, NULL);
-	assert_non_null(orig);
-	struct strbuf err = STRBUF_INIT;
-	assert_int_equal(trial_metrics_write(dir, &err), 0);
-	size_t len1, len2;
-	char *first = read_file(path, &len1);
-	assert_int_equal(trial_metrics_write(dir, &err), 0);
-	char *second = read_file(path, &len2);
-	assert_non_null(first);
-	assert_non_null(second);
-	assert_int_equal(len1, len2);
-	assert_memory_equal(first, second, len1);
-
-	json_t *now = json_loads(second, 0, NULL);
-	assert_non_null(now);
-	assert_true(json_equal(json_object_get(now, "environment"), json_object_get(orig, "environment")));
-	assert_true(json_equal(json_object_get(now, "outcome"), json_object_get(orig, "outcome")));
-	assert_true(json_array_size(json_object_get(now, "metrics")) > 50);
-	/* the metrics are sorted by name */
-	json_t *metrics = json_object_get(now, "metrics");
-	for (size_t i = 1; i < json_array_size(metrics); i++)
-		assert_true(strcmp(json_string_value(json_object_get(json_array_get(metrics, i - 1), "name")),
-				   json_string_value(json_object_get(json_array_get(metrics, i), "name"))) < 0);
-	json_decref(now);
-	json_decref(orig);
-	free(first);
-	free(second);
-	free(path);
-	strbuf_release(&err);
-	remove_dir(dir);
-}
-
-/* A folder without trial.json gets one with just the computed keys; a
- * trial.json that is not an object is an error, left as it was. */
-static void test_write_edges(void **state)
-{
-	(void)state;
-	char *dir = copy_sample("panic-on-oom");
-	char *path = xasprintf("%s/trial.json", dir);
-	struct strbuf err = STRBUF_INIT;
-	unlink(path);
-	assert_int_equal(trial_metrics_write(dir, &err), 0);
-	json_t *now = json_load_file(path, 0, NULL);
-	assert_non_null(now);
-	assert_int_equal(json_object_size(now), 4);
-	assert_true(json_is_true(json_object_get(now, "partial")));
-	json_decref(now);
-
-	write_file_str(path, "[1, 2]");
-	assert_int_equal(trial_metrics_write(dir, &err), -1);
-	assert_true(err.len > 0);
-	char *text = read_file(path, NULL);
-	assert_string_equal(text, "[1, 2]");
-	free(text);
-	strbuf_reset(&err);
-	assert_int_equal(trial_metrics_write("/nonexistent/oomlab", &err), -1);
-	free(path);
-	strbuf_release(&err);
-	remove_dir(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,8 +310,6 @@ int main(void)
 		cmocka_unit_test(test_binder),
 		cmocka_unit_test(test_partial_hang),
 		cmocka_unit_test(test_partial_panic),
-		cmocka_unit_test(test_write_idempotent),
-		cmocka_unit_test(test_write_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,6 @@
 #include "analysis/report/report_trace.h"
 #include "lab/builtin.h"
 #include "analysis/run/run-data.h"
-#include "analysis/run/run-metrics.h"
 #include "tests/unit/export-fixture.h"
 
 static int setup(void **state)
@@ -192,7 +191,6 @@ static void test_figures_drawn_or_left_out(void **state)
 	struct strbuf err = STRBUF_INIT;
 	char *run = xasprintf("%s/run", (char *)*state);
 	assert_int_equal(run_data_add(&rd, run, &err), 0);
-	run_data_fill_metrics(&rd);
 	struct report_figures figs;
 	report_figures_build(&rd, &figs);
 	static const char *const drawn[] = { "oom-kills", "stalls-direct_reclaim",
