@@ -10,8 +10,14 @@ BUILD   := build
 LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -ljansson -lcrypto -lm -lpthread
 LAB_MAIN   := lab/lab.c
 # Sources are every .c file of these folders and their subfolders.
-sources     = $(sort $(shell find $(1) -name '*.c'))
-LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(call sources,analysis common)
+sources     = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
+
+# Both sides: the guest/host protocol and the kernel's text formats, in C
+# library only code that the static guest programs link as the lab does.
+SHARED_SRCS:= $(call sources,common/proto common/kernel-text)
+SHARED_OBJS:= $(SHARED_SRCS:%.c=$(BUILD)/obj/%.o)
+LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) \
+	      $(filter-out $(SHARED_SRCS),$(call sources,analysis common))
 LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Guest side: one multi-call workload binary, the agent, and their library.
@@ -45,10 +51,14 @@ lab: deps
 
 guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent
 
-$(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a
+$(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a $(BUILD)/libshared.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
 
 $(BUILD)/liblab.a: $(LAB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libshared.a: $(SHARED_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -56,14 +66,14 @@ $(BUILD)/libworkload.a: $(WL_LIB_OBJS) $(WL_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/guest/oomlab-workload: $(BUILD)/obj/workloads/main.o $(WL_OBJS) $(WL_LIB_OBJS)
+$(BUILD)/guest/oomlab-workload: $(BUILD)/obj/workloads/main.o $(WL_OBJS) $(WL_LIB_OBJS) $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
 # The agent is the guest's init, started before any library is reachable: static.
 # glibc warns at link time that libcgroup's user lookups need NSS at run time;
 # the agent never looks users up, so those link warnings are silenced.
-$(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(BUILD)/libworkload.a
+$(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(BUILD)/libworkload.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -static -Wl,--no-warnings -o $@ $^ -lcgroup -lpthread
 
@@ -71,9 +81,10 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a
+$(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wl,--gc-sections -o $@ $< $(BUILD)/liblab.a $(BUILD)/libworkload.a \
+		$(BUILD)/libshared.a \
 		-lcmocka $(LAB_LIBS) $(GUEST_LIBS)
 
 # `make lab run`: the main job. Settings pass through to `lab run`.

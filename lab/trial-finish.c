@@ -10,30 +10,28 @@
 #include <unistd.h>
 
 #include "analysis/metrics/trial_metrics.h"
+#include "common/proto/protocol.h"
 #include "perf-events.h"
 
 int trial_split_files(const char *dir, struct strbuf *err)
 {
-	char *bin = xasprintf("%s/files.bin", dir), *out = xasprintf("%s/files", dir);
+	char *bin = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_FILES]);
+	char *out = xasprintf("%s/files", dir);
 	size_t len = 0;
 	char *data = read_file(bin, &len);
 	int rc = 0;
 	mkdir_p(out, 0755);
 	for (size_t pos = 0; data && pos < len;) {
-		char name[256];
-		unsigned long long size;
-		int consumed = 0;
-		char *nl = memchr(data + pos, '\n', len - pos);
-		if (!nl || sscanf(data + pos, "oomlab-file %255s %llu%n", name, &size, &consumed) != 2 ||
-		    strstr(name, "..")) {
+		struct files_record rec;
+		if (files_record_parse(data + pos, len - pos, &rec) < 0) {
 			strbuf_addf(err, "%s: unreadable record at byte %zu", bin, pos);
 			rc = -1;
 			break;
 		}
-		size_t body = (size_t)(nl - data) + 1;
-		bool complete = body + size <= len;
-		size_t have = complete ? size : len - body;
-		char *path = xasprintf("%s/%s%s", out, name, complete ? "" : ".partial");
+		size_t body = pos + rec.data;
+		bool complete = body + rec.size <= len;
+		size_t have = complete ? (size_t)rec.size : len - body;
+		char *path = xasprintf("%s/%s%s", out, rec.name, complete ? "" : ".partial");
 		char *parent = xstrdup(path);
 		*strrchr(parent, '/') = '\0';
 		mkdir_p(parent, 0755);

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/proto/protocol.h"
 #include "accel.h"
 #include "guest-image.h"
 #include "kbuild.h"
@@ -182,9 +183,9 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	struct strbuf perf_args = STRBUF_INIT;
 	for (size_t i = 0; spec->perf_args && i < spec->perf_args->n; i++)
 		strbuf_addf(&perf_args, "%s\n", spec->perf_args->items[i]);
-	struct job_file files[] = { { "spec", specs }, { "cmd", spec->command ? spec->command : "" },
-				    { "perf-args", strbuf_str(&perf_args) },
-				    { "prepare", spec->prepare ? spec->prepare : "" } };
+	struct job_file files[] = { { JOB_SPEC, specs }, { JOB_CMD, spec->command ? spec->command : "" },
+				    { JOB_PERF_ARGS, strbuf_str(&perf_args) },
+				    { JOB_PREPARE, spec->prepare ? spec->prepare : "" } };
 	int irc = guest_write_initrd(&img, files, sizeof(files) / sizeof(files[0]), job_cpio, initrd, err);
 	strbuf_release(&perf_args);
 	if (irc < 0)

@@ -13,6 +13,7 @@
 
 #include "qemu.h"
 #include "common/jsonl.h"
+#include "common/proto/protocol.h"
 #include "common/run-command.h"
 
 #define POLL_SECONDS 0.05
@@ -29,7 +30,7 @@ const char *vm_outcome_name(enum vm_outcome outcome)
 }
 
 /* One channel file QEMU appends to, read incrementally. */
-struct channel {
+struct channel_file {
 	const char *name;
 	int fd;
 	struct strbuf data;     /* everything read so far (console, ctl) or the unparsed tail */
@@ -39,7 +40,7 @@ struct channel {
 	bool panic;             /* the panic mark was seen */
 };
 
-static void channel_open(struct channel *c, const char *dir, const char *name, bool keep)
+static void channel_open(struct channel_file *c, const char *dir, const char *name, bool keep)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	c->name = name;
@@ -49,7 +50,7 @@ static void channel_open(struct channel *c, const char *dir, const char *name, b
 }
 
 /* Reads what arrived; returns the number of new bytes. */
-static size_t channel_poll(struct channel *c, void (*sink)(const char *, size_t))
+static size_t channel_poll(struct channel_file *c, void (*sink)(const char *, size_t))
 {
 	if (c->fd < 0)
 		return 0;
@@ -71,7 +72,7 @@ static size_t channel_poll(struct channel *c, void (*sink)(const char *, size_t)
 	return total;
 }
 
-static void channel_close(struct channel *c)
+static void channel_close(struct channel_file *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
@@ -119,10 +120,10 @@ static void control_parse(struct control *ctl, struct strbuf *data)
 		if (!obj)
 			continue;
 		const char *type = jsonl_type(obj);
-		if (type && !strcmp(type, "ready")) {
+		if (type && !strcmp(type, CTL_READY)) {
 			ctl->ready = true;
 			ctl->ready_uptime = json_number_value(json_object_get(obj, "uptime"));
-		} else if (type && !strcmp(type, "exit")) {
+		} else if (type && !strcmp(type, CTL_EXIT)) {
 			ctl->exited = true;
 			ctl->exit_status = (int)json_integer_value(json_object_get(obj, "status"));
 		}
@@ -135,7 +136,7 @@ static void control_parse(struct control *ctl, struct strbuf *data)
  * case it straddles two reads): the watch loop runs twenty times a second
  * and a kernel log under OOM grows to megabytes.
  */
-static bool channel_has_panic(struct channel *c)
+static bool channel_has_panic(struct channel_file *c)
 {
 	if (c->panic || !c->data.len)
 		return c->panic;
@@ -150,7 +151,7 @@ static bool channel_has_panic(struct channel *c)
  * The panic text: the lines before the panic line (what led to it) and the
  * lines after it (the stack that BUGVERBOSE prints, the end marker).
  */
-static char *panic_detail(struct channel *console, struct channel *kmsg)
+static char *panic_detail(struct channel_file *console, struct channel_file *kmsg)
 {
 	const struct strbuf *src = channel_has_panic(console) ? &console->data : &kmsg->data;
 	const char *mark = memmem(src->buf, src->len, PANIC_MARK, sizeof(PANIC_MARK) - 1);
@@ -178,13 +179,16 @@ static void sleep_seconds(double s)
 
 int vm_run(struct vm_run *run, struct strbuf *err)
 {
+	/* The console, then the protocol's channels in their order. */
 	enum { CH_CONSOLE, CH_CTL, CH_OUT, CH_KMSG, CH_PERF, CH_FILES, CH_COUNT };
-	static const char *const files[CH_COUNT] = { "console.log", "ctl.jsonl", "out.log", "kmsg.log",
-						     "perf.data", "files.bin" };
-	struct channel ch[CH_COUNT];
+	_Static_assert(CH_COUNT == CHANNEL_COUNT + 1 && CH_CTL == CHANNEL_CTL + 1 &&
+		       CH_KMSG == CHANNEL_KMSG + 1 && CH_FILES == CHANNEL_FILES + 1,
+		       "vm.c's channels follow common/proto/protocol.h");
+	struct channel_file ch[CH_COUNT];
 	memset(ch, 0, sizeof(ch));
 	for (int i = 0; i < CH_COUNT; i++)
-		channel_open(&ch[i], run->dir, files[i], i == CH_CONSOLE || i == CH_CTL || i == CH_KMSG);
+		channel_open(&ch[i], run->dir, i == CH_CONSOLE ? CONSOLE_FILE : channel_file_name[i - 1],
+			     i == CH_CONSOLE || i == CH_CTL || i == CH_KMSG);
 
 	run->exit_status = -1;
 	run->wall_ready = run->guest_ready_uptime = -1;

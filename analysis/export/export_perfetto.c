@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/proto/protocol.h"
 #include "common/util.h"
 #include "analysis/trace/trace.h"
 
@@ -414,11 +415,6 @@ struct ctl_state {
 	bool prev_has_some, prev_has_full;
 };
 
-static const char *const ctl_counters[] = {
-	"mem_free_kb", "mem_available_kb", "swap_free_kb", "cgroup_memory_bytes",
-	"psi_some_total_us", "psi_full_total_us", NULL,
-};
-
 static void ctl_line(json_t *o, void *ctx)
 {
 	struct ctl_state *cs = ctx;
@@ -427,7 +423,7 @@ static void ctl_line(json_t *o, void *ctx)
 	uint64_t t;
 	if (!type || !get_u64(o, "t_mono_ns", &t))
 		return;
-	if (strcmp(type, "heartbeat")) {
+	if (strcmp(type, CTL_HEARTBEAT)) {
 		json_t *args = json_deep_copy(o);
 		json_object_del(args, "type");
 		json_object_del(args, "t_mono_ns");
@@ -435,7 +431,7 @@ static void ctl_line(json_t *o, void *ctx)
 		return;
 	}
 	bool any = false;
-	for (const char *const *k = ctl_counters; *k; k++) {
+	for (const char *const *k = heartbeat_fields; *k; k++) {
 		uint64_t v;
 		if (get_u64(o, *k, &v)) {
 			counter(b, *k, t, (double)v);
@@ -445,8 +441,8 @@ static void ctl_line(json_t *o, void *ctx)
 	if (!any)
 		return;         /* the prepare step's heartbeats carry no sample */
 	uint64_t some = 0, full = 0;
-	bool has_some = get_u64(o, "psi_some_total_us", &some);
-	bool has_full = get_u64(o, "psi_full_total_us", &full);
+	bool has_some = get_u64(o, HB_PSI_SOME_TOTAL_US, &some);
+	bool has_full = get_u64(o, HB_PSI_FULL_TOTAL_US, &full);
 	if (cs->have_prev && t > cs->prev_t) {
 		double span_us = (double)(t - cs->prev_t) / 1000.0;
 		if (has_some && cs->prev_has_some && some >= cs->prev_some)
@@ -595,7 +591,7 @@ static int lane_tid(size_t w, int l)
 static void read_out(struct builder *b, const char *dir)
 {
 	struct out_state os = { .b = b, .workloads = STRLIST_INIT, .others = json_array() };
-	char *path = xasprintf("%s/out.log", dir);
+	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_OUT]);
 	if (jsonl_read_file(path, out_line, &os) >= 0)
 		b->counts->have_out = true;
 	free(path);
@@ -701,7 +697,7 @@ json_t *perfetto_trace(const char *dir, json_t *other_data, struct perfetto_coun
 	draw_victims(&b, &trace);
 	trace_release(&trace);
 	struct ctl_state cs = { .b = &b };
-	char *path = xasprintf("%s/ctl.jsonl", dir);
+	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	counts->have_ctl = jsonl_read_file(path, ctl_line, &cs) >= 0;
 	free(path);
 	read_out(&b, dir);

@@ -86,6 +86,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/proto/protocol.h"
 #include "analysis/parse/binder_stats.h"
 #include "analysis/parse/slabinfo.h"
 #include "analysis/parse/snapshot.h"
@@ -240,7 +241,8 @@ struct snap {
 
 static void snap_read(const char *dir, const char *name, struct snap *s)
 {
-	char *b = xasprintf("files/before/%s", name), *a = xasprintf("files/after/%s", name);
+	char *b = xasprintf("files/" SNAPSHOT_BEFORE "/%s", name);
+	char *a = xasprintf("files/" SNAPSHOT_AFTER "/%s", name);
 	s->before = read_in(dir, b);
 	s->after = read_in(dir, a);
 	free(b);
@@ -405,13 +407,13 @@ static void binder_metrics(struct metric_set *m, const struct snap *s)
 static void note_exit(json_t *record, void *found)
 {
 	const char *type = jsonl_type(record);
-	if (type && !strcmp(type, "exit"))
+	if (type && !strcmp(type, CTL_EXIT))
 		*(bool *)found = true;
 }
 
 static bool ctl_has_exit(const char *dir)
 {
-	char *path = xasprintf("%s/ctl.jsonl", dir);
+	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	bool found = false;
 	jsonl_read_file(path, note_exit, &found);
 	free(path);
@@ -420,8 +422,8 @@ static bool ctl_has_exit(const char *dir)
 
 static bool after_complete(const char *dir)
 {
-	char *vmstat = xasprintf("%s/files/after/vmstat", dir);
-	char *partial = xasprintf("%s/files/after/vmstat.partial", dir);
+	char *vmstat = xasprintf("%s/files/" SNAPSHOT_AFTER "/" SNAP_VMSTAT, dir);
+	char *partial = xasprintf("%s/files/" SNAPSHOT_AFTER "/" SNAP_VMSTAT ".partial", dir);
 	bool ok = path_exists(vmstat) && !path_exists(partial);
 	free(vmstat);
 	free(partial);
@@ -485,12 +487,12 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		ADD(&m, "kmsg_missed_records", trace.kmsg.seq_gaps, "count", "kmsg");
 
 	struct snap vmstat, events, psi_sys, psi_cg, slab, binder;
-	snap_read(dir, "vmstat", &vmstat);
-	snap_read(dir, "cgroup-memory.events", &events);
-	snap_read(dir, "pressure-memory", &psi_sys);
-	snap_read(dir, "cgroup-memory.pressure", &psi_cg);
-	snap_read(dir, "slabinfo", &slab);
-	snap_read(dir, "binder-stats", &binder);
+	snap_read(dir, SNAP_VMSTAT, &vmstat);
+	snap_read(dir, SNAP_CGROUP_EVENTS, &events);
+	snap_read(dir, SNAP_PRESSURE_MEMORY, &psi_sys);
+	snap_read(dir, SNAP_CGROUP_PRESSURE, &psi_cg);
+	snap_read(dir, SNAP_SLABINFO, &slab);
+	snap_read(dir, SNAP_BINDER_STATS, &binder);
 	long long vm_oom, ev_oom;
 	vmstat_metrics(&m, &vmstat, &vm_oom);
 	memory_events_metrics(&m, &events, &ev_oom);
@@ -501,7 +503,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	oom_kill_totals(&m, &trace.reports, have_kmsg, vm_oom, ev_oom, have_trace,
 			trace.oom.mark_victim_events);
 
-	char *outlog = read_in(dir, "out.log");
+	char *outlog = read_in(dir, channel_file_name[CHANNEL_OUT]);
 	if (outlog)
 		workload_metrics_parse(outlog, &m);
 

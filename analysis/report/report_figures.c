@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/proto/protocol.h"
 #include "analysis/trace/oom_victims.h"
 #include "plot.h"
 #include "report_trace.h"
@@ -722,8 +723,8 @@ out:
 static void memory_sample(json_t *o, void *d)
 {
 	const char *type = jsonl_type(o);
-	json_t *tm = json_object_get(o, "t_mono_ns"), *av = json_object_get(o, "mem_available_kb");
-	if (type && !strcmp(type, "heartbeat") && json_is_number(tm) && json_is_number(av))
+	json_t *tm = json_object_get(o, "t_mono_ns"), *av = json_object_get(o, HB_MEM_AVAILABLE_KB);
+	if (type && !strcmp(type, CTL_HEARTBEAT) && json_is_number(tm) && json_is_number(av))
 		strbuf_addf(d, "%.3f %.1f\n", json_number_value(tm) / 1e9,
 			    json_number_value(av) / 1024.0);
 }
@@ -739,7 +740,7 @@ static void fig_memory(struct ctx *c)
 		const struct run_trial *t = &rd->trials[i];
 		if (!trial_ok(t))
 			continue;
-		char *path = xasprintf("%s/ctl.jsonl", t->dir);
+		char *path = xasprintf("%s/%s", t->dir, channel_file_name[CHANNEL_CTL]);
 		struct strbuf d = STRBUF_INIT;
 		long read = jsonl_read_file(path, memory_sample, &d);
 		free(path);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/proto/protocol.h"
 #include "common/util.h"
 #include "analysis/trace/trace.h"
 
@@ -91,13 +92,13 @@ void trial_trace_load(const char *dir, struct trial_trace *tt)
 	}
 	trace_release(&r);
 
-	char *path = xasprintf("%s/files/before/buddyinfo", dir);
+	char *path = xasprintf("%s/files/" SNAPSHOT_BEFORE "/" SNAP_BUDDYINFO, dir);
 	char *text = read_file(path, NULL);
 	if (text)
 		buddyinfo_parse(text, &tt->boot);
 	free(text);
 	free(path);
-	path = xasprintf("%s/out.log", dir);
+	path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_OUT]);
 	jsonl_read_file(path, prepared_buddy_line, &tt->prepared);
 	free(path);
 }

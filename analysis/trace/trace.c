@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/proto/protocol.h"
 #include "common/util.h"
 
 struct reading {
@@ -36,7 +37,7 @@ void trace_read(const char *dir, struct trace *t, trace_sample_fn fn, void *ctx)
 	free(path);
 	stall_tracker_finish(&t->stalls, t->perf.last_ns);
 
-	path = xasprintf("%s/kmsg.log", dir);
+	path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_KMSG]);
 	t->have_kmsg = kmsg_read(path, oom_reports_kmsg_fn, &t->reports, &t->kmsg) == 0;
 	free(path);
 	oom_timeline_add_reports(&t->oom, &t->reports);
