@@ -361,7 +361,7 @@ static void slab_metrics(struct metric_set *m, const struct snap *s)
 			continue;
 		addf_metric(m, (double)c->active_objs, "count", "slabinfo", "slab_%s_active_objs", c->name);
 		addf_metric(m, (double)bytes, "bytes", "slabinfo", "slab_%s_bytes", c->name);
-		const struct slab_cache *before = have_before ? slabinfo_find(&b, c->name) : NULL;
+		const struct slab_cache *before = have_before ? slabinfo_cache(&b, c->name) : NULL;
 		if (have_before)
 			addf_metric(m, (double)bytes - (before ? (double)slab_cache_bytes(before) : 0.0),
 				    "bytes", "slabinfo", "slab_%s_bytes_delta", c->name);

@@ -1,4 +1,4 @@
-/* binder_stats.c - binder's global statistics parser (binder_stats.h). */
+/* binder's global statistics as lists (binder_stats.h). */
 #include "binder_stats.h"
 
 #include <stdio.h>
@@ -7,47 +7,32 @@
 
 #include "common/util.h"
 
+static void add_line(const struct binder_stats_line *line, void *ctx)
+{
+	struct binder_stats *out = ctx;
+	if (line->object) {
+		if (out->n_objs == out->alloc_objs) {
+			out->alloc_objs = out->alloc_objs ? 2 * out->alloc_objs : 8;
+			out->objs = xrealloc(out->objs, out->alloc_objs * sizeof(*out->objs));
+		}
+		struct binder_obj_count *o = &out->objs[out->n_objs++];
+		snprintf(o->type, sizeof(o->type), "%s", line->name);
+		o->active = line->active;
+		o->total = line->total;
+	} else {
+		if (out->n_cmds == out->alloc_cmds) {
+			out->alloc_cmds = out->alloc_cmds ? 2 * out->alloc_cmds : 32;
+			out->cmds = xrealloc(out->cmds, out->alloc_cmds * sizeof(*out->cmds));
+		}
+		struct binder_cmd_count *c = &out->cmds[out->n_cmds++];
+		snprintf(c->name, sizeof(c->name), "%s", line->name);
+		c->count = line->count;
+	}
+}
+
 int binder_stats_parse(const char *text, struct binder_stats *out)
 {
-	const char *start = strstr(text, "binder stats:\n");
-	if (!start)
-		return -1;
-	int found = 0;
-	for (const char *line = strchr(start, '\n') + 1; *line;) {
-		const char *nl = strchr(line, '\n');
-		char *copy = xstrndup(line, nl ? (size_t)(nl - line) : strlen(line));
-		struct binder_obj_count o;
-		struct binder_cmd_count c;
-		char colon;
-		int stop = 0;
-		memset(&o, 0, sizeof(o));
-		memset(&c, 0, sizeof(c));
-		if (starts_with(copy, "proc ") && copy[5] >= '0' && copy[5] <= '9') {
-			stop = 1;       /* the per-process blocks */
-		} else if (copy[0] != ' ' &&
-			   sscanf(copy, "%31[a-z_]: active %llu total %llu", o.type, &o.active,
-				  &o.total) == 3) {
-			if (out->n_objs == out->alloc_objs) {
-				out->alloc_objs = out->alloc_objs ? 2 * out->alloc_objs : 8;
-				out->objs = xrealloc(out->objs, out->alloc_objs * sizeof(*out->objs));
-			}
-			out->objs[out->n_objs++] = o;
-			found++;
-		} else if ((starts_with(copy, "BC_") || starts_with(copy, "BR_")) &&
-			   sscanf(copy, "%47[A-Z_0-9]%c %llu", c.name, &colon, &c.count) == 3 &&
-			   colon == ':') {
-			if (out->n_cmds == out->alloc_cmds) {
-				out->alloc_cmds = out->alloc_cmds ? 2 * out->alloc_cmds : 32;
-				out->cmds = xrealloc(out->cmds, out->alloc_cmds * sizeof(*out->cmds));
-			}
-			out->cmds[out->n_cmds++] = c;
-		}
-		free(copy);
-		if (stop || !nl)
-			break;
-		line = nl + 1;
-	}
-	return found;
+	return binder_stats_each(text, add_line, out);
 }
 
 void binder_stats_clear(struct binder_stats *s)

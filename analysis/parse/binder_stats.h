@@ -1,22 +1,15 @@
-/* binder_stats.h - binder's global statistics (binderfs
- * binder_logs/stats, or debugfs binder/stats), the part before the first
- * per-process block:
- *
- *   binder stats:
- *   BC_TRANSACTION: 12            (commands received, BC_*, and returns sent, BR_*)
- *   proc: active 2 total 5        (objects alive now, and ever created, per type:
- *   thread: active 3 total 9       proc thread node ref death transaction
- *   ...                            transaction_complete)
- *   proc 123                      (per-process blocks follow; not read)
- */
-#ifndef OOMLAB_BINDER_STATS_H
-#define OOMLAB_BINDER_STATS_H
+/* binder_stats.h - binder's global statistics as lists: the object counts
+ * per type and the BC_/BR_ counts (the format: common/kernel-text/binder-stats.h). */
+#ifndef OOMLAB_BINDER_STATS_LIST_H
+#define OOMLAB_BINDER_STATS_LIST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/kernel-text/binder-stats.h"
+
 struct binder_obj_count {
-	char type[32];
+	char type[48];
 	unsigned long long active, total;
 };
 

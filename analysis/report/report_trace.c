@@ -6,37 +6,23 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/kernel-text/buddyinfo.h"
 #include "common/proto/protocol.h"
 #include "common/util.h"
 #include "analysis/trace/trace.h"
 
-void buddyinfo_parse(const char *text, struct report_buddy *b)
+void report_buddy_add(const char *text, struct report_buddy *b)
 {
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		const char *zone = strstr(line, "zone");
-		if (starts_with(line, "Node") && zone && (!nl || zone < nl)) {
-			const char *p = zone + 4;
-			while (*p == ' ')
-				p++;
-			while (*p && *p != ' ' && *p != '\n')      /* the zone's name */
-				p++;
-			int order = 0;
-			while (order < REPORT_BUDDY_ORDERS) {
-				char *end;
-				long long v = strtoll(p, &end, 10);
-				if (end == p || (nl && end > nl))
-					break;
-				b->free[order++] += (double)v;
-				p = end;
-			}
-			if (order) {
-				b->have = true;
-				if (order > b->orders)
-					b->orders = order;
-			}
-		}
-		line = nl ? nl + 1 : NULL;
+	struct buddyinfo bi;
+	if (buddyinfo_parse(text, &bi) < 0)
+		return;
+	for (int z = 0; z < bi.nzones; z++) {
+		int orders = bi.z[z].norders < REPORT_BUDDY_ORDERS ? bi.z[z].norders : REPORT_BUDDY_ORDERS;
+		for (int o = 0; o < orders; o++)
+			b->free[o] += (double)bi.z[z].free[o];
+		b->have = true;
+		if (orders > b->orders)
+			b->orders = orders;
 	}
 }
 
@@ -95,7 +81,7 @@ void trial_trace_load(const char *dir, struct trial_trace *tt)
 	char *path = xasprintf("%s/files/" SNAPSHOT_BEFORE "/" SNAP_BUDDYINFO, dir);
 	char *text = read_file(path, NULL);
 	if (text)
-		buddyinfo_parse(text, &tt->boot);
+		report_buddy_add(text, &tt->boot);
 	free(text);
 	free(path);
 	path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_OUT]);

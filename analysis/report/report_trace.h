@@ -49,7 +49,7 @@ struct trial_trace {
 void trial_trace_load(const char *dir, struct trial_trace *tt);
 void trial_trace_release(struct trial_trace *tt);
 
-/* Adds the free blocks per order of /proc/buddyinfo TEXT to B. */
-void buddyinfo_parse(const char *text, struct report_buddy *b);
+/* Adds the free blocks per order of /proc/buddyinfo TEXT, summed over its zones, to B. */
+void report_buddy_add(const char *text, struct report_buddy *b);
 
 #endif

@@ -18,7 +18,7 @@
 
 #include <stdbool.h>
 
-#include "analysis/parse/kmsg.h"
+#include "common/kernel-text/kmsg.h"
 #include "analysis/parse/oom_report.h"
 #include "analysis/parse/perf_script.h"
 #include "oom_victims.h"

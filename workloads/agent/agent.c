@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "../lib/report.h"
+#include "common/kernel-text/kv.h"
+#include "common/kernel-text/psi.h"
+#include "workloads/lib/report.h"
 
 #define HEARTBEAT_SECONDS 1.0
 #define PERF_FLUSH_SECONDS 0.1
@@ -174,16 +176,11 @@ static pid_t start_command(const struct job *job, bool interactive, int out)
 	_exit(127);
 }
 
-/* The value of "Key:" in a /proc-style file, or -1. */
-static long long read_field(const char *path, const char *key)
+/* The value of KEY in a "Key: value" text (common/kernel-text/kv.h), or -1. */
+static long long field(const char *text, const char *key)
 {
-	char *text = slurp(path);
-	long long v = -1;
-	char *at = text ? strstr(text, key) : NULL;
-	if (at)
-		v = strtoll(at + strlen(key), NULL, 10);
-	free(text);
-	return v;
+	long long v;
+	return text && kv_find(text, key, &v) ? v : -1;
 }
 
 /*
@@ -198,24 +195,25 @@ static void send_heartbeat(void)
 	jl_str(&j, "type", CTL_HEARTBEAT);
 	jl_dbl(&j, "uptime", uptime_seconds());
 	jl_u64(&j, "t_mono_ns", mono_ns());
-	jl_i64(&j, HB_MEM_FREE_KB, read_field("/proc/meminfo", "MemFree:"));
-	jl_i64(&j, HB_MEM_AVAILABLE_KB, read_field("/proc/meminfo", "MemAvailable:"));
-	jl_i64(&j, HB_SWAP_FREE_KB, read_field("/proc/meminfo", "SwapFree:"));
+	char *meminfo = slurp("/proc/meminfo");
+	jl_i64(&j, HB_MEM_FREE_KB, field(meminfo, "MemFree"));
+	jl_i64(&j, HB_MEM_AVAILABLE_KB, field(meminfo, "MemAvailable"));
+	jl_i64(&j, HB_SWAP_FREE_KB, field(meminfo, "SwapFree"));
+	free(meminfo);
 	char *current = slurp("/sys/fs/cgroup/workload/memory.current");
 	if (current) {
 		jl_i64(&j, HB_CGROUP_MEMORY, strtoll(current, NULL, 10));
 		free(current);
 	}
-	char *psi = slurp("/proc/pressure/memory");
-	if (psi) {
-		char *some = strstr(psi, "some "), *full = strstr(psi, "full ");
-		char *st = some ? strstr(some, "total=") : NULL, *ft = full ? strstr(full, "total=") : NULL;
-		if (st)
-			jl_i64(&j, HB_PSI_SOME_TOTAL_US, strtoll(st + 6, NULL, 10));
-		if (ft)
-			jl_i64(&j, HB_PSI_FULL_TOTAL_US, strtoll(ft + 6, NULL, 10));
-		free(psi);
+	char *text = slurp("/proc/pressure/memory");
+	struct psi psi;
+	if (text && psi_parse(text, &psi)) {
+		if (psi.have_some)
+			jl_i64(&j, HB_PSI_SOME_TOTAL_US, (int64_t)psi.some_total_us);
+		if (psi.have_full)
+			jl_i64(&j, HB_PSI_FULL_TOTAL_US, (int64_t)psi.full_total_us);
 	}
+	free(text);
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 

@@ -271,7 +271,7 @@ static void test_buddyinfo(void **state)
 	struct buddyinfo bi;
 
 	(void)state;
-	assert_int_equal(wl_parse_buddyinfo(buddy_text, &bi), 3);
+	assert_int_equal(buddyinfo_parse(buddy_text, &bi), 3);
 	assert_int_equal(bi.z[1].norders, 11);
 	assert_true(bi.z[1].free[0] == 53157);
 	assert_int_equal(bi.z[2].node, 1);
@@ -282,7 +282,7 @@ static void test_buddyinfo(void **state)
 	assert_true(wl_buddy_blocks_ge(&bi, "DMA32", 1) == 2);
 	assert_true(wl_buddy_pages_ge(&bi, "Normal", 0) == 10 + 8 + 8 + 8 + 1024);
 	assert_true(wl_buddy_unusable_index(&bi, "DMA32", 3) > 0.999);
-	assert_int_equal(wl_parse_buddyinfo("garbage\n", &bi), -EINVAL);
+	assert_int_equal(buddyinfo_parse("garbage\n", &bi), -EINVAL);
 }
 
 static const char slab_text[] =
@@ -297,14 +297,14 @@ static void test_slabinfo(void **state)
 	struct slab_cache c;
 
 	(void)state;
-	assert_int_equal(wl_parse_slabinfo(slab_text, "kmalloc-128", &c), 0);
+	assert_int_equal(slabinfo_find(slab_text, "kmalloc-128", &c), 0);
 	assert_true(c.active_objs == 8448 && c.num_objs == 8480 && c.objsize == 128);
-	assert_true(c.objperslab == 32 && c.pagesperslab == 1 && c.num_slabs == 265);
-	assert_int_equal(wl_parse_slabinfo(slab_text, "binder_thread", &c), 0);
+	assert_true(c.objs_per_slab == 32 && c.pages_per_slab == 1 && c.num_slabs == 265);
+	assert_int_equal(slabinfo_find(slab_text, "binder_thread", &c), 0);
 	/* the seed thread's arithmetic: (296 * 26) / (2 * 4096) = 93.9% */
-	assert_true(c.objperslab * 296 * 1000 / (c.pagesperslab * 4096) == 939);
-	assert_int_equal(wl_parse_slabinfo(slab_text, "kmalloc-1", &c), -ENOENT);
-	assert_int_equal(wl_parse_slabinfo(slab_text, "binder_node", &c), -ENOENT);
+	assert_true(c.objs_per_slab * 296 * 1000 / (c.pages_per_slab * 4096) == 939);
+	assert_int_equal(slabinfo_find(slab_text, "kmalloc-1", &c), -1);
+	assert_int_equal(slabinfo_find(slab_text, "binder_node", &c), -1);
 }
 
 static void put_file(const char *dir, const char *name, const char *text)

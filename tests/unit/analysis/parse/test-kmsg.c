@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/parse/kmsg.h"
+#include "common/kernel-text/kmsg.h"
 #include "analysis/parse/oom_report.h"
 #include "tests/unit/samples.h"
 

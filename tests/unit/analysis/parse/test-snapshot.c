@@ -130,7 +130,7 @@ static void test_slabinfo(void **state)
 	struct slabinfo s = { 0 };
 	char *text = sample_read("binder-kmem-cache/files/after/slabinfo");
 	assert_int_equal(slabinfo_parse(text, &s), 103);
-	const struct slab_cache *c = slabinfo_find(&s, "binder_work");
+	const struct slab_cache *c = slabinfo_cache(&s, "binder_work");
 	assert_non_null(c);
 	assert_int_equal(c->active_objs, 340);
 	assert_int_equal(c->num_objs, 340);
@@ -141,11 +141,11 @@ static void test_slabinfo(void **state)
 	assert_int_equal(c->num_slabs, 2);
 	assert_int_equal(slab_cache_bytes(c), 8192);
 	assert_true(fabs(slab_cache_efficiency(c) - 0.99609375) < 1e-12);
-	c = slabinfo_find(&s, "binder_thread");
+	c = slabinfo_cache(&s, "binder_thread");
 	assert_non_null(c);
 	assert_int_equal(slab_cache_bytes(c), 24576);
 	assert_true(fabs(slab_cache_efficiency(c) - 0.630859375) < 1e-12);
-	c = slabinfo_find(&s, "binder_proc");
+	c = slabinfo_cache(&s, "binder_proc");
 	assert_non_null(c);
 	assert_int_equal(c->objsize, 632);
 	assert_int_equal(slab_cache_bytes(c), 16384);
@@ -155,8 +155,8 @@ static void test_slabinfo(void **state)
 
 	text = sample_read("binder/files/after/slabinfo");
 	assert_int_equal(slabinfo_parse(text, &s), 97);
-	assert_null(slabinfo_find(&s, "binder_work"));
-	c = slabinfo_find(&s, "kmalloc-1k");
+	assert_null(slabinfo_cache(&s, "binder_work"));
+	c = slabinfo_cache(&s, "kmalloc-1k");
 	assert_non_null(c);
 	assert_int_equal(slab_cache_bytes(c), 229376);
 	assert_true(fabs(slab_cache_efficiency(c) - 0.6339285714285714) < 1e-12);

@@ -154,7 +154,7 @@ static void test_buddyinfo_and_interval(void **state)
 {
 	(void)state;
 	struct report_buddy b = { 0 };
-	buddyinfo_parse("Node 0, zone      DMA      1      2      3\n"
+	report_buddy_add("Node 0, zone      DMA      1      2      3\n"
 			"Node 0, zone    DMA32     10     20     30     40\n"
 			"garbage line\n", &b);
 	assert_true(b.have);
