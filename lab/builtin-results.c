@@ -12,6 +12,7 @@
 #include "analysis/store/store.h"
 #include "builtin.h"
 #include "common/paths.h"
+#include "common/run-folder.h"
 #include "options.h"
 #include "run-merge.h"
 #include "trial-finish.h"
@@ -109,10 +110,11 @@ static void sync_results(struct store *s)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		char *json = xasprintf("%s/%s/run.json", root, de->d_name);
-		if (path_exists(json))
-			strlist_push_owned(&dirs, xasprintf("%s/%s", root, de->d_name));
-		free(json);
+		char *dir = xasprintf("%s/%s", root, de->d_name);
+		if (run_folder_is_run(dir))
+			strlist_push_owned(&dirs, dir);
+		else
+			free(dir);
 	}
 	closedir(d);
 	strlist_sort(&dirs);
@@ -313,16 +315,10 @@ static void print_summary(const struct store_summary *sum)
 /* The folder RUN names: a run folder path, or <results>/RUN; NULL if none. */
 static char *run_folder(const char *run)
 {
-	char *json = xasprintf("%s/run.json", run);
-	bool is_path = strchr(run, '/') && path_exists(json);
-	free(json);
-	if (is_path)
+	if (strchr(run, '/') && run_folder_is_run(run))
 		return xstrdup(run);
 	char *dir = xasprintf("%s/%s", results_root(), run);
-	json = xasprintf("%s/run.json", dir);
-	bool found = path_exists(json);
-	free(json);
-	if (found)
+	if (run_folder_is_run(dir))
 		return dir;
 	free(dir);
 	return NULL;

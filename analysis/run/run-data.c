@@ -1,7 +1,6 @@
 /* A run's trials as the analysis sees them. */
 #include "run-data.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include "analysis/metrics/trial_metrics.h"
 #include "common/paths.h"
+#include "common/run-folder.h"
 
 char *run_dir_resolve(const char *run)
 {
@@ -50,8 +50,9 @@ static bool derive_metrics(json_t *trial, const char *dir)
 	return done;
 }
 
-static void add_trial(struct run_data *rd, const char *label, unsigned index, const char *dir)
+static void add_trial(const char *label, unsigned index, const char *dir, void *ctx)
 {
+	struct run_data *rd = ctx;
 	if (rd->n == rd->alloc) {
 		rd->alloc = rd->alloc ? 2 * rd->alloc : 32;
 		rd->trials = xrealloc(rd->trials, rd->alloc * sizeof(*rd->trials));
@@ -74,16 +75,14 @@ static void add_trial(struct run_data *rd, const char *label, unsigned index, co
 int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
 {
 	char *dir = run_dir_resolve(run);
-	char *path = xasprintf("%s/run.json", dir);
-	json_error_t jerr;
-	json_t *meta = json_load_file(path, 0, &jerr);
+	struct strbuf why = STRBUF_INIT;
+	json_t *meta = run_folder_load(dir, &why);
 	if (!meta) {
-		strbuf_addf(err, "%s: not a run (%s)", run, path_exists(path) ? jerr.text : "no run.json");
-		free(path);
+		strbuf_addf(err, "%s: not a run (%s)", run, why.buf);
+		strbuf_release(&why);
 		free(dir);
 		return -1;
 	}
-	free(path);
 	if (!rd->runs)
 		rd->runs = json_array();
 	json_array_append_new(rd->runs, meta);
@@ -106,28 +105,9 @@ int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
 		if (label && !strlist_has(&rd->labels, label))
 			strlist_push(&rd->labels, label);
 	}
-	/* The trials are whatever folders exist: <label>/<index>/. */
-	for (size_t g = 0; g < rd->labels.n; g++) {
-		char *gdir = xasprintf("%s/%s", dir, rd->labels.items[g]);
-		DIR *d = opendir(gdir);
-		struct dirent *de;
-		struct strlist names = STRLIST_INIT;
-		while (d && (de = readdir(d))) {
-			unsigned long index;
-			if (de->d_name[0] != '.' && parse_ulong(de->d_name, &index))
-				strlist_push(&names, de->d_name);
-		}
-		if (d)
-			closedir(d);
-		strlist_sort(&names);
-		for (size_t k = 0; k < names.n; k++) {
-			char *tdir = xasprintf("%s/%s", gdir, names.items[k]);
-			add_trial(rd, rd->labels.items[g], (unsigned)strtoul(names.items[k], NULL, 10), tdir);
-			free(tdir);
-		}
-		strlist_clear(&names);
-		free(gdir);
-	}
+	/* The trials are whatever trial folders exist (common/run-folder.h). */
+	for (size_t g = 0; g < rd->labels.n; g++)
+		run_folder_each_trial(dir, rd->labels.items[g], add_trial, rd);
 	free(dir);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/run-folder.h"
 #include "store_internal.h"
 
 static int64_t mtime_ns(const struct stat *st)
@@ -24,15 +25,6 @@ static void see(struct store_run_scan *scan, const char *path, bool count)
 		scan->files++;
 }
 
-/* A trial folder's name: digits only (000, 001, ...). */
-static bool trial_name(const char *name, unsigned *index)
-{
-	if (!*name || strlen(name) > 9 || strspn(name, "0123456789") != strlen(name))
-		return false;
-	*index = (unsigned)strtoul(name, NULL, 10);
-	return true;
-}
-
 static bool subdir(const char *parent, const struct dirent *de)
 {
 	if (de->d_name[0] == '.')
@@ -47,45 +39,40 @@ static bool subdir(const char *parent, const struct dirent *de)
 	return dir;
 }
 
-static void scan_group(struct store_run_scan *scan, const char *run_dir, const char *label,
-		       size_t *alloc)
+struct scanning {
+	struct store_run_scan *scan;
+	size_t alloc;
+};
+
+static void add_trial(const char *label, unsigned index, const char *path, void *ctx)
 {
-	char *group_dir = xasprintf("%s/%s", run_dir, label);
-	DIR *d = opendir(group_dir);
-	if (!d) {
-		free(group_dir);
-		return;
+	struct scanning *s = ctx;
+	struct store_run_scan *scan = s->scan;
+	if (scan->n_trials == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		scan->trials = xrealloc(scan->trials, s->alloc * sizeof(*scan->trials));
 	}
-	see(scan, group_dir, false);
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		unsigned index;
-		if (!trial_name(de->d_name, &index) || !subdir(group_dir, de))
-			continue;
-		if (scan->n_trials == *alloc) {
-			*alloc = *alloc ? 2 * *alloc : 16;
-			scan->trials = xrealloc(scan->trials, *alloc * sizeof(*scan->trials));
-		}
-		struct store_trial_dir *t = &scan->trials[scan->n_trials++];
-		t->label = xstrdup(label);
-		t->index = index;
-		t->path = xasprintf("%s/%s", group_dir, de->d_name);
-		see(scan, t->path, false);
-		char *record = xasprintf("%s/trial.json", t->path);
-		see(scan, record, true);
-		free(record);
-	}
-	closedir(d);
-	free(group_dir);
+	struct store_trial_dir *t = &scan->trials[scan->n_trials++];
+	t->label = xstrdup(label);
+	t->index = index;
+	t->path = xstrdup(path);
+	see(scan, t->path, false);
+	char *record = xasprintf("%s/trial.json", t->path);
+	see(scan, record, true);
+	free(record);
 }
 
-static int compare_trials(const void *a, const void *b)
+static void scan_group(struct scanning *s, const char *run_dir, const char *label)
 {
-	const struct store_trial_dir *x = a, *y = b;
-	int c = strcmp(x->label, y->label);
-	if (c)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
+	char *group_dir = xasprintf("%s/%s", run_dir, label);
+	see(s->scan, group_dir, false);
+	free(group_dir);
+	run_folder_each_trial(run_dir, label, add_trial, s);
+}
+
+static int compare_groups(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 int store_scan_run(const char *run_dir, struct store_run_scan *scan, struct strbuf *err)
@@ -96,17 +83,23 @@ int store_scan_run(const char *run_dir, struct store_run_scan *scan, struct strb
 		strbuf_addf(err, "cannot read the run folder %s: %s", run_dir, strerror(errno));
 		return STORE_EINPUT;
 	}
-	char *run_json = xasprintf("%s/run.json", run_dir);
+	char *run_json = xasprintf("%s/" RUN_JSON, run_dir);
 	see(scan, run_json, true);
 	free(run_json);
-	size_t alloc = 0;
+	/* Every subfolder is a group (the import names those run.json does not
+	 * list); groups by name, trials by index. */
+	struct strlist groups = STRLIST_INIT;
 	struct dirent *de;
 	while ((de = readdir(d)))
 		if (subdir(run_dir, de))
-			scan_group(scan, run_dir, de->d_name, &alloc);
+			strlist_push(&groups, de->d_name);
 	closedir(d);
-	if (scan->n_trials)
-		qsort(scan->trials, scan->n_trials, sizeof(*scan->trials), compare_trials);
+	if (groups.n)
+		qsort(groups.items, groups.n, sizeof(*groups.items), compare_groups);
+	struct scanning s = { scan, 0 };
+	for (size_t i = 0; i < groups.n; i++)
+		scan_group(&s, run_dir, groups.items[i]);
+	strlist_clear(&groups);
 	return 0;
 }
 
