@@ -3,13 +3,21 @@
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -Iinclude
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -I.
 BUILD   := build
 
-# Host side: the lab binary and the analysis code it links.
+# Host side: the lab binary, the analysis code it links, and common/ below both.
 LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -ljansson -lcrypto -lm -lpthread
 LAB_MAIN   := lab/lab.c
-LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) $(wildcard analysis/*.c)
+# Sources are every .c file of these folders and their subfolders.
+sources     = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
+
+# Both sides: the guest/host protocol and the kernel's text formats, in C
+# library only code that the static guest programs link as the lab does.
+SHARED_SRCS:= $(call sources,common/proto common/kernel-text)
+SHARED_OBJS:= $(SHARED_SRCS:%.c=$(BUILD)/obj/%.o)
+LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) \
+	      $(filter-out $(SHARED_SRCS),$(call sources,analysis common))
 LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # Guest side: one multi-call workload binary, the agent, and their library.
@@ -22,8 +30,14 @@ WL_OBJS    := $(WL_SRCS:%.c=$(BUILD)/obj/%.o)
 AGENT_SRCS := $(wildcard workloads/agent/*.c)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/obj/%.o)
 
-UNIT_SRCS  := $(wildcard tests/unit/test-*.c)
-UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Unit tests sit in tests/unit/ at the path of the code they test; their
+# binaries all go to build/tests/ (the names are unique).
+UNIT_SRCS  := $(call sources,tests/unit)
+UNIT_BINS  := $(addprefix $(BUILD)/tests/,$(basename $(notdir $(UNIT_SRCS))))
+vpath test-%.c $(sort $(dir $(UNIT_SRCS)))
+ifneq ($(words $(UNIT_BINS)),$(words $(sort $(UNIT_BINS))))
+$(error two unit tests in tests/unit/ share a file name)
+endif
 
 .PHONY: all lab run test unit-test integration-test bench deps guest clean
 all: lab
@@ -37,10 +51,14 @@ lab: deps
 
 guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent
 
-$(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a
+$(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a $(BUILD)/libshared.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
 
 $(BUILD)/liblab.a: $(LAB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libshared.a: $(SHARED_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -48,14 +66,14 @@ $(BUILD)/libworkload.a: $(WL_LIB_OBJS) $(WL_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/guest/oomlab-workload: $(BUILD)/obj/workloads/main.o $(WL_OBJS) $(WL_LIB_OBJS)
+$(BUILD)/guest/oomlab-workload: $(BUILD)/obj/workloads/main.o $(WL_OBJS) $(WL_LIB_OBJS) $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
 
 # The agent is the guest's init, started before any library is reachable: static.
 # glibc warns at link time that libcgroup's user lookups need NSS at run time;
 # the agent never looks users up, so those link warnings are silenced.
-$(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(BUILD)/libworkload.a
+$(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(BUILD)/libworkload.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -static -Wl,--no-warnings -o $@ $^ -lcgroup -lpthread
 
@@ -63,9 +81,10 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/test-%: tests/unit/test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a
+$(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wl,--gc-sections -o $@ $< $(BUILD)/liblab.a $(BUILD)/libworkload.a \
+		$(BUILD)/libshared.a \
 		-lcmocka $(LAB_LIBS) $(GUEST_LIBS)
 
 # `make lab run`: the main job. Settings pass through to `lab run`.

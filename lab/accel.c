@@ -7,9 +7,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "paths.h"
+#include "common/paths.h"
 #include "qemu.h"
-#include "run-command.h"
+#include "common/run-command.h"
 #include "trial.h"
 
 #define PROBE_BOOT_SECONDS 40.0

@@ -8,7 +8,7 @@
 #include "builtin.h"
 #include "kbuild.h"
 #include "options.h"
-#include "paths.h"
+#include "common/paths.h"
 #include "perf-events.h"
 #include "trial.h"
 

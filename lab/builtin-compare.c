@@ -4,10 +4,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../analysis/compare_family.h"
+#include "analysis/compare/compare_family.h"
 #include "builtin.h"
 #include "options.h"
-#include "run-data.h"
+#include "analysis/run/run-data.h"
 
 static const char compare_usage[] =
 	"usage: lab compare RUN [RUN...] [options]\n"

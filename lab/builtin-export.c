@@ -6,13 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../analysis/export_perfetto.h"
-#include "../analysis/export_table.h"
+#include "analysis/export/export_perfetto.h"
+#include "analysis/export/export_table.h"
 #include "builtin.h"
 #include "options.h"
 #include "perf-events.h"
-#include "run-data.h"
-#include "run-metrics.h"
+#include "analysis/run/run-data.h"
 
 static const char export_usage[] =
 	"usage: lab export RUN [RUN...] --format F -o DIR\n"
@@ -278,7 +277,7 @@ int cmd_export(int argc, char **argv)
 	} else if (!strcmp(format, "perf")) {
 		failed = export_perf(&rd, out);
 	} else {
-		size_t filled = run_data_fill_metrics(&rd);
+		size_t filled = rd.derived;
 		if (filled)
 			note("export: %zu trial%s without metrics in trial.json: computed from the "
 			     "folder%s", filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");

@@ -7,13 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../analysis/compare_family.h"
-#include "../analysis/report_figures.h"
-#include "../analysis/report_html.h"
+#include "analysis/compare/compare_family.h"
+#include "analysis/report/report_figures.h"
+#include "analysis/report/report_html.h"
 #include "builtin.h"
 #include "options.h"
-#include "run-data.h"
-#include "run-metrics.h"
+#include "analysis/run/run-data.h"
 
 static const char report_usage[] =
 	"usage: lab report RUN [RUN...] [-o FILE.html] [options]\n"
@@ -397,7 +396,7 @@ int cmd_report(int argc, char **argv)
 		free(dir);
 	}
 
-	size_t filled = run_data_fill_metrics(&rd);
+	size_t filled = rd.derived;
 	if (filled)
 		note("report: %zu trial%s without metrics in trial.json: computed from the folder%s",
 		     filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");

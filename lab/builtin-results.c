@@ -1,4 +1,4 @@
-/* lab results: the results store (analysis/store.h): list the runs, show one
+/* lab results: the results store (analysis/store/store.h): list the runs, show one
  * run's summary, import run folders. */
 #include <dirent.h>
 #include <jansson.h>
@@ -8,14 +8,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "../analysis/store.h"
+#include "analysis/run/run-data.h"
+#include "analysis/store/store.h"
 #include "builtin.h"
+#include "common/paths.h"
+#include "common/run-folder.h"
 #include "options.h"
-#include "../analysis/trial_metrics.h"
-#include "paths.h"
-#include "perf-events.h"
-#include "run-data.h"
 #include "run-merge.h"
+#include "trial-finish.h"
 
 static const char results_usage[] =
 	"usage: lab results [options]             list the runs, newest first\n"
@@ -41,9 +41,10 @@ static const char results_usage[] =
 	"                     link their trials into one run folder, import it and\n"
 	"                     show it; lab compare takes the merged run like any other\n"
 	"  -o, --out DIR      the merged run folder (default: <results>/<first>-merged)\n"
-	"      --recompute    decode each trial's perf.data again and recompute its\n"
-	"                     metrics from the raw inputs into trial.json (the same\n"
-	"                     inputs give the same trial.json), then import the run\n"
+	"      --recompute    finish each trial again from its raw channels, as lab\n"
+	"                     run does: split files.bin, decode perf.data, recompute\n"
+	"                     the metrics into trial.json (the same inputs give the\n"
+	"                     same trial.json), then import the run\n"
 	"      --db PATH      the database to use\n"
 	"  -f, --format F     text (default) or json\n"
 	"  -h, --help         this text\n";
@@ -109,10 +110,11 @@ static void sync_results(struct store *s)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		char *json = xasprintf("%s/%s/run.json", root, de->d_name);
-		if (path_exists(json))
-			strlist_push_owned(&dirs, xasprintf("%s/%s", root, de->d_name));
-		free(json);
+		char *dir = xasprintf("%s/%s", root, de->d_name);
+		if (run_folder_is_run(dir))
+			strlist_push_owned(&dirs, dir);
+		else
+			free(dir);
 	}
 	closedir(d);
 	strlist_sort(&dirs);
@@ -313,16 +315,10 @@ static void print_summary(const struct store_summary *sum)
 /* The folder RUN names: a run folder path, or <results>/RUN; NULL if none. */
 static char *run_folder(const char *run)
 {
-	char *json = xasprintf("%s/run.json", run);
-	bool is_path = strchr(run, '/') && path_exists(json);
-	free(json);
-	if (is_path)
+	if (strchr(run, '/') && run_folder_is_run(run))
 		return xstrdup(run);
 	char *dir = xasprintf("%s/%s", results_root(), run);
-	json = xasprintf("%s/run.json", dir);
-	bool found = path_exists(json);
-	free(json);
-	if (found)
+	if (run_folder_is_run(dir))
 		return dir;
 	free(dir);
 	return NULL;
@@ -358,7 +354,7 @@ static int show_run(struct store *s, const char *run, enum format format)
 	return 0;
 }
 
-/* Decodes and recomputes every trial of a run; a trial that fails is named, the rest go on. */
+/* Finishes every trial of a run again (trial-finish.h); a trial that fails is named, the rest go on. */
 static void recompute_run(const char *run)
 {
 	struct run_data rd = { 0 };
@@ -368,18 +364,19 @@ static void recompute_run(const char *run)
 	size_t done = 0, failed = 0;
 	for (size_t i = 0; i < rd.n; i++) {
 		const struct run_trial *t = &rd.trials[i];
+		/* The record as written, not as loaded for analysis (which may derive metrics). */
+		char *path = xasprintf("%s/trial.json", t->dir);
+		json_t *record = t->trial ? json_load_file(path, 0, NULL) : NULL;
+		free(path);
 		strbuf_reset(&err);
-		char *data = xasprintf("%s/perf.data", t->dir);
-		if (path_exists(data) && perf_decode(t->dir, &err) < 0)
-			warning("%s: %s", t->dir, err.buf);
-		free(data);
-		strbuf_reset(&err);
-		if (!t->trial || trial_metrics_write(t->dir, &err) < 0) {
-			warning("%s: %s", t->dir, t->trial ? err.buf : "no trial.json: the trial never ended");
+		if (!json_is_object(record) || trial_finish(t->dir, record, &err) < 0) {
+			warning("%s: %s", t->dir,
+				!json_is_object(record) ? "no trial.json: the trial never ended" : err.buf);
 			failed++;
 		} else {
 			done++;
 		}
+		json_decref(record);
 	}
 	note("recomputed %zu trial%s%s", done, done == 1 ? "" : "s",
 	     failed ? " (some could not be, see above)" : "");

@@ -7,19 +7,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../analysis/store.h"
+#include "analysis/store/store.h"
 #include "accel.h"
 #include "builtin.h"
 #include "experiment.h"
 #include "hash.h"
 #include "kbuild.h"
 #include "options.h"
-#include "paths.h"
+#include "common/paths.h"
 #include "perf-events.h"
 #include "profile.h"
 #include "progress.h"
-#include "run-command.h"
-#include "run-data.h"
+#include "common/run-command.h"
+#include "common/run-folder.h"
+#include "analysis/run/run-data.h"
 #include "run-order.h"
 #include "trial.h"
 
@@ -143,11 +144,11 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name)
 static void plan_resume(struct run_plan *p, const char *run)
 {
 	p->dir = run_dir_resolve(run);
-	char *path = xasprintf("%s/run.json", p->dir);
-	json_error_t jerr;
-	json_t *meta = json_load_file(path, 0, &jerr);
+	char *path = xasprintf("%s/" RUN_JSON, p->dir);
+	struct strbuf why = STRBUF_INIT;
+	json_t *meta = run_folder_load(p->dir, &why);
 	if (!meta)
-		die_usage("run: --resume %s: %s", run, path_exists(path) ? jerr.text : "no run.json there");
+		die_usage("run: --resume %s: %s", run, why.buf);
 	const char *text = json_string_value(json_object_get(meta, "experiment_text"));
 	const char *name = json_string_value(json_object_get(meta, "experiment"));
 	const char *profile = json_string_value(json_object_get(meta, "profile"));

@@ -14,7 +14,7 @@ int cmd_export(int argc, char **argv);
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /* The comparison table of runs; used by lab compare and at the end of lab run. */
 int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "kvfile.h"
-#include "paths.h"
+#include "common/paths.h"
 #include "perf-events.h"
 
 #define MAX_TRIALS 1000

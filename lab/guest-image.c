@@ -10,8 +10,9 @@
 
 #include "hash.h"
 #include "kbuild.h"
-#include "paths.h"
-#include "run-command.h"
+#include "common/paths.h"
+#include "common/proto/protocol.h"
+#include "common/run-command.h"
 
 /* Bump when the image layout changes. */
 #define GUEST_RECIPE "oomlab-guest-1"
@@ -376,14 +377,14 @@ int guest_write_initrd(const struct guest_images *img, const struct job_file *fi
 	struct strbuf list = STRBUF_INIT;
 	struct strlist written = STRLIST_INIT;
 	int rc = 0;
-	strbuf_addstr(&list, "dir /job 0755 0 0\n");
+	strbuf_addstr(&list, "dir " JOB_DIR " 0755 0 0\n");
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *tmp = xasprintf("%s.file-%s", job_cpio, files[i].name);
 		if (write_file_str(tmp, files[i].content) < 0) {
 			strbuf_addf(err, "cannot write %s: %s", tmp, strerror(errno));
 			rc = -1;
 		}
-		strbuf_addf(&list, "file /job/%s %s 0644 0 0\n", files[i].name, tmp);
+		strbuf_addf(&list, "file " JOB_DIR "/%s %s 0644 0 0\n", files[i].name, tmp);
 		strlist_push_owned(&written, tmp);
 	}
 	if (rc == 0)

@@ -10,7 +10,7 @@
 #ifndef LAB_GUEST_IMAGE_H
 #define LAB_GUEST_IMAGE_H
 
-#include "util.h"
+#include "common/util.h"
 
 struct guest_images {
 	char *initramfs;   /* gzip'd cpio */

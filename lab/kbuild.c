@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "patchset.h"
-#include "paths.h"
+#include "common/paths.h"
 #include "progress.h"
-#include "run-command.h"
+#include "common/run-command.h"
 
 /* Compile steps of a cold build here, for the ETA before one was counted. */
 #define COLD_BUILD_STEPS 2400

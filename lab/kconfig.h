@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "common/util.h"
 
 struct kconfig_option {
 	char *name;   /* "CONFIG_FOO" */

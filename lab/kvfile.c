@@ -1,6 +1,6 @@
 /* `key = value` files: the lines, the comments and the errors. */
 #include "kvfile.h"
-#include "paths.h"
+#include "common/paths.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /* What a setter returns for a key it does not know. */
 extern const char kvfile_unknown_key[];

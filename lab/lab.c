@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "run-command.h"
-#include "util.h"
+#include "common/run-command.h"
+#include "common/util.h"
 
 struct command {
 	const char *name;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "common/util.h"
 
 int next_option(const char *command, int argc, char **argv, const char *shortopts,
 		const struct option *longopts)

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run-command.h"
+#include "common/run-command.h"
 
 static char *strip_component(const char *path)
 {

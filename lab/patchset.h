@@ -8,7 +8,7 @@
 #ifndef LAB_PATCHSET_H
 #define LAB_PATCHSET_H
 
-#include "util.h"
+#include "common/util.h"
 
 /* Files a patch touches, with the first path component stripped (-p1). */
 int patch_targets(const char *patch_path, struct strlist *files, struct strbuf *err);

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run-command.h"
+#include "common/run-command.h"
 
 const char *const default_perf_events[] = {
 	"oom:mark_victim",
@@ -84,6 +84,15 @@ int perf_events_to_args(const struct strlist *events, struct strlist *args, stru
 		}
 	}
 	return 0;
+}
+
+bool perf_recorded(const char *dir)
+{
+	char *path = xasprintf("%s/perf.data", dir);
+	struct stat st;
+	bool any = stat(path, &st) == 0 && st.st_size > 0;
+	free(path);
+	return any;
 }
 
 int perf_decode(const char *dir, struct strbuf *err)

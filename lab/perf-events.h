@@ -9,7 +9,7 @@
 #ifndef LAB_PERF_EVENTS_H
 #define LAB_PERF_EVENTS_H
 
-#include "util.h"
+#include "common/util.h"
 
 extern const char *const default_perf_events[];
 
@@ -19,6 +19,8 @@ const char *perf_event_check(const char *spec);
 int perf_events_to_args(const struct strlist *events, struct strlist *args, struct strbuf *err);
 /* The default list as a strlist. */
 void perf_default_events(struct strlist *out);
+/* True when dir/perf.data holds anything (the guest's perf sent some of its stream). */
+bool perf_recorded(const char *dir);
 /*
  * Decodes dir/perf.data (pipe format, possibly cut short) into
  * dir/perf.script with `perf script`; returns 0 if a script was written.

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "kvfile.h"
-#include "paths.h"
+#include "common/paths.h"
 
 static const char *const zram_algorithms[] = { "lzo", "lzo-rle", "lz4", NULL };
 static const char *const thp_modes[] = { "always", "madvise", "never", NULL };

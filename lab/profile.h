@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "common/util.h"
 
 #define PROFILE_MAX_NODES 8
 

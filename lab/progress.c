@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "common/util.h"
 
 void progress_begin(struct progress *p, const char *label)
 {

@@ -1,6 +1,8 @@
 /* The QEMU command line of a lab VM. */
 #include "qemu.h"
 
+#include "common/proto/protocol.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,15 +66,14 @@ static void add_memory(const struct qemu_spec *spec, struct strlist *out)
 
 static void add_channels(const struct qemu_spec *spec, struct strlist *out)
 {
-	static const char *const names[] = QEMU_CHANNELS;
-	static const char *const files[] = QEMU_CHANNEL_FILES;
 	push(out, "-device");
 	push(out, "virtio-serial-pci,id=vser0");
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (int i = 0; i < CHANNEL_COUNT; i++) {
+		const char *name = channel_port_name[i];
 		push(out, "-chardev");
-		pushf(out, "file,id=ch-%s,path=%s/%s", names[i], spec->channel_dir, files[i]);
+		pushf(out, "file,id=ch-%s,path=%s/%s", name, spec->channel_dir, channel_file_name[i]);
 		push(out, "-device");
-		pushf(out, "virtserialport,bus=vser0.0,chardev=ch-%s,name=%s", names[i], names[i]);
+		pushf(out, "virtserialport,bus=vser0.0,chardev=ch-%s,name=%s", name, name);
 	}
 }
 
@@ -81,7 +82,7 @@ static void add_disks(const struct qemu_spec *spec, struct strlist *out)
 	push(out, "-drive");
 	pushf(out, "file=%s,if=none,id=tools,format=raw,readonly=on", spec->tools_image);
 	push(out, "-device");
-	push(out, "virtio-blk-pci,drive=tools,serial=oomlab-tools");
+	push(out, "virtio-blk-pci,drive=tools,serial=" DISK_TOOLS_SERIAL);
 	if (!spec->slow_disk)
 		return;
 	/* Slow flash: QEMU's block throttling, the way DESIGN.md measured the reaper. */
@@ -94,7 +95,7 @@ static void add_disks(const struct qemu_spec *spec, struct strlist *out)
 	push(out, "-drive");
 	strlist_push_owned(out, strbuf_detach(&drive));
 	push(out, "-device");
-	push(out, "virtio-blk-pci,drive=slow,serial=oomlab-slow");
+	push(out, "virtio-blk-pci,drive=slow,serial=" DISK_SLOW_SERIAL);
 }
 
 void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
@@ -119,7 +120,7 @@ void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
 	if (spec->interactive)
 		push(out, "stdio");
 	else
-		pushf(out, "file:%s/console.log", spec->channel_dir);
+		pushf(out, "file:%s/" CONSOLE_FILE, spec->channel_dir);
 	add_channels(spec, out);
 	add_disks(spec, out);
 }

@@ -9,13 +9,9 @@
 #include <stdbool.h>
 
 #include "profile.h"
-#include "util.h"
+#include "common/util.h"
 
 #define QEMU_BINARY "qemu-system-x86_64"
-
-/* The virtio-serial channels, in the order the guest agent expects (agent.h). */
-#define QEMU_CHANNELS { "ctl", "out", "kmsg", "perf", "files" }
-#define QEMU_CHANNEL_FILES { "ctl.jsonl", "out.log", "kmsg.log", "perf.data", "files.bin" }
 
 struct qemu_spec {
 	const struct profile *profile;
@@ -25,7 +21,7 @@ struct qemu_spec {
 	const char *cmdline_extra; /* the variant's, may be "" */
 	const char *tools_image;   /* erofs with perf, stress-ng, workloads */
 	const char *slow_disk;     /* raw image, or NULL */
-	const char *channel_dir;   /* where the channel files and console.log go */
+	const char *channel_dir;   /* where the channel files and the console go (common/proto) */
 	bool interactive;          /* serial console on our terminal instead of a file */
 };
 

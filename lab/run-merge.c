@@ -1,7 +1,6 @@
 /* Merging the shards of one run into a single run folder. */
 #include "run-merge.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
@@ -9,45 +8,56 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run-data.h"
+#include "analysis/run/run-data.h"
+#include "common/run-folder.h"
 
 static const char *const must_agree[] = { "experiment", "experiment_text", "profile", "baseline",
 					  "seed", "trials_per_group", "groups", NULL };
 
+/* json_equal() calls two absent keys different; two shards that both lack one agree. */
+static bool agree(json_t *a, json_t *b)
+{
+	return (!a && !b) || json_equal(a, b);
+}
+
+struct linking {
+	const char *out_dir;
+	struct strbuf *err;
+	int rc;
+};
+
+/* Links one trial folder of a shard into the merged run, under its own name. */
+static void link_trial(const char *label, unsigned index, const char *from, void *ctx)
+{
+	(void)index;
+	struct linking *l = ctx;
+	if (l->rc < 0)
+		return;
+	const char *name = strrchr(from, '/') + 1;
+	char *to = xasprintf("%s/%s/%s", l->out_dir, label, name);
+	char real[PATH_MAX];
+	if (path_exists(to)) {
+		strbuf_addf(l->err, "trial %s/%s is in two shards", label, name);
+		l->rc = -1;
+	} else if (!realpath(from, real) || symlink(real, to) < 0) {
+		strbuf_addf(l->err, "cannot link %s: %s", to, strerror(errno));
+		l->rc = -1;
+	}
+	free(to);
+}
+
 static int link_trials(const char *shard_dir, const char *out_dir, json_t *groups, struct strbuf *err)
 {
+	struct linking l = { out_dir, err, 0 };
 	size_t i;
 	json_t *g;
 	json_array_foreach(groups, i, g) {
 		const char *label = json_string_value(json_object_get(g, "label"));
-		char *gdir = xasprintf("%s/%s", shard_dir, label);
 		char *odir = xasprintf("%s/%s", out_dir, label);
 		mkdir_p(odir, 0755);
-		DIR *d = opendir(gdir);
-		struct dirent *de;
-		int rc = 0;
-		while (d && (de = readdir(d)) && rc == 0) {
-			unsigned long index;
-			if (de->d_name[0] == '.' || !parse_ulong(de->d_name, &index))
-				continue;
-			char *from = xasprintf("%s/%s", gdir, de->d_name);
-			char *to = xasprintf("%s/%s", odir, de->d_name);
-			char real[PATH_MAX];
-			if (path_exists(to)) {
-				strbuf_addf(err, "trial %s/%s is in two shards", label, de->d_name);
-				rc = -1;
-			} else if (!realpath(from, real) || symlink(real, to) < 0) {
-				strbuf_addf(err, "cannot link %s: %s", to, strerror(errno));
-				rc = -1;
-			}
-			free(from);
-			free(to);
-		}
-		if (d)
-			closedir(d);
-		free(gdir);
 		free(odir);
-		if (rc < 0)
+		run_folder_each_trial(shard_dir, label, link_trial, &l);
+		if (l.rc < 0)
 			return -1;
 	}
 	return 0;
@@ -69,12 +79,12 @@ int run_merge(const struct strlist *shards, const char *out_dir, struct strbuf *
 	struct strlist dirs = STRLIST_INIT;
 	for (size_t i = 0; i < shards->n && rc == 0; i++) {
 		char *dir = run_dir_resolve(shards->items[i]);
-		char *path = xasprintf("%s/run.json", dir);
-		json_t *run = json_load_file(path, 0, NULL);
-		free(path);
+		struct strbuf why = STRBUF_INIT;
+		json_t *run = run_folder_load(dir, &why);
 		strlist_push_owned(&dirs, dir);
 		if (!run) {
-			strbuf_addf(err, "%s: not a run (no readable run.json)", shards->items[i]);
+			strbuf_addf(err, "%s: not a run (%s)", shards->items[i], why.buf);
+			strbuf_release(&why);
 			rc = -1;
 			break;
 		}
@@ -85,7 +95,7 @@ int run_merge(const struct strlist *shards, const char *out_dir, struct strbuf *
 			shard_n = n;
 		}
 		for (const char *const *k = must_agree; *k && rc == 0; k++)
-			if (!json_equal(json_object_get(run, *k), json_object_get(first, *k))) {
+			if (!agree(json_object_get(run, *k), json_object_get(first, *k))) {
 				strbuf_addf(err, "%s is not a shard of the same run as %s: its %s differs",
 					    shards->items[i], shards->items[0], *k);
 				rc = -1;
@@ -112,7 +122,7 @@ int run_merge(const struct strlist *shards, const char *out_dir, struct strbuf *
 		json_object_set_new(merged, "order", json_incref(order));
 		json_object_set_new(merged, "shard", json_pack("{s:i, s:i}", "k", 1, "n", 1));
 		json_object_set_new(merged, "merged_from", json_incref(from));
-		char *path = xasprintf("%s/run.json", out_dir);
+		char *path = xasprintf("%s/" RUN_JSON, out_dir);
 		if (json_dump_file(merged, path, JSON_INDENT(2)) < 0) {
 			strbuf_addf(err, "cannot write %s", path);
 			rc = -1;

@@ -7,7 +7,7 @@
 #ifndef LAB_RUN_MERGE_H
 #define LAB_RUN_MERGE_H
 
-#include "util.h"
+#include "common/util.h"
 
 /* Writes the merged run to out_dir; -1 with a one-line reason. */
 int run_merge(const struct strlist *shards, const char *out_dir, struct strbuf *err);

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "common/util.h"
 
 struct run_slot {
 	char *label;

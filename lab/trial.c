@@ -11,12 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../analysis/trial_metrics.h"
+#include "common/proto/protocol.h"
 #include "accel.h"
 #include "guest-image.h"
 #include "kbuild.h"
 #include "perf-events.h"
 #include "qemu.h"
+#include "trial-finish.h"
 
 struct vm_watchdogs default_watchdogs(void)
 {
@@ -106,16 +107,6 @@ static json_t *outcome_json(const struct vm_run *vm)
 	return o;
 }
 
-static int write_json(const char *path, json_t *obj, struct strbuf *err)
-{
-	char *text = json_dumps(obj, JSON_INDENT(2) | JSON_SORT_KEYS);
-	int rc = text ? write_file_str(path, text) : -1;
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	free(text);
-	return rc;
-}
-
 static int write_reproduce(const char *dir, const char *cmdline, const char *initramfs,
 			   unsigned long long slow_disk_size, struct strbuf *err)
 {
@@ -142,48 +133,6 @@ static int write_reproduce(const char *dir, const char *cmdline, const char *ini
 		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
 	free(text);
 	free(path);
-	return rc;
-}
-
-int trial_split_files(const char *dir, struct strbuf *err)
-{
-	char *bin = xasprintf("%s/files.bin", dir), *out = xasprintf("%s/files", dir);
-	size_t len = 0;
-	char *data = read_file(bin, &len);
-	int rc = 0;
-	mkdir_p(out, 0755);
-	for (size_t pos = 0; data && pos < len;) {
-		char name[256];
-		unsigned long long size;
-		int consumed = 0;
-		char *nl = memchr(data + pos, '\n', len - pos);
-		if (!nl || sscanf(data + pos, "oomlab-file %255s %llu%n", name, &size, &consumed) != 2 ||
-		    strstr(name, "..")) {
-			strbuf_addf(err, "%s: unreadable record at byte %zu", bin, pos);
-			rc = -1;
-			break;
-		}
-		size_t body = (size_t)(nl - data) + 1;
-		bool complete = body + size <= len;
-		size_t have = complete ? size : len - body;
-		char *path = xasprintf("%s/%s%s", out, name, complete ? "" : ".partial");
-		char *parent = xstrdup(path);
-		*strrchr(parent, '/') = '\0';
-		mkdir_p(parent, 0755);
-		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0 || write(fd, data + body, have) != (ssize_t)have) {
-			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-			rc = -1;
-		}
-		if (fd >= 0)
-			close(fd);
-		free(parent);
-		free(path);
-		pos = body + have + (complete ? 1 : 0);
-	}
-	free(data);
-	free(bin);
-	free(out);
 	return rc;
 }
 
@@ -234,9 +183,9 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	struct strbuf perf_args = STRBUF_INIT;
 	for (size_t i = 0; spec->perf_args && i < spec->perf_args->n; i++)
 		strbuf_addf(&perf_args, "%s\n", spec->perf_args->items[i]);
-	struct job_file files[] = { { "spec", specs }, { "cmd", spec->command ? spec->command : "" },
-				    { "perf-args", strbuf_str(&perf_args) },
-				    { "prepare", spec->prepare ? spec->prepare : "" } };
+	struct job_file files[] = { { JOB_SPEC, specs }, { JOB_CMD, spec->command ? spec->command : "" },
+				    { JOB_PERF_ARGS, strbuf_str(&perf_args) },
+				    { JOB_PREPARE, spec->prepare ? spec->prepare : "" } };
 	int irc = guest_write_initrd(&img, files, sizeof(files) / sizeof(files[0]), job_cpio, initrd, err);
 	strbuf_release(&perf_args);
 	if (irc < 0)
@@ -272,21 +221,10 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	vm->interactive = spec->interactive;
 	if (vm_run(vm, err) < 0)
 		goto out;
-	struct strbuf split_err = STRBUF_INIT;
-	if (trial_split_files(spec->dir, &split_err) < 0)
-		warning("%s", split_err.buf);
-	strbuf_reset(&split_err);
-	if (spec->perf_args && spec->perf_args->n && perf_decode(spec->dir, &split_err) < 0)
-		warning("%s", split_err.buf);
+	if (spec->perf_args && spec->perf_args->n && !perf_recorded(spec->dir))
+		warning("%s/perf.data: nothing was recorded", spec->dir);
 	json_object_set_new(record, "outcome", outcome_json(vm));
-	char *path = xasprintf("%s/trial.json", spec->dir);
-	rc = write_json(path, record, err);
-	free(path);
-	/* Metrics from the raw channels, into the trial.json just written; no failure of the trial. */
-	strbuf_reset(&split_err);
-	if (rc == 0 && trial_metrics_write(spec->dir, &split_err) < 0)
-		warning("metrics: %s", split_err.buf);
-	strbuf_release(&split_err);
+	rc = trial_finish(spec->dir, record, err);
 out:
 	/* The initrd and the slow disk are rebuilt by reproduce.sh; they need not stay. */
 	unlink(initrd);

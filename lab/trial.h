@@ -1,5 +1,6 @@
 /*
- * One boot of one variant under one profile, recorded in a folder:
+ * One boot of one variant under one profile, recorded in a folder and
+ * finished (trial-finish.h):
  *   trial.json      environment (variant, hashes, QEMU, accelerator, host)
  *                   and outcome (ok, failed, panic, hang, boot-failure)
  *   qemu.cmdline    the exact QEMU command line
@@ -34,8 +35,6 @@ struct trial_spec {
 
 /* Runs the trial; fills vm with the outcome. -1 (err) when it could not start. */
 int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *err);
-/* Splits files.bin into dir/files/; a record cut short is kept as NAME.partial. */
-int trial_split_files(const char *dir, struct strbuf *err);
 /* Default watchdogs for a profile under the chosen accelerator. */
 struct vm_watchdogs default_watchdogs(void);
 

@@ -9,7 +9,7 @@
 #define LAB_VARIANT_H
 
 #include "kconfig.h"
-#include "util.h"
+#include "common/util.h"
 
 struct variant {
 	char *name;

@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "common/util.h"
 
 enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE };
 
@@ -40,7 +40,5 @@ struct vm_run {
 const char *vm_outcome_name(enum vm_outcome outcome);
 /* Runs the VM to its end; -1 only when QEMU could not be started at all. */
 int vm_run(struct vm_run *run, struct strbuf *err);
-/* The last n lines of text (malloc'd). */
-char *tail_lines(const char *text, size_t len, int n);
 
 #endif

@@ -435,19 +435,19 @@ static void read_slab_view(const char *cache, const char *slabinfo, struct slab_
 		}
 	}
 	/* /proc/slabinfo lists the canonical name of a merged cache only. */
-	if (slabinfo && (wl_parse_slabinfo(slabinfo, cache, &si) == 0 ||
-			 (v->target[0] && wl_parse_slabinfo(slabinfo, v->target, &si) == 0))) {
+	if (slabinfo && (slabinfo_find(slabinfo, cache, &si) == 0 ||
+			 (v->target[0] && slabinfo_find(slabinfo, v->target, &si) == 0))) {
 		v->ok = true;
 		if (!v->object_size)
 			v->object_size = si.objsize;
 		if (!v->objs_per_slab)
-			v->objs_per_slab = si.objperslab;
+			v->objs_per_slab = si.objs_per_slab;
 		if (!v->slab_bytes)
-			v->slab_bytes = si.pagesperslab * 4096;
+			v->slab_bytes = si.pages_per_slab * 4096;
 		v->active = si.active_objs;
 		v->num = si.num_objs;
 		v->slabs = si.num_slabs;
-		v->mem = si.num_slabs * si.pagesperslab * 4096;
+		v->mem = si.num_slabs * si.pages_per_slab * 4096;
 	}
 }
 

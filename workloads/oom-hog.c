@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/kernel-text/kmsg.h"
+#include "common/kernel-text/oom-lines.h"
 #include "lib/args.h"
 #include "lib/proc.h"
 #include "lib/report.h"
@@ -317,8 +319,9 @@ static void kmsg_poll(struct kmsg_watch *k, const struct hog *hogs, int n)
 		return;
 	for (;;) {
 		ssize_t r = read(k->fd, rec, sizeof(rec) - 1);
-		unsigned long long us = 0;
-		const char *msg, *p;
+		struct kmsg_record kr;
+		struct oom_kill_report kill;
+		struct oom_reap_report reap;
 		int pid = 0, idx = -1;
 		const char *what = NULL;
 
@@ -330,28 +333,26 @@ static void kmsg_poll(struct kmsg_watch *k, const struct hog *hogs, int n)
 		if (r == 0)
 			return;
 		rec[r] = '\0';
-		msg = strchr(rec, ';');
-		if (!msg || sscanf(rec, "%*u,%*u,%llu", &us) != 1)
+		/* The kernel's records and lines, parsed as the lab parses kmsg.log. */
+		if (!kmsg_parse_record(rec, &kr))
 			continue;
-		msg++;
-		if ((p = strstr(msg, "Killed process ")) != NULL &&
-		    sscanf(p, "Killed process %d", &pid) == 1)
+		if (oom_parse_kill_line(kr.text, &kill)) {
+			pid = kill.pid;
 			what = "kmsg-oom-kill";
-		else if ((p = strstr(msg, "oom_reaper: reaped process ")) != NULL &&
-			 sscanf(p, "oom_reaper: reaped process %d", &pid) == 1)
+		} else if (oom_parse_reap_line(kr.text, &reap)) {
+			pid = reap.pid;
 			what = "kmsg-oom-reaped";
-		else if ((p = strstr(msg, "oom_reaper: unable to reap pid:")) != NULL &&
-			 sscanf(p, "oom_reaper: unable to reap pid:%d", &pid) == 1)
+		} else if (oom_parse_unable_to_reap_line(kr.text, &pid)) {
 			what = "kmsg-oom-unable-to-reap";
+		}
 		if (!what)
 			continue;
 		{
 			struct jl j;
 			bool ours = is_ours(hogs, n, pid, &idx);
-			char *nl = strchr(msg, '\n');
+			unsigned long long us = kr.usec;
+			const char *msg = kr.text;
 
-			if (nl)
-				*nl = '\0';
 			report_begin_event(&j, what);
 			jl_i64(&j, "pid", pid);
 			jl_bool(&j, "ours", ours);

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lab/util.h"
+#include "common/util.h"
 
 #define FIXTURE_KCALLOC_METRICS 3
 

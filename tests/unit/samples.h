@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../lab/util.h"
+#include "common/util.h"
 
 static inline char *sample_path(const char *rel)
 {

@@ -15,7 +15,7 @@ void start_kmsg_forwarder(void)
 	prctl(PR_SET_NAME, "oomlab-kmsg");
 	protect_from_oom_killer();
 	int in = open("/dev/kmsg", O_RDONLY | O_CLOEXEC);
-	int out = port_fd(PORT_KMSG);
+	int out = port_fd(CHANNEL_KMSG);
 	if (in < 0)
 		_exit(1);
 	/* One read returns one record; a record already printed is never lost. */

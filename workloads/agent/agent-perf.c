@@ -130,7 +130,7 @@ int perf_launch(const char *args_path)
 	}
 	/* Opened before perf starts so perf's ack write finds a reader. */
 	int ack = open(ACK_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	int out = relay_start(PORT_PERF);
+	int out = relay_start(CHANNEL_PERF);
 	perf_pid = fork();
 	if (perf_pid == 0) {
 		/*
@@ -155,7 +155,7 @@ int perf_launch(const char *args_path)
 		for (int i = 0; i < n; i++)
 			argv[a++] = extra[i];
 		argv[a] = NULL;
-		dup2(out >= 0 ? out : port_fd(PORT_PERF), 1);
+		dup2(out >= 0 ? out : port_fd(CHANNEL_PERF), 1);
 		int err = open(PERF_STDERR, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (err >= 0)
 			dup2(err, 2);
@@ -210,7 +210,7 @@ void perf_stop(void)
 		waitpid(perf_pid, &status, 0);
 		perf_pid = -1;
 	}
-	relay_finish(PORT_PERF);
+	relay_finish(CHANNEL_PERF);
 	if (ctl_fd >= 0) {
 		close(ctl_fd);
 		ctl_fd = -1;
@@ -219,5 +219,5 @@ void perf_stop(void)
 		close(ack_fd);
 		ack_fd = -1;
 	}
-	send_file("perf.stderr", PERF_STDERR);
+	send_file(FILE_PERF_STDERR, PERF_STDERR);
 }

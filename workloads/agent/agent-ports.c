@@ -12,16 +12,15 @@
 
 #include "agent.h"
 
-static const char *const names[PORT_COUNT] = { "ctl", "out", "kmsg", "perf", "files" };
-static int fds[PORT_COUNT] = { -1, -1, -1, -1, -1 };
-static pid_t relays[PORT_COUNT];
+static int fds[CHANNEL_COUNT] = { -1, -1, -1, -1, -1 };
+static pid_t relays[CHANNEL_COUNT];
 
-const char *port_name(enum agent_port port)
+const char *port_name(enum channel port)
 {
-	return names[port];
+	return channel_port_name[port];
 }
 
-int port_fd(enum agent_port port)
+int port_fd(enum channel port)
 {
 	/* Without its port a channel's data goes to the console rather than nowhere. */
 	return fds[port] >= 0 ? fds[port] : 1;
@@ -42,8 +41,8 @@ void ports_open(void)
 		if (fgets(name, sizeof(name), f))
 			name[strcspn(name, "\n")] = '\0';
 		fclose(f);
-		for (int p = 0; p < PORT_COUNT; p++) {
-			if (strcmp(name, names[p]))
+		for (int p = 0; p < CHANNEL_COUNT; p++) {
+			if (strcmp(name, channel_port_name[p]))
 				continue;
 			snprintf(path, sizeof(path), "/dev/%s", de->d_name);
 			fds[p] = open(path, O_WRONLY | O_CLOEXEC);
@@ -53,9 +52,9 @@ void ports_open(void)
 	}
 	if (d)
 		closedir(d);
-	for (int p = 0; p < PORT_COUNT; p++)
+	for (int p = 0; p < CHANNEL_COUNT; p++)
 		if (fds[p] < 0)
-			agent_log("no virtio port named %s", names[p]);
+			agent_log("no virtio port named %s", channel_port_name[p]);
 }
 
 /*
@@ -80,15 +79,15 @@ void port_write(int fd, const char *data, size_t len)
 
 void send_buffer(const char *record_name, const char *data, size_t len)
 {
-	char header[256];
-	int n = snprintf(header, sizeof(header), "oomlab-file %s %zu\n", record_name, len);
-	int fd = port_fd(PORT_FILES);
+	char header[FILES_RECORD_NAME_MAX + 64];
+	int n = files_record_header(header, sizeof(header), record_name, len);
+	int fd = port_fd(CHANNEL_FILES);
 	port_write(fd, header, (size_t)n);
 	port_write(fd, data, len);
 	port_write(fd, "\n", 1);
 }
 
-int relay_start(enum agent_port port)
+int relay_start(enum channel port)
 {
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -121,7 +120,7 @@ int relay_start(enum agent_port port)
 	return fds[1];
 }
 
-void relay_finish(enum agent_port port)
+void relay_finish(enum channel port)
 {
 	/* The writers are gone and our end is closed: the relay drains the pipe and exits. */
 	if (relays[port] <= 0)

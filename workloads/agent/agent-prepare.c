@@ -37,14 +37,14 @@ static void forward_lines(bool flush_all)
 		if (strstr(pending + start, READY_MARK))
 			saw_ready = true;
 		pending[i] = '\n';
-		port_write(port_fd(PORT_OUT), pending + start, i + 1 - start);
+		port_write(port_fd(CHANNEL_OUT), pending + start, i + 1 - start);
 		start = i + 1;
 	}
 	if (flush_all || start == 0) {
 		/* A line longer than the buffer goes out as it is. */
 		if (flush_all || pending_len == sizeof(pending)) {
 			if (pending_len > start)
-				port_write(port_fd(PORT_OUT), pending + start, pending_len - start);
+				port_write(port_fd(CHANNEL_OUT), pending + start, pending_len - start);
 			start = pending_len;
 		}
 	}
@@ -95,7 +95,7 @@ int prepare_start(const struct job *job)
 			close(adj);
 		}
 		dup2(fds[1], 1);
-		dup2(port_fd(PORT_OUT), 2);
+		dup2(port_fd(CHANNEL_OUT), 2);
 		int null = open("/dev/null", O_RDONLY);
 		dup2(null, 0);
 		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
@@ -112,7 +112,7 @@ int prepare_start(const struct job *job)
 		if (!saw_ready && !prepare_alive() && prepare_out < 0)
 			break;
 		if (ms % 1000 == 0)
-			ctl_event("heartbeat", NULL, NULL);
+			ctl_event(CTL_HEARTBEAT, NULL, NULL);
 	}
 	if (!saw_ready) {
 		agent_log("the prepare step did not report ready");

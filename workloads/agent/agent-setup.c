@@ -63,9 +63,9 @@ const char *find_disk_by_serial(const char *serial)
 
 int mount_tools_disk(void)
 {
-	const char *dev = find_disk_by_serial("oomlab-tools");
+	const char *dev = find_disk_by_serial(DISK_TOOLS_SERIAL);
 	if (!dev) {
-		agent_log("no tools disk (serial oomlab-tools)");
+		agent_log("no tools disk (serial " DISK_TOOLS_SERIAL ")");
 		return -1;
 	}
 	mkdir("/ro", 0755);

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "../lib/report.h"
+#include "common/kernel-text/kv.h"
+#include "common/kernel-text/psi.h"
+#include "workloads/lib/report.h"
 
 #define HEARTBEAT_SECONDS 1.0
 #define PERF_FLUSH_SECONDS 0.1
@@ -48,14 +50,14 @@ void ctl_event(const char *type, const char *key, const char *value)
 	jl_u64(&j, "t_mono_ns", mono_ns());
 	if (key)
 		jl_str(&j, key, value);
-	jl_emit(&j, port_fd(PORT_CTL));
+	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
 static void ctl_exit(int status)
 {
 	struct jl j;
 	jl_begin(&j);
-	jl_str(&j, "type", "exit");
+	jl_str(&j, "type", CTL_EXIT);
 	jl_dbl(&j, "uptime", uptime_seconds());
 	jl_u64(&j, "t_mono_ns", mono_ns());
 	if (WIFEXITED(status))
@@ -64,7 +66,7 @@ static void ctl_exit(int status)
 		jl_i64(&j, "status", 128 + WTERMSIG(status));
 		jl_i64(&j, "signal", WTERMSIG(status));
 	}
-	jl_emit(&j, port_fd(PORT_CTL));
+	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
 void protect_from_oom_killer(void)
@@ -122,7 +124,7 @@ static char *slurp(const char *path)
 static void load_job(struct job *job)
 {
 	memset(job, 0, sizeof(*job));
-	char *spec = slurp("/job/spec");
+	char *spec = slurp(JOB_DIR "/" JOB_SPEC);
 	for (char *line = spec ? strtok(spec, "\n") : NULL; line && job->n < 128; line = strtok(NULL, "\n")) {
 		char *eq = strchr(line, '=');
 		if (!eq)
@@ -131,8 +133,8 @@ static void load_job(struct job *job)
 		job->keys[job->n] = line;
 		job->values[job->n++] = eq + 1;
 	}
-	job->cmd = slurp("/job/cmd");
-	job->prepare = slurp("/job/prepare");
+	job->cmd = slurp(JOB_DIR "/" JOB_CMD);
+	job->prepare = slurp(JOB_DIR "/" JOB_PREPARE);
 }
 
 static void set_environment(void)
@@ -141,7 +143,7 @@ static void set_environment(void)
 	setenv("HOME", "/root", 1);
 	setenv("TERM", "linux", 1);
 	setenv("OOMLAB_SCRATCH", "/tmp", 1);
-	const char *slow = find_disk_by_serial("oomlab-slow");
+	const char *slow = find_disk_by_serial(DISK_SLOW_SERIAL);
 	if (slow)
 		setenv("OOMLAB_SLOW_DISK", slow, 1);
 }
@@ -174,16 +176,11 @@ static pid_t start_command(const struct job *job, bool interactive, int out)
 	_exit(127);
 }
 
-/* The value of "Key:" in a /proc-style file, or -1. */
-static long long read_field(const char *path, const char *key)
+/* The value of KEY in a "Key: value" text (common/kernel-text/kv.h), or -1. */
+static long long field(const char *text, const char *key)
 {
-	char *text = slurp(path);
-	long long v = -1;
-	char *at = text ? strstr(text, key) : NULL;
-	if (at)
-		v = strtoll(at + strlen(key), NULL, 10);
-	free(text);
-	return v;
+	long long v;
+	return text && kv_find(text, key, &v) ? v : -1;
 }
 
 /*
@@ -195,28 +192,29 @@ static void send_heartbeat(void)
 {
 	struct jl j;
 	jl_begin(&j);
-	jl_str(&j, "type", "heartbeat");
+	jl_str(&j, "type", CTL_HEARTBEAT);
 	jl_dbl(&j, "uptime", uptime_seconds());
 	jl_u64(&j, "t_mono_ns", mono_ns());
-	jl_i64(&j, "mem_free_kb", read_field("/proc/meminfo", "MemFree:"));
-	jl_i64(&j, "mem_available_kb", read_field("/proc/meminfo", "MemAvailable:"));
-	jl_i64(&j, "swap_free_kb", read_field("/proc/meminfo", "SwapFree:"));
+	char *meminfo = slurp("/proc/meminfo");
+	jl_i64(&j, HB_MEM_FREE_KB, field(meminfo, "MemFree"));
+	jl_i64(&j, HB_MEM_AVAILABLE_KB, field(meminfo, "MemAvailable"));
+	jl_i64(&j, HB_SWAP_FREE_KB, field(meminfo, "SwapFree"));
+	free(meminfo);
 	char *current = slurp("/sys/fs/cgroup/workload/memory.current");
 	if (current) {
-		jl_i64(&j, "cgroup_memory_bytes", strtoll(current, NULL, 10));
+		jl_i64(&j, HB_CGROUP_MEMORY, strtoll(current, NULL, 10));
 		free(current);
 	}
-	char *psi = slurp("/proc/pressure/memory");
-	if (psi) {
-		char *some = strstr(psi, "some "), *full = strstr(psi, "full ");
-		char *st = some ? strstr(some, "total=") : NULL, *ft = full ? strstr(full, "total=") : NULL;
-		if (st)
-			jl_i64(&j, "psi_some_total_us", strtoll(st + 6, NULL, 10));
-		if (ft)
-			jl_i64(&j, "psi_full_total_us", strtoll(ft + 6, NULL, 10));
-		free(psi);
+	char *text = slurp("/proc/pressure/memory");
+	struct psi psi;
+	if (text && psi_parse(text, &psi)) {
+		if (psi.have_some)
+			jl_i64(&j, HB_PSI_SOME_TOTAL_US, (int64_t)psi.some_total_us);
+		if (psi.have_full)
+			jl_i64(&j, HB_PSI_FULL_TOTAL_US, (int64_t)psi.full_total_us);
 	}
-	jl_emit(&j, port_fd(PORT_CTL));
+	free(text);
+	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
 /* Waits for the command, reaping orphans (we are PID 1) and beating the heart. */
@@ -252,46 +250,46 @@ int main(void)
 	ports_open();
 	report_set_source_key("source");
 	report_set_source("agent");
-	ctl_event("hello", NULL, NULL);
+	ctl_event(CTL_HELLO, NULL, NULL);
 	start_kmsg_forwarder();
 
 	struct job job;
 	load_job(&job);
 	if (mount_tools_disk() < 0)
-		ctl_event("warning", "message", "no tools disk: only busybox is available");
+		ctl_event(CTL_WARNING, "message", "no tools disk: only busybox is available");
 	apply_sysctls(&job);
 	if (setup_zram(&job) < 0)
-		ctl_event("warning", "message", "zram swap could not be set up");
+		ctl_event(CTL_WARNING, "message", "zram swap could not be set up");
 	if (workload_cgroup_create(&job) < 0)
-		ctl_event("warning", "message", "the workload cgroup could not be set up");
+		ctl_event(CTL_WARNING, "message", "the workload cgroup could not be set up");
 	set_environment();
-	send_snapshots("before");
-	ctl_event("ready", NULL, NULL);
+	send_snapshots(SNAPSHOT_BEFORE);
+	ctl_event(CTL_READY, NULL, NULL);
 
-	int perf = perf_launch("/job/perf-args");
+	int perf = perf_launch(JOB_DIR "/" JOB_PERF_ARGS);
 	int prepared = prepare_start(&job);
 	if (prepared == 0)
-		ctl_event("prepared", NULL, NULL);
+		ctl_event(CTL_PREPARED, NULL, NULL);
 	else if (prepared < 0)
-		ctl_event("warning", "message", "the prepare step failed; the workload runs anyway");
+		ctl_event(CTL_WARNING, "message", "the prepare step failed; the workload runs anyway");
 	if (perf == 0)
 		perf = perf_enable();
 	if (perf == 0)
-		ctl_event("recording", NULL, NULL);
+		ctl_event(CTL_RECORDING, NULL, NULL);
 	else if (perf < 0)
-		ctl_event("warning", "message", "perf could not start: nothing is recorded");
+		ctl_event(CTL_WARNING, "message", "perf could not start: nothing is recorded");
 	bool interactive = !strcmp(job_get(&job, "interactive", "0"), "1");
 	/*
 	 * The command writes straight into its port, not through a relay: a line
 	 * written just before a panic must already be on the host. Workloads
 	 * write lines well under a page, so the driver's buffer stays small.
 	 */
-	pid_t command = start_command(&job, interactive, port_fd(PORT_OUT));
+	pid_t command = start_command(&job, interactive, port_fd(CHANNEL_OUT));
 	int status = wait_for_command(command);
-	ctl_event("command-done", NULL, NULL);
+	ctl_event(CTL_COMMAND_DONE, NULL, NULL);
 	perf_stop();
 	prepare_stop();
-	send_snapshots("after");
+	send_snapshots(SNAPSHOT_AFTER);
 	ctl_exit(status);
 	sync();
 	reboot(RB_POWER_OFF);

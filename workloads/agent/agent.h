@@ -11,19 +11,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The virtio-serial ports the host opens (names match lab/qemu.c). */
-enum agent_port { PORT_CTL, PORT_OUT, PORT_KMSG, PORT_PERF, PORT_FILES, PORT_COUNT };
+#include "common/proto/protocol.h"
 
-/* The job: key=value lines of /job/spec plus the command in /job/cmd. */
+
+/* The job (common/proto/protocol.h): the key=value lines of its spec, its command. */
 struct job {
 	char *keys[128];
 	char *values[128];
 	int n;
 	char *cmd;
-	char *prepare;   /* /job/prepare: shapes the machine first; NULL when absent */
+	char *prepare;   /* the prepare step: shapes the machine first; NULL when absent */
 };
 
-/* agent-ports.c */
+/* agent-ports.c: the channels (common/proto/protocol.h) as virtio-serial ports */
 #define PORT_WRITE_MAX 4096
 void ports_open(void);
 /* Writes to a port in page-sized pieces (see agent-ports.c for why). */
@@ -33,10 +33,10 @@ void port_write(int fd, const char *data, size_t len);
  * for writers that write large chunks (perf, the command). Returns the
  * write end; relay_finish() waits for the copy once every writer closed it.
  */
-int relay_start(enum agent_port port);
-void relay_finish(enum agent_port port);
-int port_fd(enum agent_port port);
-const char *port_name(enum agent_port port);
+int relay_start(enum channel port);
+void relay_finish(enum channel port);
+int port_fd(enum channel port);
+const char *port_name(enum channel port);
 /* Sends a file's current contents as one record on the files port. */
 void send_file(const char *record_name, const char *path);
 void send_buffer(const char *record_name, const char *data, size_t len);

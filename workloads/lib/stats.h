@@ -1,8 +1,8 @@
 /* Small statistics helpers: summaries of sample arrays (exact percentiles)
  * and a log-linear latency histogram that can live in shared memory so
  * that worker processes record and a parent merges. */
-#ifndef OOMLAB_STATS_H
-#define OOMLAB_STATS_H
+#ifndef OOMLAB_WL_STATS_H
+#define OOMLAB_WL_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/kernel-text/binder-stats.h"
+#include "common/kernel-text/kv.h"
+
 int wl_pathf(char *buf, size_t cap, const char *fmt, ...)
 {
 	va_list ap;
@@ -162,72 +165,18 @@ int wl_read_line(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
-int wl_kv_get(const char *text, const char *key, uint64_t *out)
-{
-	size_t klen = strlen(key);
-	const char *p = text;
-
-	while (p && *p) {
-		if (!strncmp(p, key, klen) &&
-		    (p[klen] == ' ' || p[klen] == '\t' || p[klen] == ':')) {
-			const char *v = p + klen;
-
-			if (*v == ':')
-				v++;
-			while (*v == ' ' || *v == '\t')
-				v++;
-			if (isdigit((unsigned char)*v)) {
-				*out = strtoull(v, NULL, 10);
-				return 0;
-			}
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return -ENOENT;
-}
 
 /* --- buddyinfo ------------------------------------------------------- */
 
 /* "Node 0, zone    DMA32   1   2   3 ..." */
-int wl_parse_buddyinfo(const char *text, struct buddyinfo *bi)
+
+int wl_kv_get(const char *text, const char *key, uint64_t *out)
 {
-	const char *p = text;
-
-	memset(bi, 0, sizeof(*bi));
-	while (p && *p) {
-		struct buddy_zone *z;
-		int node, off = 0;
-		char zone[16];
-		const char *q;
-
-		if (sscanf(p, "Node %d, zone %15s%n", &node, zone, &off) == 2 &&
-		    bi->nzones < BUDDY_MAX_ZONES) {
-			z = &bi->z[bi->nzones];
-			z->node = node;
-			snprintf(z->zone, sizeof(z->zone), "%s", zone);
-			q = p + off;
-			while (z->norders < BUDDY_MAX_ORDERS) {
-				char *end;
-				unsigned long long v;
-
-				while (*q == ' ' || *q == '\t')
-					q++;
-				if (!isdigit((unsigned char)*q))
-					break;
-				v = strtoull(q, &end, 10);
-				z->free[z->norders++] = v;
-				q = end;
-			}
-			if (z->norders > 0)
-				bi->nzones++;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return bi->nzones ? bi->nzones : -EINVAL;
+	long long v;
+	if (!kv_find(text, key, &v) || v < 0)
+		return -ENOENT;
+	*out = (uint64_t)v;
+	return 0;
 }
 
 int wl_read_buddyinfo(struct buddyinfo *bi)
@@ -237,7 +186,7 @@ int wl_read_buddyinfo(struct buddyinfo *bi)
 
 	if (r < 0)
 		return (int)r;
-	return wl_parse_buddyinfo(buf, bi);
+	return buddyinfo_parse(buf, bi);
 }
 
 bool wl_buddy_zone_selected(const struct buddy_zone *z, const char *zones)
@@ -304,41 +253,6 @@ double wl_buddy_unusable_index(const struct buddyinfo *bi, const char *zones, in
 
 /* --- slab ------------------------------------------------------------ */
 
-int wl_parse_slabinfo(const char *text, const char *name, struct slab_cache *out)
-{
-	const char *p = text;
-	size_t nl = strlen(name);
-
-	while (p && *p) {
-		if (!strncmp(p, name, nl) && (p[nl] == ' ' || p[nl] == '\t')) {
-			unsigned long long a, n, sz, per, pages, as = 0, ns = 0;
-			const char *sd;
-
-			if (sscanf(p + nl, "%llu %llu %llu %llu %llu", &a, &n, &sz,
-				   &per, &pages) == 5) {
-				const char *eol = strchr(p, '\n');
-
-				sd = strstr(p, "slabdata");
-				if (sd && (!eol || sd < eol))
-					sscanf(sd + 8, "%llu %llu", &as, &ns);
-				memset(out, 0, sizeof(*out));
-				snprintf(out->name, sizeof(out->name), "%s", name);
-				out->active_objs = a;
-				out->num_objs = n;
-				out->objsize = sz;
-				out->objperslab = per;
-				out->pagesperslab = pages;
-				out->active_slabs = as;
-				out->num_slabs = ns;
-				return 0;
-			}
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return -ENOENT;
-}
 
 static int slub_attr(const char *dir, const char *attr, uint64_t *out)
 {
@@ -433,34 +347,25 @@ const char *const binder_obj_names[BOBJ_COUNT] = {
 	"transaction_complete", "freeze",
 };
 
+
+static void count_object(const struct binder_stats_line *line, void *ctx)
+{
+	struct binder_objstats *out = ctx;
+	for (int i = 0; line->object && i < BOBJ_COUNT; i++)
+		if (!strcmp(line->name, binder_obj_names[i])) {
+			out->present[i] = true;
+			out->active[i] = (int64_t)line->active;
+			out->total[i] = (int64_t)line->total;
+		}
+}
+
 int wl_parse_binder_stats(const char *text, struct binder_objstats *out)
 {
-	const char *p = text;
-	int found = 0;
-
 	memset(out, 0, sizeof(*out));
-	while (p && *p) {
-		int pid;
-
-		/* The per-process sections start with "proc 123". */
-		if (sscanf(p, "proc %d", &pid) == 1)
-			break;
-		for (int i = 0; i < BOBJ_COUNT; i++) {
-			size_t nl = strlen(binder_obj_names[i]);
-			long long a, t;
-
-			if (!strncmp(p, binder_obj_names[i], nl) && p[nl] == ':' &&
-			    sscanf(p + nl + 1, " active %lld total %lld", &a, &t) == 2) {
-				out->present[i] = true;
-				out->active[i] = a;
-				out->total[i] = t;
-				found++;
-			}
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
+	binder_stats_each(text, count_object, out);
+	int found = 0;
+	for (int i = 0; i < BOBJ_COUNT; i++)
+		found += out->present[i];
 	return found;
 }
 

@@ -1,8 +1,8 @@
-/* Reading and parsing the kernel's text interfaces the workloads report:
- * /proc/buddyinfo, /proc/meminfo, /proc/vmstat, /proc/slabinfo,
- * /sys/kernel/slab/<cache>/, binder stats, cgroup v2 files.  The parsers
- * take text (so unit tests feed them fixtures); the read_* helpers read
- * the live files. */
+/* Reading the kernel's text interfaces the workloads report: /proc/buddyinfo,
+ * /proc/meminfo, /proc/vmstat, /proc/slabinfo, /sys/kernel/slab/<cache>/,
+ * binder stats, cgroup v2 files.  The formats are parsed by
+ * common/kernel-text/ (the lab parses the same files with the same code);
+ * the wl_read_* helpers read the live files. */
 #ifndef OOMLAB_SYSINFO_H
 #define OOMLAB_SYSINFO_H
 
@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "common/kernel-text/buddyinfo.h"
+#include "common/kernel-text/slabinfo.h"
 
 /* snprintf that reports truncation: 0 or -ENAMETOOLONG. */
 int wl_pathf(char *buf, size_t cap, const char *fmt, ...)
@@ -25,25 +28,11 @@ int wl_write_text(const char *path, const char *s);     /* 0 or -errno */
 int wl_read_u64(const char *path, uint64_t *out);       /* first number */
 int wl_read_line(const char *path, char *buf, size_t cap); /* first line */
 
-/* "key value" lines (vmstat, memory.events, memory.stat) and
- * "Key:   value kB" (meminfo, /proc/PID/status): value of the first line
- * whose first word is key (a trailing ':' ignored).  0 or -ENOENT. */
+/* The value on KEY's first line of a "key value" or "Key:  value kB" file
+ * (common/kernel-text/kv.h); 0 or -ENOENT. */
 int wl_kv_get(const char *text, const char *key, uint64_t *out);
 
-/* --- buddyinfo ------------------------------------------------------ */
-#define BUDDY_MAX_ORDERS 16
-#define BUDDY_MAX_ZONES  32
-struct buddy_zone {
-	int node;
-	char zone[16];
-	int norders;
-	uint64_t free[BUDDY_MAX_ORDERS];     /* free blocks per order */
-};
-struct buddyinfo {
-	int nzones;
-	struct buddy_zone z[BUDDY_MAX_ZONES];
-};
-int wl_parse_buddyinfo(const char *text, struct buddyinfo *bi);  /* nzones or -EINVAL */
+/* --- buddyinfo (common/kernel-text/buddyinfo.h) ------------------------ */
 int wl_read_buddyinfo(struct buddyinfo *bi);
 /* Zone filter: NULL or "" = all zones except DMA; "all"; or a comma list
  * of zone names ("DMA32,Normal"). */
@@ -57,15 +46,7 @@ uint64_t wl_buddy_pages_ge(const struct buddyinfo *bi, const char *zones, int mi
  * free pages that sit in blocks smaller than 2^order. */
 double wl_buddy_unusable_index(const struct buddyinfo *bi, const char *zones, int order);
 
-/* --- slabinfo -------------------------------------------------------- */
-struct slab_cache {
-	char name[64];
-	uint64_t active_objs, num_objs;
-	uint64_t objsize, objperslab, pagesperslab;
-	uint64_t active_slabs, num_slabs;
-};
-/* Finds `name` in /proc/slabinfo text (version 2.1). 0 or -ENOENT. */
-int wl_parse_slabinfo(const char *text, const char *name, struct slab_cache *out);
+/* --- slabinfo: common/kernel-text/slabinfo.h ---------------------------- */
 
 /* /sys/kernel/slab/<name>: SLUB's view, following an alias symlink. */
 struct slub_cache {
@@ -99,8 +80,9 @@ struct binder_objstats {
 	int64_t active[BOBJ_COUNT];
 	int64_t total[BOBJ_COUNT];
 };
-/* Parses the global section (before the first "proc <pid>" line) of the
- * binder stats file.  Lines absent mean zero (present[] false). */
+/* The known object types of the global section (common/kernel-text/
+ * binder-stats.h); lines absent mean zero (present[] false).  Returns how
+ * many types were there. */
 int wl_parse_binder_stats(const char *text, struct binder_objstats *out);
 int wl_read_binder_stats(const char *path, struct binder_objstats *out);
 

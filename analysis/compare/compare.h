@@ -1,0 +1,220 @@
+/* compare.h - the comparison table behind `lab run`, `lab compare` and
+ * `lab report`.
+ *
+ * Input: per metric, its definition, its equivalence margin and one group
+ * of trial values per group label. Several groups may belong to one
+ * variant ("stock" and "stock#2"): the first is the one compared, the
+ * second is its A/A twin and only measures the noise floor.
+ *
+ * The trial is the unit: every value is one boot's figure. Per metric one
+ * method, chosen from its kind and from the pooled values (so the choice
+ * cannot favour either side):
+ *   log means  times, throughputs, sizes, ratios with every value > 0:
+ *              the ratio of geometric means, Welch's t on the logs, its
+ *              p-value from the permutation distribution
+ *   means      counts, and the above when a value is <= 0: the ratio of
+ *              means (Fieller's interval), or their difference in the unit
+ *              when the baseline mean is 0 or not clearly above it; the
+ *              permutation test of Welch's t on the values
+ *   shares     outcomes (ok or not) and rare events (trials with at least
+ *              one OOM kill, error, ...): the difference of the shares in
+ *              percentage points, Newcombe's interval, Fisher's exact test
+ *
+ * Output: one row per metric per non-baseline variant with n, centres and
+ * spreads, the difference with its interval, p and Holm's p_adj over the
+ * table (the family), the smallest difference these trials could detect
+ * (MDE, at the family's first Holm level), the A/A noise, and a verdict:
+ *   better/worse  p_adj < alpha, in the metric's direction
+ *   differs       p_adj < alpha for a metric with no better direction
+ *   equivalent    the (1 - 2 alpha) interval lies inside +-margin (TOST)
+ *   not detected  neither; the MDE says what could have been missed
+ *   inconclusive  too few trials, no test possible, or no difference at
+ *                 all could have been detected at this level
+ *
+ * With a sequential design (opts.seq_max > 0) the table is one look of a
+ * run that looks after every round: the levels become the look's
+ * O'Brien-Fleming boundaries (stats_sequential_level), p_adj is scaled so
+ * that p_adj < alpha still means significant, and repeated looks do not
+ * inflate the error rate.
+ *
+ * The table keeps its own copies of all strings; the input may be freed
+ * right after compare_table_build().
+ */
+#ifndef OOMLAB_COMPARE_H
+#define OOMLAB_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "metric.h"
+#include "analysis/stats/stats.h"
+
+struct compare_group {
+	const char *label;	/* "stock", "stock#2" */
+	const char *variant;	/* "stock"; NULL: the label up to its '#' */
+	const double *values;	/* one finite value per trial that counts */
+	size_t n;
+	size_t n_other;		/* trials that ended otherwise (no value) */
+};
+
+/* An equivalence margin: VALUE percent of the baseline's centre when
+ * RELATIVE, else VALUE in the unit of the difference (the metric's unit;
+ * percentage points for shares). NAN: none. */
+struct compare_margin {
+	double value;
+	bool relative;
+};
+
+struct compare_metric {
+	struct metric_def def;	/* see metric_resolve() */
+	struct compare_margin margin;	/* value NAN: the options' default */
+	const struct compare_group *groups;
+	size_t n_groups;
+};
+
+struct compare_options {
+	const char *baseline;	/* variant name; NULL: first group's variant */
+	double alpha;		/* family-wise error of the table; 0.05 */
+	double power;		/* for the minimum detectable effect; 0.8 */
+	double ci_level;	/* the interval shown; 0.95 */
+	struct compare_margin margin;	/* default equivalence margin; 2% */
+	struct stats_permutation perm;	/* seed, exact limit, resamples */
+	size_t min_trials;	/* fewer on a side: inconclusive; 3 */
+	/* Sequential design: looks after every round from min_trials to
+	 * seq_max trials a side; 0 for one fixed look. */
+	size_t seq_max;
+};
+
+enum compare_method {
+	COMPARE_NONE,		/* too few trials: nothing was tested */
+	COMPARE_LOG_MEANS,
+	COMPARE_MEANS,
+	COMPARE_SHARES,
+};
+
+/* What diff, its intervals, the margin, MDE and noise are in. */
+enum compare_scale {
+	SCALE_PERCENT,		/* percent of the baseline's centre */
+	SCALE_UNIT,		/* the metric's unit */
+	SCALE_POINTS,		/* percentage points of a share */
+};
+
+enum compare_verdict {
+	VERDICT_BETTER,
+	VERDICT_WORSE,
+	VERDICT_DIFFERS,	/* significant, but the metric has no "better" */
+	VERDICT_EQUIVALENT,
+	VERDICT_NOT_DETECTED,
+	VERDICT_INCONCLUSIVE,
+};
+
+struct compare_side {
+	const char *variant;	/* points into the table */
+	size_t n, n_other;
+	double centre;		/* what the method compares: geometric mean,
+				 * mean or share; NAN when undefined */
+	double median, mean, sd, iqr;	/* NAN when undefined */
+	size_t yes;		/* shares: trials with the outcome/event */
+};
+
+struct compare_metric_info {
+	char *name, *unit;
+	enum metric_kind kind;
+	enum metric_better better;
+	enum compare_method method;	/* COMPARE_NONE when no row could test */
+	struct compare_margin margin;	/* as given (or the default) */
+	struct compare_side base;
+};
+
+struct compare_row {
+	size_t metric;		/* index into compare_table.metrics */
+	struct compare_side base, var;
+	enum compare_method method;
+	enum compare_scale scale;
+	double diff, ci_lo, ci_hi;	/* ci_level interval */
+	double eq_lo, eq_hi;	/* the interval the equivalence test used */
+	double margin;		/* in the row's scale; NAN when none applies */
+	bool exact;		/* p from the exact permutation/Fisher distribution */
+	int direction;		/* -1, 0, +1: variant lower/same/higher */
+	double p, p_adj;	/* NAN when not tested */
+	double level;		/* nominal level of the first Holm step (MDE's) */
+	double mde;		/* in the row's scale; INFINITY: nothing detectable */
+	double noise;		/* NAN without A/A groups */
+	bool within_noise;	/* |diff| < noise */
+	enum compare_verdict verdict;
+	const char *why;	/* static reason for inconclusive/not detected, or NULL */
+	/* what the MDE is computed from (methods with a t statistic) */
+	double se, df;
+};
+
+struct compare_table {
+	char *baseline;
+	struct compare_options opts;
+	struct compare_metric_info *metrics;
+	size_t n_metrics;
+	struct compare_row *rows;	/* grouped by metric, in input order */
+	size_t n_rows;
+	size_t n_tests;		/* p-values in the Holm family */
+	size_t look_n;		/* sequential: trials a side at this look */
+	bool has_noise;		/* some row had A/A groups */
+};
+
+void compare_options_default(struct compare_options *opts);
+
+/* Returns 0, -EINVAL (bad options, a non-finite value) or -ENOMEM.
+ * On failure *TABLE is left empty (safe to free). */
+int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
+			const struct compare_options *opts,
+			struct compare_table *table);
+void compare_table_free(struct compare_table *table);
+
+/* The method of a metric: from its kind and, for the log scale, whether
+ * every value of every group is > 0 (pooled, so it favours no side). */
+enum compare_method compare_method_for(const struct compare_metric *metric);
+
+/* True when the verdict settles the question: better, worse, differs or
+ * equivalent (what a sequential run waits for). */
+bool compare_verdict_decided(enum compare_verdict verdict);
+
+/* The variant a group belongs to: .variant, or .label up to a '#'.
+ * Writes at most SIZE bytes into BUF and returns BUF. */
+const char *compare_group_variant(const struct compare_group *group,
+				  char *buf, size_t size);
+
+/* Stable words, used by every format: "better", "worse", "differs",
+ * "equivalent", "not detected", "inconclusive". */
+const char *compare_verdict_word(enum compare_verdict verdict);
+/* "permutation t (logs)", "permutation t", "Fisher exact", "none" */
+const char *compare_method_test(enum compare_method method);
+/* "log-means", "means", "shares", "none": the JSON/CSV key */
+const char *compare_method_key(enum compare_method method);
+/* "%", "unit", "pp" */
+const char *compare_scale_key(enum compare_scale scale);
+/* What a side's centre is: "geomean", "mean", "share", "-" */
+const char *compare_centre_name(enum compare_method method);
+
+/* Parses an equivalence margin: "2%" (of the baseline's centre), "0.5" (in
+ * the unit of the difference: the metric's unit, or percentage points for
+ * shares) or "10pp" (the same, saying so). Blanks around are allowed.
+ * Returns 0, or -EINVAL for anything else (negative, not a number, another
+ * suffix). */
+int compare_margin_parse(const char *text, struct compare_margin *margin);
+
+/* Formatters; all return 0 or -EIO when writing failed.
+ * text:     the default for terminals: names are never cut; a row whose
+ *           names do not fit 80 columns puts them on lines of their own.
+ *           COLOUR adds ANSI colours to the verdicts (the caller decides: a
+ *           terminal and no NO_COLOR); colour codes are the only bytes not
+ *           counted. A legend under the table says what each word means.
+ * markdown: one GitHub table, the legend below it.
+ * json:     one object {"baseline", "options", "metrics", "rows"}; numbers
+ *           that are undefined are null.
+ * csv:      RFC 4180: a header line, CRLF line ends, fields quoted when they
+ *           hold a comma, quote or line break; undefined numbers empty. */
+int compare_format_text(FILE *out, const struct compare_table *table, bool colour);
+int compare_format_markdown(FILE *out, const struct compare_table *table);
+int compare_format_json(FILE *out, const struct compare_table *table);
+int compare_format_csv(FILE *out, const struct compare_table *table);
+
+#endif

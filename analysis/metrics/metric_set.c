@@ -1,0 +1,80 @@
+/* metric_set.c - a trial's metrics (metric_set.h). */
+#include "metric_set.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+
+void metric_set_add(struct metric_set *s, const char *name, double value, const char *unit,
+		    const char *source)
+{
+	if (!isfinite(value))
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		struct metric_value *m = &s->items[i];
+		if (!strcmp(m->name, name)) {
+			free(m->unit);
+			free(m->source);
+			m->unit = xstrdup(unit ? unit : "");
+			m->source = xstrdup(source ? source : "");
+			m->value = value;
+			return;
+		}
+	}
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 64;
+		s->items = xrealloc(s->items, s->alloc * sizeof(*s->items));
+	}
+	s->items[s->n++] = (struct metric_value){ xstrdup(name), xstrdup(unit ? unit : ""),
+						  xstrdup(source ? source : ""), value };
+}
+
+const struct metric_value *metric_set_get(const struct metric_set *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->items[i].name, name))
+			return &s->items[i];
+	return NULL;
+}
+
+void metric_set_clear(struct metric_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->items[i].name);
+		free(s->items[i].unit);
+		free(s->items[i].source);
+	}
+	free(s->items);
+	memset(s, 0, sizeof(*s));
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct metric_value *const *x = a, *const *y = b;
+	return strcmp((*x)->name, (*y)->name);
+}
+
+json_t *metric_set_json(const struct metric_set *s)
+{
+	const struct metric_value **sorted = xcalloc(s->n ? s->n : 1, sizeof(*sorted));
+	for (size_t i = 0; i < s->n; i++)
+		sorted[i] = &s->items[i];
+	qsort(sorted, s->n, sizeof(*sorted), by_name);
+	json_t *arr = json_array();
+	for (size_t i = 0; i < s->n; i++) {
+		const struct metric_value *m = sorted[i];
+		json_t *o = json_object();
+		double v = m->value;
+		json_object_set_new(o, "name", json_string(m->name));
+		json_object_set_new(o, "value", v == floor(v) && fabs(v) < 9.0e15
+							? json_integer((json_int_t)v)
+							: json_real(v));
+		json_object_set_new(o, "unit", json_string(m->unit));
+		json_object_set_new(o, "source", json_string(m->source));
+		json_array_append_new(arr, o);
+	}
+	free(sorted);
+	return arr;
+}

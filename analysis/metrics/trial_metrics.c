@@ -1,0 +1,528 @@
+/* trial_metrics.c - a trial folder's metrics (trial_metrics.h).
+ *
+ * Metric names (docs/FORMATS.md: flat, lab figures without a dot), units and
+ * sources.  A figure whose input is missing is left out; "after"-only figures
+ * need files/after, deltas need both snapshots.
+ *
+ * OOM kills                                                 unit   source
+ *   oom_kills                  the best total: the larger of  count  kmsg | vmstat |
+ *                              the kmsg reports and the vmstat        memory.events | trace
+ *                              delta (each can miss kills: a
+ *                              dead guest has no vmstat delta,
+ *                              kmsg can drop records); without
+ *                              both, memory.events, then trace
+ *   oom_kills_memcg            kmsg reports with constraint memcg  count  kmsg
+ *   oom_kills_global           ... with constraint global          count  kmsg
+ *   oom_kills_kmsg             kill reports in the kernel log      count  kmsg
+ *   oom_kills_vmstat           /proc/vmstat oom_kill delta         count  vmstat
+ *   oom_kills_memory_events    workload cgroup memory.events       count  memory.events
+ *                              oom_kill delta (its subtree only)
+ *   oom_kills_trace            oom:mark_victim events (also marks  count  trace
+ *                              an exiting task without a kill)
+ *   oom_invocations_kmsg       "invoked oom-killer" lines          count  kmsg
+ *   oom_reaped_kmsg            "oom_reaper: reaped process" lines  count  kmsg
+ *   kmsg_missed_records        gaps in the kmsg sequence numbers   count  kmsg
+ * OOM victims and the reaper (trace; times from mark_victim, medians over the
+ * victims that have both ends)
+ *   oom_victims                victims (trace and kmsg merged)     count  trace+kmsg
+ *   reaper_wakes               victims with a wake_reaper          count  trace
+ *   reaper_reaped              victims with finish_task_reaping    count  trace
+ *   reaper_skipped             victims with skip_task_reaping      count  trace
+ *   reaped_before_exit         victims reaped before their exit    count  trace
+ *   reaper_wake_delay_ms       mark_victim -> wake_reaper          ms     trace
+ *   reaper_finish_delay_ms     mark_victim -> finish_task_reaping  ms     trace
+ *   reaper_reap_ms             start -> finish_task_reaping        ms     trace
+ *   oom_victim_exit_ms         mark_victim -> last thread's exit   ms     trace
+ * Stalls (trace; K = direct_reclaim, memcg_reclaim, direct_compaction; stall.h)
+ *   K_stall_count              completed begin/end pairs           count  trace
+ *   K_stall_total_us, K_stall_p50_us, K_stall_p99_us, K_stall_max_us      us  trace
+ *   K_stall_open               begins still open at the trace end  count  trace
+ *   K_stall_open_us            their time up to the last event     us     trace
+ *   K_stall_unmatched_end      ends without a begin                count  trace
+ *   K_stall_nested             begins replacing an open begin      count  trace
+ *   direct_compaction_attempts mm_compaction_try_to_compact_pages  count  trace
+ *   kcompactd_passes           kcompactd's compaction_end          count  trace
+ *   alloc_stall_time_total_ms  sum of the three kinds' totals      ms     trace
+ *   reclaim_stall_p99_us       p99 of direct + memcg reclaim       us     trace
+ * Page allocator (trace; page_alloc.h)
+ *   page_alloc_high_order      successful order > 0 allocations    count  trace
+ *   page_alloc_high_order_failed  order > 0 that found no page     count  trace
+ *   page_alloc_high_order_pages   their size                       pages  trace
+ *   page_alloc_order<N>        successful, per order N = 1..10     count  trace
+ *   extfrag_fallbacks, extfrag_fragmenting, extfrag_change_ownership  count  trace
+ * Counters (after - before)
+ *   vmstat_<field>             allocstall_* (and vmstat_allocstall, their sum),
+ *                              compact_stall/fail/success, pgmajfault,
+ *                              oom_kill: count; pgscan_direct, pgsteal_direct,
+ *                              workingset_refault_anon/file, pswpin,
+ *                              pswpout: pages                         vmstat
+ *   compact_stall_count        = vmstat_compact_stall (the name      count  vmstat
+ *                              analysis/compare/metric.c knows)
+ *   memory_events_<key>        low high max oom oom_kill           count  memory.events
+ *                              oom_group_kill
+ *   psi_memory_some_us, psi_memory_full_us   /proc/pressure/memory us  pressure
+ *   cgroup_psi_memory_some_us, cgroup_psi_memory_full_us            us  memory.pressure
+ * Slab caches named binder_* or kmalloc-* (after; slabinfo.h)
+ *   slab_<cache>_active_objs   count    slab_<cache>_objsize        bytes
+ *   slab_<cache>_objs_per_slab count    slab_<cache>_pages_per_slab pages
+ *   slab_<cache>_bytes         bytes    slab_<cache>_efficiency     ratio
+ *   slab_<cache>_bytes_delta   bytes (after - before)
+ *   slab_binder_bytes, slab_kmalloc_bytes   sums of the _bytes  bytes  slabinfo
+ * Binder (after; binder_stats.h), T = proc thread node ref death transaction
+ * transaction_complete
+ *   binder_<T>_active          alive after the workload            count  binder-stats
+ *   binder_<T>_created         "total" delta                       count  binder-stats
+ * Workloads
+ *   <workload>.<name>[.<k>=<v>...]  as reported                    as given  out.log
+ */
+#include "trial_metrics.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/jsonl.h"
+#include "common/proto/protocol.h"
+#include "analysis/parse/binder_stats.h"
+#include "analysis/parse/slabinfo.h"
+#include "analysis/parse/snapshot.h"
+#include "analysis/trace/trace.h"
+#include "metric_set.h"
+#include "workload_metrics.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+static char *read_in(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	char *text = read_file(path, NULL);
+	free(path);
+	return text;
+}
+
+#define ADD(set, name, value, unit, source) metric_set_add((set), (name), (double)(value), (unit), (source))
+
+static void addf_metric(struct metric_set *m, double value, const char *unit, const char *source,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void addf_metric(struct metric_set *m, double value, const char *unit, const char *source,
+			const char *fmt, ...)
+{
+	struct strbuf name = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&name, fmt, ap);
+	va_end(ap);
+	metric_set_add(m, name.buf, value, unit, source);
+	strbuf_release(&name);
+}
+
+/* ---- trace ---- */
+
+static void stall_metrics(struct metric_set *m, const struct stall_tracker *t)
+{
+	uint64_t total_ns = 0;
+	for (int k = 0; k < STALL_KINDS; k++) {
+		const struct stall_series *s = &t->kind[k];
+		const char *name = stall_kind_name(k);
+		struct stall_summary sum;
+		stall_summarize(s->durations_ns, s->n, &sum);
+		total_ns += sum.total_ns;
+		addf_metric(m, (double)sum.count, "count", "trace", "%s_stall_count", name);
+		addf_metric(m, (double)sum.total_ns / 1e3, "us", "trace", "%s_stall_total_us", name);
+		addf_metric(m, sum.p50_ns / 1e3, "us", "trace", "%s_stall_p50_us", name);
+		addf_metric(m, sum.p99_ns / 1e3, "us", "trace", "%s_stall_p99_us", name);
+		addf_metric(m, (double)sum.max_ns / 1e3, "us", "trace", "%s_stall_max_us", name);
+		addf_metric(m, (double)s->open_at_end, "count", "trace", "%s_stall_open", name);
+		addf_metric(m, (double)s->open_ns / 1e3, "us", "trace", "%s_stall_open_us", name);
+		addf_metric(m, (double)s->unmatched_end, "count", "trace", "%s_stall_unmatched_end",
+			    name);
+		addf_metric(m, (double)s->nested, "count", "trace", "%s_stall_nested", name);
+	}
+	ADD(m, "direct_compaction_attempts", t->compaction_attempts, "count", "trace");
+	ADD(m, "kcompactd_passes", t->kcompactd_passes, "count", "trace");
+	ADD(m, "alloc_stall_time_total_ms", (double)total_ns / 1e6, "ms", "trace");
+
+	const struct stall_series *d = &t->kind[STALL_DIRECT_RECLAIM], *c = &t->kind[STALL_MEMCG_RECLAIM];
+	size_t n = d->n + c->n;
+	uint64_t *all = xmalloc((n ? n : 1) * sizeof(*all));
+	if (d->n)
+		memcpy(all, d->durations_ns, d->n * sizeof(*all));
+	if (c->n)
+		memcpy(all + d->n, c->durations_ns, c->n * sizeof(*all));
+	struct stall_summary sum;
+	stall_summarize(all, n, &sum);
+	ADD(m, "reclaim_stall_p99_us", sum.p99_ns / 1e3, "us", "trace");
+	free(all);
+}
+
+static void page_alloc_metrics(struct metric_set *m, const struct page_alloc_tally *a)
+{
+	ADD(m, "page_alloc_high_order", a->high_order, "count", "trace");
+	ADD(m, "page_alloc_high_order_failed", a->high_order_failed, "count", "trace");
+	ADD(m, "page_alloc_high_order_pages", a->high_order_pages, "pages", "trace");
+	for (int o = 1; o <= PAGE_ALLOC_MAX_ORDER; o++)
+		addf_metric(m, (double)a->by_order[o], "count", "trace", "page_alloc_order%d", o);
+	ADD(m, "extfrag_fallbacks", a->extfrag, "count", "trace");
+	ADD(m, "extfrag_fragmenting", a->extfrag_fragmenting, "count", "trace");
+	ADD(m, "extfrag_change_ownership", a->extfrag_change_ownership, "count", "trace");
+}
+
+/* Delays between two victim times, in ms, over the victims that have both. */
+struct delays {
+	double *ms;
+	size_t n;
+};
+
+static void delay_add(struct delays *d, int64_t from, int64_t to)
+{
+	if (from != OOM_NO_TIME && to != OOM_NO_TIME)
+		d->ms[d->n++] = (double)(to - from) / 1e6;
+}
+
+/* The median, NAN (no figure) when there is none. */
+static double delays_median(struct delays *d)
+{
+	if (!d->n)
+		return NAN;
+	gsl_sort(d->ms, 1, d->n);
+	return gsl_stats_median_from_sorted_data(d->ms, 1, d->n);
+}
+
+static void victim_metrics(struct metric_set *m, const struct oom_timeline *t, bool have_trace)
+{
+	ADD(m, "oom_victims", t->n, "count", have_trace ? "trace+kmsg" : "kmsg");
+	if (!have_trace)
+		return;
+	size_t wakes = 0, reaped = 0, skipped = 0, before_exit = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct oom_victim *v = &t->v[i];
+		wakes += v->wake_reaper_ns != OOM_NO_TIME;
+		reaped += v->finish_reaping_ns != OOM_NO_TIME;
+		skipped += v->skip_reaping_ns != OOM_NO_TIME;
+		before_exit += v->reaped_before_exit;
+	}
+	ADD(m, "reaper_wakes", wakes, "count", "trace");
+	ADD(m, "reaper_reaped", reaped, "count", "trace");
+	ADD(m, "reaper_skipped", skipped, "count", "trace");
+	ADD(m, "reaped_before_exit", before_exit, "count", "trace");
+	struct delays wake = { 0 }, finish = { 0 }, reap = { 0 }, exit = { 0 };
+	size_t cap = t->n ? t->n : 1;
+	wake.ms = xcalloc(cap, sizeof(double));
+	finish.ms = xcalloc(cap, sizeof(double));
+	reap.ms = xcalloc(cap, sizeof(double));
+	exit.ms = xcalloc(cap, sizeof(double));
+	for (size_t i = 0; i < t->n; i++) {
+		const struct oom_victim *v = &t->v[i];
+		delay_add(&wake, v->mark_victim_ns, v->wake_reaper_ns);
+		delay_add(&finish, v->mark_victim_ns, v->finish_reaping_ns);
+		delay_add(&reap, v->start_reaping_ns, v->finish_reaping_ns);
+		delay_add(&exit, v->mark_victim_ns, v->exit_ns);
+	}
+	ADD(m, "reaper_wake_delay_ms", delays_median(&wake), "ms", "trace");
+	ADD(m, "reaper_finish_delay_ms", delays_median(&finish), "ms", "trace");
+	ADD(m, "reaper_reap_ms", delays_median(&reap), "ms", "trace");
+	ADD(m, "oom_victim_exit_ms", delays_median(&exit), "ms", "trace");
+	free(wake.ms);
+	free(finish.ms);
+	free(reap.ms);
+	free(exit.ms);
+}
+
+/* ---- snapshots ---- */
+
+struct snap {
+	char *before, *after;
+};
+
+static void snap_read(const char *dir, const char *name, struct snap *s)
+{
+	char *b = xasprintf("files/" SNAPSHOT_BEFORE "/%s", name);
+	char *a = xasprintf("files/" SNAPSHOT_AFTER "/%s", name);
+	s->before = read_in(dir, b);
+	s->after = read_in(dir, a);
+	free(b);
+	free(a);
+}
+
+static void snap_free(struct snap *s)
+{
+	free(s->before);
+	free(s->after);
+}
+
+static const struct {
+	const char *field, *unit;
+} vmstat_fields[] = {
+	{ "compact_stall", "count" }, { "compact_fail", "count" }, { "compact_success", "count" },
+	{ "pgscan_direct", "pages" }, { "pgsteal_direct", "pages" }, { "pgmajfault", "count" },
+	{ "workingset_refault_anon", "pages" }, { "workingset_refault_file", "pages" },
+	{ "pswpin", "pages" }, { "pswpout", "pages" }, { "oom_kill", "count" },
+};
+
+/* Adds the vmstat deltas; *oom_kill gets the oom_kill delta (-1 when unknown). */
+static void vmstat_metrics(struct metric_set *m, const struct snap *s, long long *oom_kill)
+{
+	*oom_kill = -1;
+	if (!s->before || !s->after)
+		return;
+	struct kv_list b = { 0 }, a = { 0 };
+	kv_parse(s->before, &b);
+	kv_parse(s->after, &a);
+	long long vb, va, allocstall = 0;
+	bool any_allocstall = false;
+	for (size_t i = 0; i < a.n; i++) {
+		if (starts_with(a.items[i].key, "allocstall_") && kv_get(&b, a.items[i].key, &vb)) {
+			long long d = a.items[i].value - vb;
+			addf_metric(m, (double)d, "count", "vmstat", "vmstat_%s", a.items[i].key);
+			allocstall += d;
+			any_allocstall = true;
+		}
+	}
+	if (any_allocstall)
+		ADD(m, "vmstat_allocstall", allocstall, "count", "vmstat");
+	for (size_t i = 0; i < sizeof(vmstat_fields) / sizeof(vmstat_fields[0]); i++) {
+		if (!kv_get(&b, vmstat_fields[i].field, &vb) || !kv_get(&a, vmstat_fields[i].field, &va))
+			continue;
+		addf_metric(m, (double)(va - vb), vmstat_fields[i].unit, "vmstat", "vmstat_%s",
+			    vmstat_fields[i].field);
+		if (!strcmp(vmstat_fields[i].field, "compact_stall"))
+			ADD(m, "compact_stall_count", va - vb, "count", "vmstat");
+		if (!strcmp(vmstat_fields[i].field, "oom_kill"))
+			*oom_kill = va - vb;
+	}
+	kv_clear(&b);
+	kv_clear(&a);
+}
+
+static void memory_events_metrics(struct metric_set *m, const struct snap *s, long long *oom_kill)
+{
+	static const char *const keys[] = { "low", "high", "max", "oom", "oom_kill", "oom_group_kill" };
+	*oom_kill = -1;
+	if (!s->before || !s->after)
+		return;
+	struct kv_list b = { 0 }, a = { 0 };
+	kv_parse(s->before, &b);
+	kv_parse(s->after, &a);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		long long vb, va;
+		if (!kv_get(&b, keys[i], &vb) || !kv_get(&a, keys[i], &va))
+			continue;
+		addf_metric(m, (double)(va - vb), "count", "memory.events", "memory_events_%s", keys[i]);
+		if (!strcmp(keys[i], "oom_kill"))
+			*oom_kill = va - vb;
+	}
+	kv_clear(&b);
+	kv_clear(&a);
+}
+
+static void psi_metrics(struct metric_set *m, const struct snap *s, const char *prefix,
+			const char *source)
+{
+	struct psi b, a;
+	if (!s->before || !s->after || !psi_parse(s->before, &b) || !psi_parse(s->after, &a))
+		return;
+	if (b.have_some && a.have_some)
+		addf_metric(m, (double)(a.some_total_us - b.some_total_us), "us", source, "%s_some_us",
+			    prefix);
+	if (b.have_full && a.have_full)
+		addf_metric(m, (double)(a.full_total_us - b.full_total_us), "us", source, "%s_full_us",
+			    prefix);
+}
+
+static void slab_metrics(struct metric_set *m, const struct snap *s)
+{
+	struct slabinfo a = { 0 }, b = { 0 };
+	if (!s->after || slabinfo_parse(s->after, &a) < 0) {
+		slabinfo_clear(&a);
+		return;
+	}
+	bool have_before = s->before && slabinfo_parse(s->before, &b) >= 0;
+	unsigned long long binder = 0, kmalloc = 0;
+	for (size_t i = 0; i < a.n; i++) {
+		const struct slab_cache *c = &a.caches[i];
+		bool is_binder = starts_with(c->name, "binder_");
+		if (!is_binder && !starts_with(c->name, "kmalloc-"))
+			continue;
+		unsigned long long bytes = slab_cache_bytes(c);
+		*(is_binder ? &binder : &kmalloc) += bytes;
+		/*
+		 * The plain kmalloc-N caches (where stock binder's objects live) get their
+		 * memory and objects; the cg-, rcl- and dma- kinds only count in the sum,
+		 * and the geometry of a cache (object size, slab order, efficiency) is
+		 * reported for binder's own caches, the ones the variants change.
+		 */
+		bool plain_kmalloc = !is_binder && isdigit((unsigned char)c->name[strlen("kmalloc-")]);
+		if (!is_binder && !plain_kmalloc)
+			continue;
+		addf_metric(m, (double)c->active_objs, "count", "slabinfo", "slab_%s_active_objs", c->name);
+		addf_metric(m, (double)bytes, "bytes", "slabinfo", "slab_%s_bytes", c->name);
+		const struct slab_cache *before = have_before ? slabinfo_cache(&b, c->name) : NULL;
+		if (have_before)
+			addf_metric(m, (double)bytes - (before ? (double)slab_cache_bytes(before) : 0.0),
+				    "bytes", "slabinfo", "slab_%s_bytes_delta", c->name);
+		if (!is_binder)
+			continue;
+		addf_metric(m, (double)c->objsize, "bytes", "slabinfo", "slab_%s_objsize", c->name);
+		addf_metric(m, (double)c->objs_per_slab, "count", "slabinfo", "slab_%s_objs_per_slab",
+			    c->name);
+		addf_metric(m, (double)c->pages_per_slab, "pages", "slabinfo", "slab_%s_pages_per_slab",
+			    c->name);
+		addf_metric(m, slab_cache_efficiency(c), "ratio", "slabinfo", "slab_%s_efficiency",
+			    c->name);
+	}
+	ADD(m, "slab_binder_bytes", binder, "bytes", "slabinfo");
+	ADD(m, "slab_kmalloc_bytes", kmalloc, "bytes", "slabinfo");
+	slabinfo_clear(&a);
+	slabinfo_clear(&b);
+}
+
+static void binder_metrics(struct metric_set *m, const struct snap *s)
+{
+	struct binder_stats a = { 0 }, b = { 0 };
+	if (!s->after || binder_stats_parse(s->after, &a) < 0) {
+		binder_stats_clear(&a);
+		return;
+	}
+	bool have_before = s->before && binder_stats_parse(s->before, &b) >= 0;
+	for (size_t i = 0; i < a.n_objs; i++) {
+		const struct binder_obj_count *o = &a.objs[i];
+		addf_metric(m, (double)o->active, "count", "binder-stats", "binder_%s_active", o->type);
+		if (have_before) {
+			const struct binder_obj_count *ob = binder_stats_obj(&b, o->type);
+			addf_metric(m, (double)o->total - (ob ? (double)ob->total : 0.0), "count",
+				    "binder-stats", "binder_%s_created", o->type);
+		}
+	}
+	binder_stats_clear(&a);
+	binder_stats_clear(&b);
+}
+
+/* ---- the whole trial ---- */
+
+static void note_exit(json_t *record, void *found)
+{
+	const char *type = jsonl_type(record);
+	if (type && !strcmp(type, CTL_EXIT))
+		*(bool *)found = true;
+}
+
+static bool ctl_has_exit(const char *dir)
+{
+	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
+	bool found = false;
+	jsonl_read_file(path, note_exit, &found);
+	free(path);
+	return found;
+}
+
+static bool after_complete(const char *dir)
+{
+	char *vmstat = xasprintf("%s/files/" SNAPSHOT_AFTER "/" SNAP_VMSTAT, dir);
+	char *partial = xasprintf("%s/files/" SNAPSHOT_AFTER "/" SNAP_VMSTAT ".partial", dir);
+	bool ok = path_exists(vmstat) && !path_exists(partial);
+	free(vmstat);
+	free(partial);
+	return ok;
+}
+
+static void oom_kill_totals(struct metric_set *m, const struct oom_reports *r, bool have_kmsg,
+			    long long vmstat, long long memevents, bool have_trace,
+			    uint64_t trace_marks)
+{
+	long long kmsg = have_kmsg ? (long long)r->n_kills : -1;
+	if (have_kmsg)
+		ADD(m, "oom_kills_kmsg", kmsg, "count", "kmsg");
+	if (vmstat >= 0)
+		ADD(m, "oom_kills_vmstat", vmstat, "count", "vmstat");
+	if (memevents >= 0)
+		ADD(m, "oom_kills_memory_events", memevents, "count", "memory.events");
+	if (have_trace)
+		ADD(m, "oom_kills_trace", trace_marks, "count", "trace");
+
+	if (kmsg >= 0 || vmstat >= 0)
+		ADD(m, "oom_kills", kmsg >= vmstat ? kmsg : vmstat, "count",
+		    kmsg >= vmstat ? "kmsg" : "vmstat");
+	else if (memevents >= 0)
+		ADD(m, "oom_kills", memevents, "count", "memory.events");
+	else if (have_trace)
+		ADD(m, "oom_kills", trace_marks, "count", "trace");
+
+	if (have_kmsg) {
+		size_t memcg = 0, global = 0;
+		for (size_t i = 0; i < r->n_kills; i++) {
+			memcg += !strcmp(r->kills[i].constraint, "memcg");
+			global += !strcmp(r->kills[i].constraint, "global");
+		}
+		ADD(m, "oom_kills_memcg", memcg, "count", "kmsg");
+		ADD(m, "oom_kills_global", global, "count", "kmsg");
+		ADD(m, "oom_invocations_kmsg", r->invocations, "count", "kmsg");
+		ADD(m, "oom_reaped_kmsg", r->n_reaps, "count", "kmsg");
+	}
+}
+
+int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
+{
+	*out = NULL;
+	if (!is_dir(dir)) {
+		strbuf_addf(err, "%s: not a trial folder", dir);
+		return -1;
+	}
+	struct metric_set m = METRIC_SET_INIT;
+	struct trace trace;
+	trace_read(dir, &trace, NULL, NULL);
+	bool have_trace = trace.have_trace, have_kmsg = trace.have_kmsg;
+
+	if (have_trace) {
+		stall_metrics(&m, &trace.stalls);
+		page_alloc_metrics(&m, &trace.alloc);
+	}
+	if (have_trace || have_kmsg)
+		victim_metrics(&m, &trace.oom, have_trace);
+	if (have_kmsg)
+		ADD(&m, "kmsg_missed_records", trace.kmsg.seq_gaps, "count", "kmsg");
+
+	struct snap vmstat, events, psi_sys, psi_cg, slab, binder;
+	snap_read(dir, SNAP_VMSTAT, &vmstat);
+	snap_read(dir, SNAP_CGROUP_EVENTS, &events);
+	snap_read(dir, SNAP_PRESSURE_MEMORY, &psi_sys);
+	snap_read(dir, SNAP_CGROUP_PRESSURE, &psi_cg);
+	snap_read(dir, SNAP_SLABINFO, &slab);
+	snap_read(dir, SNAP_BINDER_STATS, &binder);
+	long long vm_oom, ev_oom;
+	vmstat_metrics(&m, &vmstat, &vm_oom);
+	memory_events_metrics(&m, &events, &ev_oom);
+	psi_metrics(&m, &psi_sys, "psi_memory", "pressure");
+	psi_metrics(&m, &psi_cg, "cgroup_psi_memory", "memory.pressure");
+	slab_metrics(&m, &slab);
+	binder_metrics(&m, &binder);
+	oom_kill_totals(&m, &trace.reports, have_kmsg, vm_oom, ev_oom, have_trace,
+			trace.oom.mark_victim_events);
+
+	char *outlog = read_in(dir, channel_file_name[CHANNEL_OUT]);
+	if (outlog)
+		workload_metrics_parse(outlog, &m);
+
+	bool partial = !after_complete(dir) || !ctl_has_exit(dir);
+	json_t *o = json_object();
+	json_object_set_new(o, "metrics", metric_set_json(&m));
+	json_object_set_new(o, "victims", oom_victims_json(&trace.oom));
+	json_object_set_new(o, "lost_events", json_integer((json_int_t)trace.perf.lost_events));
+	json_object_set_new(o, "partial", json_boolean(partial));
+	*out = o;
+
+	free(outlog);
+	snap_free(&vmstat);
+	snap_free(&events);
+	snap_free(&psi_sys);
+	snap_free(&psi_cg);
+	snap_free(&slab);
+	snap_free(&binder);
+	trace_release(&trace);
+	metric_set_clear(&m);
+	return 0;
+}

@@ -1,0 +1,40 @@
+/* "key value" snapshots as lists (snapshot.h). */
+#include "snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+
+static void add_pair(const struct kv_pair *pair, void *ctx)
+{
+	struct kv_list *out = ctx;
+	if (out->n == out->alloc) {
+		out->alloc = out->alloc ? 2 * out->alloc : 64;
+		out->items = xrealloc(out->items, out->alloc * sizeof(*out->items));
+	}
+	out->items[out->n++] = (struct kv){ xstrdup(pair->key), pair->value };
+}
+
+size_t kv_parse(const char *text, struct kv_list *out)
+{
+	return kv_each(text, add_pair, out);
+}
+
+bool kv_get(const struct kv_list *l, const char *key, long long *value)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->items[i].key, key)) {
+			*value = l->items[i].value;
+			return true;
+		}
+	return false;
+}
+
+void kv_clear(struct kv_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i].key);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,190 @@
+/* A run's trials as the analysis sees them. */
+#include "run-data.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/metrics/trial_metrics.h"
+#include "common/paths.h"
+#include "common/run-folder.h"
+
+char *run_dir_resolve(const char *run)
+{
+	if (strchr(run, '/') || is_dir(run)) {
+		char *copy = xstrdup(run);
+		size_t len = strlen(copy);
+		while (len > 1 && copy[len - 1] == '/')
+			copy[--len] = '\0';
+		return copy;
+	}
+	return xasprintf("%s/%s", results_root(), run);
+}
+
+/*
+ * A trial.json without a "metrics" array (written before the lab computed
+ * them, or by a finish that could not) gets them from its folder, with the
+ * code that finishes trials (analysis/metrics/trial_metrics.h), in memory
+ * only and with "metrics_derived": true beside them.
+ */
+static bool derive_metrics(json_t *trial, const char *dir)
+{
+	if (!json_is_object(trial) || json_is_array(json_object_get(trial, "metrics")))
+		return false;
+	json_t *computed = NULL;
+	struct strbuf err = STRBUF_INIT;
+	bool done = trial_metrics_compute(dir, &computed, &err) == 0;
+	if (done) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(computed, key, v)
+			if (!json_object_get(trial, key))
+				json_object_set(trial, key, v);
+		json_object_set_new(trial, "metrics_derived", json_true());
+	} else {
+		warning("%s: %s", dir, err.buf);
+	}
+	json_decref(computed);
+	strbuf_release(&err);
+	return done;
+}
+
+static void add_trial(const char *label, unsigned index, const char *dir, void *ctx)
+{
+	struct run_data *rd = ctx;
+	if (rd->n == rd->alloc) {
+		rd->alloc = rd->alloc ? 2 * rd->alloc : 32;
+		rd->trials = xrealloc(rd->trials, rd->alloc * sizeof(*rd->trials));
+	}
+	struct run_trial *t = &rd->trials[rd->n++];
+	memset(t, 0, sizeof(*t));
+	t->label = xstrdup(label);
+	t->index = index;
+	t->dir = xstrdup(dir);
+	char *path = xasprintf("%s/trial.json", dir);
+	t->trial = json_load_file(path, 0, NULL);
+	free(path);
+	const char *outcome = t->trial ? json_string_value(json_object_get(
+						 json_object_get(t->trial, "outcome"), "outcome"))
+				       : NULL;
+	t->outcome = outcome ? outcome : "missing";
+	rd->derived += derive_metrics(t->trial, dir);
+}
+
+int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
+{
+	char *dir = run_dir_resolve(run);
+	struct strbuf why = STRBUF_INIT;
+	json_t *meta = run_folder_load(dir, &why);
+	if (!meta) {
+		strbuf_addf(err, "%s: not a run (%s)", run, why.buf);
+		strbuf_release(&why);
+		free(dir);
+		return -1;
+	}
+	if (!rd->runs)
+		rd->runs = json_array();
+	json_array_append_new(rd->runs, meta);
+	strlist_push(&rd->dirs, dir);
+	const char *s;
+	if (!rd->baseline && (s = json_string_value(json_object_get(meta, "baseline"))))
+		rd->baseline = xstrdup(s);
+	if (!rd->profile && (s = json_string_value(json_object_get(meta, "profile"))))
+		rd->profile = xstrdup(s);
+	if (!rd->experiment && (s = json_string_value(json_object_get(meta, "experiment"))))
+		rd->experiment = xstrdup(s);
+	size_t i;
+	json_t *group, *glob;
+	if (!rd->headline.n)
+		json_array_foreach(json_object_get(meta, "metrics"), i, glob)
+			if (json_string_value(glob))
+				strlist_push(&rd->headline, json_string_value(glob));
+	json_array_foreach(json_object_get(meta, "groups"), i, group) {
+		const char *label = json_string_value(json_object_get(group, "label"));
+		if (label && !strlist_has(&rd->labels, label))
+			strlist_push(&rd->labels, label);
+	}
+	/* The trials are whatever trial folders exist (common/run-folder.h). */
+	for (size_t g = 0; g < rd->labels.n; g++)
+		run_folder_each_trial(dir, rd->labels.items[g], add_trial, rd);
+	free(dir);
+	return 0;
+}
+
+void run_data_metric_names(const struct run_data *rd, struct strlist *names)
+{
+	strlist_push(names, "trial_ok");
+	for (size_t i = 0; i < rd->n; i++) {
+		size_t k;
+		json_t *m;
+		json_array_foreach(json_object_get(rd->trials[i].trial, "metrics"), k, m) {
+			const char *name = json_string_value(json_object_get(m, "name"));
+			if (name && !strlist_has(names, name))
+				strlist_push(names, name);
+		}
+	}
+	strlist_sort(names);
+}
+
+static json_t *find_metric(json_t *trial, const char *name)
+{
+	size_t k;
+	json_t *m;
+	json_array_foreach(json_object_get(trial, "metrics"), k, m) {
+		const char *n = json_string_value(json_object_get(m, "name"));
+		if (n && !strcmp(n, name))
+			return m;
+	}
+	return NULL;
+}
+
+double *run_data_values(const struct run_data *rd, const char *metric, const char *label, size_t *n,
+			size_t *n_other, const char **unit)
+{
+	double *values = xcalloc(rd->n ? rd->n : 1, sizeof(*values));
+	bool outcome_metric = !strcmp(metric, "trial_ok");
+	*n = *n_other = 0;
+	if (unit)
+		*unit = outcome_metric ? "ratio" : NULL;
+	for (size_t i = 0; i < rd->n; i++) {
+		const struct run_trial *t = &rd->trials[i];
+		if (strcmp(t->label, label))
+			continue;
+		bool ok = !strcmp(t->outcome, "ok");
+		if (outcome_metric) {
+			values[(*n)++] = ok ? 1.0 : 0.0;
+			continue;
+		}
+		if (!ok) {
+			(*n_other)++;
+			continue;
+		}
+		json_t *m = find_metric(t->trial, metric);
+		json_t *v = m ? json_object_get(m, "value") : NULL;
+		if (!v || !json_is_number(v))
+			continue;
+		values[(*n)++] = json_number_value(v);
+		if (unit && !*unit)
+			*unit = json_string_value(json_object_get(m, "unit"));
+	}
+	return values;
+}
+
+void run_data_free(struct run_data *rd)
+{
+	for (size_t i = 0; i < rd->n; i++) {
+		free(rd->trials[i].label);
+		free(rd->trials[i].dir);
+		json_decref(rd->trials[i].trial);
+	}
+	free(rd->trials);
+	json_decref(rd->runs);
+	strlist_clear(&rd->dirs);
+	strlist_clear(&rd->labels);
+	strlist_clear(&rd->headline);
+	free(rd->baseline);
+	free(rd->profile);
+	free(rd->experiment);
+	memset(rd, 0, sizeof(*rd));
+}

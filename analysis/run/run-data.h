@@ -1,0 +1,54 @@
+/*
+ * A run's trials as the analysis sees them: run.json and every trial.json
+ * of one or more run folders, with the values of each metric gathered per
+ * group. Shared by compare, report and export, so all three see the same
+ * trials: a trial.json without metrics gets them computed from its folder
+ * on loading (in memory, "metrics_derived": true; lab results --recompute
+ * writes them).
+ */
+#ifndef LAB_RUN_DATA_H
+#define LAB_RUN_DATA_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "common/util.h"
+
+struct run_trial {
+	char *label;      /* group: "stock", "stock#2" */
+	unsigned index;
+	char *dir;
+	json_t *trial;    /* trial.json, or NULL when the trial never finished */
+	const char *outcome;  /* "ok", "failed", ..., "missing" */
+};
+
+struct run_data {
+	struct strlist dirs;      /* the run folders */
+	json_t *runs;             /* array of run.json objects */
+	struct strlist labels;    /* groups, in the first run's order */
+	char *baseline;
+	char *profile;
+	char *experiment;
+	struct strlist headline;  /* the experiment's headline metric globs (run.json "metrics") */
+	struct run_trial *trials;
+	size_t n, alloc;
+	size_t derived;           /* trials whose metrics were computed on loading */
+};
+
+/* Resolves RUN as a folder or as a run id under the results folder. */
+char *run_dir_resolve(const char *run);
+/* Adds one run folder's trials (see above for those without metrics); -1 with
+ * a one-line reason when it is not a run. */
+int run_data_add(struct run_data *rd, const char *run, struct strbuf *err);
+/* Every metric name any trial has, sorted; plus "trial_ok". */
+void run_data_metric_names(const struct run_data *rd, struct strlist *names);
+/*
+ * The values of one metric for one group: ok trials that have it. n_other
+ * counts the group's trials that did not end ok. For "trial_ok" every
+ * trial counts, 1 for ok and 0 otherwise. The unit is the first seen.
+ */
+double *run_data_values(const struct run_data *rd, const char *metric, const char *label, size_t *n,
+			size_t *n_other, const char **unit);
+void run_data_free(struct run_data *rd);
+
+#endif

@@ -1,0 +1,53 @@
+/* trace.c - one trial's trace (trace.h). */
+#include "trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/proto/protocol.h"
+#include "common/util.h"
+
+struct reading {
+	struct trace *t;
+	trace_sample_fn fn;
+	void *ctx;
+};
+
+static void take_sample(const struct perf_sample *s, void *arg)
+{
+	struct reading *r = arg;
+	stall_tracker_sample(&r->t->stalls, s);
+	page_alloc_tally_sample(&r->t->alloc, s);
+	oom_timeline_sample(&r->t->oom, s);
+	if (r->fn)
+		r->fn(s, r->t, r->ctx);
+}
+
+void trace_read(const char *dir, struct trace *t, trace_sample_fn fn, void *ctx)
+{
+	memset(t, 0, sizeof(*t));
+	stall_tracker_init(&t->stalls);
+	oom_timeline_init(&t->oom);
+	oom_reports_init(&t->reports);
+
+	struct reading r = { t, fn, ctx };
+	char *path = xasprintf("%s/perf.script", dir);
+	t->have_trace = perf_script_read(path, take_sample, &r, &t->perf) == 0 &&
+			t->perf.samples + t->perf.lost_records > 0;
+	free(path);
+	stall_tracker_finish(&t->stalls, t->perf.last_ns);
+
+	path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_KMSG]);
+	t->have_kmsg = kmsg_read(path, oom_reports_kmsg_fn, &t->reports, &t->kmsg) == 0;
+	free(path);
+	oom_timeline_add_reports(&t->oom, &t->reports);
+	oom_timeline_finish(&t->oom);
+}
+
+void trace_release(struct trace *t)
+{
+	stall_tracker_release(&t->stalls);
+	oom_reports_release(&t->reports);
+	oom_timeline_release(&t->oom);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,47 @@
+/*
+ * trace.h - one trial's trace, read once for every user (the metrics, the
+ * report's figures, the Perfetto export):
+ *
+ *   perf.script  stalls (stall.h), high-order allocations and fallbacks
+ *                (page_alloc.h), the OOM victims' trace events (oom_victims.h)
+ *   kmsg.log     the kernel's kill and reap reports (oom_report.h), merged
+ *                into the same victims
+ *
+ * One rule for "there is a trace": perf.script decoded to at least one
+ * sample or LOST record. An empty or unreadable perf.script is a lost
+ * recording (perf cannot decode a stream cut by a panic), not a quiet one:
+ * a real recording always has the workload's own exit in it. Without a
+ * trace the victims still come from the kernel log.
+ */
+#ifndef OOMLAB_TRACE_H
+#define OOMLAB_TRACE_H
+
+#include <stdbool.h>
+
+#include "common/kernel-text/kmsg.h"
+#include "analysis/parse/oom_report.h"
+#include "analysis/parse/perf_script.h"
+#include "oom_victims.h"
+#include "page_alloc.h"
+#include "stall.h"
+
+struct trace {
+	bool have_trace;                /* the rule above */
+	bool have_kmsg;                 /* kmsg.log could be read */
+	struct perf_script_stats perf;
+	struct kmsg_stats kmsg;
+	struct stall_tracker stalls;    /* finished at the last sample's time */
+	struct page_alloc_tally alloc;
+	struct oom_reports reports;
+	struct oom_timeline oom;        /* trace and kernel log merged, finished */
+};
+
+/* Called for every sample of perf.script, in file order, once the trace took it in. */
+typedef void (*trace_sample_fn)(const struct perf_sample *s, const struct trace *t, void *ctx);
+
+/* Reads the trial folder DIR's trace; FN (may be NULL) sees each sample.
+ * Missing files leave their parts empty: never fails. */
+void trace_read(const char *dir, struct trace *t, trace_sample_fn fn, void *ctx);
+void trace_release(struct trace *t);
+
+#endif

@@ -1,0 +1,40 @@
+/* Pressure stall information (psi.h). */
+#include "psi.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool psi_parse(const char *text, struct psi *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char copy[256], kind[8];
+		double a10, a60, a300;
+		unsigned long long total;
+		/* a PSI line is short; a longer one is not one */
+		if (len < sizeof(copy)) {
+			memcpy(copy, line, len);
+			copy[len] = '\0';
+			if (sscanf(copy, "%7s avg10=%lf avg60=%lf avg300=%lf total=%llu", kind, &a10,
+				   &a60, &a300, &total) == 5) {
+				if (!strcmp(kind, "some")) {
+					out->have_some = true;
+					out->some_avg10 = a10;
+					out->some_avg60 = a60;
+					out->some_avg300 = a300;
+					out->some_total_us = total;
+				} else if (!strcmp(kind, "full")) {
+					out->have_full = true;
+					out->full_avg10 = a10;
+					out->full_avg60 = a60;
+					out->full_avg300 = a300;
+					out->full_total_us = total;
+				}
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return out->have_some || out->have_full;
+}

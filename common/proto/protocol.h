@@ -1,0 +1,99 @@
+/*
+ * The guest/host protocol (docs/FORMATS.md), defined once: the guest agent
+ * (workloads/agent) writes it, the lab (lab/, analysis/) reads it. This
+ * folder uses the C library only, because the agent is a static binary
+ * that runs as the guest's init.
+ *
+ * Channels: one virtio-serial port per channel, found in the guest by its
+ * name; the host has QEMU append each port to a file of the trial folder.
+ * The serial console goes to CONSOLE_FILE.
+ */
+#ifndef OOMLAB_PROTOCOL_H
+#define OOMLAB_PROTOCOL_H
+
+#include <stddef.h>
+
+enum channel {
+	CHANNEL_CTL,    /* control events, JSON lines (below) */
+	CHANNEL_OUT,    /* the command's and the prepare step's stdout and stderr */
+	CHANNEL_KMSG,   /* /dev/kmsg records as read */
+	CHANNEL_PERF,   /* perf record's pipe-mode stream */
+	CHANNEL_FILES,  /* files.bin records (below) */
+	CHANNEL_COUNT
+};
+extern const char *const channel_port_name[CHANNEL_COUNT];  /* "ctl", "out", ... */
+extern const char *const channel_file_name[CHANNEL_COUNT];  /* "ctl.jsonl", "out.log", ... */
+#define CONSOLE_FILE "console.log"
+
+/*
+ * Control events: {"type": T, "uptime": S, "t_mono_ns": N, ...} one a line;
+ * uptime is CLOCK_BOOTTIME seconds, t_mono_ns CLOCK_MONOTONIC (perf's clock).
+ */
+#define CTL_HELLO        "hello"        /* the agent runs */
+#define CTL_READY        "ready"        /* set up, "before" snapshots sent */
+#define CTL_PREPARED     "prepared"     /* the prepare step reported ready */
+#define CTL_RECORDING    "recording"    /* perf records */
+#define CTL_HEARTBEAT    "heartbeat"    /* every second, with the fields below */
+#define CTL_COMMAND_DONE "command-done"
+#define CTL_EXIT         "exit"         /* "status" (128+N for signal N), "signal" */
+#define CTL_WARNING      "warning"      /* "message" */
+/* A heartbeat's sample of the memory state (the prepare step's carry none). */
+#define HB_MEM_FREE_KB        "mem_free_kb"
+#define HB_MEM_AVAILABLE_KB   "mem_available_kb"
+#define HB_SWAP_FREE_KB       "swap_free_kb"
+#define HB_CGROUP_MEMORY      "cgroup_memory_bytes"
+#define HB_PSI_SOME_TOTAL_US  "psi_some_total_us"
+#define HB_PSI_FULL_TOTAL_US  "psi_full_total_us"
+/* All of them, NULL-terminated. */
+extern const char *const heartbeat_fields[];
+
+/*
+ * files.bin: records "oomlab-file NAME LEN\n", LEN bytes, "\n". A record cut
+ * short (the guest died while sending it) keeps what arrived.
+ */
+#define FILES_RECORD_NAME_MAX 255
+struct files_record {
+	char name[FILES_RECORD_NAME_MAX + 1];
+	unsigned long long size;        /* LEN */
+	size_t data;                    /* offset of the bytes from the header's start */
+};
+/* The header of a record of SIZE bytes into BUF; its length, as snprintf. */
+int files_record_header(char *buf, size_t buf_size, const char *name, unsigned long long size);
+/* Reads the header at DATA (LEN bytes available): 0 and *REC, or -1 when
+ * there is no whole header or it is malformed (a name with ".." is). */
+int files_record_parse(const char *data, size_t len, struct files_record *rec);
+
+/*
+ * Snapshots: sent as files.bin records "before/NAME" (after boot, before the
+ * prepare step) and "after/NAME" (after the workload and perf), from the
+ * guest file beside each name.
+ */
+#define SNAPSHOT_BEFORE "before"
+#define SNAPSHOT_AFTER  "after"
+struct snapshot_file {
+	const char *name;
+	const char *guest_path;
+};
+extern const struct snapshot_file snapshot_files[];  /* ends with { NULL, NULL } */
+#define SNAP_BUDDYINFO           "buddyinfo"
+#define SNAP_VMSTAT              "vmstat"
+#define SNAP_SLABINFO            "slabinfo"
+#define SNAP_PRESSURE_MEMORY     "pressure-memory"
+#define SNAP_CGROUP_EVENTS       "cgroup-memory.events"
+#define SNAP_CGROUP_PRESSURE     "cgroup-memory.pressure"
+#define SNAP_BINDER_STATS        "binder-stats"
+/* perf's own messages, sent after perf stopped */
+#define FILE_PERF_STDERR         "perf.stderr"
+
+/* The job: files the host puts under JOB_DIR in the guest's initramfs. */
+#define JOB_DIR        "/job"
+#define JOB_SPEC       "spec"        /* key=value lines: the profile, use_cgroup, interactive */
+#define JOB_CMD        "cmd"         /* the command, run by /bin/sh -c */
+#define JOB_PERF_ARGS  "perf-args"   /* perf record arguments, one a line; empty: no perf */
+#define JOB_PREPARE    "prepare"     /* the prepare step's command; empty: none */
+
+/* Disks, found in the guest by their serial. */
+#define DISK_TOOLS_SERIAL "oomlab-tools"  /* erofs: perf, stress-ng, the workloads */
+#define DISK_SLOW_SERIAL  "oomlab-slow"   /* the throttled "slow flash" disk */
+
+#endif

@@ -1,0 +1,85 @@
+/* A run folder on disk (run-folder.h). */
+#include "run-folder.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool run_folder_is_run(const char *dir)
+{
+	char *path = xasprintf("%s/" RUN_JSON, dir);
+	bool is = path_exists(path);
+	free(path);
+	return is;
+}
+
+json_t *run_folder_load(const char *dir, struct strbuf *err)
+{
+	char *path = xasprintf("%s/" RUN_JSON, dir);
+	json_error_t jerr;
+	json_t *run = json_load_file(path, 0, &jerr);
+	if (!run)
+		strbuf_addstr(err, path_exists(path) ? jerr.text : "no " RUN_JSON);
+	else if (!json_is_object(run)) {
+		strbuf_addstr(err, RUN_JSON " is not a JSON object");
+		json_decref(run);
+		run = NULL;
+	}
+	free(path);
+	return run;
+}
+
+bool run_folder_trial_name(const char *name, unsigned *index)
+{
+	size_t len = strlen(name);
+	if (!len || len > 9 || strspn(name, "0123456789") != len)
+		return false;
+	*index = (unsigned)strtoul(name, NULL, 10);
+	return true;
+}
+
+struct trial_entry {
+	unsigned index;
+	char *path;
+};
+
+static int by_index(const void *a, const void *b)
+{
+	const struct trial_entry *x = a, *y = b;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+size_t run_folder_each_trial(const char *run_dir, const char *group, run_trial_fn fn, void *ctx)
+{
+	char *group_dir = xasprintf("%s/%s", run_dir, group);
+	DIR *d = opendir(group_dir);
+	struct trial_entry *list = NULL;
+	size_t n = 0, alloc = 0;
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		unsigned index;
+		if (!run_folder_trial_name(de->d_name, &index))
+			continue;
+		char *path = xasprintf("%s/%s", group_dir, de->d_name);
+		if (!is_dir(path)) {
+			free(path);
+			continue;
+		}
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			list = xrealloc(list, alloc * sizeof(*list));
+		}
+		list[n++] = (struct trial_entry){ index, path };
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(list, n, sizeof(*list), by_index);
+	for (size_t i = 0; i < n; i++) {
+		fn(group, list[i].index, list[i].path, ctx);
+		free(list[i].path);
+	}
+	free(list);
+	free(group_dir);
+	return n;
+}

@@ -1,0 +1,32 @@
+/*
+ * A run folder on disk (docs/FORMATS.md): run.json, and one trial folder
+ * per boot at <group>/<index>/. One rule, for every reader (loading a run
+ * for compare, report and export; the results store; merging shards;
+ * resuming; listing the results folder): a folder is a run when it has a
+ * run.json; a trial folder is a folder, or a link to one, whose name is
+ * digits only (at most nine: 000, 001, ...); trials come in index order.
+ */
+#ifndef OOMLAB_RUN_FOLDER_H
+#define OOMLAB_RUN_FOLDER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "util.h"
+
+#define RUN_JSON "run.json"
+
+/* True when DIR has a run.json. */
+bool run_folder_is_run(const char *dir);
+/* DIR's run.json as an object (a new reference), or NULL with a one-line
+ * reason in ERR ("no run.json", or what is wrong with it). */
+json_t *run_folder_load(const char *dir, struct strbuf *err);
+/* Whether NAME names a trial folder; its index in *INDEX. */
+bool run_folder_trial_name(const char *name, unsigned *index);
+
+typedef void (*run_trial_fn)(const char *group, unsigned index, const char *path, void *ctx);
+/* Calls FN for every trial folder of GROUP (a subfolder of RUN_DIR), in
+ * index order; returns how many there were (0 when GROUP is no folder). */
+size_t run_folder_each_trial(const char *run_dir, const char *group, run_trial_fn fn, void *ctx);
+
+#endif

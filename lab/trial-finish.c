@@ -1,0 +1,88 @@
+/* Finishing a trial (trial-finish.h). */
+#include "trial-finish.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/metrics/trial_metrics.h"
+#include "common/proto/protocol.h"
+#include "perf-events.h"
+
+int trial_split_files(const char *dir, struct strbuf *err)
+{
+	char *bin = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_FILES]);
+	char *out = xasprintf("%s/files", dir);
+	size_t len = 0;
+	char *data = read_file(bin, &len);
+	int rc = 0;
+	mkdir_p(out, 0755);
+	for (size_t pos = 0; data && pos < len;) {
+		struct files_record rec;
+		if (files_record_parse(data + pos, len - pos, &rec) < 0) {
+			strbuf_addf(err, "%s: unreadable record at byte %zu", bin, pos);
+			rc = -1;
+			break;
+		}
+		size_t body = pos + rec.data;
+		bool complete = body + rec.size <= len;
+		size_t have = complete ? (size_t)rec.size : len - body;
+		char *path = xasprintf("%s/%s%s", out, rec.name, complete ? "" : ".partial");
+		char *parent = xstrdup(path);
+		*strrchr(parent, '/') = '\0';
+		mkdir_p(parent, 0755);
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, data + body, have) != (ssize_t)have) {
+			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+			rc = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+		free(parent);
+		free(path);
+		pos = body + have + (complete ? 1 : 0);
+	}
+	free(data);
+	free(bin);
+	free(out);
+	return rc;
+}
+
+int trial_finish(const char *dir, json_t *record, struct strbuf *err)
+{
+	if (!is_dir(dir)) {
+		strbuf_addf(err, "%s: not a trial folder", dir);
+		return -1;
+	}
+	struct strbuf why = STRBUF_INIT;
+	if (trial_split_files(dir, &why) < 0)
+		warning("%s", why.buf);
+	strbuf_reset(&why);
+	if (perf_recorded(dir) && perf_decode(dir, &why) < 0)
+		warning("%s", why.buf);
+	strbuf_reset(&why);
+	json_t *computed = NULL;
+	if (trial_metrics_compute(dir, &computed, &why) < 0)
+		warning("metrics: %s", why.buf);
+	strbuf_release(&why);
+
+	json_t *full = json_copy(record);
+	if (computed)
+		json_object_update(full, computed);
+	json_decref(computed);
+	/* Sorted keys, and reals in jansson's round-trip precision: a value read
+	 * back is written back the same, so finishing again gives the same bytes. */
+	char *path = xasprintf("%s/trial.json", dir);
+	char *text = json_dumps(full, JSON_INDENT(2) | JSON_SORT_KEYS);
+	int rc = text ? write_file_str(path, text) : -1;
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	json_decref(full);
+	return rc;
+}

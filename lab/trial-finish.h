@@ -1,0 +1,32 @@
+/*
+ * Finishing a trial: the one way a trial folder's raw channels become its
+ * record, for `lab run` and `lab boot` (at the end of each boot) and for
+ * `lab results --recompute` (again, from the same inputs):
+ *
+ *   1. files.bin is split into files/ (a record cut short is kept as
+ *      NAME.partial);
+ *   2. perf.data, when anything was recorded, is decoded into perf.script;
+ *   3. the metrics, victims, lost events and partial flag are computed from
+ *      the folder (analysis/metrics/trial_metrics.h);
+ *   4. trial.json is written once: the record given (environment, outcome)
+ *      with those keys set.
+ *
+ * The same inputs give the same trial.json, byte for byte. Problems with one
+ * input (a cut files.bin, a perf.data perf cannot decode) are warnings: the
+ * rest of the trial is still finished.
+ */
+#ifndef LAB_TRIAL_FINISH_H
+#define LAB_TRIAL_FINISH_H
+
+#include <jansson.h>
+
+#include "common/util.h"
+
+/* Finishes the trial folder DIR into DIR/trial.json; RECORD is not stolen.
+ * Returns 0, or -1 with ERR when DIR is no folder or trial.json cannot be
+ * written. */
+int trial_finish(const char *dir, json_t *record, struct strbuf *err);
+/* Step 1 alone. */
+int trial_split_files(const char *dir, struct strbuf *err);
+
+#endif

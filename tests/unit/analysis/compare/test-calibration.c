@@ -1,0 +1,460 @@
+/* test-calibration.c - the comparison's error rates and power, measured.
+ *
+ * Seeded simulations through the whole engine (compare_table_build, as lab
+ * compare calls it), with data shaped like the lab's: overdispersed counts
+ * (negative binomial, variance 30x the mean, as compaction stalls per trial
+ * are), zero-heavy counts, rare events, skewed times (lognormal, and gamma
+ * with outliers). Every rate printed here is checked against a bound:
+ *   - no true difference, one metric per table: the share of rows called
+ *     better/worse/differs is at most alpha + TOL;
+ *   - no true difference, six metrics per table: the share of tables with
+ *     any such row (the family-wise error under Holm) is at most alpha + TOL;
+ *   - a shift as large as the MDE column says is found, in its direction,
+ *     at least as often as the power the MDE promises (minus TOL), and
+ *     never in the wrong direction;
+ *   - equivalence: found for equal groups, claimed for a difference as
+ *     large as the margin at most alpha + TOL of the time;
+ *   - the sequential rule (a look after every round): with no difference,
+ *     runs end better/worse at most alpha + TOL of the time; with a clear
+ *     difference they stop early and in the right direction.
+ * TOL is three binomial standard deviations of the replication count, so a
+ * correct engine fails a bound about once in a thousand runs of this file,
+ * and the seed is fixed so that it never flakes.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "analysis/compare/compare.h"
+
+#define ALPHA 0.05
+#define MAX_N 40
+
+/* Three binomial sds of a share near P over R replications. */
+static double tol(double p, size_t r)
+{
+	return 3.0 * sqrt(p * (1.0 - p) / (double)r);
+}
+
+/* ---- data shaped like the lab's ---- */
+
+struct shape {
+	const char *metric;	/* a name the lab emits: it fixes kind and direction */
+	const char *what;
+	/* N values with the centre multiplied by SCALE */
+	void (*draw)(gsl_rng *rng, double *x, size_t n, double scale);
+};
+
+/* Negative binomial with mean m and variance 30 m: GSL draws the failures
+ * before k successes with success chance p, mean k(1-p)/p, variance
+ * k(1-p)/p^2, so p = 1/30 and k = m/29. */
+static double nb(gsl_rng *rng, double mean, double var_ratio)
+{
+	double p = 1.0 / var_ratio, k = mean * p / (1.0 - p);
+
+	return (double)gsl_ran_negative_binomial(rng, p, k);
+}
+
+static void overdispersed_counts(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = nb(rng, 60.0 * scale, 30.0);
+}
+
+/* 70% of trials see none; the rest an overdispersed count. */
+static void zero_heavy_counts(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = gsl_rng_uniform(rng) < 0.7 ? 0.0 : 1.0 + nb(rng, 8.0 * scale, 10.0);
+}
+
+/* A kill in 30% of trials (a scale moves the chance), one to three. */
+static void rare_events(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = gsl_rng_uniform(rng) < fmin(1.0, 0.3 * scale)
+			       ? 1.0 + (double)gsl_rng_uniform_int(rng, 3) : 0.0;
+}
+
+static void lognormal_times(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = 250e3 * scale * exp(gsl_ran_gaussian(rng, 0.3));
+}
+
+/* Gamma (shape 2) with one trial in ten four times slower. */
+static void outlier_times(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = gsl_ran_gamma(rng, 2.0, 50.0 * scale) *
+		       (gsl_rng_uniform(rng) < 0.1 ? 4.0 : 1.0);
+}
+
+static const struct shape shapes[] = {
+	{ "direct_compaction_stall_count", "NB counts, var 30x mean", overdispersed_counts },
+	{ "compact_stall_count", "zero-heavy counts", zero_heavy_counts },
+	{ "binder-mmap.mmap_openers_killed", "rare events", rare_events },
+	{ "oom_kills", "rare events", rare_events },
+	{ "binder-sendvec.sendvec_ns_per_rt.size=4096", "lognormal times", lognormal_times },
+	{ "binder-mmap.mmap_latency_p99_ns", "gamma times, outliers", outlier_times },
+};
+#define N_SHAPES (sizeof(shapes) / sizeof(shapes[0]))
+
+/* ---- one simulated table ---- */
+
+struct sim_metric {
+	const struct shape *shape;
+	double scale;		/* the variant's centre, times the baseline's */
+	struct compare_margin margin;
+};
+
+struct sim_table {
+	double values[N_SHAPES][2][MAX_N];
+	struct compare_group groups[N_SHAPES][2];
+	struct compare_metric metrics[N_SHAPES];
+	struct compare_table table;
+};
+
+static struct compare_options options(size_t seq_max)
+{
+	struct compare_options o;
+
+	compare_options_default(&o);
+	/* fewer sampled permutations keep the simulation quick; the p-value
+	 * (1 + hits) / (1 + resamples) stays valid for any count */
+	o.perm.resamples = 1000;
+	o.seq_max = seq_max;
+	return o;
+}
+
+/* Draws N trials a side for every metric and builds the table. */
+static void simulate(struct sim_table *s, gsl_rng *rng, const struct sim_metric *m,
+		     size_t n_metrics, size_t n, const struct compare_options *o)
+{
+	for (size_t k = 0; k < n_metrics; k++) {
+		m[k].shape->draw(rng, s->values[k][0], n, 1.0);
+		m[k].shape->draw(rng, s->values[k][1], n, m[k].scale);
+	}
+	for (size_t k = 0; k < n_metrics; k++) {
+		s->groups[k][0] = (struct compare_group){ .label = "stock",
+							  .values = s->values[k][0], .n = n };
+		s->groups[k][1] = (struct compare_group){ .label = "binder-kcalloc",
+							  .values = s->values[k][1], .n = n };
+		s->metrics[k] = (struct compare_metric){ .groups = s->groups[k], .n_groups = 2,
+							 .margin = m[k].margin };
+		metric_resolve(m[k].shape->metric, NULL, &s->metrics[k].def);
+	}
+	assert_int_equal(compare_table_build(s->metrics, n_metrics, o, &s->table), 0);
+}
+
+static bool significant(enum compare_verdict v)
+{
+	return v == VERDICT_BETTER || v == VERDICT_WORSE || v == VERDICT_DIFFERS;
+}
+
+static struct sim_metric plain(const struct shape *shape, double scale)
+{
+	return (struct sim_metric){ shape, scale, { .value = NAN } };
+}
+
+/* ---- no true difference ---- */
+
+static void test_null_rows(void **state)
+{
+	const size_t reps = 2000, n = 6;
+	struct sim_table *s = calloc(1, sizeof(*s));
+	struct compare_options o = options(0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	gsl_rng_set(rng, 20261201);
+	for (size_t k = 0; k < N_SHAPES; k++) {
+		struct sim_metric m = plain(&shapes[k], 1.0);
+		size_t wrong = 0;
+
+		for (size_t r = 0; r < reps; r++) {
+			simulate(s, rng, &m, 1, n, &o);
+			wrong += significant(s->table.rows[0].verdict);
+			compare_table_free(&s->table);
+		}
+		printf("null, %zu vs %zu, %-24s %-44s false rows %.4f (bound %.4f)\n", n, n,
+		       shapes[k].what, shapes[k].metric, (double)wrong / reps, ALPHA + tol(ALPHA, reps));
+		assert_true((double)wrong / reps <= ALPHA + tol(ALPHA, reps));
+	}
+	gsl_rng_free(rng);
+	free(s);
+}
+
+static void test_null_family(void **state)
+{
+	const size_t reps = 2000;
+	struct sim_table *s = calloc(1, sizeof(*s));
+	struct compare_options o = options(0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_metric m[N_SHAPES];
+
+	(void)state;
+	gsl_rng_set(rng, 42);
+	for (size_t k = 0; k < N_SHAPES; k++)
+		m[k] = plain(&shapes[k], 1.0);
+	for (size_t n = 6; n <= 12; n += 6) {
+		size_t any = 0, rows = 0;
+
+		for (size_t r = 0; r < reps; r++) {
+			size_t wrong = 0;
+
+			simulate(s, rng, m, N_SHAPES, n, &o);
+			for (size_t i = 0; i < s->table.n_rows; i++)
+				wrong += significant(s->table.rows[i].verdict);
+			any += wrong > 0;
+			rows += wrong;
+			compare_table_free(&s->table);
+		}
+		printf("null, %zu vs %zu, tables of %zu metrics: tables with a false row %.4f "
+		       "(bound %.4f), false rows %.4f\n", n, n, N_SHAPES, (double)any / reps,
+		       ALPHA + tol(ALPHA, reps), (double)rows / (reps * N_SHAPES));
+		assert_true((double)any / reps <= ALPHA + tol(ALPHA, reps));
+	}
+	gsl_rng_free(rng);
+	free(s);
+}
+
+/* ---- a known shift, as large as the MDE says ---- */
+
+/* The median MDE the table reports for SHAPE with N trials a side in a
+ * family of FAMILY metrics, with no difference. */
+static double median_mde(gsl_rng *rng, struct sim_table *s, const struct shape *shape, size_t n,
+			 size_t family, enum compare_scale *scale)
+{
+	const size_t reps = 400;
+	struct compare_options o = options(0);
+	struct sim_metric m[N_SHAPES];
+	double mde[400];
+
+	for (size_t k = 0; k < family; k++)
+		m[k] = plain(k ? &shapes[4] : shape, 1.0);
+	for (size_t r = 0; r < reps; r++) {
+		simulate(s, rng, m, family, n, &o);
+		mde[r] = s->table.rows[0].mde;
+		*scale = s->table.rows[0].scale;
+		compare_table_free(&s->table);
+	}
+	return stats_median(mde, reps);
+}
+
+/* Power at the median reported MDE, in a family of FAMILY metrics where
+ * only the first one moves. */
+static void check_power(gsl_rng *rng, struct sim_table *s, const struct shape *shape, size_t n,
+			size_t family)
+{
+	const size_t reps = 1000;
+	struct compare_options o = options(0);
+	struct sim_metric m[N_SHAPES];
+	enum compare_scale scale;
+	double mde = median_mde(rng, s, shape, n, family, &scale), power = 0.0, wrong = 0.0;
+
+	assert_true(isfinite(mde));
+	for (size_t k = 0; k < family; k++)
+		m[k] = plain(k ? &shapes[4] : shape, 1.0);
+	/* percent MDEs move the centre; percentage points move a share of 0.3 */
+	m[0].scale = scale == SCALE_POINTS ? (0.3 + mde / 100.0) / 0.3 : 1.0 + mde / 100.0;
+	for (size_t r = 0; r < reps; r++) {
+		simulate(s, rng, m, family, n, &o);
+		power += s->table.rows[0].direction > 0 && significant(s->table.rows[0].verdict);
+		wrong += s->table.rows[0].direction < 0 && significant(s->table.rows[0].verdict);
+		compare_table_free(&s->table);
+	}
+	power /= reps;
+	wrong /= reps;
+	printf("shift = median MDE %+.1f%s, %zu vs %zu, family of %zu, %-24s power %.3f "
+	       "(promised 0.8, bound %.3f), wrong direction %.4f\n", mde,
+	       scale == SCALE_POINTS ? "pp" : "%", n, n, family, shape->what, power,
+	       0.8 - tol(0.8, reps), wrong);
+	assert_true(power >= 0.8 - tol(0.8, reps));
+	assert_true(wrong <= 0.005);
+}
+
+static void test_power_at_mde(void **state)
+{
+	struct sim_table *s = calloc(1, sizeof(*s));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	gsl_rng_set(rng, 7);
+	check_power(rng, s, &shapes[4], 6, 1);	/* lognormal times */
+	check_power(rng, s, &shapes[4], 6, 6);
+	check_power(rng, s, &shapes[4], 12, 6);
+	check_power(rng, s, &shapes[5], 12, 1);	/* gamma with outliers */
+	check_power(rng, s, &shapes[0], 12, 1);	/* overdispersed counts */
+	check_power(rng, s, &shapes[0], 20, 6);
+	check_power(rng, s, &shapes[2], 20, 1);	/* rare events, as a share */
+	gsl_rng_free(rng);
+	free(s);
+}
+
+/* ---- equivalence ---- */
+
+static void tight_times(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = 25e3 * scale * exp(gsl_ran_gaussian(rng, 0.01));
+}
+
+static void test_equivalence(void **state)
+{
+	const size_t reps = 2000, n = 6;
+	const struct shape tight = { "binder-sendvec.sendvec_ns_per_rt.size=4", "1% spread",
+				     tight_times };
+	struct sim_table *s = calloc(1, sizeof(*s));
+	struct compare_options o = options(0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_metric equal = plain(&tight, 1.0), at_margin = plain(&tight, 1.02);
+	size_t found = 0, false_claims = 0;
+
+	(void)state;
+	gsl_rng_set(rng, 11);
+	for (size_t r = 0; r < reps; r++) {
+		simulate(s, rng, &equal, 1, n, &o);
+		found += s->table.rows[0].verdict == VERDICT_EQUIVALENT;
+		compare_table_free(&s->table);
+		simulate(s, rng, &at_margin, 1, n, &o);
+		false_claims += s->table.rows[0].verdict == VERDICT_EQUIVALENT;
+		compare_table_free(&s->table);
+	}
+	printf("equivalence within 2%%, %zu vs %zu, 1%% spread: found for equal groups %.4f, "
+	       "claimed at +2%% %.4f (bound %.4f)\n", n, n, (double)found / reps,
+	       (double)false_claims / reps, ALPHA + tol(ALPHA, reps));
+	assert_true((double)found / reps >= 0.8);
+	assert_true((double)false_claims / reps <= ALPHA + tol(ALPHA, reps));
+	gsl_rng_free(rng);
+	free(s);
+}
+
+/* ---- the sequential rule ---- */
+
+/* One run that looks after every round from 3 to N_MAX trials a side and
+ * stops when every row is decided. Returns the trials it took; *VERDICTS
+ * gets the last look's verdicts and directions. */
+static size_t sequential_run(gsl_rng *rng, struct sim_table *s, const struct sim_metric *m,
+			     size_t n_metrics, size_t n_max, enum compare_verdict *verdicts,
+			     int *directions)
+{
+	struct compare_options o = options(n_max);
+	double all[N_SHAPES][2][MAX_N];
+	size_t n;
+
+	for (size_t k = 0; k < n_metrics; k++) {
+		m[k].shape->draw(rng, all[k][0], n_max, 1.0);
+		m[k].shape->draw(rng, all[k][1], n_max, m[k].scale);
+	}
+	for (n = o.min_trials; n <= n_max; n++) {
+		bool decided = true;
+
+		for (size_t k = 0; k < n_metrics; k++) {
+			memcpy(s->values[k][0], all[k][0], n * sizeof(double));
+			memcpy(s->values[k][1], all[k][1], n * sizeof(double));
+			s->groups[k][0] = (struct compare_group){ .label = "stock",
+								  .values = s->values[k][0], .n = n };
+			s->groups[k][1] = (struct compare_group){ .label = "binder-kcalloc",
+								  .values = s->values[k][1], .n = n };
+			s->metrics[k] = (struct compare_metric){ .groups = s->groups[k],
+								 .n_groups = 2, .margin = m[k].margin };
+			metric_resolve(m[k].shape->metric, NULL, &s->metrics[k].def);
+		}
+		assert_int_equal(compare_table_build(s->metrics, n_metrics, &o, &s->table), 0);
+		for (size_t i = 0; i < s->table.n_rows; i++) {
+			verdicts[i] = s->table.rows[i].verdict;
+			directions[i] = s->table.rows[i].direction;
+			decided &= compare_verdict_decided(verdicts[i]);
+		}
+		compare_table_free(&s->table);
+		if (decided)
+			break;
+	}
+	return n > n_max ? n_max : n;
+}
+
+static void test_sequential_null(void **state)
+{
+	const size_t reps = 1000, n_max = 12;
+	struct sim_table *s = calloc(1, sizeof(*s));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_metric m[] = { plain(&shapes[4], 1.0), plain(&shapes[0], 1.0) };
+	size_t wrong = 0;
+
+	(void)state;
+	gsl_rng_set(rng, 1234);
+	for (size_t r = 0; r < reps; r++) {
+		enum compare_verdict v[2];
+		int d[2];
+
+		sequential_run(rng, s, m, 2, n_max, v, d);
+		wrong += significant(v[0]) || significant(v[1]);
+	}
+	printf("sequential, looks at 3..%zu a side, 2 metrics, no difference: runs ending "
+	       "with a false row %.4f (bound %.4f)\n", n_max, (double)wrong / reps,
+	       ALPHA + tol(ALPHA, reps));
+	assert_true((double)wrong / reps <= ALPHA + tol(ALPHA, reps));
+	gsl_rng_free(rng);
+	free(s);
+}
+
+static void test_sequential_finds_and_stops(void **state)
+{
+	const size_t reps = 400, n_max = 20;
+	struct sim_table *s = calloc(1, sizeof(*s));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	/* sendVec 40% slower on the variant: worse is the right answer (a
+	 * fixed 20 trials a side would find it with power of about 0.9) */
+	struct sim_metric m[] = { plain(&shapes[4], 1.4) };
+	size_t right = 0, wrong = 0, trials[400];
+
+	(void)state;
+	gsl_rng_set(rng, 99);
+	for (size_t r = 0; r < reps; r++) {
+		enum compare_verdict v[1];
+		int d[1];
+
+		trials[r] = sequential_run(rng, s, m, 1, n_max, v, d);
+		right += v[0] == VERDICT_WORSE;
+		wrong += v[0] == VERDICT_BETTER;
+	}
+	double median = 0.0;
+	{
+		double t[400];
+		for (size_t r = 0; r < reps; r++)
+			t[r] = (double)trials[r];
+		median = stats_median(t, reps);
+	}
+	printf("sequential, +40%% on lognormal times (sd 0.3), at most %zu a side: worse in %.3f "
+	       "of runs, better in %.4f, median stop at %.0f trials a side\n", n_max,
+	       (double)right / reps, (double)wrong / reps, median);
+	assert_true((double)right / reps >= 0.8);
+	assert_int_equal(wrong, 0);
+	assert_true(median < (double)n_max);
+	gsl_rng_free(rng);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_null_rows),
+		cmocka_unit_test(test_null_family),
+		cmocka_unit_test(test_power_at_mde),
+		cmocka_unit_test(test_equivalence),
+		cmocka_unit_test(test_sequential_null),
+		cmocka_unit_test(test_sequential_finds_and_stops),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,272 @@
+/* test-report.c - unit tests for lab report: HTML escaping (analysis/report/
+ * report_html.c, compare_html.c), gnuplot's SVG made inline (analysis/report/
+ * plot.c), buddyinfo and the intervals, the figures drawn or left out
+ * (report_figures.c) and the whole command on a small run made of real trial
+ * lines (tests/samples/export/, export-fixture.h). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "analysis/compare/compare.h"
+#include "analysis/report/plot.h"
+#include "analysis/report/report_figures.h"
+#include "analysis/report/report_html.h"
+#include "analysis/report/report_trace.h"
+#include "lab/builtin.h"
+#include "analysis/run/run-data.h"
+#include "tests/unit/export-fixture.h"
+
+static int setup(void **state)
+{
+	char *base = fixture_make_run();
+	if (!base)
+		return -1;
+	*state = base;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	remove_tree(*state);
+	free(*state);
+	return 0;
+}
+
+static void test_html_escape(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	html_escape(&sb, "<script>alert(\"x\") & 'y'</script>\x01\tok\n");
+	assert_string_equal(sb.buf, "&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;"
+				    "&lt;/script&gt;\tok\n");
+	strbuf_release(&sb);
+	html_escape(&sb, NULL);
+	assert_string_equal(strbuf_str(&sb), "");
+	strbuf_release(&sb);
+}
+
+static char *capture(void (*fn)(FILE *, void *), void *arg)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	fn(mem, arg);
+	fclose(mem);
+	return text;
+}
+
+static void pieces(FILE *out, void *arg)
+{
+	(void)arg;
+	html_begin(out, "a <title> & more");
+	html_para(out, "warn", "5 < 6 \"quoted\"");
+	html_figure_absent(out, "id\"x", "Fig <1>", "no <data>");
+	const char *keys[] = { "k<" }, *vals[] = { "v&" };
+	html_kv_table(out, NULL, keys, vals, 1);
+	html_end(out, "foot > er");
+}
+
+static void test_html_pieces_escape_data(void **state)
+{
+	(void)state;
+	char *html = capture(pieces, NULL);
+	assert_non_null(strstr(html, "<title>a &lt;title&gt; &amp; more</title>"));
+	assert_non_null(strstr(html, "<p class=\"warn\">5 &lt; 6 &quot;quoted&quot;</p>"));
+	assert_non_null(strstr(html, "id=\"id&quot;x\""));
+	assert_non_null(strstr(html, "Fig &lt;1&gt;"));
+	assert_non_null(strstr(html, "no &lt;data&gt;"));
+	assert_non_null(strstr(html, "<th>k&lt;</th><td>v&amp;</td>"));
+	assert_null(strstr(html, "<data>"));
+	assert_null(strstr(html, "<1>"));
+	/* self-contained: nothing is fetched */
+	assert_null(strstr(html, "http://"));
+	assert_null(strstr(html, "https://"));
+	assert_null(strstr(html, "<script"));
+	free(html);
+}
+
+static void compare_html(FILE *out, void *arg)
+{
+	compare_format_html(out, arg);
+}
+
+static void test_compare_html_escapes(void **state)
+{
+	(void)state;
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+	struct compare_group groups[] = {
+		{ .label = "stock", .values = a, .n = 3 },
+		{ .label = "<b>new</b>", .values = b, .n = 3 },
+	};
+	struct compare_metric m = { .groups = groups, .n_groups = 2 };
+	metric_resolve("lat<ency>_ms", "ms", &m.def);
+	struct compare_options opts;
+	compare_options_default(&opts);
+	opts.baseline = "stock";
+	struct compare_table table;
+	assert_int_equal(compare_table_build(&m, 1, &opts, &table), 0);
+	char *html = capture(compare_html, &table);
+	assert_non_null(strstr(html, "<table class=\"compare\">"));
+	assert_non_null(strstr(html, "lat&lt;ency&gt;_ms"));
+	assert_non_null(strstr(html, "&lt;b&gt;new&lt;/b&gt;"));
+	assert_null(strstr(html, "<b>new"));
+	assert_null(strstr(html, "<ency>"));
+	/* one baseline row and one variant row */
+	size_t rows = 0;
+	for (const char *p = html; (p = strstr(p, "<tr")); p++)
+		rows++;
+	assert_int_equal(rows, 3);      /* header, baseline, variant */
+	free(html);
+	compare_table_free(&table);
+}
+
+static void test_svg_inline_prefixes_ids(void **state)
+{
+	(void)state;
+	const char *svg = "<?xml version=\"1.0\"?>\n<svg viewBox=\"0 0 10 10\">\n"
+			  "<g id=\"gnuplot_canvas\"><path id='gpPt1' d='M0,0'/>"
+			  "<use xlink:href='#gpPt1' grid='x'/><rect fill=\"url(#grad)\"/></g></svg>\n";
+	struct strbuf out = STRBUF_INIT;
+	plot_svg_inline(svg, "f3", &out);
+	assert_true(starts_with(out.buf, "<svg"));
+	assert_non_null(strstr(out.buf, "id=\"f3-gnuplot_canvas\""));
+	assert_non_null(strstr(out.buf, "id='f3-gpPt1'"));
+	assert_non_null(strstr(out.buf, "href='#f3-gpPt1'"));
+	assert_non_null(strstr(out.buf, "url(#f3-grad)"));
+	assert_non_null(strstr(out.buf, "grid='x'"));
+	assert_null(strstr(out.buf, "<?xml"));
+	strbuf_release(&out);
+
+	struct strbuf q = STRBUF_INIT;
+	plot_quote(&q, "it's\nhere");
+	assert_string_equal(q.buf, "'it''s here'");
+	strbuf_release(&q);
+}
+
+static void test_buddyinfo_and_interval(void **state)
+{
+	(void)state;
+	struct report_buddy b = { 0 };
+	report_buddy_add("Node 0, zone      DMA      1      2      3\n"
+			"Node 0, zone    DMA32     10     20     30     40\n"
+			"garbage line\n", &b);
+	assert_true(b.have);
+	assert_int_equal(b.orders, 4);
+	assert_true(b.free[0] == 11 && b.free[1] == 22 && b.free[2] == 33 && b.free[3] == 40);
+
+	double mid, lo, hi;
+	const double one[] = { 7 };
+	report_interval(one, 1, 0, &mid, &lo, &hi);
+	assert_true(mid == 7 && isnan(lo) && isnan(hi));
+	const double x[] = { 1, 2, 3, 4, 100 };
+	report_interval(x, 5, 0, &mid, &lo, &hi);
+	assert_true(mid == 3 && lo <= mid && mid <= hi && lo >= 1 && hi <= 100);
+	double mid2, lo2, hi2;
+	report_interval(x, 5, 0, &mid2, &lo2, &hi2);      /* seeded: the same again */
+	assert_true(lo == lo2 && hi == hi2);
+	report_interval(x, 5, 1, &mid, &lo, &hi);
+	assert_true(mid == 22);
+}
+
+static const struct report_figure *figure(const struct report_figures *f, const char *id)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->v[i].id, id))
+			return &f->v[i];
+	return NULL;
+}
+
+static void test_figures_drawn_or_left_out(void **state)
+{
+	if (!plot_available())
+		skip();
+	struct run_data rd = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	char *run = xasprintf("%s/run", (char *)*state);
+	assert_int_equal(run_data_add(&rd, run, &err), 0);
+	struct report_figures figs;
+	report_figures_build(&rd, &figs);
+	static const char *const drawn[] = { "oom-kills", "stalls-direct_reclaim",
+					     "stalls-direct_compaction", "reaper", "sendvec",
+					     "buddyinfo", "memory" };
+	for (size_t i = 0; i < sizeof(drawn) / sizeof(drawn[0]); i++) {
+		const struct report_figure *f = figure(&figs, drawn[i]);
+		if (!f || !f->svg)
+			fail_msg("figure %s was not drawn: %s", drawn[i],
+				 f && f->absent ? f->absent : "(missing)");
+		assert_true(starts_with(f->svg, "<svg"));
+		assert_non_null(strstr(f->svg, "</svg>"));
+		assert_non_null(f->caption);
+	}
+	/* no binder-throughput in this run: left out with a reason, never drawn empty */
+	const struct report_figure *t = figure(&figs, "throughput");
+	assert_non_null(t);
+	assert_null(t->svg);
+	assert_non_null(strstr(t->absent, "binder-throughput"));
+	const struct report_figure *l = figure(&figs, "latency");
+	assert_non_null(l);
+	assert_null(l->svg);
+	assert_int_equal(figs.drawn + figs.left_out, figs.n);
+	/* ids are unique across the inline SVGs */
+	assert_null(strstr(figure(&figs, "reaper")->svg, "id=\"gnuplot_canvas\""));
+	report_figures_free(&figs);
+	run_data_free(&rd);
+	strbuf_release(&err);
+	free(run);
+}
+
+static void test_report_command(void **state)
+{
+	if (!plot_available())
+		skip();
+	char *run = xasprintf("%s/run", (char *)*state);
+	char *out = xasprintf("%s/report.html", (char *)*state);
+	char *argv[] = { "report", run, "-o", out, NULL };
+	quiet = true;
+	fflush(stdout);
+	int saved = dup(1);
+	freopen("/dev/null", "w", stdout);
+	int rc = cmd_report(4, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	assert_int_equal(rc, 0);
+	char *html = read_file(out, NULL);
+	assert_non_null(html);
+	assert_true(starts_with(html, "<!DOCTYPE html>"));
+	assert_non_null(strstr(html, "<table class=\"compare\">"));
+	assert_non_null(strstr(html, "<svg"));
+	/* the TCG claim */
+	assert_non_null(strstr(html, "TCG"));
+	assert_non_null(strstr(html, "ratios between variants measured in one run"));
+	/* left-out figures say so in one line */
+	assert_non_null(strstr(html, "binder-throughput: transactions per second</strong>: left out"));
+	/* run.json's text is escaped */
+	assert_non_null(strstr(html, "a &lt;fixture&gt; &amp; its &quot;quotes&quot;"));
+	assert_null(strstr(html, "<fixture>"));
+	assert_null(strstr(html, "<script"));
+	free(html);
+	free(run);
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_html_escape),
+		cmocka_unit_test(test_html_pieces_escape_data),
+		cmocka_unit_test(test_compare_html_escapes),
+		cmocka_unit_test(test_svg_inline_prefixes_ids),
+		cmocka_unit_test(test_buddyinfo_and_interval),
+		cmocka_unit_test_setup_teardown(test_figures_drawn_or_left_out, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_command, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,181 @@
+/* Unit tests: experiments are parsed strictly; the run order interleaves and shards. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/experiment.h"
+#include "lab/run-order.h"
+
+static const char good[] =
+	"# comment\n"
+	"description = a test\n"
+	"variants = stock binder-kcalloc\n"
+	"aa = yes\n"
+	"profile = phone-512m\n"
+	"trials = 4\n"
+	"trial_timeout = 120\n"
+	"prepare = fragment --target-order 3\n"
+	"workload = binder-mmap --opens 300 # not a comment\n"
+	"workload = binder-sendvec\n"
+	"perf_events = oom:mark_victim; kmem:mm_page_alloc if order > 0\n"
+	"metrics = oom_kills, binder-mmap.*\n";
+
+static void parses_every_key(void **state)
+{
+	(void)state;
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", good, &err), 0);
+	assert_string_equal(e.description, "a test");
+	assert_int_equal(e.variants.n, 2);
+	assert_string_equal(e.baseline, "stock");
+	assert_true(e.aa);
+	assert_int_equal(e.trials, 4);
+	assert_true(e.trial_timeout == 120.0);
+	assert_string_equal(e.prepare, "fragment --target-order 3");
+	assert_int_equal(e.workloads.n, 2);
+	assert_string_equal(e.workloads.items[0], "binder-mmap --opens 300 # not a comment");
+	assert_int_equal(e.perf_events.n, 2);
+	assert_string_equal(e.perf_events.items[1], "kmem:mm_page_alloc if order > 0");
+	assert_int_equal(e.metrics.n, 2);
+	assert_string_equal(e.metrics.items[1], "binder-mmap.*");
+	struct strlist labels = STRLIST_INIT;
+	experiment_groups(&e, &labels);
+	assert_int_equal(labels.n, 3);
+	assert_string_equal(labels.items[2], "stock#2");
+	char *v = group_variant("stock#2");
+	assert_string_equal(v, "stock");
+	free(v);
+	char *cmd = experiment_command(&e);
+	assert_non_null(strstr(cmd, "run binder-mmap --opens 300 # not a comment\nrun binder-sendvec\nexit $rc\n"));
+	assert_non_null(strstr(cmd, "case $s in 2|126|127) rc=$s ;; esac"));
+	free(cmd);
+	strlist_clear(&labels);
+	experiment_clear(&e);
+}
+
+static void expect_error(const char *text, const char *needle)
+{
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", text, &err), -1);
+	if (!strstr(err.buf, needle))
+		fail_msg("error '%s' lacks '%s'", err.buf, needle);
+	assert_null(strchr(err.buf, '\n'));
+	experiment_clear(&e);
+	strbuf_release(&err);
+}
+
+static void bad_input_names_file_and_line(void **state)
+{
+	(void)state;
+	const char *head = "description = d\nvariants = stock\nprofile = p\nworkload = spawn\n";
+	char *t = xasprintf("%strials = many\n", head);
+	expect_error(t, "t.conf:5: trials = many");
+	free(t);
+	t = xasprintf("%scolour = blue\n", head);
+	expect_error(t, "t.conf:5: unknown key 'colour'");
+	free(t);
+	t = xasprintf("%sperf_events = mark_victim\n", head);
+	expect_error(t, "t.conf:5");
+	free(t);
+	t = xasprintf("%sbaseline = other\n", head);
+	expect_error(t, "baseline 'other' is not one of the variants");
+	free(t);
+	t = xasprintf("%sprofile = q\n", head);
+	expect_error(t, "t.conf:5: profile is set twice");
+	free(t);
+	expect_error("description = d\nvariants = stock\nprofile = p\n", "at least one workload");
+	expect_error("description = d\nvariants = a#2\nprofile = p\nworkload = w\n", "t.conf:2");
+	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\ntrials = 0\n", "t.conf:5");
+}
+
+static void shipped_experiments_load(void **state)
+{
+	(void)state;
+	setenv("OOMLAB_ROOT", ".", 1);
+	struct strlist names = STRLIST_INIT;
+	experiment_names(&names);
+	assert_true(strlist_has(&names, "quick"));
+	for (size_t i = 0; i < names.n; i++) {
+		struct experiment e;
+		struct strbuf err = STRBUF_INIT;
+		if (experiment_load(&e, names.items[i], &err) < 0)
+			fail_msg("%s", err.buf);
+		experiment_clear(&e);
+	}
+	strlist_clear(&names);
+}
+
+static void order_interleaves_every_round(void **state)
+{
+	(void)state;
+	struct strlist labels = STRLIST_INIT;
+	strlist_push(&labels, "a");
+	strlist_push(&labels, "b");
+	strlist_push(&labels, "c");
+	struct run_slot *slots;
+	size_t n;
+	run_order_make(&labels, 5, 42, &slots, &n);
+	assert_int_equal(n, 15);
+	for (unsigned round = 0; round < 5; round++) {
+		int seen[3] = { 0, 0, 0 };
+		for (size_t i = round * 3; i < round * 3 + 3; i++) {
+			assert_int_equal(slots[i].index, round);
+			seen[slots[i].label[0] - 'a']++;
+		}
+		assert_true(seen[0] == 1 && seen[1] == 1 && seen[2] == 1);
+	}
+	/* Same seed, same order; another seed, another order (over 5 rounds of 3! orders). */
+	struct run_slot *again, *other;
+	size_t n2, n3;
+	run_order_make(&labels, 5, 42, &again, &n2);
+	run_order_make(&labels, 5, 43, &other, &n3);
+	bool differs = false;
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(slots[i].label, again[i].label);
+		differs |= strcmp(slots[i].label, other[i].label) != 0;
+	}
+	assert_true(differs);
+	run_order_free(slots, n);
+	run_order_free(again, n2);
+	run_order_free(other, n3);
+	strlist_clear(&labels);
+}
+
+static void shards_cover_everything_once(void **state)
+{
+	(void)state;
+	for (unsigned n = 1; n <= 4; n++) {
+		for (size_t pos = 0; pos < 17; pos++) {
+			int owners = 0;
+			for (unsigned k = 1; k <= n; k++)
+				owners += run_slot_in_shard(pos, k, n);
+			assert_int_equal(owners, 1);
+		}
+	}
+	unsigned k, n;
+	assert_int_equal(parse_shard("2/3", &k, &n), 0);
+	assert_int_equal(k, 2);
+	assert_int_equal(n, 3);
+	assert_int_equal(parse_shard("4/3", &k, &n), -1);
+	assert_int_equal(parse_shard("0/3", &k, &n), -1);
+	assert_int_equal(parse_shard("1/3x", &k, &n), -1);
+	assert_int_equal(parse_shard("13", &k, &n), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parses_every_key),
+		cmocka_unit_test(bad_input_names_file_and_line),
+		cmocka_unit_test(shipped_experiments_load),
+		cmocka_unit_test(order_interleaves_every_round),
+		cmocka_unit_test(shards_cover_everything_once),
+	};
+	return cmocka_run_group_tests_name("experiment", tests, NULL, NULL);
+}

@@ -1,0 +1,140 @@
+/* Unit tests: machine profiles are parsed strictly, with file and line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/profile.h"
+
+static int parse(struct profile *p, const char *text, struct strbuf *err)
+{
+	return profile_parse(p, "t", "t.conf", text, err);
+}
+
+static void parses_a_full_profile(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	const char *text = "# comment\ndescription = a phone  # trailing comment\nmemory = 1G\ncpus = 4\n"
+			   "numa_nodes = 512M, 512M\nzram_size = 256M\nzram_algorithm = lzo\n"
+			   "min_free_kbytes = 4096\nwatermark_scale_factor = 100\nthp = never\n"
+			   "compact_unevictable_allowed = 0\nslow_disk_size = 64M\nslow_disk_bps = 256K\n"
+			   "slow_disk_iops = 32\ncgroup.memory.max = 384M\ncgroup.memory.high = max\n"
+			   "cgroup.memory.swap.max = 0\ncgroup.memory.oom.group = 1\n";
+	assert_int_equal(parse(&p, text, &err), 0);
+	assert_string_equal(p.description, "a phone");
+	assert_int_equal(p.memory, 1ULL << 30);
+	assert_int_equal(p.cpus, 4);
+	assert_int_equal(p.numa_nodes, 2);
+	assert_int_equal(p.node_memory[1], 512ULL << 20);
+	assert_int_equal(p.zram_size, 256ULL << 20);
+	assert_string_equal(p.zram_algorithm, "lzo");
+	assert_int_equal(p.min_free_kbytes, 4096);
+	assert_int_equal(p.watermark_scale_factor, 100);
+	assert_string_equal(p.thp, "never");
+	assert_int_equal(p.compact_unevictable_allowed, 0);
+	assert_int_equal(p.slow_disk_bps, 256 * 1024);
+	assert_int_equal(p.slow_disk_iops, 32);
+	assert_string_equal(p.cgroup_memory_max, "402653184");
+	assert_string_equal(p.cgroup_memory_high, "max");
+	assert_string_equal(p.cgroup_memory_swap_max, "0");
+	assert_int_equal(p.cgroup_memory_oom_group, 1);
+	char *text_out = profile_format(&p);
+	assert_non_null(strstr(text_out, "cgroup.memory.max=402653184\n"));
+	assert_non_null(strstr(text_out, "node1_bytes=536870912\n"));
+	free(text_out);
+	profile_clear(&p);
+}
+
+static void expect_error(const char *text, const char *needle)
+{
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(parse(&p, text, &err), -1);
+	if (!strstr(err.buf, needle))
+		fail_msg("error '%s' lacks '%s'", err.buf, needle);
+	assert_null(strchr(err.buf, '\n'));
+	profile_clear(&p);
+	strbuf_release(&err);
+}
+
+static void bad_input_names_file_line_and_reason(void **state)
+{
+	(void)state;
+	expect_error("description = x\nmemory = 512M\nswap = 1G\n", "t.conf:3: unknown key 'swap'");
+	expect_error("description = x\nmemory = lots\n", "t.conf:2: memory = lots");
+	expect_error("description = x\nmemory = 32M\n", "at least 64M");
+	expect_error("description = x\nmemory = 512M\nthp = sometimes\n", "t.conf:3");
+	expect_error("description = x\nmemory = 512M\nzram_algorithm = zstd\n", "lzo, lzo-rle or lz4");
+	expect_error("description = x\nmemory = 512M\nmemory = 1G\n", "t.conf:3: memory is set twice");
+	expect_error("description = x\nmemory 512M\n", "t.conf:2: expected 'key = value'");
+	expect_error("description = x\nmemory =\n", "t.conf:2: memory has no value");
+	expect_error("description = x\nmemory = 512M\ncpus = 0\n", "t.conf:3");
+	expect_error("description = x\nmemory = 512M\nwatermark_scale_factor = 1.5\n", "t.conf:3");
+	expect_error("description = x\nmemory = 512M\ncgroup.memory.max = -1\n", "t.conf:3");
+	expect_error("memory = 512M\n", "description is required");
+	expect_error("description = x\n", "memory is required");
+	expect_error("description = x\nmemory = 1G\nnuma_nodes = 512M,256M\n", "add up to 768M");
+	expect_error("description = x\nmemory = 1G\ncpus = 1\nnuma_nodes = 512M,512M\n", "need at least");
+}
+
+static void defaults_when_unset(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\n", &err), 0);
+	assert_int_equal(p.cpus, 2);
+	assert_int_equal(p.numa_nodes, 1);
+	assert_int_equal(p.node_memory[0], 256ULL << 20);
+	assert_int_equal(p.zram_size, 0);
+	assert_int_equal(p.slow_disk_size, 0);
+	assert_int_equal(p.min_free_kbytes, -1);
+	assert_string_equal(p.cgroup_memory_max, "max");
+	profile_clear(&p);
+}
+
+static void shipped_profiles_all_load(void **state)
+{
+	(void)state;
+	setenv("OOMLAB_ROOT", ".", 1);
+	struct strlist names = STRLIST_INIT;
+	profile_names(&names);
+	const char *required[] = { "tiny-256m", "phone-512m", "phone-1g", "numa-2node", NULL };
+	for (const char **r = required; *r; r++)
+		assert_true(strlist_has(&names, *r));
+	for (size_t i = 0; i < names.n; i++) {
+		struct profile p;
+		struct strbuf err = STRBUF_INIT;
+		if (profile_load(&p, names.items[i], &err) < 0)
+			fail_msg("%s", err.buf);
+		profile_clear(&p);
+	}
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(profile_load(&p, "numa-2node", &err), 0);
+	assert_int_equal(p.numa_nodes, 2);
+	profile_clear(&p);
+	assert_int_equal(profile_load(&p, "phone-512m", &err), 0);
+	assert_int_equal(p.memory, 512ULL << 20);
+	assert_true(p.zram_size > 0);
+	profile_clear(&p);
+	assert_int_equal(profile_load(&p, "no-such-profile", &err), -1);
+	assert_non_null(strstr(err.buf, "phone-512m"));
+	strlist_clear(&names);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(parses_a_full_profile),
+		cmocka_unit_test(bad_input_names_file_line_and_reason),
+		cmocka_unit_test(defaults_when_unset),
+		cmocka_unit_test(shipped_profiles_all_load),
+	};
+	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
+}

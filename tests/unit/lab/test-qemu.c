@@ -1,0 +1,140 @@
+/* Unit tests: the QEMU command line built from a profile. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/qemu.h"
+
+static struct profile make_profile(const char *text)
+{
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	if (profile_parse(&p, "t", "t.conf", text, &err) < 0)
+		fail_msg("%s", err.buf);
+	return p;
+}
+
+/* The argument after flag whose value starts with prefix, or NULL. */
+static const char *arg_after(const struct strlist *argv, const char *flag, const char *prefix)
+{
+	for (size_t i = 0; i + 1 < argv->n; i++)
+		if (!strcmp(argv->items[i], flag) && starts_with(argv->items[i + 1], prefix))
+			return argv->items[i + 1];
+	return NULL;
+}
+
+static size_t count(const struct strlist *argv, const char *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < argv->n; i++)
+		n += !strcmp(argv->items[i], s);
+	return n;
+}
+
+static void phone_profile_under_tcg(void **state)
+{
+	(void)state;
+	struct profile p = make_profile("description = d\nmemory = 512M\ncpus = 2\nslow_disk_size = 64M\n"
+					"slow_disk_bps = 256K\nslow_disk_iops = 64\n");
+	struct qemu_spec spec = { .profile = &p, .accel = "tcg", .kernel = "/k/bzImage",
+				  .initrd = "initrd.img", .cmdline_extra = "numa=off",
+				  .tools_image = "/c/tools.erofs", .slow_disk = "slow.img", .channel_dir = "." };
+	struct strlist argv = STRLIST_INIT;
+	qemu_build_argv(&spec, &argv);
+	assert_string_equal(argv.items[0], QEMU_BINARY);
+	assert_non_null(arg_after(&argv, "-machine", "q35"));
+	assert_non_null(arg_after(&argv, "-accel", "tcg,thread=multi"));
+	assert_non_null(arg_after(&argv, "-cpu", "max"));
+	assert_non_null(arg_after(&argv, "-m", "512M"));
+	assert_non_null(arg_after(&argv, "-smp", "2"));
+	assert_int_equal(count(&argv, "-nodefaults"), 1);
+	assert_int_equal(count(&argv, "-no-reboot"), 1);
+	assert_non_null(arg_after(&argv, "-device", "pvpanic-pci"));
+	assert_non_null(arg_after(&argv, "-action", "panic=exit-failure"));
+	const char *append = arg_after(&argv, "-append", "");
+	assert_non_null(strstr(append, "panic=-1"));
+	assert_non_null(strstr(append, "oops=panic"));
+	assert_non_null(strstr(append, "console=ttyS0"));
+	assert_true(ends_with(append, " numa=off"));
+	assert_non_null(arg_after(&argv, "-serial", "file:./console.log"));
+	const char *channels[] = { "ctl", "out", "kmsg", "perf", "files", NULL };
+	for (const char **c = channels; *c; c++) {
+		char *dev = xasprintf("virtserialport,bus=vser0.0,chardev=ch-%s,name=%s", *c, *c);
+		assert_int_equal(count(&argv, dev), 1);
+		free(dev);
+	}
+	const char *slow = arg_after(&argv, "-drive", "file=slow.img");
+	assert_non_null(strstr(slow, "throttling.bps-total=262144"));
+	assert_non_null(strstr(slow, "throttling.iops-total=64"));
+	assert_non_null(arg_after(&argv, "-drive", "file=/c/tools.erofs,if=none,id=tools,format=raw,readonly=on"));
+	assert_null(arg_after(&argv, "-numa", ""));
+	strlist_clear(&argv);
+	profile_clear(&p);
+}
+
+static void numa_nodes_get_memory_and_cpus(void **state)
+{
+	(void)state;
+	struct profile p = make_profile("description = d\nmemory = 1G\ncpus = 4\nnuma_nodes = 768M,256M\n");
+	struct qemu_spec spec = { .profile = &p, .accel = "kvm", .kernel = "k", .initrd = "i",
+				  .cmdline_extra = "", .tools_image = "t", .channel_dir = "/d" };
+	struct strlist argv = STRLIST_INIT;
+	qemu_build_argv(&spec, &argv);
+	assert_non_null(arg_after(&argv, "-accel", "kvm"));
+	assert_non_null(arg_after(&argv, "-cpu", "host"));
+	assert_non_null(arg_after(&argv, "-m", "1024M"));
+	assert_non_null(arg_after(&argv, "-object", "memory-backend-ram,id=mem0,size=768M"));
+	assert_non_null(arg_after(&argv, "-object", "memory-backend-ram,id=mem1,size=256M"));
+	assert_non_null(arg_after(&argv, "-numa", "node,nodeid=0,cpus=0-1,memdev=mem0"));
+	assert_non_null(arg_after(&argv, "-numa", "node,nodeid=1,cpus=2-3,memdev=mem1"));
+	assert_null(arg_after(&argv, "-drive", "file=slow"));
+	assert_non_null(arg_after(&argv, "-serial", "file:/d/console.log"));
+	const char *append = arg_after(&argv, "-append", "");
+	assert_false(ends_with(append, " "));
+	strlist_clear(&argv);
+	profile_clear(&p);
+}
+
+static void interactive_puts_the_console_on_the_terminal(void **state)
+{
+	(void)state;
+	struct profile p = make_profile("description = d\nmemory = 256M\n");
+	struct qemu_spec spec = { .profile = &p, .accel = "tcg", .kernel = "k", .initrd = "i",
+				  .cmdline_extra = "", .tools_image = "t", .channel_dir = ".",
+				  .interactive = true };
+	struct strlist argv = STRLIST_INIT;
+	qemu_build_argv(&spec, &argv);
+	assert_non_null(arg_after(&argv, "-serial", "stdio"));
+	strlist_clear(&argv);
+	profile_clear(&p);
+}
+
+static void shell_join_quotes_what_needs_it(void **state)
+{
+	(void)state;
+	struct strlist argv = STRLIST_INIT;
+	strlist_push(&argv, "qemu");
+	strlist_push(&argv, "-append");
+	strlist_push(&argv, "console=ttyS0 panic=-1");
+	strlist_push(&argv, "it's");
+	strlist_push(&argv, "file=a.img,if=none");
+	char *line = shell_join((const char *const *)argv.items, argv.n);
+	assert_string_equal(line, "qemu -append 'console=ttyS0 panic=-1' 'it'\\''s' file=a.img,if=none");
+	free(line);
+	strlist_clear(&argv);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(phone_profile_under_tcg),
+		cmocka_unit_test(numa_nodes_get_memory_and_cpus),
+		cmocka_unit_test(interactive_puts_the_console_on_the_terminal),
+		cmocka_unit_test(shell_join_quotes_what_needs_it),
+	};
+	return cmocka_run_group_tests_name("qemu", tests, NULL, NULL);
+}

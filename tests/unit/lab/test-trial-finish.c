@@ -1,0 +1,238 @@
+/* test-trial-finish.c - the one way a trial is finished (lab/trial-finish.c):
+ * files.bin split before the metrics are computed, perf.data decoded only
+ * when something was recorded, trial.json written once and the same again
+ * from the same inputs. Trial folders are copies of tests/samples/. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/run-command.h"
+#include "lab/trial-finish.h"
+#include "tests/unit/samples.h"
+
+static char *copy_sample(const char *sample)
+{
+	char tmpl[] = "/tmp/oomlab-test-finish.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	assert_non_null(dir);
+	char *src = sample_path(sample);
+	char *cmd = xasprintf("cp -R '%s/.' '%s/'", src, dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(src);
+	return xstrdup(dir);
+}
+
+static json_t *load(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	json_t *j = json_load_file(path, 0, NULL);
+	free(path);
+	return j;
+}
+
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	char *text = read_file(path, len);
+	free(path);
+	return text;
+}
+
+static json_t *metric(json_t *trial, const char *name)
+{
+	size_t i;
+	json_t *m;
+	json_array_foreach(json_object_get(trial, "metrics"), i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "name")), name))
+			return json_object_get(m, "value");
+	return NULL;
+}
+
+/* The record as given plus the computed keys; finishing again from the
+ * trial.json written gives the same bytes. */
+static void test_finish_twice_same_bytes(void **state)
+{
+	(void)state;
+	char *dir = copy_sample("memcg-kill");
+	json_t *orig = load(dir, "trial.json");
+	assert_non_null(orig);
+	json_t *record = json_pack("{s:O, s:O}", "environment", json_object_get(orig, "environment"),
+				   "outcome", json_object_get(orig, "outcome"));
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish(dir, record, &err), 0);
+	size_t len1, len2;
+	char *first = slurp(dir, "trial.json", &len1);
+	json_t *again = load(dir, "trial.json");
+	assert_int_equal(trial_finish(dir, again, &err), 0);
+	char *second = slurp(dir, "trial.json", &len2);
+	assert_non_null(first);
+	assert_non_null(second);
+	assert_int_equal(len1, len2);
+	assert_memory_equal(first, second, len1);
+	/* the record given is not changed by finishing */
+	assert_int_equal(json_object_size(record), 2);
+
+	json_t *now = json_loads(second, 0, NULL);
+	assert_true(json_equal(json_object_get(now, "environment"), json_object_get(orig, "environment")));
+	assert_true(json_equal(json_object_get(now, "outcome"), json_object_get(orig, "outcome")));
+	json_t *metrics = json_object_get(now, "metrics");
+	assert_true(json_array_size(metrics) > 50);
+	for (size_t i = 1; i < json_array_size(metrics); i++)
+		assert_true(strcmp(json_string_value(json_object_get(json_array_get(metrics, i - 1), "name")),
+				   json_string_value(json_object_get(json_array_get(metrics, i), "name"))) < 0);
+	/* memcg-kill: two kills in the kernel log (see test-trial-metrics.c) */
+	assert_int_equal(json_integer_value(metric(now, "oom_kills_kmsg")), 2);
+	assert_false(json_is_true(json_object_get(now, "partial")));
+	json_decref(now);
+	json_decref(again);
+	json_decref(record);
+	json_decref(orig);
+	free(first);
+	free(second);
+	strbuf_release(&err);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* One files.bin record as docs/FORMATS.md defines it, written by hand. */
+static void add_record(struct strbuf *bin, const char *name, const char *data, size_t len)
+{
+	strbuf_addf(bin, "oomlab-file %s %zu\n", name, len);
+	strbuf_add(bin, data, len);
+	strbuf_addstr(bin, "\n");
+}
+
+/* The snapshots arrive only in files.bin: finishing splits it before the
+ * metrics are taken, so the vmstat deltas are there; the after-vmstat cut
+ * short is kept as .partial and makes the trial partial. */
+static void test_files_bin_split_before_metrics(void **state)
+{
+	(void)state;
+	char *dir = copy_sample("memcg-kill");
+	size_t before_len, after_len;
+	char *before = slurp(dir, "files/before/vmstat", &before_len);
+	char *after = slurp(dir, "files/after/vmstat", &after_len);
+	assert_non_null(before);
+	assert_non_null(after);
+	char *files = xasprintf("%s/files", dir);
+	assert_int_equal(remove_tree(files), 0);
+	free(files);
+
+	struct strbuf bin = STRBUF_INIT;
+	add_record(&bin, "before/vmstat", before, before_len);
+	add_record(&bin, "after/vmstat", after, after_len);
+	char *path = xasprintf("%s/files.bin", dir);
+	assert_int_equal(write_file_atomic(path, bin.buf, bin.len), 0);
+	json_t *record = json_object();
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish(dir, record, &err), 0);
+	size_t len;
+	char *split = slurp(dir, "files/before/vmstat", &len);
+	assert_non_null(split);
+	assert_int_equal(len, before_len);
+	assert_memory_equal(split, before, len);
+	free(split);
+	json_t *trial = load(dir, "trial.json");
+	/* grep oom_kill files/{before,after}/vmstat: 0 and 2 */
+	assert_int_equal(json_integer_value(metric(trial, "vmstat_oom_kill")), 2);
+	assert_false(json_is_true(json_object_get(trial, "partial")));
+	json_decref(trial);
+
+	/* Cut the last record in the middle: the guest died while sending it. */
+	assert_int_equal(write_file_atomic(path, bin.buf, bin.len - after_len / 2), 0);
+	char *files_dir = xasprintf("%s/files", dir);
+	remove_tree(files_dir);
+	free(files_dir);
+	assert_int_equal(trial_finish(dir, record, &err), 0);
+	char *cut = xasprintf("%s/files/after/vmstat.partial", dir);
+	assert_true(path_exists(cut));
+	free(cut);
+	trial = load(dir, "trial.json");
+	assert_true(json_is_true(json_object_get(trial, "partial")));
+	assert_null(metric(trial, "vmstat_oom_kill"));
+	json_decref(trial);
+
+	json_decref(record);
+	strbuf_release(&bin);
+	strbuf_release(&err);
+	free(path);
+	free(before);
+	free(after);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* An empty perf.data (perf asked for nothing, or sent nothing) is not
+ * decoded: the perf.script there stays; a perf.data perf cannot read is a
+ * warning, and the trial is still finished. */
+static void test_perf_decoded_only_when_recorded(void **state)
+{
+	(void)state;
+	char *dir = copy_sample("memcg-kill");
+	char *data = xasprintf("%s/perf.data", dir);
+	char *stderr_path = xasprintf("%s/perf.script.stderr", dir);
+	assert_int_equal(write_file_str(data, ""), 0);
+	json_t *record = json_object();
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish(dir, record, &err), 0);
+	assert_false(path_exists(stderr_path));
+	json_t *trial = load(dir, "trial.json");
+	assert_non_null(metric(trial, "memcg_reclaim_stall_count"));
+	json_decref(trial);
+
+	if (have_program("perf")) {
+		assert_int_equal(write_file_str(data, "not a perf stream\n"), 0);
+		assert_int_equal(trial_finish(dir, record, &err), 0);
+		assert_true(path_exists(stderr_path));
+		trial = load(dir, "trial.json");
+		assert_non_null(json_object_get(trial, "metrics"));
+		json_decref(trial);
+	}
+	json_decref(record);
+	strbuf_release(&err);
+	free(data);
+	free(stderr_path);
+	remove_tree(dir);
+	free(dir);
+}
+
+static void test_cannot_write(void **state)
+{
+	(void)state;
+	json_t *record = json_object();
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish("/nonexistent/oomlab-trial", record, &err), -1);
+	assert_non_null(strstr(err.buf, "/nonexistent/oomlab-trial: not a trial folder"));
+	assert_false(path_exists("/nonexistent/oomlab-trial"));
+	/* a folder whose trial.json cannot be written (a folder in its way) */
+	char tmpl[] = "/tmp/oomlab-test-finish.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	char *blocker = xasprintf("%s/trial.json/x", dir);
+	assert_int_equal(mkdir_p(blocker, 0755), 0);
+	strbuf_reset(&err);
+	assert_int_equal(trial_finish(dir, record, &err), -1);
+	assert_non_null(strstr(err.buf, "cannot write"));
+	remove_tree(dir);
+	free(blocker);
+	json_decref(record);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	quiet = true;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_finish_twice_same_bytes),
+		cmocka_unit_test(test_files_bin_split_before_metrics),
+		cmocka_unit_test(test_perf_decoded_only_when_recorded),
+		cmocka_unit_test(test_cannot_write),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

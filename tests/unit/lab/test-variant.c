@@ -1,0 +1,153 @@
+/* Unit tests: variant discovery and content hashing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/variant.h"
+
+static char root[] = "/tmp/oomlab-test-variant-XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char *path = xasprintf("%s/%s", root, rel);
+	char *dir = xstrdup(path);
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	assert_int_equal(write_file_str(path, text), 0);
+	free(dir);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(root))
+		return -1;
+	put("v/alpha/README", "\nFirst line describes.\nmore\n");
+	put("v/alpha/0002-second.patch", "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+	put("v/alpha/0001-first.diff", "--- a/y.c\n+++ b/y.c\n@@ -1 +1 @@\n-a\n+b\n");
+	put("v/alpha/notes.txt", "ignored\n");
+	put("v/alpha/cmdline", "numa=off\n");
+	put("v/beta/config", "CONFIG_X=y\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return remove_tree(root);
+}
+
+static void discovers_sorted_with_details(void **state)
+{
+	(void)state;
+	struct variant_set set;
+	struct strbuf err = STRBUF_INIT;
+	char *dir = xasprintf("%s/v", root);
+	assert_int_equal(variants_discover(dir, &set, &err), 0);
+	assert_int_equal(set.n, 2);
+	struct variant *a = variant_find(&set, "alpha"), *b = variant_find(&set, "beta");
+	assert_ptr_equal(a, &set.items[0]);
+	assert_string_equal(a->description, "First line describes.");
+	assert_int_equal(a->patches.n, 2);
+	assert_non_null(strstr(a->patches.items[0], "0001-first.diff"));
+	assert_non_null(strstr(a->patches.items[1], "0002-second.patch"));
+	assert_string_equal(a->cmdline, "numa=off");
+	assert_null(a->config_path);
+	assert_non_null(b->config_path);
+	assert_string_equal(b->cmdline, "");
+	assert_null(variant_find(&set, "gamma"));
+	variants_clear(&set);
+	free(dir);
+}
+
+static void rejects_bad_names(void **state)
+{
+	(void)state;
+	struct variant_set set;
+	struct strbuf err = STRBUF_INIT;
+	put("bad/Has Space/README", "x\n");
+	char *dir = xasprintf("%s/bad", root);
+	assert_int_equal(variants_discover(dir, &set, &err), -1);
+	assert_non_null(strstr(err.buf, "Has Space"));
+	variants_clear(&set);
+	free(dir);
+	strbuf_release(&err);
+}
+
+static void hash_of(const char *source, const char *base_text, char out[65])
+{
+	struct variant_set set;
+	struct strbuf err = STRBUF_INIT;
+	struct kconfig base = KCONFIG_INIT;
+	char *dir = xasprintf("%s/v", root);
+	assert_int_equal(kconfig_parse(&base, base_text, "base", &err), 0);
+	assert_int_equal(variants_discover(dir, &set, &err), 0);
+	assert_int_equal(variant_hash(variant_find(&set, "alpha"), source, &base, &err), 0);
+	memcpy(out, variant_find(&set, "alpha")->hash, 65);
+	variants_clear(&set);
+	kconfig_clear(&base);
+	free(dir);
+}
+
+static void hash_follows_every_input(void **state)
+{
+	(void)state;
+	char h1[65], h2[65], h3[65];
+	hash_of("6.12.117", "CONFIG_A=y\n", h1);
+	hash_of("6.12.117", "# comments do not count\nCONFIG_A=y\n", h2);
+	assert_string_equal(h1, h2);
+	assert_int_equal(strlen(h1), 64);
+
+	hash_of("6.12.118", "CONFIG_A=y\n", h3);
+	assert_string_not_equal(h1, h3);
+	hash_of("6.12.117", "CONFIG_A=m\n", h3);
+	assert_string_not_equal(h1, h3);
+
+	/* One byte of one patch changes the hash; putting it back restores it. */
+	put("v/alpha/0002-second.patch", "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+c\n");
+	hash_of("6.12.117", "CONFIG_A=y\n", h3);
+	assert_string_not_equal(h1, h3);
+	put("v/alpha/0002-second.patch", "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+	hash_of("6.12.117", "CONFIG_A=y\n", h3);
+	assert_string_equal(h1, h3);
+
+	put("v/alpha/cmdline", "numa=fake=2\n");
+	hash_of("6.12.117", "CONFIG_A=y\n", h3);
+	assert_string_not_equal(h1, h3);
+	put("v/alpha/cmdline", "numa=off\n");
+}
+
+static void variant_fragment_overrides_base(void **state)
+{
+	(void)state;
+	struct variant_set set;
+	struct strbuf err = STRBUF_INIT;
+	struct kconfig base = KCONFIG_INIT, merged = KCONFIG_INIT;
+	char *dir = xasprintf("%s/v", root);
+	assert_int_equal(kconfig_parse(&base, "# CONFIG_X is not set\nCONFIG_Y=y\n", "base", &err), 0);
+	assert_int_equal(variants_discover(dir, &set, &err), 0);
+	assert_int_equal(variant_config(variant_find(&set, "beta"), &base, &merged, &err), 0);
+	assert_string_equal(kconfig_get(&merged, "CONFIG_X")->value, "y");
+	assert_string_equal(kconfig_get(&merged, "CONFIG_Y")->value, "y");
+	kconfig_clear(&merged);
+	kconfig_clear(&base);
+	variants_clear(&set);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(discovers_sorted_with_details),
+		cmocka_unit_test(rejects_bad_names),
+		cmocka_unit_test(hash_follows_every_input),
+		cmocka_unit_test(variant_fragment_overrides_base),
+	};
+	return cmocka_run_group_tests_name("variant", tests, setup, teardown);
+}
