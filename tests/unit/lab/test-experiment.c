@@ -94,6 +94,37 @@ static void bad_input_names_file_and_line(void **state)
 	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\ntrials = 0\n", "t.conf:5");
 }
 
+/* Margins: the default last whatever the order, globs may hold '=' (the
+ * sendVec sizes), and a value that is not a margin names file and line. */
+static void equivalence_margins(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"description = d\nvariants = stock x\nprofile = p\nworkload = w\n"
+		"equivalence = 3%\n"
+		"equivalence.binder-sendvec.sendvec_ns_per_rt.size=4 = 1%\n"
+		"equivalence.oom_kills = 0.5\n"
+		"equivalence.trial_ok = 10pp\n";
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", text, &err), 0);
+	assert_int_equal(e.margins.n, 4);
+	assert_string_equal(e.margin_globs.items[0], "binder-sendvec.sendvec_ns_per_rt.size=4");
+	assert_string_equal(e.margins.items[0], "1%");
+	assert_string_equal(e.margin_globs.items[1], "oom_kills");
+	assert_string_equal(e.margins.items[2], "10pp");
+	assert_string_equal(e.margin_globs.items[3], "*");
+	assert_string_equal(e.margins.items[3], "3%");
+	experiment_clear(&e);
+	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\n"
+		     "equivalence = two percent\n", "t.conf:5: equivalence = two percent: equivalence wants a margin");
+	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\n"
+		     "equivalence.spawn.spawn_per_s = 5ms\n", "t.conf:5");
+	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\n"
+		     "equivalence. = 5%\n", "t.conf:5");
+	strbuf_release(&err);
+}
+
 static void shipped_experiments_load(void **state)
 {
 	(void)state;
@@ -173,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_every_key),
 		cmocka_unit_test(bad_input_names_file_and_line),
+		cmocka_unit_test(equivalence_margins),
 		cmocka_unit_test(shipped_experiments_load),
 		cmocka_unit_test(order_interleaves_every_round),
 		cmocka_unit_test(shards_cover_everything_once),
