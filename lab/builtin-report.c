@@ -1,6 +1,7 @@
 /* lab report: one self-contained HTML file with the comparison and figures of a run. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,18 +26,9 @@ static const char report_usage[] =
 	"the workload, available memory over the trial), the trials and the\n"
 	"environment. A figure this run has no data for is left out with a one-line\n"
 	"note. Prints on stdout which figures were drawn.\n"
-	"\n"
-	"  -o, --out FILE           the HTML file (default: report.html in the first\n"
-	"                           run's folder); '-' writes to stdout\n"
-	"  -b, --baseline VARIANT   compare against this variant (default: the run's)\n"
-	"  -m, --metric GLOB        only metrics matching GLOB in the table (repeatable);\n"
-	"                           without it, the experiment's headline metrics, as\n"
-	"                           in lab compare (the same rows, family and verdicts)\n"
-	"  -a, --all                every metric in the table\n"
-	"      --seed N             seed of sampled permutations (default 1)\n"
-	"  -q, --quiet              no progress on stderr (errors still)\n"
-	"  -h, --help               this text\n"
-	"\n"
+	"\n";
+
+static const char report_tail[] =
 	"Exit status 0 whatever the verdicts, 2 on bad input, 1 when the file cannot\n"
 	"be written. Colour only on a terminal, never with NO_COLOR.\n";
 
@@ -341,35 +333,27 @@ static void print_figures(const struct report_figures *figs, const char *path)
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *out_path = NULL, *baseline = NULL;
 	unsigned long seed = 1;
 	bool all = false;
 	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
-	for (;;) {
-		int c = next_option("report", argc, argv, "o:b:m:aqh", opts);
-		if (c == -1)
-			break;
-		switch (c) {
-		case 'o': out_path = optarg; break;
-		case 'b': baseline = optarg; break;
-		case 'm': strlist_push(&globs, optarg); break;
-		case 'S': seed = option_ulong("report", "--seed", optarg); break;
-		case 'a': all = true; break;
-		case 'q': quiet = true; break;
-		case 'h': fputs(report_usage, stdout); return 0;
-		}
-	}
-	for (int i = optind; i < argc; i++)
+	const struct opt opts[] = {
+		OPT_STRING('o', "out", &out_path, "FILE",
+			   "the HTML file (default: report.html in the first run's folder); '-' "
+			   "writes to stdout"),
+		OPT_STRING('b', "baseline", &baseline, "VARIANT",
+			   "compare against this variant (default: the run's)"),
+		OPT_CALL('m', "metric", &globs, "GLOB", opt_push,
+			 "only metrics matching GLOB in the table (repeatable); without it, the "
+			 "experiment's headline metrics, as in lab compare (the same rows, family "
+			 "and verdicts)"),
+		OPT_FLAG('a', "all", &all, "every metric in the table"),
+		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX, "seed of sampled permutations (default 1)"),
+		OPT_FLAG('q', "quiet", &quiet, "no progress on stderr (errors still)"),
+		OPT_END(),
+	};
+	int n = lab_parse_options("report", argc, argv, opts, report_usage, report_tail);
+	for (int i = 1; i <= n; i++)
 		strlist_push(&runs, argv[i]);
 	if (!runs.n)
 		die_usage("report: name a run (see lab results)");

@@ -1,6 +1,7 @@
 /* lab run: an experiment's trials, variants interleaved, then the comparison. */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,19 +35,7 @@ static const char run_usage[] =
 	"then boots one VM per trial, the variants interleaved in seeded shuffled\n"
 	"rounds, and ends with the comparison table and where the results are.\n"
 	"Each trial's folder is results/<run>/<variant>/<index>/ (see docs/FORMATS.md).\n"
-	"\n"
-	"  -x, --experiment E   the experiment (default " DEFAULT_EXPERIMENT "), or the path\n"
-	"                       of an experiment file\n"
-	"  -p, --profile P      another machine profile than the experiment's\n"
-	"  -n, --trials N       trials per variant instead of the experiment's\n"
-	"  -o, --out DIR        the run folder (default results/<experiment>-<time>)\n"
-	"      --seed N         the shuffle's seed (default: derived from the\n"
-	"                       experiment, profile and trials, so shards agree)\n"
-	"      --shard K/N      run only every N-th trial starting at the K-th: N\n"
-	"                       machines each run one shard of the same experiment\n"
-	"      --resume RUN     continue an interrupted run; finished trials stay\n"
-	"      --list           list the experiments\n"
-	"  -h, --help           this text\n";
+	"\n";
 
 struct run_plan {
 	struct experiment exp;
@@ -247,58 +236,64 @@ static void import_into_store(const char *dir)
 	strbuf_release(&err);
 }
 
+static int shard_option(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	struct run_plan *p = o->target;
+	if (parse_shard(value, &p->shard_k, &p->shard_n) < 0) {
+		snprintf(err, err_size, "wants K/N with 1 <= K <= N, not '%s'", value);
+		return -1;
+	}
+	return 0;
+}
+
+static void list_experiments(void)
+{
+	struct strlist names = STRLIST_INIT;
+	experiment_names(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		struct experiment e;
+		struct strbuf err = STRBUF_INIT;
+		if (experiment_load(&e, names.items[i], &err) < 0)
+			die_usage("%s", err.buf);
+		printf("%-28s %s\n", e.name, e.description);
+		experiment_clear(&e);
+	}
+	strlist_clear(&names);
+}
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "experiment", required_argument, NULL, 'x' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "trials", required_argument, NULL, 'n' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "shard", required_argument, NULL, 'K' },
-		{ "resume", required_argument, NULL, 'R' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *experiment = DEFAULT_EXPERIMENT, *profile = NULL, *out = NULL, *resume = NULL;
 	unsigned long trials = 0, seed = 0;
-	bool seed_given = false;
+	bool list = false;
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
 	p.shard_k = p.shard_n = 1;
-	int c;
-	while ((c = next_option("run", argc, argv, "x:p:n:o:h", opts)) != -1) {
-		switch (c) {
-		case 'x': experiment = optarg; break;
-		case 'p': profile = optarg; break;
-		case 'n': trials = option_ulong("run", "--trials", optarg); break;
-		case 'o': out = optarg; break;
-		case 'S': seed = option_ulong("run", "--seed", optarg); seed_given = true; break;
-		case 'K':
-			if (parse_shard(optarg, &p.shard_k, &p.shard_n) < 0)
-				die_usage("run: --shard wants K/N with 1 <= K <= N, not '%s'", optarg);
-			break;
-		case 'R': resume = optarg; break;
-		case 'l': {
-			struct strlist names = STRLIST_INIT;
-			experiment_names(&names);
-			for (size_t i = 0; i < names.n; i++) {
-				struct experiment e;
-				struct strbuf err = STRBUF_INIT;
-				if (experiment_load(&e, names.items[i], &err) < 0)
-					die_usage("%s", err.buf);
-				printf("%-28s %s\n", e.name, e.description);
-				experiment_clear(&e);
-			}
-			strlist_clear(&names);
-			return 0;
-		}
-		case 'h': fputs(run_usage, stdout); return 0;
-		}
+	const struct opt opts[] = {
+		OPT_STRING('x', "experiment", &experiment, "E",
+			   "the experiment (default " DEFAULT_EXPERIMENT "), or the path of an "
+			   "experiment file"),
+		OPT_STRING('p', "profile", &profile, "P", "another machine profile than the experiment's"),
+		OPT_ULONG('n', "trials", &trials, "N", 1, ULONG_MAX,
+			  "trials per variant instead of the experiment's"),
+		OPT_STRING('o', "out", &out, "DIR", "the run folder (default results/<experiment>-<time>)"),
+		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX,
+			  "the shuffle's seed (default: derived from the experiment, profile and "
+			  "trials, so shards agree)"),
+		OPT_CALL(0, "shard", &p, "K/N", shard_option,
+			 "run only every N-th trial starting at the K-th: N machines each run one "
+			 "shard of the same experiment"),
+		OPT_STRING(0, "resume", &resume, "RUN", "continue an interrupted run; finished trials stay"),
+		OPT_FLAG(0, "list", &list, "list the experiments"),
+		OPT_END(),
+	};
+	if (lab_parse_options("run", argc, argv, opts, run_usage, NULL))
+		die_usage("run: unexpected argument '%s' (see lab run --help)", argv[1]);
+	if (list) {
+		list_experiments();
+		return 0;
 	}
-	if (optind < argc)
-		die_usage("run: unexpected argument '%s' (see lab run --help)", argv[optind]);
+	bool seed_given = seed > 0;
 
 	if (resume) {
 		if (profile || trials || out || seed_given || p.shard_n > 1)

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -79,16 +78,6 @@ void protect_from_oom_killer(void)
 	}
 }
 
-static void unprotect_from_oom_killer(void)
-{
-	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (write(fd, "0", 1) < 0)
-			agent_log("cannot reset oom_score_adj");
-		close(fd);
-	}
-}
-
 const char *job_get(const struct job *job, const char *key, const char *fallback)
 {
 	for (int i = 0; i < job->n; i++)
@@ -148,32 +137,22 @@ static void set_environment(void)
 		setenv("OOMLAB_SLOW_DISK", slow, 1);
 }
 
+/* The job's command (or, interactive, a shell on the console), killable and in the workload cgroup. */
 static pid_t start_command(const struct job *job, bool interactive, int out)
 {
-	pid_t pid = fork();
-	if (pid != 0)
-		return pid;
-	unprotect_from_oom_killer();
-	if (strcmp(job_get(job, "use_cgroup", "1"), "0"))
-		workload_cgroup_enter();
-	setsid();
-	if (interactive) {
-		int tty = open("/dev/ttyS0", O_RDWR);
-		if (tty >= 0) {
-			ioctl(tty, TIOCSCTTY, 1);
-			dup2(tty, 0);
-			dup2(tty, 1);
-			dup2(tty, 2);
-		}
-		execl("/bin/sh", "sh", "-i", (char *)NULL);
-	} else {
-		int null = open("/dev/null", O_RDONLY);
-		dup2(null, 0);
-		dup2(out, 1);
-		dup2(out, 2);
-		execl("/bin/sh", "sh", "-c", job->cmd ? job->cmd : "true", (char *)NULL);
-	}
-	_exit(127);
+	const char *shell[] = { "sh", "-i", NULL };
+	const char *command[] = { "sh", "-c", job->cmd ? job->cmd : "true", NULL };
+	struct agent_child c;
+	agent_child_init(&c, "the command");
+	c.path = "/bin/sh";
+	c.argv = interactive ? shell : command;
+	c.oom_killable = true;
+	c.workload_cgroup = strcmp(job_get(job, "use_cgroup", "1"), "0") != 0;
+	c.new_session = true;
+	c.controlling_tty = interactive;
+	c.stdin_null = true;
+	c.out = c.err = out;
+	return agent_spawn(&c);
 }
 
 /* The value of KEY in a "Key: value" text (common/kernel-text/kv.h), or -1. */
