@@ -35,6 +35,26 @@
 static pid_t perf_pid = -1;
 static int ack_fd = -1, ctl_fd = -1;
 
+/* The events of the "-e EVENT" pairs among perf's arguments, ','
+ * separated: what the trace can hold (the CTL_RECORDING event says it). */
+static char recorded_events[4096];
+
+static void note_events(char *const *args, int n)
+{
+	size_t len = 0;
+
+	recorded_events[0] = '\0';
+	for (int i = 0; i + 1 < n; i++)
+		if (!strcmp(args[i], "-e") && len + strlen(args[i + 1]) + 2 < sizeof(recorded_events))
+			len += (size_t)snprintf(recorded_events + len, sizeof(recorded_events) - len,
+						"%s%s", len ? "," : "", args[i + 1]);
+}
+
+const char *perf_recorded_events(void)
+{
+	return recorded_events;
+}
+
 static int read_args(const char *path, char **argv, int max)
 {
 	FILE *f = fopen(path, "r");
@@ -122,6 +142,7 @@ int perf_launch(const char *args_path)
 	int n = read_args(args_path, extra, PERF_MAX_ARGS);
 	if (n == 0)
 		return 1;
+	note_events(extra, n);
 	unlink(CTL_FIFO);
 	unlink(ACK_FIFO);
 	if (mkfifo(CTL_FIFO, 0600) < 0 || mkfifo(ACK_FIFO, 0600) < 0) {

@@ -52,6 +52,18 @@ void ctl_event(const char *type, const char *key, const char *value)
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
+void ctl_window(const char *edge, uint64_t read_ns)
+{
+	struct jl j;
+	jl_begin(&j);
+	jl_str(&j, "type", CTL_WINDOW);
+	jl_dbl(&j, "uptime", uptime_seconds());
+	jl_u64(&j, "t_mono_ns", mono_ns());
+	jl_str(&j, "edge", edge);
+	jl_u64(&j, "read_mono_ns", read_ns);
+	jl_emit(&j, port_fd(CHANNEL_CTL));
+}
+
 static void ctl_exit(int status)
 {
 	struct jl j;
@@ -254,9 +266,10 @@ int main(void)
 	if (perf == 0)
 		perf = perf_enable();
 	if (perf == 0)
-		ctl_event(CTL_RECORDING, NULL, NULL);
+		ctl_event(CTL_RECORDING, "events", perf_recorded_events());
 	else if (perf < 0)
 		ctl_event(CTL_WARNING, "message", "perf could not start: nothing is recorded");
+	send_window(WINDOW_EDGE_START);
 	bool interactive = !strcmp(job_get(&job, "interactive", "0"), "1");
 	/*
 	 * The command writes straight into its port, not through a relay: a line
@@ -266,6 +279,7 @@ int main(void)
 	pid_t command = start_command(&job, interactive, port_fd(CHANNEL_OUT));
 	int status = wait_for_command(command);
 	ctl_event(CTL_COMMAND_DONE, NULL, NULL);
+	send_window(WINDOW_EDGE_END);
 	perf_stop();
 	prepare_stop();
 	send_snapshots(SNAPSHOT_AFTER);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "common/proto/protocol.h"
@@ -82,10 +83,14 @@ int workload_cgroup_enter(void);
 
 /* agent-snapshot.c */
 void send_snapshots(const char *when);
+/* An edge of the stall window: WINDOW_EDGE_START or WINDOW_EDGE_END. */
+void send_window(const char *edge);
 
 /* agent-perf.c: launch (events off) 0 ready, 1 nothing asked for, -1 failed; then enable */
 int perf_launch(const char *args_path);
 int perf_enable(void);
+/* The events perf records, "," separated ("" before perf_launch). */
+const char *perf_recorded_events(void);
 /* Has perf send what it recorded so far (called a few times a second). */
 void perf_flush(void);
 void perf_stop(void);
@@ -103,6 +108,8 @@ const char *job_get(const struct job *job, const char *key, const char *fallback
 long job_get_long(const struct job *job, const char *key, long fallback);
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ctl_event(const char *type, const char *key, const char *value);
+/* CTL_WINDOW: the EDGE of the stall window, its vmstat read at READ_NS. */
+void ctl_window(const char *edge, uint64_t read_ns);
 void protect_from_oom_killer(void);
 double uptime_seconds(void);
 
