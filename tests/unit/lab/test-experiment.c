@@ -125,6 +125,40 @@ static void equivalence_margins(void **state)
 	strbuf_release(&err);
 }
 
+/* until_decided and max_trials: values checked with file and line, the
+ * default cap, and max_trials alone refused. */
+static void sequential_keys(void **state)
+{
+	(void)state;
+	static const char base[] = "description = d\nvariants = stock x\nprofile = p\nworkload = w\n";
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	char *text = xasprintf("%suntil_decided = yes\n", base);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", text, &err), 0);
+	assert_true(e.until_decided);
+	assert_int_equal(e.max_trials, DEFAULT_MAX_TRIALS);
+	experiment_clear(&e);
+	free(text);
+	text = xasprintf("%suntil_decided = yes\nmax_trials = 12\n", base);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", text, &err), 0);
+	assert_int_equal(e.max_trials, 12);
+	experiment_clear(&e);
+	free(text);
+	text = xasprintf("%suntil_decided = maybe\n", base);
+	expect_error(text, "t.conf:5: until_decided = maybe: until_decided wants yes or no");
+	free(text);
+	text = xasprintf("%suntil_decided = yes\nmax_trials = 3\n", base);
+	expect_error(text, "t.conf:6: max_trials = 3");
+	free(text);
+	text = xasprintf("%suntil_decided = yes\nmax_trials = lots\n", base);
+	expect_error(text, "t.conf:6");
+	free(text);
+	text = xasprintf("%smax_trials = 10\n", base);
+	expect_error(text, "max_trials goes with until_decided = yes");
+	free(text);
+	strbuf_release(&err);
+}
+
 static void shipped_experiments_load(void **state)
 {
 	(void)state;
@@ -205,6 +239,7 @@ int main(void)
 		cmocka_unit_test(parses_every_key),
 		cmocka_unit_test(bad_input_names_file_and_line),
 		cmocka_unit_test(equivalence_margins),
+		cmocka_unit_test(sequential_keys),
 		cmocka_unit_test(shipped_experiments_load),
 		cmocka_unit_test(order_interleaves_every_round),
 		cmocka_unit_test(shards_cover_everything_once),
