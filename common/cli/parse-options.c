@@ -110,6 +110,7 @@ static int store(const struct opt *o, const char *name, const char *value, char 
 			return fail(err, "%s %s", name, why);
 		return 0;
 	}
+	case OPTION_GROUP:
 	case OPTION_END:
 		break;
 	}
@@ -262,6 +263,10 @@ void print_usage(FILE *out, const char *head, const struct opt *opts, const char
 	fputs(head, out);
 	bool own_help = false;
 	for (const struct opt *o = opts; o->kind != OPTION_END; o++) {
+		if (o->kind == OPTION_GROUP) {
+			fprintf(out, "%s\n", o->help);
+			continue;
+		}
 		usage_line(out, o->short_name, o->long_name, o->arg, o->help);
 		own_help |= o->long_name && !strcmp(o->long_name, "help");
 	}

@@ -26,6 +26,7 @@ enum opt_kind {
 	OPTION_INT,     /* int *: an integer within [min, max] */
 	OPTION_DOUBLE,  /* double *: a number within [min, max] */
 	OPTION_CALL,    /* call(): converts and stores the value (or, without arg, acts) */
+	OPTION_GROUP,   /* no option: a heading in the usage ("Target:") */
 };
 
 #define OPT_ERR_MAX 256
@@ -50,6 +51,7 @@ struct opt {
 #define OPT_INT(s, l, t, a, lo, hi, h)     { OPTION_INT, s, l, t, a, h, lo, hi, NULL }
 #define OPT_DOUBLE(s, l, t, a, lo, hi, h)  { OPTION_DOUBLE, s, l, t, a, h, lo, hi, NULL }
 #define OPT_CALL(s, l, t, a, fn, h)        { OPTION_CALL, s, l, t, a, h, 0, 0, fn }
+#define OPT_GROUP(h)                       { OPTION_GROUP, 0, NULL, NULL, NULL, h, 0, 0, NULL }
 #define OPT_END()                          { OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
 
 enum { OPT_PARSE_ERROR = -1, OPT_PARSE_HELP = -2 };
