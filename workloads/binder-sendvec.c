@@ -213,7 +213,7 @@ int binder_sendvec_main(int argc, char **argv)
 
 	const struct opt opts[] = {
 		{ OPTION_CALL, 0, "sizes", &size_list, "LIST",
-		  "comma-separated sizes (default 4,8,...,65536: 15 sizes)", 0, 0, wl_opt_size_list },
+		  "comma-separated sizes (default 4,8,...,65536: 15 sizes)", 0, 0, wl_opt_size_list, NULL },
 		WL_OPT_DURATION(0, "time-per-size", &per_size_ns, "DUR",
 				"time budget per size (default 1s; e.g. 200ms)"),
 		WL_OPT_DURATION(0, "time", &total_ns, "DUR",

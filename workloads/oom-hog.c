@@ -517,28 +517,9 @@ struct hogrun {
 	bool have_vm;
 };
 
-static int mode_option(const struct opt *o, const char *value, char *err, size_t err_size)
-{
-	static const char *const names[] = { [MODE_MEMCG] = "memcg", [MODE_GLOBAL] = "global",
-					     [MODE_REAPER] = "reaper" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(value, names[i])) {
-			*(enum mode *)o->target = (enum mode)i;
-			return 0;
-		}
-	snprintf(err, err_size, "must be memcg, global or reaper, got '%s'", value);
-	return -1;
-}
-
-static int scope_option(const struct opt *o, const char *value, char *err, size_t err_size)
-{
-	if (strcmp(value, "memcg") && strcmp(value, "global")) {
-		snprintf(err, err_size, "must be global or memcg, got '%s'", value);
-		return -1;
-	}
-	*(const char **)o->target = value;
-	return 0;
-}
+static const char *const mode_names[] = { [MODE_MEMCG] = "memcg", [MODE_GLOBAL] = "global",
+					   [MODE_REAPER] = "reaper", NULL };
+static const char *const scope_names[] = { "global", "memcg", NULL };
 
 /* --bytes and --memcg-max: sizes (a share of MemTotal too) that remember being given. */
 static int bytes_option(const struct opt *o, const char *value, char *err, size_t err_size)
@@ -565,10 +546,10 @@ static int parse_args(struct hogrun *run, int argc, char **argv, bool *done)
 {
 	struct cfg *cfg = &run->cfg;
 	struct wl_common com = { -1 };
-	const char *scope = NULL;
+	int mode = MODE_MEMCG, scope = -1;
 	uint64_t kills = 0;
 	const struct opt opts[] = {
-		OPT_CALL(0, "mode", &cfg->mode, "M", mode_option, "memcg (default), global or reaper"),
+		OPT_CHOICE(0, "mode", &mode, "M", mode_names, "memcg (default), global or reaper"),
 		OPT_U64(0, "hogs", &cfg->hogs, "N", 1, MAX_HOGS, "concurrent eaters (default 1)"),
 		OPT_U64(0, "kills", &kills, "K", 1, 100000, "stop after K victims lost (default: --hogs)"),
 		OPT_FLAG(0, "respawn", &cfg->respawn,
@@ -585,8 +566,8 @@ static int parse_args(struct hogrun *run, int argc, char **argv, bool *done)
 			   "cannot have children"),
 		OPT_FLAG(0, "allow-swap", &cfg->allow_swap,
 			 "leave memory.swap.max alone (default: 0 in memcg scope)"),
-		OPT_CALL(0, "scope", &scope, "S", scope_option,
-			 "reaper mode: where the OOM happens, global (default) or memcg"),
+		OPT_CHOICE(0, "scope", &scope, "S", scope_names,
+			   "reaper mode: where the OOM happens, global (default) or memcg"),
 		OPT_STRING(0, "disk", &cfg->disk, "PATH",
 			   "reaper mode (required): block device to read with O_DIRECT, e.g. a "
 			   "throttled virtio disk"),
@@ -609,7 +590,8 @@ static int parse_args(struct hogrun *run, int argc, char **argv, bool *done)
 	if (*done)
 		return r;
 	*done = true;
-	cfg->memcg_scope = scope && !strcmp(scope, "memcg");
+	cfg->mode = (enum mode)mode;
+	cfg->memcg_scope = scope == 1;
 	if (cfg->mode == MODE_REAPER) {
 		struct stat st;
 
@@ -622,7 +604,7 @@ static int parse_args(struct hogrun *run, int argc, char **argv, bool *done)
 	} else {
 		if (cfg->disk)
 			return wl_usage_error(NAME, "--disk is only for --mode reaper");
-		if (scope)
+		if (scope >= 0)
 			return wl_usage_error(NAME, "--scope is only for --mode reaper");
 	}
 	if (cfg->memcg_max_set && cfg->mode != MODE_MEMCG && !cfg->memcg_scope)

@@ -77,24 +77,14 @@ static int spawn_one(enum method m, const char *cmd)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-static int method_option(const struct opt *o, const char *value, char *err, size_t err_size)
-{
-	static const char *const names[] = { [M_FORK] = "fork", [M_VFORK] = "vfork",
-					     [M_POSIX_SPAWN] = "posix_spawn" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(value, names[i])) {
-			*(enum method *)o->target = (enum method)i;
-			return 0;
-		}
-	snprintf(err, err_size, "must be fork, vfork or posix_spawn, got '%s'", value);
-	return -1;
-}
+static const char *const method_names[] = { [M_FORK] = "fork", [M_VFORK] = "vfork",
+					     [M_POSIX_SPAWN] = "posix_spawn", NULL };
 
 int spawn_main(int argc, char **argv)
 {
 	uint64_t count = 1000, time_ns = 0, done_n = 0, failures = 0, t0, wall;
 	const char *cmd = "/bin/true";
-	enum method m = M_FORK;
+	int m = M_FORK;
 	struct rusage self, kids;
 	struct wl_common com = { -1 };
 	bool done;
@@ -103,7 +93,7 @@ int spawn_main(int argc, char **argv)
 		OPT_U64('n', "count", &count, "N", 1, UINT32_MAX, "spawns (default 1000)"),
 		WL_OPT_DURATION(0, "time", &time_ns, "DUR", "stop after DUR even if N is not reached"),
 		OPT_STRING(0, "cmd", &cmd, "PATH", "program to run (default /bin/true), no arguments"),
-		OPT_CALL(0, "method", &m, "M", method_option, "fork (default), vfork or posix_spawn"),
+		OPT_CHOICE(0, "method", &m, "M", method_names, "fork (default), vfork or posix_spawn"),
 		WL_NODE_OPTION(&com),
 		OPT_END(),
 	};
@@ -118,7 +108,7 @@ int spawn_main(int argc, char **argv)
 	report_phase("spawn", true);
 	t0 = mono_ns();
 	while (done_n < count && !wl_stop) {
-		if (spawn_one(m, cmd) < 0)
+		if (spawn_one((enum method)m, cmd) < 0)
 			failures++;
 		done_n++;
 		if (time_ns && (done_n & 15) == 0 && mono_ns() - t0 >= time_ns)

@@ -104,6 +104,21 @@ static int store(const struct opt *o, const char *name, const char *value, char 
 		*(double *)o->target = v;
 		return 0;
 	}
+	case OPTION_CHOICE: {
+		size_t n = 0;
+		for (; o->choices[n]; n++)
+			if (!strcmp(value, o->choices[n])) {
+				*(int *)o->target = (int)n;
+				return 0;
+			}
+		/* "must be a, b or c, got 'x'" */
+		char words[OPT_ERR_MAX] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < n && len < sizeof(words); i++)
+			len += (size_t)snprintf(words + len, sizeof(words) - len, "%s%s",
+						i == 0 ? "" : i + 1 == n ? " or " : ", ", o->choices[i]);
+		return fail(err, "%s must be %s, got '%s'", name, words, value);
+	}
 	case OPTION_CALL: {
 		char why[OPT_ERR_MAX] = "";
 		if (o->call(o, value, why, sizeof(why)) < 0)

@@ -61,9 +61,9 @@ struct wl_size_list {
 	int n, max;
 };
 int wl_opt_size_list(const struct opt *o, const char *value, char *err, size_t err_size);
-#define WL_OPT_SIZE(s, l, t, a, lo, hi, h)     { OPTION_CALL, s, l, t, a, h, lo, hi, wl_opt_size }
-#define WL_OPT_MEM_SIZE(s, l, t, a, lo, hi, h) { OPTION_CALL, s, l, t, a, h, lo, hi, wl_opt_mem_size }
-#define WL_OPT_DURATION(s, l, t, a, h)         { OPTION_CALL, s, l, t, a, h, 0, 0, wl_opt_duration }
+#define WL_OPT_SIZE(s, l, t, a, lo, hi, h)     { OPTION_CALL, s, l, t, a, h, lo, hi, wl_opt_size, NULL }
+#define WL_OPT_MEM_SIZE(s, l, t, a, lo, hi, h) { OPTION_CALL, s, l, t, a, h, lo, hi, wl_opt_mem_size, NULL }
+#define WL_OPT_DURATION(s, l, t, a, h)         { OPTION_CALL, s, l, t, a, h, 0, 0, wl_opt_duration, NULL }
 
 /* NUMA: bind the calling process (CPU + memory) to node; 0 or -errno.
  * Errors: -ENOSYS (no NUMA support), -ENODEV (no such node). */

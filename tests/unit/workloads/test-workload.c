@@ -227,7 +227,7 @@ static void test_option_converters(void **state)
 
 	uint64_t items[3];
 	struct wl_size_list list = { items, 0, 3 };
-	struct opt sizes = { OPTION_CALL, 0, "sizes", &list, "LIST", "", 0, 0, wl_opt_size_list };
+	struct opt sizes = { OPTION_CALL, 0, "sizes", &list, "LIST", "", 0, 0, wl_opt_size_list, NULL };
 	assert_int_equal(wl_opt_size_list(&sizes, "4,4K,1M", err, sizeof(err)), 0);
 	assert_int_equal(list.n, 3);
 	assert_true(items[1] == 4096 && items[2] == 1 << 20);
