@@ -95,10 +95,12 @@ run: lab
 
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD)/lab guest $(UNIT_BINS)
+	@./tests/check-layers
 	@./tests/run-tests $(UNIT_BINS)
 
 unit-test: deps
 	@$(MAKE) --no-print-directory $(UNIT_BINS)
+	@./tests/check-layers
 	@./tests/run-tests --unit-only $(UNIT_BINS)
 
 bench: lab

@@ -227,20 +227,21 @@ static int export_table(const struct run_data *rd, const char *out, bool csv)
 
 int cmd_export(int argc, char **argv)
 {
-	const char *format = NULL, *out = NULL;
+	enum { PERFETTO, PERF, CSV, JSON };
+	static const char *const formats[] = { [PERFETTO] = "perfetto", [PERF] = "perf", [CSV] = "csv",
+					       [JSON] = "json", NULL };
+	const char *out = NULL;
+	int format = -1;
 	struct strlist runs = STRLIST_INIT;
 	const struct opt opts[] = {
-		OPT_STRING('f', "format", &format, "F", "perfetto, perf, csv or json (required)"),
+		OPT_CHOICE('f', "format", &format, "F", formats, "perfetto, perf, csv or json (required)"),
 		OPT_STRING('o', "out", &out, "DIR", "the folder to write into (required; made if missing)"),
 		OPT_FLAG('q', "quiet", &quiet, "no progress on stderr (errors still)"),
 		OPT_END(),
 	};
 	int n = lab_parse_options("export", argc, argv, opts, export_usage, export_tail);
-	if (!format)
+	if (format < 0)
 		die_usage("export: --format is required: perfetto, perf, csv or json");
-	if (strcmp(format, "perfetto") && strcmp(format, "perf") && strcmp(format, "csv") &&
-	    strcmp(format, "json"))
-		die_usage("export: --format wants perfetto, perf, csv or json, not '%s'", format);
 	if (!out || !*out)
 		die_usage("export: --out DIR is required");
 	if (path_exists(out) && !is_dir(out))
@@ -258,16 +259,16 @@ int cmd_export(int argc, char **argv)
 	if (mkdir_p(out, 0755) < 0)
 		die("export: cannot make %s: %s", out, strerror(errno));
 	int failed;
-	if (!strcmp(format, "perfetto")) {
+	if (format == PERFETTO) {
 		failed = export_perfetto(&rd, out);
-	} else if (!strcmp(format, "perf")) {
+	} else if (format == PERF) {
 		failed = export_perf(&rd, out);
 	} else {
 		size_t filled = rd.derived;
 		if (filled)
 			note("export: %zu trial%s without metrics in trial.json: computed from the "
 			     "folder%s", filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");
-		failed = export_table(&rd, out, !strcmp(format, "csv"));
+		failed = export_table(&rd, out, format == CSV);
 	}
 	run_data_free(&rd);
 	strlist_clear(&runs);

@@ -375,7 +375,9 @@ static void recompute_run(const char *run)
 int cmd_results(int argc, char **argv)
 {
 	struct strlist imports = STRLIST_INIT;
-	const char *db = NULL, *merge_out = NULL, *format_name = "text";
+	static const char *const formats[] = { [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", NULL };
+	const char *db = NULL, *merge_out = NULL;
+	int format = FORMAT_TEXT;
 	bool merge = false, recompute = false;
 	const struct opt opts[] = {
 		OPT_CALL('i', "import", &imports, "DIR", opt_push,
@@ -391,15 +393,10 @@ int cmd_results(int argc, char **argv)
 			 "files.bin, decode perf.data, recompute the metrics into trial.json (the "
 			 "same inputs give the same trial.json), then import the run"),
 		OPT_STRING(0, "db", &db, "PATH", "the database to use"),
-		OPT_STRING('f', "format", &format_name, "F", "text (default) or json"),
+		OPT_CHOICE('f', "format", &format, "F", formats, "text (default) or json"),
 		OPT_END(),
 	};
 	int n = lab_parse_options("results", argc, argv, opts, results_usage, NULL);
-	enum format format = FORMAT_TEXT;
-	if (!strcmp(format_name, "json"))
-		format = FORMAT_JSON;
-	else if (strcmp(format_name, "text"))
-		die_usage("results: --format wants text or json, not '%s'", format_name);
 	char *merged = NULL;
 	if (merge) {
 		struct strlist shards = STRLIST_INIT;

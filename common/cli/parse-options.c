@@ -104,12 +104,28 @@ static int store(const struct opt *o, const char *name, const char *value, char 
 		*(double *)o->target = v;
 		return 0;
 	}
+	case OPTION_CHOICE: {
+		size_t n = 0;
+		for (; o->choices[n]; n++)
+			if (!strcmp(value, o->choices[n])) {
+				*(int *)o->target = (int)n;
+				return 0;
+			}
+		/* "must be a, b or c, got 'x'" */
+		char words[OPT_ERR_MAX] = "";
+		size_t len = 0;
+		for (size_t i = 0; i < n && len < sizeof(words); i++)
+			len += (size_t)snprintf(words + len, sizeof(words) - len, "%s%s",
+						i == 0 ? "" : i + 1 == n ? " or " : ", ", o->choices[i]);
+		return fail(err, "%s must be %s, got '%s'", name, words, value);
+	}
 	case OPTION_CALL: {
 		char why[OPT_ERR_MAX] = "";
 		if (o->call(o, value, why, sizeof(why)) < 0)
 			return fail(err, "%s %s", name, why);
 		return 0;
 	}
+	case OPTION_GROUP:
 	case OPTION_END:
 		break;
 	}
@@ -262,6 +278,10 @@ void print_usage(FILE *out, const char *head, const struct opt *opts, const char
 	fputs(head, out);
 	bool own_help = false;
 	for (const struct opt *o = opts; o->kind != OPTION_END; o++) {
+		if (o->kind == OPTION_GROUP) {
+			fprintf(out, "%s\n", o->help);
+			continue;
+		}
 		usage_line(out, o->short_name, o->long_name, o->arg, o->help);
 		own_help |= o->long_name && !strcmp(o->long_name, "help");
 	}

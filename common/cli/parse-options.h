@@ -25,7 +25,9 @@ enum opt_kind {
 	OPTION_U64,     /* uint64_t *: the same */
 	OPTION_INT,     /* int *: an integer within [min, max] */
 	OPTION_DOUBLE,  /* double *: a number within [min, max] */
+	OPTION_CHOICE,  /* int *: the index of the value in choices[] */
 	OPTION_CALL,    /* call(): converts and stores the value (or, without arg, acts) */
+	OPTION_GROUP,   /* no option: a heading in the usage ("Target:") */
 };
 
 #define OPT_ERR_MAX 256
@@ -41,16 +43,19 @@ struct opt {
 	/* OPTION_CALL: 0, or -1 with a message naming what is wrong with VALUE
 	 * (the option's name is put in front). */
 	int (*call)(const struct opt *o, const char *value, char *err, size_t err_size);
+	const char *const *choices;     /* OPTION_CHOICE: the words, NULL-terminated */
 };
 
-#define OPT_FLAG(s, l, t, h)               { OPTION_FLAG, s, l, t, NULL, h, 0, 0, NULL }
-#define OPT_STRING(s, l, t, a, h)          { OPTION_STRING, s, l, t, a, h, 0, 0, NULL }
-#define OPT_ULONG(s, l, t, a, lo, hi, h)   { OPTION_ULONG, s, l, t, a, h, lo, hi, NULL }
-#define OPT_U64(s, l, t, a, lo, hi, h)     { OPTION_U64, s, l, t, a, h, lo, hi, NULL }
-#define OPT_INT(s, l, t, a, lo, hi, h)     { OPTION_INT, s, l, t, a, h, lo, hi, NULL }
-#define OPT_DOUBLE(s, l, t, a, lo, hi, h)  { OPTION_DOUBLE, s, l, t, a, h, lo, hi, NULL }
-#define OPT_CALL(s, l, t, a, fn, h)        { OPTION_CALL, s, l, t, a, h, 0, 0, fn }
-#define OPT_END()                          { OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
+#define OPT_FLAG(s, l, t, h)               { OPTION_FLAG, s, l, t, NULL, h, 0, 0, NULL, NULL }
+#define OPT_STRING(s, l, t, a, h)          { OPTION_STRING, s, l, t, a, h, 0, 0, NULL, NULL }
+#define OPT_ULONG(s, l, t, a, lo, hi, h)   { OPTION_ULONG, s, l, t, a, h, lo, hi, NULL, NULL }
+#define OPT_U64(s, l, t, a, lo, hi, h)     { OPTION_U64, s, l, t, a, h, lo, hi, NULL, NULL }
+#define OPT_INT(s, l, t, a, lo, hi, h)     { OPTION_INT, s, l, t, a, h, lo, hi, NULL, NULL }
+#define OPT_DOUBLE(s, l, t, a, lo, hi, h)  { OPTION_DOUBLE, s, l, t, a, h, lo, hi, NULL, NULL }
+#define OPT_CHOICE(s, l, t, a, list, h)    { OPTION_CHOICE, s, l, t, a, h, 0, 0, NULL, list }
+#define OPT_CALL(s, l, t, a, fn, h)        { OPTION_CALL, s, l, t, a, h, 0, 0, fn, NULL }
+#define OPT_GROUP(h)                       { OPTION_GROUP, 0, NULL, NULL, NULL, h, 0, 0, NULL, NULL }
+#define OPT_END()                          { OPTION_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL }
 
 enum { OPT_PARSE_ERROR = -1, OPT_PARSE_HELP = -2 };
 

@@ -21,6 +21,7 @@ struct values {
 	double ratio;
 	int calls;
 	char last[32];
+	int method;
 };
 
 static int remember(const struct opt *o, const char *value, char *err, size_t size)
@@ -36,6 +37,7 @@ static int remember(const struct opt *o, const char *value, char *err, size_t si
 }
 
 static struct values v;
+static const char *const methods[] = { "fork", "vfork", "posix_spawn", NULL };
 static const struct opt opts[] = {
 	OPT_FLAG('a', "all", &v.all, "every metric"),
 	OPT_FLAG('q', "quiet", &v.quiet, "no progress"),
@@ -46,6 +48,7 @@ static const struct opt opts[] = {
 	OPT_DOUBLE(0, "ratio", &v.ratio, "R", 0, 1, "a share"),
 	OPT_CALL('m', "metric", &v, "GLOB", remember, "repeatable"),
 	OPT_CALL(0, "perf", &v, NULL, remember, "a call without a value"),
+	OPT_CHOICE(0, "method", &v.method, "M", methods, "how to start"),
 	OPT_END(),
 };
 
@@ -79,6 +82,9 @@ static void test_kinds_and_forms(void **state)
 	assert_true(v.ratio == 0.25);
 	assert_int_equal(v.calls, 3);
 	assert_string_equal(v.last, "(none)");
+	char *choice[] = { "cmd", "--method=posix_spawn", NULL };
+	assert_int_equal(parse(choice, err), 0);
+	assert_int_equal(v.method, 2);
 	char *bundled[] = { "cmd", "-qab", "12", NULL };          /* a value ends the bundle */
 	assert_int_equal(parse(bundled, err), 0);
 	assert_true(v.quiet && v.all);
@@ -121,6 +127,8 @@ static void test_errors(void **state)
 	expect_error((char *[]){ "cmd", "--ratio", "nan", NULL },
 		     "--ratio wants a number from 0 to 1, not 'nan'");
 	expect_error((char *[]){ "cmd", "-m", "bad", NULL }, "--metric must not be 'bad'");
+	expect_error((char *[]){ "cmd", "--method", "clone", NULL },
+		     "--method must be fork, vfork or posix_spawn, got 'clone'");
 	char err[OPT_ERR_MAX];
 	assert_int_equal(parse((char *[]){ "cmd", "x", "--help", NULL }, err), OPT_PARSE_HELP);
 	assert_int_equal(parse((char *[]){ "cmd", "-ah", NULL }, err), OPT_PARSE_HELP);
