@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare/compare_family.h"
+#include "analysis/verdict/compare_family.h"
 #include "builtin.h"
 #include "options.h"
 #include "analysis/run/run-data.h"
@@ -68,7 +68,9 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *baseline = NULL, *format = "text";
+	static const char *const formats[] = { "text", "markdown", "json", "csv", NULL };
+	const char *baseline = NULL;
+	int format = 0;
 	unsigned long seed = 1;
 	bool all = false;
 	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
@@ -82,19 +84,17 @@ int cmd_compare(int argc, char **argv)
 		OPT_FLAG('a', "all", &all,
 			 "every metric, also those that took one value in every trial (hidden "
 			 "otherwise: nothing to compare)"),
-		OPT_STRING('f', "format", &format, "F", "text (default, fits 80 columns), markdown, json, csv"),
+		OPT_CHOICE('f', "format", &format, "F", formats,
+			   "text (default, fits 80 columns), markdown, json, csv"),
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX, "seed of sampled permutations (default 1)"),
 		OPT_END(),
 	};
 	int n = lab_parse_options("compare", argc, argv, opts, compare_usage, compare_tail);
-	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json") &&
-	    strcmp(format, "csv"))
-		die_usage("compare: --format wants text, markdown, json or csv, not '%s'", format);
 	for (int i = 1; i <= n; i++)
 		strlist_push(&runs, argv[i]);
 	if (!runs.n)
 		die_usage("compare: name a run (see lab results)");
-	int rc = compare_runs(&runs, baseline, &globs, format, seed, all, stdout);
+	int rc = compare_runs(&runs, baseline, &globs, formats[format], seed, all, stdout);
 	strlist_clear(&globs);
 	strlist_clear(&runs);
 	return rc;

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/compare/compare_family.h"
+#include "analysis/verdict/compare_family.h"
 #include "analysis/report/report_figures.h"
 #include "analysis/report/report_html.h"
 #include "builtin.h"

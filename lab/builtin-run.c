@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/compare/compare_family.h"
+#include "analysis/verdict/compare_family.h"
 #include "analysis/store/store.h"
 #include "accel.h"
 #include "builtin.h"
