@@ -422,7 +422,14 @@ int cmd_run(int argc, char **argv)
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
 	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);
+	/* the report of the run beside its trials: the same table, with figures */
+	struct report_request report = { .seed = 1 };
+	char *report_path = xasprintf("%s/report.html", p.dir);
+	bool reported = report_runs(&runs, &report) == 0;
 	printf("\nresults: %s\n", p.dir);
+	if (reported)
+		printf("report:  %s\n", report_path);
+	free(report_path);
 	strlist_clear(&runs);
 	return 0;
 }
