@@ -57,6 +57,13 @@
  *   workload_compaction_stalls_trace       attempts not skipped    count  trace
  *       (the trace counts fall short of vmstat's by at most the events perf
  *       lost: tests/integration/recording.sh holds them to that)
+ *   binder_page_array_order3   order-3 zeroed compound allocations  count  trace
+ *                              by the binder-mmap processes: binder's page array
+ *                              (kcalloc, or kvcalloc's kmalloc try; window.h)
+ *   binder_page_array_order3_failed  those that found no page      count  trace
+ *                              (kvcalloc then falls back to vmalloc)
+ *   binder_mmap_stall_ms       the binder-mmap processes' direct   ms     trace
+ *                              reclaim and compaction stall time
  * Stalls (trace; K = direct_reclaim, memcg_reclaim, direct_compaction; stall.h)
  *   K_stall_count              completed begin/end pairs           count  trace
  *   K_stall_total_us, K_stall_p50_us, K_stall_p99_us, K_stall_max_us      us  trace
@@ -507,6 +514,13 @@ static void window_metrics(struct metric_set *m, const char *dir, const struct w
 		ADD(m, "workload_direct_reclaim_stalls_trace", w->direct_reclaims, "count", "trace");
 	if (w->can_count_compaction)
 		ADD(m, "workload_compaction_stalls_trace", w->compaction_stalls, "count", "trace");
+	if (!w->opener_seen)
+		return;
+	if (strstr(e->recorded, "kmem:mm_page_alloc")) {
+		ADD(m, "binder_page_array_order3", w->page_array_allocs, "count", "trace");
+		ADD(m, "binder_page_array_order3_failed", w->page_array_failed, "count", "trace");
+	}
+	ADD(m, "binder_mmap_stall_ms", (double)w->opener_stall_ns / 1e6, "ms", "trace");
 }
 
 /* ---- the whole trial ---- */
