@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "accel.h"
 #include "builtin.h"
 #include "kbuild.h"
 #include "options.h"
@@ -26,9 +27,14 @@ static const char boot_usage[] =
 	"exits with CMD's exit status. Without CMD on a terminal: an interactive shell.\n"
 	"\n"
 	"  -p, --profile P          machine profile (default " DEFAULT_PROFILE "; see lab profiles)\n"
+	"      --clock C            the guest's clock: realtime or icount (instructions\n"
+	"                           counted under single-threaded TCG; default: the\n"
+	"                           profile's clock, else realtime; see docs/CLOCKS.md)\n"
 	"  -t, --timeout S          whole-boot timeout in seconds (default 1800)\n"
 	"      --boot-timeout S     seconds for the agent to come up (default 60)\n"
 	"      --silence-timeout S  seconds without any output before it is a hang (default 60)\n"
+	"                           (timeouts are host seconds for the realtime clock;\n"
+	"                           under icount they are multiplied by its slowdown, 5)\n"
 	"      --no-cgroup          run CMD outside the workload cgroup\n"
 	"  -e, --event EVENT        record EVENT with perf for the command (repeatable;\n"
 	"                           'group:name' or 'group:name if FILTER'); --perf\n"
@@ -66,6 +72,7 @@ int cmd_boot(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "profile", required_argument, NULL, 'p' },
+		{ "clock", required_argument, NULL, 'K' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "boot-timeout", required_argument, NULL, 'B' },
 		{ "silence-timeout", required_argument, NULL, 'S' },
@@ -82,6 +89,7 @@ int cmd_boot(int argc, char **argv)
 	bool use_cgroup = true;
 	struct strlist events = STRLIST_INIT;
 	const char *variant_name = NULL;
+	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	/* Options may come before or after the variant; "--" ends them, the command follows. */
 	for (;;) {
 		int c = next_option("boot", argc, argv, "+p:t:o:e:h", opts);
@@ -98,6 +106,11 @@ int cmd_boot(int argc, char **argv)
 		}
 		switch (c) {
 		case 'p': profile_name = optarg; break;
+		case 'K':
+			if (guest_clock_parse(optarg, &clock_option.clock) < 0)
+				die_usage("boot: --clock wants realtime or icount, not '%s'", optarg);
+			clock_option.from = "--clock";
+			break;
 		case 't': wd.total = option_seconds("boot", "--timeout", optarg); break;
 		case 'B': wd.boot = option_seconds("boot", "--boot-timeout", optarg); break;
 		case 'S': wd.silence = option_seconds("boot", "--silence-timeout", optarg); break;
@@ -126,8 +139,16 @@ int cmd_boot(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	if (profile_load(&profile, profile_name, &err) < 0)
 		die_usage("boot: %s", err.buf);
+	struct clock_choice clock = guest_clock_choose(
+		clock_option, (struct clock_choice){ 0 },
+		(struct clock_choice){ profile.clock, profile.clock_given ? profile.path : NULL });
+	if (accel_check_clock(&clock, &err) < 0)
+		die_usage("boot: %s", err.buf);
 	if (kernel_build(v, &base, &err) < 0)
 		die("kernel %s: %s", v->name, err.buf);
+	const char *accel;
+	if (accel_for_clock(&clock, v, &profile, &accel, &err) < 0)
+		die_usage("boot: %s", err.buf);
 
 	struct strlist perf_args = STRLIST_INIT;
 	if (perf_events_to_args(&events, &perf_args, &err) < 0)
@@ -135,7 +156,7 @@ int cmd_boot(int argc, char **argv)
 	char *command = interactive ? xstrdup("") : join_command(argc - optind, argv + optind);
 	char *dir = out ? xstrdup(out) : default_out_dir(v->name);
 	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
-				   .watchdogs = wd, .stream_output = !interactive,
+				   .accel = accel, .clock = clock, .watchdogs = wd, .stream_output = !interactive,
 				   .interactive = interactive, .use_cgroup = use_cgroup,
 				   .perf_args = &perf_args, .prepare = prepare };
 	struct vm_run vm;
@@ -163,7 +184,8 @@ int cmd_boot(int argc, char **argv)
 		status = EXIT_BOOT_FAILURE;
 		break;
 	}
-	note("boot: %s on %s: %s; trial folder %s", v->name, profile.name, vm_outcome_name(vm.outcome), dir);
+	note("boot: %s on %s (clock %s): %s; trial folder %s", v->name, profile.name,
+	     guest_clock_name(clock.clock), vm_outcome_name(vm.outcome), dir);
 	free(vm.detail);
 	strlist_clear(&perf_args);
 	strlist_clear(&events);

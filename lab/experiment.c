@@ -118,6 +118,10 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 		split_words(v, &e->metrics);
 	} else if (!strcmp(key, "perf_events")) {
 		return set_perf_events(e, v);
+	} else if (!strcmp(key, "clock")) {
+		if (guest_clock_parse(v, &e->clock) < 0)
+			return guest_clock_bad_value;
+		e->clock_given = true;
 	} else if (!strcmp(key, "equivalence")) {
 		return set_margin(e, "*", v);
 	} else if (starts_with(key, "equivalence.")) {
