@@ -55,6 +55,7 @@ static const char *const header[] = {
 	"centre_base", "centre", "median_base", "median", "mean_base", "mean",
 	"sd_base", "sd", "diff", "scale", "ci_lo", "ci_hi", "eq_lo", "eq_hi", "margin",
 	"exact", "p", "p_adj", "level", "mde", "aa_noise", "within_noise", "verdict", "why",
+	"clock",
 };
 
 static void put_header(FILE *out)
@@ -68,6 +69,7 @@ static void put_row(FILE *out, const struct compare_table *t,
 		    const struct compare_row *r)
 {
 	const struct compare_metric_info *m = &t->metrics[r->metric];
+	char clock[256];
 
 	put_field(out, m->name, true);
 	put_field(out, m->unit, false);
@@ -105,6 +107,8 @@ static void put_row(FILE *out, const struct compare_table *t,
 	put_field(out, r->within_noise ? "true" : "false", false);
 	put_field(out, compare_verdict_word(r->verdict), false);
 	put_field(out, r->why ? r->why : "", false);
+	/* a table built without a clock (not from a run) has an empty one */
+	put_field(out, t->clock.name ? compare_fmt_clock(clock, sizeof(clock), &t->clock) : "", false);
 	fputs("\r\n", out);
 }
 
