@@ -224,7 +224,9 @@ char *experiment_command(const struct experiment *e)
 		      "run() {\n"
 		      "\t(echo 0 > /proc/self/oom_score_adj; exec \"$@\")\n"
 		      "\ts=$?\n"
-		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$1\\\","
+		      /* a workload pinned with `taskset MASK W ...` is still W */
+		      "\tw=$1; [ \"$w\" = taskset ] && w=$3\n"
+		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$w\\\","
 		      "\\\"name\\\":\\\"exit_status\\\",\\\"value\\\":$s,\\\"unit\\\":\\\"status\\\"}\"\n"
 		      "\tcase $s in 2|126|127) rc=$s ;; esac\n"
 		      "}\n");
