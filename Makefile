@@ -107,7 +107,7 @@ bench: lab $(BUILD)/bench/aa-precision
 
 $(BUILD)/bench/aa-precision: tests/bench/aa-precision.c $(BUILD)/liblab.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.a,$^) $(LAB_LIBS)
 
 clean:
 	rm -rf $(BUILD)
