@@ -34,7 +34,7 @@ static const char boot_usage[] =
 	"      --boot-timeout S     seconds for the agent to come up (default 60)\n"
 	"      --silence-timeout S  seconds without any output before it is a hang (default 60)\n"
 	"                           (timeouts are host seconds for the realtime clock;\n"
-	"                           under icount they are multiplied by its slowdown, 5)\n"
+	"                           under icount they are multiplied by its slowdown, 6)\n"
 	"      --no-cgroup          run CMD outside the workload cgroup\n"
 	"  -e, --event EVENT        record EVENT with perf for the command (repeatable;\n"
 	"                           'group:name' or 'group:name if FILTER'); --perf\n"
