@@ -12,9 +12,9 @@ LAB_MAIN   := lab/lab.c
 # Sources are every .c file of these folders and their subfolders.
 sources     = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 
-# Both sides: the guest/host protocol and the kernel's text formats, in C
+# Both sides: the guest/host protocol, the kernel's text formats and the option parser, in C
 # library only code that the static guest programs link as the lab does.
-SHARED_SRCS:= $(call sources,common/proto common/kernel-text)
+SHARED_SRCS:= $(call sources,common/proto common/kernel-text common/cli)
 SHARED_OBJS:= $(SHARED_SRCS:%.c=$(BUILD)/obj/%.o)
 LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) \
 	      $(filter-out $(SHARED_SRCS),$(call sources,analysis common))
@@ -95,10 +95,12 @@ run: lab
 
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD)/lab guest $(UNIT_BINS)
+	@./tests/check-layers
 	@./tests/run-tests $(UNIT_BINS)
 
 unit-test: deps
 	@$(MAKE) --no-print-directory $(UNIT_BINS)
+	@./tests/check-layers
 	@./tests/run-tests --unit-only $(UNIT_BINS)
 
 # The benchmark's A/A statistics come from the lab's own code (tests/bench/aa-precision.c).

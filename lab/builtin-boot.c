@@ -25,29 +25,9 @@ static const char boot_usage[] =
 	"Boots VARIANT (building it first if needed) in a VM shaped by a profile, runs\n"
 	"CMD as root in the guest's workload cgroup, prints its output as it comes, and\n"
 	"exits with CMD's exit status. Without CMD on a terminal: an interactive shell.\n"
-	"\n"
-	"  -p, --profile P          machine profile (default " DEFAULT_PROFILE "; see lab profiles)\n"
-	"      --clock C            the guest's clock: realtime or icount (instructions\n"
-	"                           counted under single-threaded TCG; default: the\n"
-	"                           profile's clock, else realtime; see docs/CLOCKS.md)\n"
-	"  -t, --timeout S          whole-boot timeout in seconds (default 1800)\n"
-	"      --boot-timeout S     seconds for the agent to come up (default 60)\n"
-	"      --silence-timeout S  seconds without any output before it is a hang (default 60)\n"
-	"                           (timeouts are host seconds for the realtime clock;\n"
-	"                           under icount they are multiplied by its slowdown, 6)\n"
-	"      --no-cgroup          run CMD outside the workload cgroup\n"
-	"  -e, --event EVENT        record EVENT with perf for the command (repeatable;\n"
-	"                           'group:name' or 'group:name if FILTER'); --perf\n"
-	"                           records the lab's default events. perf.data and\n"
-	"                           its decoded perf.script land in the trial folder\n"
-	"      --perf               record the default events (see lab run --help)\n"
-	"      --prepare CMD        run CMD first, outside the cgroup, until it prints a\n"
-	"                           JSON event named ready (e.g. 'fragment'); it holds\n"
-	"                           while CMD runs and is stopped after\n"
-	"  -o, --out DIR            keep the trial folder here (default: a new folder\n"
-	"                           under $XDG_CACHE_HOME/oomlab/boots/)\n"
-	"  -h, --help               this text\n"
-	"\n"
+	"\n";
+
+static const char boot_tail[] =
 	"Exit status: CMD's, or 124 when the guest hung, 125 when it panicked, 126 when\n"
 	"it did not boot; the outcome and its detail go to stderr, the trial folder\n"
 	"(trial.json, channels, reproduce.sh) is kept.\n";
@@ -68,63 +48,61 @@ static char *join_command(int argc, char **argv)
 	return shell_join((const char *const *)argv, (size_t)argc);
 }
 
+/* --perf: the default events join the list. */
+static int default_events(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	(void)value;
+	(void)err;
+	(void)err_size;
+	perf_default_events(o->target);
+	return 0;
+}
+
 int cmd_boot(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "profile", required_argument, NULL, 'p' },
-		{ "clock", required_argument, NULL, 'K' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "boot-timeout", required_argument, NULL, 'B' },
-		{ "silence-timeout", required_argument, NULL, 'S' },
-		{ "no-cgroup", no_argument, NULL, 'C' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "perf", no_argument, NULL, 'P' },
-		{ "prepare", required_argument, NULL, 'R' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *profile_name = DEFAULT_PROFILE, *out = NULL, *prepare = NULL;
 	struct vm_watchdogs wd = default_watchdogs();
-	bool use_cgroup = true;
+	bool no_cgroup = false;
 	struct strlist events = STRLIST_INIT;
-	const char *variant_name = NULL;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
-	/* Options may come before or after the variant; "--" ends them, the command follows. */
-	for (;;) {
-		int c = next_option("boot", argc, argv, "+p:t:o:e:h", opts);
-		if (c == -1) {
-			if (optind < argc && !strcmp(argv[optind - 1], "--"))
-				break;
-			if (optind < argc && !variant_name && strcmp(argv[optind], "--")) {
-				variant_name = argv[optind++];
-				continue;
-			}
-			if (optind < argc && !strcmp(argv[optind], "--"))
-				optind++;
-			break;
-		}
-		switch (c) {
-		case 'p': profile_name = optarg; break;
-		case 'K':
-			if (guest_clock_parse(optarg, &clock_option.clock) < 0)
-				die_usage("boot: --clock wants realtime or icount, not '%s'", optarg);
-			clock_option.from = "--clock";
-			break;
-		case 't': wd.total = option_seconds("boot", "--timeout", optarg); break;
-		case 'B': wd.boot = option_seconds("boot", "--boot-timeout", optarg); break;
-		case 'S': wd.silence = option_seconds("boot", "--silence-timeout", optarg); break;
-		case 'C': use_cgroup = false; break;
-		case 'e': strlist_push(&events, optarg); break;
-		case 'P': perf_default_events(&events); break;
-		case 'R': prepare = optarg; break;
-		case 'o': out = optarg; break;
-		case 'h': fputs(boot_usage, stdout); return 0;
-		}
-	}
-	if (!variant_name)
+	const struct opt opts[] = {
+		OPT_STRING('p', "profile", &profile_name, "P",
+			   "machine profile (default " DEFAULT_PROFILE "; see lab profiles)"),
+		OPT_CALL(0, "clock", &clock_option, "C", opt_clock,
+			 "the guest's clock: realtime or icount (instructions counted under "
+			 "single-threaded TCG; default: the profile's clock, else realtime; see "
+			 "docs/CLOCKS.md)"),
+		OPT_CALL('t', "timeout", &wd.total, "S", opt_seconds,
+			 "whole-boot timeout in seconds (default 1800)"),
+		OPT_CALL(0, "boot-timeout", &wd.boot, "S", opt_seconds,
+			 "seconds for the agent to come up (default 60)"),
+		OPT_CALL(0, "silence-timeout", &wd.silence, "S", opt_seconds,
+			 "seconds without any output before it is a hang (default 60). Timeouts "
+			 "are host seconds for the realtime clock; under icount they are "
+			 "multiplied by its slowdown, 6"),
+		OPT_FLAG(0, "no-cgroup", &no_cgroup, "run CMD outside the workload cgroup"),
+		OPT_CALL('e', "event", &events, "EVENT", opt_push,
+			 "record EVENT with perf for the command (repeatable; 'group:name' or "
+			 "'group:name if FILTER'); --perf records the lab's default events. "
+			 "perf.data and its decoded perf.script land in the trial folder"),
+		OPT_CALL(0, "perf", &events, NULL, default_events,
+			 "record the default events (see lab run --help)"),
+		OPT_STRING(0, "prepare", &prepare, "CMD",
+			   "run CMD first, outside the cgroup, until it prints a JSON event named "
+			   "ready (e.g. 'fragment'); it holds while CMD runs and is stopped after"),
+		OPT_STRING('o', "out", &out, "DIR",
+			   "keep the trial folder here (default: a new folder under "
+			   "$XDG_CACHE_HOME/oomlab/boots/)"),
+		OPT_END(),
+	};
+	/* Options may come before or after the variant; "--" ends them, and the
+	 * command that follows the variant has options of its own. */
+	int n = lab_parse_options_until("boot", argc, argv, opts, boot_usage, boot_tail, 1);
+	if (n < 1)
 		die_usage("boot: name a variant (see lab kernel list)");
-	bool interactive = optind >= argc;
+	const char *variant_name = argv[1];
+	bool use_cgroup = !no_cgroup;
+	bool interactive = n == 1;
 	if (interactive && !isatty(0))
 		die_usage("boot: give a command after -- (a shell needs a terminal)");
 
@@ -153,7 +131,7 @@ int cmd_boot(int argc, char **argv)
 	struct strlist perf_args = STRLIST_INIT;
 	if (perf_events_to_args(&events, &perf_args, &err) < 0)
 		die_usage("boot: %s", err.buf);
-	char *command = interactive ? xstrdup("") : join_command(argc - optind, argv + optind);
+	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
 	char *dir = out ? xstrdup(out) : default_out_dir(v->name);
 	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
 				   .accel = accel, .clock = clock, .watchdogs = wd, .stream_output = !interactive,

@@ -1,10 +1,11 @@
 /* lab compare: which differences between variants are real, how large, how sure. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare/compare_family.h"
+#include "analysis/verdict/compare_family.h"
 #include "builtin.h"
 #include "options.h"
 #include "analysis/run/run-data.h"
@@ -22,17 +23,9 @@ static const char compare_usage[] =
 	"trials could detect (MDE), the equivalence margin, the A/A noise floor where\n"
 	"the run has one, and a verdict: better, worse, differs, equivalent, not\n"
 	"detected (with what could have been missed) or inconclusive.\n"
-	"\n"
-	"  -b, --baseline VARIANT   compare against this variant (default: the run's)\n"
-	"  -m, --metric GLOB        only metrics matching GLOB (repeatable); without it,\n"
-	"                           the experiment's headline metrics (its `metrics`\n"
-	"                           key), Holm's correction then runs over those alone\n"
-	"  -a, --all                every metric, also those that took one value in\n"
-	"                           every trial (hidden otherwise: nothing to compare)\n"
-	"  -f, --format F           text (default, fits 80 columns), markdown, json, csv\n"
-	"      --seed N             seed of sampled permutations (default 1)\n"
-	"  -h, --help               this text\n"
-	"\n"
+	"\n";
+
+static const char compare_tail[] =
 	"A difference is a result, not an error: the exit status is 0 whatever the\n"
 	"verdicts, and 2 on bad input. Colour only on a terminal, never with NO_COLOR.\n";
 
@@ -75,40 +68,33 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *baseline = NULL, *format = "text";
+	static const char *const formats[] = { "text", "markdown", "json", "csv", NULL };
+	const char *baseline = NULL;
+	int format = 0;
 	unsigned long seed = 1;
 	bool all = false;
 	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
-	for (;;) {
-		int c = next_option("compare", argc, argv, "b:m:f:ah", opts);
-		if (c == -1)
-			break;
-		switch (c) {
-		case 'b': baseline = optarg; break;
-		case 'm': strlist_push(&globs, optarg); break;
-		case 'f': format = optarg; break;
-		case 'S': seed = option_ulong("compare", "--seed", optarg); break;
-		case 'a': all = true; break;
-		case 'h': fputs(compare_usage, stdout); return 0;
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json") &&
-	    strcmp(format, "csv"))
-		die_usage("compare: --format wants text, markdown, json or csv, not '%s'", format);
-	for (int i = optind; i < argc; i++)
+	const struct opt opts[] = {
+		OPT_STRING('b', "baseline", &baseline, "VARIANT",
+			   "compare against this variant (default: the run's)"),
+		OPT_CALL('m', "metric", &globs, "GLOB", opt_push,
+			 "only metrics matching GLOB (repeatable); without it, the experiment's "
+			 "headline metrics (its `metrics` key), Holm's correction then runs over "
+			 "those alone"),
+		OPT_FLAG('a', "all", &all,
+			 "every metric, also those that took one value in every trial (hidden "
+			 "otherwise: nothing to compare)"),
+		OPT_CHOICE('f', "format", &format, "F", formats,
+			   "text (default, fits 80 columns), markdown, json, csv"),
+		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX, "seed of sampled permutations (default 1)"),
+		OPT_END(),
+	};
+	int n = lab_parse_options("compare", argc, argv, opts, compare_usage, compare_tail);
+	for (int i = 1; i <= n; i++)
 		strlist_push(&runs, argv[i]);
 	if (!runs.n)
 		die_usage("compare: name a run (see lab results)");
-	int rc = compare_runs(&runs, baseline, &globs, format, seed, all, stdout);
+	int rc = compare_runs(&runs, baseline, &globs, formats[format], seed, all, stdout);
 	strlist_clear(&globs);
 	strlist_clear(&runs);
 	return rc;

@@ -34,12 +34,9 @@ static const char export_usage[] =
 	"\n"
 	"With several runs each run's files go under DIR/<run-id>/. Trials whose\n"
 	"trial.json has no metrics get them computed from their folder.\n"
-	"\n"
-	"  -f, --format F   perfetto, perf, csv or json (required)\n"
-	"  -o, --out DIR    the folder to write into (required; made if missing)\n"
-	"  -q, --quiet      no progress on stderr (errors still)\n"
-	"  -h, --help       this text\n"
-	"\n"
+	"\n";
+
+static const char export_tail[] =
 	"Prints on stdout what was written; exit status 2 on bad input, 1 when a\n"
 	"file cannot be written.\n";
 
@@ -230,36 +227,26 @@ static int export_table(const struct run_data *rd, const char *out, bool csv)
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *format = NULL, *out = NULL;
+	enum { PERFETTO, PERF, CSV, JSON };
+	static const char *const formats[] = { [PERFETTO] = "perfetto", [PERF] = "perf", [CSV] = "csv",
+					       [JSON] = "json", NULL };
+	const char *out = NULL;
+	int format = -1;
 	struct strlist runs = STRLIST_INIT;
-	for (;;) {
-		int c = next_option("export", argc, argv, "f:o:qh", opts);
-		if (c == -1)
-			break;
-		switch (c) {
-		case 'f': format = optarg; break;
-		case 'o': out = optarg; break;
-		case 'q': quiet = true; break;
-		case 'h': fputs(export_usage, stdout); return 0;
-		}
-	}
-	if (!format)
+	const struct opt opts[] = {
+		OPT_CHOICE('f', "format", &format, "F", formats, "perfetto, perf, csv or json (required)"),
+		OPT_STRING('o', "out", &out, "DIR", "the folder to write into (required; made if missing)"),
+		OPT_FLAG('q', "quiet", &quiet, "no progress on stderr (errors still)"),
+		OPT_END(),
+	};
+	int n = lab_parse_options("export", argc, argv, opts, export_usage, export_tail);
+	if (format < 0)
 		die_usage("export: --format is required: perfetto, perf, csv or json");
-	if (strcmp(format, "perfetto") && strcmp(format, "perf") && strcmp(format, "csv") &&
-	    strcmp(format, "json"))
-		die_usage("export: --format wants perfetto, perf, csv or json, not '%s'", format);
 	if (!out || !*out)
 		die_usage("export: --out DIR is required");
 	if (path_exists(out) && !is_dir(out))
 		die_usage("export: --out %s is a file, not a folder", out);
-	for (int i = optind; i < argc; i++)
+	for (int i = 1; i <= n; i++)
 		strlist_push(&runs, argv[i]);
 	if (!runs.n)
 		die_usage("export: name a run (see lab results)");
@@ -272,16 +259,16 @@ int cmd_export(int argc, char **argv)
 	if (mkdir_p(out, 0755) < 0)
 		die("export: cannot make %s: %s", out, strerror(errno));
 	int failed;
-	if (!strcmp(format, "perfetto")) {
+	if (format == PERFETTO) {
 		failed = export_perfetto(&rd, out);
-	} else if (!strcmp(format, "perf")) {
+	} else if (format == PERF) {
 		failed = export_perf(&rd, out);
 	} else {
 		size_t filled = rd.derived;
 		if (filled)
 			note("export: %zu trial%s without metrics in trial.json: computed from the "
 			     "folder%s", filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");
-		failed = export_table(&rd, out, !strcmp(format, "csv"));
+		failed = export_table(&rd, out, format == CSV);
 	}
 	run_data_free(&rd);
 	strlist_clear(&runs);

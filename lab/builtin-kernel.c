@@ -17,24 +17,22 @@ static const char kernel_usage[] =
 	"  build   build the named variants (all when none is named); cached ones\n"
 	"          are not rebuilt\n"
 	"  path    print the cache folder of a variant's built kernel\n"
-	"\n"
+	"\n";
+
+static const char kernel_tail[] =
 	"Built kernels live in $XDG_CACHE_HOME/oomlab/kernels/<hash>/ (or $OOMLAB_CACHE).\n";
 
-static void no_options(const char *command, int argc, char **argv)
+/* The subcommands have no options but --help; returns how many operands there are. */
+static int no_options(const char *command, int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
-	int c;
-	while ((c = next_option(command, argc, argv, "+h", opts)) != -1) {
-		fputs(kernel_usage, stdout);
-		exit(0);
-	}
+	static const struct opt opts[] = { OPT_END() };
+	return lab_parse_options(command, argc, argv, opts, kernel_usage, kernel_tail);
 }
 
 static int kernel_list(int argc, char **argv)
 {
-	no_options("kernel list", argc, argv);
-	if (optind < argc)
-		die_usage("kernel list: unexpected argument '%s'", argv[optind]);
+	if (no_options("kernel list", argc, argv))
+		die_usage("kernel list: unexpected argument '%s'", argv[1]);
 	struct kconfig base = KCONFIG_INIT;
 	struct variant_set set;
 	load_base_config(&base);
@@ -52,19 +50,19 @@ static int kernel_list(int argc, char **argv)
 
 static int kernel_build_cmd(int argc, char **argv)
 {
-	no_options("kernel build", argc, argv);
+	int n = no_options("kernel build", argc, argv);
 	struct kconfig base = KCONFIG_INIT;
 	struct variant_set set;
 	load_base_config(&base);
 	load_variants(&set, &base);
 	/* Check every name before building anything: a typo must not cost a build. */
-	for (int i = optind; i < argc; i++)
+	for (int i = 1; i <= n; i++)
 		if (!variant_find(&set, argv[i]))
 			die_usage("kernel build: no variant '%s' (see lab kernel list)", argv[i]);
 	int failures = 0;
-	size_t count = optind < argc ? (size_t)(argc - optind) : set.n;
+	size_t count = n ? (size_t)n : set.n;
 	for (size_t i = 0; i < count; i++) {
-		const struct variant *v = optind < argc ? variant_find(&set, argv[optind + i]) : &set.items[i];
+		const struct variant *v = n ? variant_find(&set, argv[1 + i]) : &set.items[i];
 		if (kernel_is_cached(v)) {
 			note("kernel %s: cached (%.12s)", v->name, v->hash);
 			continue;
@@ -83,16 +81,15 @@ static int kernel_build_cmd(int argc, char **argv)
 
 static int kernel_path(int argc, char **argv)
 {
-	no_options("kernel path", argc, argv);
-	if (optind + 1 != argc)
+	if (no_options("kernel path", argc, argv) != 1)
 		die_usage("kernel path: name exactly one variant");
 	struct kconfig base = KCONFIG_INIT;
 	struct variant_set set;
 	load_base_config(&base);
 	load_variants(&set, &base);
-	const struct variant *v = variant_find(&set, argv[optind]);
+	const struct variant *v = variant_find(&set, argv[1]);
 	if (!v)
-		die_usage("kernel path: no variant '%s' (see lab kernel list)", argv[optind]);
+		die_usage("kernel path: no variant '%s' (see lab kernel list)", argv[1]);
 	char *dir = kernel_cache_dir(v);
 	printf("%s\n", dir);
 	int rc = kernel_is_cached(v) ? 0 : 1;
@@ -107,7 +104,8 @@ static int kernel_path(int argc, char **argv)
 int cmd_kernel(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(kernel_usage, argc < 2 ? stderr : stdout);
+		print_usage(argc < 2 ? stderr : stdout, kernel_usage, (const struct opt[]){ OPT_END() },
+			    kernel_tail);
 		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "list"))

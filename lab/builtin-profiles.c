@@ -12,27 +12,17 @@ static const char profiles_usage[] =
 	"\n"
 	"Lists the machine profiles in configs/profiles/ with a line each. A profile\n"
 	"that does not load is an error naming its file and line.\n"
-	"\n"
-	"  -v, --verbose   also print every setting of each profile\n";
+	"\n";
 
 int cmd_profiles(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool verbose = false;
-	int c;
-	while ((c = next_option("profiles", argc, argv, "vh", opts)) != -1) {
-		if (c == 'h') {
-			fputs(profiles_usage, stdout);
-			return 0;
-		}
-		verbose = true;
-	}
-	if (optind < argc)
-		die_usage("profiles: unexpected argument '%s'", argv[optind]);
+	const struct opt opts[] = {
+		OPT_FLAG('v', "verbose", &verbose, "also print every setting of each profile"),
+		OPT_END(),
+	};
+	if (lab_parse_options("profiles", argc, argv, opts, profiles_usage, NULL))
+		die_usage("profiles: unexpected argument '%s'", argv[1]);
 	struct strlist names = STRLIST_INIT;
 	profile_names(&names);
 	int rc = 0;

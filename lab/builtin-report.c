@@ -1,13 +1,14 @@
 /* lab report: one self-contained HTML file with the comparison and figures of a run. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/compare/compare_family.h"
+#include "analysis/verdict/compare_family.h"
 #include "analysis/report/report_figures.h"
 #include "analysis/report/report_html.h"
 #include "builtin.h"
@@ -25,18 +26,9 @@ static const char report_usage[] =
 	"the workload, available memory over the trial), the trials and the\n"
 	"environment. A figure this run has no data for is left out with a one-line\n"
 	"note. Prints on stdout which figures were drawn.\n"
-	"\n"
-	"  -o, --out FILE           the HTML file (default: report.html in the first\n"
-	"                           run's folder); '-' writes to stdout\n"
-	"  -b, --baseline VARIANT   compare against this variant (default: the run's)\n"
-	"  -m, --metric GLOB        only metrics matching GLOB in the table (repeatable);\n"
-	"                           without it, the experiment's headline metrics, as\n"
-	"                           in lab compare (the same rows, family and verdicts)\n"
-	"  -a, --all                every metric in the table\n"
-	"      --seed N             seed of sampled permutations (default 1)\n"
-	"  -q, --quiet              no progress on stderr (errors still)\n"
-	"  -h, --help               this text\n"
-	"\n"
+	"\n";
+
+static const char report_tail[] =
 	"Exit status 0 whatever the verdicts, 2 on bad input, 1 when the file cannot\n"
 	"be written. Colour only on a terminal, never with NO_COLOR.\n";
 
@@ -350,51 +342,16 @@ static void print_figures(const struct report_figures *figs, const char *path)
 	}
 }
 
-int cmd_report(int argc, char **argv)
+int report_runs(const struct strlist *runs, const struct report_request *req)
 {
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *out_path = NULL, *baseline = NULL;
-	unsigned long seed = 1;
-	bool all = false;
-	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
-	for (;;) {
-		int c = next_option("report", argc, argv, "o:b:m:aqh", opts);
-		if (c == -1)
-			break;
-		switch (c) {
-		case 'o': out_path = optarg; break;
-		case 'b': baseline = optarg; break;
-		case 'm': strlist_push(&globs, optarg); break;
-		case 'S': seed = option_ulong("report", "--seed", optarg); break;
-		case 'a': all = true; break;
-		case 'q': quiet = true; break;
-		case 'h': fputs(report_usage, stdout); return 0;
-		}
-	}
-	for (int i = optind; i < argc; i++)
-		strlist_push(&runs, argv[i]);
-	if (!runs.n)
-		die_usage("report: name a run (see lab results)");
-	if (out_path && !*out_path)
-		die_usage("report: --out wants a file name");
-
 	struct run_data rd = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	for (size_t i = 0; i < runs.n; i++)
-		if (run_data_add(&rd, runs.items[i], &err) < 0)
+	for (size_t i = 0; i < runs->n; i++)
+		if (run_data_add(&rd, runs->items[i], &err) < 0)
 			die_usage("report: %s", err.buf);
-	if (baseline && !strlist_has(&rd.labels, baseline))
-		die_usage("report: --baseline: no variant '%s' in the run", baseline);
-	char *path = out_path ? xstrdup(out_path) : xasprintf("%s/report.html", rd.dirs.items[0]);
+	if (req->baseline && !strlist_has(&rd.labels, req->baseline))
+		die_usage("report: --baseline: no variant '%s' in the run", req->baseline);
+	char *path = req->out ? xstrdup(req->out) : xasprintf("%s/report.html", rd.dirs.items[0]);
 	bool to_stdout = !strcmp(path, "-");
 	if (!to_stdout) {
 		char *dir = xstrdup(path);
@@ -412,11 +369,11 @@ int cmd_report(int argc, char **argv)
 		note("report: %zu trial%s without metrics in trial.json: computed from the folder%s",
 		     filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");
 	/* the same family and verdicts as lab compare with the same options */
-	struct compare_family_spec spec = { .baseline = baseline, .globs = &globs, .all = all,
-					    .seed = seed };
+	struct compare_family_spec spec = { .baseline = req->baseline, .globs = req->globs,
+					    .all = req->all, .seed = req->seed };
 	struct compare_family family;
 	int trc = compare_family_build(&rd, &spec, &family, &err);
-	if (trc == COMPARE_FAMILY_MIXED_CLOCKS || (trc < 0 && (globs.n || all)))
+	if (trc == COMPARE_FAMILY_MIXED_CLOCKS || (trc < 0 && ((req->globs && req->globs->n) || req->all)))
 		die_usage("report: %s", err.buf);
 	note("report: drawing the figures of %zu trials", rd.n);
 	struct report_figures figs;
@@ -436,7 +393,7 @@ int cmd_report(int argc, char **argv)
 			rc = error("report: writing to stdout: %s", strerror(errno));
 	} else if (write_file_atomic(path, html, len) < 0) {
 		rc = error("report: cannot write %s: %s", path, strerror(errno));
-	} else {
+	} else if (req->list_figures) {
 		print_figures(&figs, path);
 	}
 	free(html);
@@ -445,8 +402,42 @@ int cmd_report(int argc, char **argv)
 		compare_family_free(&family);
 	free(path);
 	run_data_free(&rd);
-	strlist_clear(&globs);
-	strlist_clear(&runs);
 	strbuf_release(&err);
 	return rc ? 1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *out_path = NULL, *baseline = NULL;
+	unsigned long seed = 1;
+	bool all = false;
+	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
+	const struct opt opts[] = {
+		OPT_STRING('o', "out", &out_path, "FILE",
+			   "the HTML file (default: report.html in the first run's folder); '-' "
+			   "writes to stdout"),
+		OPT_STRING('b', "baseline", &baseline, "VARIANT",
+			   "compare against this variant (default: the run's)"),
+		OPT_CALL('m', "metric", &globs, "GLOB", opt_push,
+			 "only metrics matching GLOB in the table (repeatable); without it, the "
+			 "experiment's headline metrics, as in lab compare (the same rows, family "
+			 "and verdicts)"),
+		OPT_FLAG('a', "all", &all, "every metric in the table"),
+		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX, "seed of sampled permutations (default 1)"),
+		OPT_FLAG('q', "quiet", &quiet, "no progress on stderr (errors still)"),
+		OPT_END(),
+	};
+	int n = lab_parse_options("report", argc, argv, opts, report_usage, report_tail);
+	for (int i = 1; i <= n; i++)
+		strlist_push(&runs, argv[i]);
+	if (!runs.n)
+		die_usage("report: name a run (see lab results)");
+	if (out_path && !*out_path)
+		die_usage("report: --out wants a file name");
+	struct report_request req = { .out = out_path, .baseline = baseline, .globs = &globs,
+				      .all = all, .seed = seed, .list_figures = true };
+	int rc = report_runs(&runs, &req);
+	strlist_clear(&globs);
+	strlist_clear(&runs);
+	return rc;
 }

@@ -35,19 +35,7 @@ static const char results_usage[] =
 	"trials by outcome and per metric n, median, min and max over the trials\n"
 	"that ended ok ('+k': values of k other trials, left out). A trial whose\n"
 	"trial.json is missing or unreadable counts as 'unreadable'.\n"
-	"\n"
-	"  -i, --import DIR   import the run folder DIR (repeatable; again replaces it)\n"
-	"      --merge        the RUNs are shards of one run (lab run --shard K/N):\n"
-	"                     link their trials into one run folder, import it and\n"
-	"                     show it; lab compare takes the merged run like any other\n"
-	"  -o, --out DIR      the merged run folder (default: <results>/<first>-merged)\n"
-	"      --recompute    finish each trial again from its raw channels, as lab\n"
-	"                     run does: split files.bin, decode perf.data, recompute\n"
-	"                     the metrics into trial.json (the same inputs give the\n"
-	"                     same trial.json), then import the run\n"
-	"      --db PATH      the database to use\n"
-	"  -f, --format F     text (default) or json\n"
-	"  -h, --help         this text\n";
+	"\n";
 
 enum format { FORMAT_TEXT, FORMAT_JSON };
 
@@ -386,55 +374,33 @@ static void recompute_run(const char *run)
 
 int cmd_results(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "import", required_argument, NULL, 'i' },
-		{ "db", required_argument, NULL, 'D' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "merge", no_argument, NULL, 'M' },
-		{ "recompute", no_argument, NULL, 'C' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct strlist imports = STRLIST_INIT;
+	static const char *const formats[] = { [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", NULL };
 	const char *db = NULL, *merge_out = NULL;
-	enum format format = FORMAT_TEXT;
+	int format = FORMAT_TEXT;
 	bool merge = false, recompute = false;
-	int c;
-	while ((c = next_option("results", argc, argv, "i:f:o:h", opts)) != -1) {
-		switch (c) {
-		case 'M':
-			merge = true;
-			break;
-		case 'C':
-			recompute = true;
-			break;
-		case 'o':
-			merge_out = optarg;
-			break;
-		case 'h':
-			fputs(results_usage, stdout);
-			return 0;
-		case 'i':
-			strlist_push(&imports, optarg);
-			break;
-		case 'D':
-			db = optarg;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "text"))
-				format = FORMAT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				format = FORMAT_JSON;
-			else
-				die_usage("results: --format wants text or json, not '%s'", optarg);
-			break;
-		}
-	}
+	const struct opt opts[] = {
+		OPT_CALL('i', "import", &imports, "DIR", opt_push,
+			 "import the run folder DIR (repeatable; again replaces it)"),
+		OPT_FLAG(0, "merge", &merge,
+			 "the RUNs are shards of one run (lab run --shard K/N): link their trials "
+			 "into one run folder, import it and show it; lab compare takes the merged "
+			 "run like any other"),
+		OPT_STRING('o', "out", &merge_out, "DIR",
+			   "the merged run folder (default: <results>/<first>-merged)"),
+		OPT_FLAG(0, "recompute", &recompute,
+			 "finish each trial again from its raw channels, as lab run does: split "
+			 "files.bin, decode perf.data, recompute the metrics into trial.json (the "
+			 "same inputs give the same trial.json), then import the run"),
+		OPT_STRING(0, "db", &db, "PATH", "the database to use"),
+		OPT_CHOICE('f', "format", &format, "F", formats, "text (default) or json"),
+		OPT_END(),
+	};
+	int n = lab_parse_options("results", argc, argv, opts, results_usage, NULL);
 	char *merged = NULL;
 	if (merge) {
 		struct strlist shards = STRLIST_INIT;
-		for (int i = optind; i < argc; i++)
+		for (int i = 1; i <= n; i++)
 			strlist_push(&shards, argv[i]);
 		char *first = shards.n ? run_dir_resolve(shards.items[0]) : xstrdup("run");
 		merged = merge_out ? xstrdup(merge_out) : xasprintf("%s-merged", first);
@@ -444,13 +410,13 @@ int cmd_results(int argc, char **argv)
 		note("merged %zu shards into %s", shards.n, merged);
 		free(first);
 		strlist_clear(&shards);
-		optind = argc;
+		n = 0;
 	} else if (merge_out) {
 		die_usage("results: --out goes with --merge");
 	}
-	if (optind + 1 < argc)
-		die_usage("results: name one run at most (unexpected '%s')", argv[optind + 1]);
-	const char *run = merged ? merged : optind < argc ? argv[optind] : NULL;
+	if (n > 1)
+		die_usage("results: name one run at most (unexpected '%s')", argv[2]);
+	const char *run = merged ? merged : n ? argv[1] : NULL;
 	if (recompute) {
 		if (!run)
 			die_usage("results: --recompute needs a run");

@@ -1,12 +1,14 @@
 /* lab run: an experiment's trials, variants interleaved, then the comparison. */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/verdict/compare_family.h"
 #include "analysis/store/store.h"
 #include "accel.h"
 #include "builtin.h"
@@ -35,21 +37,14 @@ static const char run_usage[] =
 	"rounds, and ends with the comparison table and where the results are.\n"
 	"Each trial's folder is results/<run>/<variant>/<index>/ (see docs/FORMATS.md).\n"
 	"\n"
-	"  -x, --experiment E   the experiment (default " DEFAULT_EXPERIMENT "), or the path\n"
-	"                       of an experiment file\n"
-	"  -p, --profile P      another machine profile than the experiment's\n"
-	"  -n, --trials N       trials per variant instead of the experiment's\n"
-	"      --clock C        the guest's clock, realtime or icount, instead of the\n"
-	"                       experiment's (or else the profile's; docs/CLOCKS.md);\n"
-	"                       under icount the trial timeout is multiplied by 6\n"
-	"  -o, --out DIR        the run folder (default results/<experiment>-<time>)\n"
-	"      --seed N         the shuffle's seed (default: derived from the\n"
-	"                       experiment, profile and trials, so shards agree)\n"
-	"      --shard K/N      run only every N-th trial starting at the K-th: N\n"
-	"                       machines each run one shard of the same experiment\n"
-	"      --resume RUN     continue an interrupted run; finished trials stay\n"
-	"      --list           list the experiments\n"
-	"  -h, --help           this text\n";
+	"With --until-decided (or until_decided = yes in the experiment) the run looks\n"
+	"at its headline metrics after every round from the third on and stops when\n"
+	"each is better, worse, differs or equivalent, or at --max-trials a variant.\n"
+	"The looks use O'Brien-Fleming boundaries (docs/STATISTICS.md), so looking\n"
+	"often does not raise the error rate. A shard of such a run runs its whole\n"
+	"slice of max-trials rounds without looking; the merged shards are judged at\n"
+	"the look their trials reach.\n"
+	"\n";
 
 struct run_plan {
 	struct experiment exp;
@@ -80,6 +75,12 @@ static unsigned long derived_seed(const struct experiment *e, const char *profil
 	return strtoul(hex, NULL, 16);
 }
 
+/* Rounds in the order: every one, or as many as a sequential run may take. */
+static unsigned planned_trials(const struct experiment *e)
+{
+	return e->until_decided ? e->max_trials : e->trials;
+}
+
 static json_t *run_json(const struct run_plan *p)
 {
 	json_t *run = json_object();
@@ -89,7 +90,7 @@ static json_t *run_json(const struct run_plan *p)
 	json_object_set_new(run, "experiment_text", json_string(p->exp.text));
 	json_object_set_new(run, "profile", json_string(p->profile.name));
 	json_object_set_new(run, "baseline", json_string(p->exp.baseline));
-	json_object_set_new(run, "trials_per_group", json_integer(p->exp.trials));
+	json_object_set_new(run, "trials_per_group", json_integer(planned_trials(&p->exp)));
 	json_object_set_new(run, "seed", json_integer((json_int_t)p->seed));
 	json_object_set_new(run, "clock", json_pack("{s:s, s:s, s:s}", "name",
 						    guest_clock_name(p->clock.clock), "settings",
@@ -120,6 +121,10 @@ static json_t *run_json(const struct run_plan *p)
 		json_array_append_new(margins, json_pack("{s:s, s:s}", "metric", p->exp.margin_globs.items[i],
 							 "margin", p->exp.margins.items[i]));
 	json_object_set_new(run, "equivalence", margins);
+	if (p->exp.until_decided)
+		json_object_set_new(run, "sequential", json_pack("{s:i, s:i}", "first_look",
+								 SEQUENTIAL_FIRST_LOOK, "max_trials",
+								 (int)p->exp.max_trials));
 	json_object_set_new(run, "created_unix", json_integer((json_int_t)time(NULL)));
 	return run;
 }
@@ -151,7 +156,7 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 			die_usage("%s: variant '%s' does not exist (see lab kernel list)", p->exp.path,
 				  p->exp.variants.items[i]);
 	experiment_groups(&p->exp, &p->labels);
-	run_order_make(&p->labels, p->exp.trials, p->seed, &p->slots, &p->n_slots);
+	run_order_make(&p->labels, planned_trials(&p->exp), p->seed, &p->slots, &p->n_slots);
 }
 
 static void plan_resume(struct run_plan *p, const char *run)
@@ -180,6 +185,12 @@ static void plan_resume(struct run_plan *p, const char *run)
 	if (experiment_parse(&p->exp, name, path, text, &err) < 0)
 		die_usage("run: %s", err.buf);
 	p->exp.trials = (unsigned)json_integer_value(json_object_get(meta, "trials_per_group"));
+	/* the run's own design: a sequential run stays one (the experiment file may say
+	 * otherwise now, or the run may have been started with --until-decided) */
+	json_int_t seq_max = json_integer_value(json_object_get(json_object_get(meta, "sequential"),
+								 "max_trials"));
+	p->exp.until_decided = seq_max > 0;
+	p->exp.max_trials = seq_max > 0 ? (unsigned)seq_max : 0;
 	p->seed = (unsigned long)json_integer_value(json_object_get(meta, "seed"));
 	json_t *shard = json_object_get(meta, "shard");
 	p->shard_k = (unsigned)json_integer_value(json_object_get(shard, "k"));
@@ -209,6 +220,30 @@ static void run_one(const struct run_plan *p, const struct run_slot *slot, const
 	free(variant_name);
 }
 
+/* A look after a round: the headline family as lab compare judges it
+ * (with the run's sequential design); true when every row is decided. */
+static bool look(const struct run_plan *p, size_t *decided, size_t *rows)
+{
+	struct run_data rd = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct compare_family_spec spec = { .seed = 1 };
+	struct compare_family family;
+	*decided = *rows = 0;
+	if (run_data_add(&rd, p->dir, &err) < 0 || compare_family_build(&rd, &spec, &family, &err) < 0) {
+		warning("run: the look after this round failed: %s", err.buf);
+		strbuf_release(&err);
+		run_data_free(&rd);
+		return false;
+	}
+	for (size_t i = 0; i < family.table.n_rows; i++)
+		*decided += compare_verdict_decided(family.table.rows[i].verdict);
+	*rows = family.table.n_rows;
+	compare_family_free(&family);
+	run_data_free(&rd);
+	strbuf_release(&err);
+	return *rows > 0 && *decided == *rows;
+}
+
 static void execute(struct run_plan *p)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -229,29 +264,47 @@ static void execute(struct run_plan *p)
 	size_t total = 0, done = 0, ran = 0;
 	for (size_t i = 0; i < p->n_slots; i++)
 		total += run_slot_in_shard(i, p->shard_k, p->shard_n);
+	/* a shard runs its fixed slice: only a whole run can look */
+	bool looking = p->exp.until_decided && p->shard_n <= 1;
+	size_t groups = p->labels.n;
+	char decided_note[96] = "";
 	double started = now_monotonic();
 	for (size_t i = 0; i < p->n_slots; i++) {
-		if (!run_slot_in_shard(i, p->shard_k, p->shard_n))
-			continue;
 		const struct run_slot *slot = &p->slots[i];
-		char *trial_dir = xasprintf("%s/%s/%03u", p->dir, slot->label, slot->index);
-		done++;
-		if (trial_finished(trial_dir)) {
+		bool last_of_round = (i + 1) % groups == 0;
+		if (run_slot_in_shard(i, p->shard_k, p->shard_n)) {
+			char *trial_dir = xasprintf("%s/%s/%03u", p->dir, slot->label, slot->index);
+			done++;
+			if (!trial_finished(trial_dir)) {
+				struct vm_run vm;
+				double t0 = now_monotonic();
+				run_one(p, slot, accel, &perf_args, command, trial_dir, &vm);
+				ran++;
+				double now = now_monotonic();
+				char took[32], eta[32];
+				format_duration(took, sizeof(took), now - t0);
+				format_duration(eta, sizeof(eta),
+						(now - started) / (double)ran * (double)(total - done));
+				note("[%zu/%zu] %s #%u: %s in %s;%s ETA %s%s", done, total, slot->label,
+				     slot->index, vm_outcome_name(vm.outcome), took, decided_note,
+				     looking ? "at most " : "", eta);
+				free(vm.detail);
+			}
 			free(trial_dir);
-			continue;
 		}
-		struct vm_run vm;
-		double t0 = now_monotonic();
-		run_one(p, slot, accel, &perf_args, command, trial_dir, &vm);
-		ran++;
-		double now = now_monotonic();
-		char took[32], eta[32];
-		format_duration(took, sizeof(took), now - t0);
-		format_duration(eta, sizeof(eta), (now - started) / (double)ran * (double)(total - done));
-		note("[%zu/%zu] %s #%u: %s in %s; ETA %s", done, total, slot->label, slot->index,
-		     vm_outcome_name(vm.outcome), took, eta);
-		free(vm.detail);
-		free(trial_dir);
+		unsigned round = slot->index + 1;
+		if (!looking || !last_of_round || round < SEQUENTIAL_FIRST_LOOK)
+			continue;
+		size_t decided, rows;
+		if (look(p, &decided, &rows)) {
+			note("round %u: %zu of %zu headline metrics decided: the run stops here", round, rows, rows);
+			break;
+		}
+		snprintf(decided_note, sizeof(decided_note), " %zu of %zu headline metrics decided;",
+			 decided, rows);
+		if (round == planned_trials(&p->exp))
+			note("round %u: %zu of %zu headline metrics decided at max_trials", round, decided,
+			     rows);
 	}
 	free(command);
 	strlist_clear(&perf_args);
@@ -271,78 +324,100 @@ static void import_into_store(const char *dir)
 	strbuf_release(&err);
 }
 
+static int shard_option(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	struct run_plan *p = o->target;
+	if (parse_shard(value, &p->shard_k, &p->shard_n) < 0) {
+		snprintf(err, err_size, "wants K/N with 1 <= K <= N, not '%s'", value);
+		return -1;
+	}
+	return 0;
+}
+
+static void list_experiments(void)
+{
+	struct strlist names = STRLIST_INIT;
+	experiment_names(&names);
+	for (size_t i = 0; i < names.n; i++) {
+		struct experiment e;
+		struct strbuf err = STRBUF_INIT;
+		if (experiment_load(&e, names.items[i], &err) < 0)
+			die_usage("%s", err.buf);
+		printf("%-28s %s\n", e.name, e.description);
+		experiment_clear(&e);
+	}
+	strlist_clear(&names);
+}
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "experiment", required_argument, NULL, 'x' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "trials", required_argument, NULL, 'n' },
-		{ "clock", required_argument, NULL, 'C' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "shard", required_argument, NULL, 'K' },
-		{ "resume", required_argument, NULL, 'R' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *experiment = DEFAULT_EXPERIMENT, *profile = NULL, *out = NULL, *resume = NULL;
-	unsigned long trials = 0, seed = 0;
-	bool seed_given = false;
+	unsigned long trials = 0, seed = 0, max_trials = 0;
+	bool list = false, until_decided = false;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
 	p.shard_k = p.shard_n = 1;
-	int c;
-	while ((c = next_option("run", argc, argv, "x:p:n:o:h", opts)) != -1) {
-		switch (c) {
-		case 'x': experiment = optarg; break;
-		case 'p': profile = optarg; break;
-		case 'n': trials = option_ulong("run", "--trials", optarg); break;
-		case 'C':
-			if (guest_clock_parse(optarg, &clock_option.clock) < 0)
-				die_usage("run: --clock wants realtime or icount, not '%s'", optarg);
-			clock_option.from = "--clock";
-			break;
-		case 'o': out = optarg; break;
-		case 'S': seed = option_ulong("run", "--seed", optarg); seed_given = true; break;
-		case 'K':
-			if (parse_shard(optarg, &p.shard_k, &p.shard_n) < 0)
-				die_usage("run: --shard wants K/N with 1 <= K <= N, not '%s'", optarg);
-			break;
-		case 'R': resume = optarg; break;
-		case 'l': {
-			struct strlist names = STRLIST_INIT;
-			experiment_names(&names);
-			for (size_t i = 0; i < names.n; i++) {
-				struct experiment e;
-				struct strbuf err = STRBUF_INIT;
-				if (experiment_load(&e, names.items[i], &err) < 0)
-					die_usage("%s", err.buf);
-				printf("%-28s %s\n", e.name, e.description);
-				experiment_clear(&e);
-			}
-			strlist_clear(&names);
-			return 0;
-		}
-		case 'h': fputs(run_usage, stdout); return 0;
-		}
+	const struct opt opts[] = {
+		OPT_STRING('x', "experiment", &experiment, "E",
+			   "the experiment (default " DEFAULT_EXPERIMENT "), or the path of an "
+			   "experiment file"),
+		OPT_STRING('p', "profile", &profile, "P", "another machine profile than the experiment's"),
+		OPT_ULONG('n', "trials", &trials, "N", 1, ULONG_MAX,
+			  "trials per variant instead of the experiment's"),
+		OPT_CALL(0, "clock", &clock_option, "C", opt_clock,
+			 "the guest's clock, realtime or icount, instead of the experiment's (or "
+			 "else the profile's; docs/CLOCKS.md); under icount the trial timeout is "
+			 "multiplied by 6"),
+		OPT_FLAG(0, "until-decided", &until_decided,
+			 "run rounds until every headline metric is decided (better, worse, differs "
+			 "or equivalent), looking after each; see below"),
+		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK + 1, 1000,
+			  "with --until-decided: at most N trials a variant (default the experiment's "
+			  "max_trials, else 20)"),
+		OPT_STRING('o', "out", &out, "DIR", "the run folder (default results/<experiment>-<time>)"),
+		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX,
+			  "the shuffle's seed (default: derived from the experiment, profile and "
+			  "trials, so shards agree)"),
+		OPT_CALL(0, "shard", &p, "K/N", shard_option,
+			 "run only every N-th trial starting at the K-th: N machines each run one "
+			 "shard of the same experiment"),
+		OPT_STRING(0, "resume", &resume, "RUN", "continue an interrupted run; finished trials stay"),
+		OPT_FLAG(0, "list", &list, "list the experiments"),
+		OPT_END(),
+	};
+	if (lab_parse_options("run", argc, argv, opts, run_usage, NULL))
+		die_usage("run: unexpected argument '%s' (see lab run --help)", argv[1]);
+	if (list) {
+		list_experiments();
+		return 0;
 	}
-	if (optind < argc)
-		die_usage("run: unexpected argument '%s' (see lab run --help)", argv[optind]);
+	bool seed_given = seed > 0;
 
 	if (resume) {
-		if (profile || trials || out || seed_given || p.shard_n > 1 || clock_option.from)
+		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials ||
+		    clock_option.from)
 			die_usage("run: --resume takes no other settings: the run keeps its own");
 		plan_resume(&p, resume);
 	} else {
 		struct strbuf err = STRBUF_INIT;
 		if (experiment_load(&p.exp, experiment, &err) < 0)
 			die_usage("run: %s", err.buf);
+		if (max_trials && !until_decided && !p.exp.until_decided)
+			die_usage("run: --max-trials goes with --until-decided");
+		if (trials && (until_decided || p.exp.until_decided))
+			die_usage("run: --trials and --until-decided: the run decides its trials "
+				  "(--max-trials caps them)");
+		if (until_decided)
+			p.exp.until_decided = true;
+		if (max_trials)
+			p.exp.max_trials = (unsigned)max_trials;
+		else if (p.exp.until_decided && !p.exp.max_trials)
+			p.exp.max_trials = DEFAULT_MAX_TRIALS;
 		if (trials)
 			p.exp.trials = (unsigned)trials;
 		const char *profile_name = profile ? profile : p.exp.profile;
-		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, p.exp.trials);
+		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
 		load_plan_parts(&p, profile_name, clock_option);
 		char stamp[32];
 		time_t now = time(NULL);
@@ -359,9 +434,16 @@ int cmd_run(int argc, char **argv)
 		json_decref(meta);
 		free(path);
 	}
-	note("run %s: %s on %s, clock %s, %u trial%s per variant, seed %lu%s", p.run_id, p.exp.name,
-	     p.profile.name, guest_clock_name(p.clock.clock), p.exp.trials, p.exp.trials == 1 ? "" : "s",
-	     p.seed, p.shard_n > 1 ? " (one shard)" : "");
+	if (p.exp.until_decided)
+		note("run %s: %s on %s, clock %s, until every headline metric is decided, at most %u "
+		     "trials per variant, seed %lu%s", p.run_id, p.exp.name, p.profile.name,
+		     guest_clock_name(p.clock.clock), p.exp.max_trials, p.seed,
+		     p.shard_n > 1 ? " (one shard: its whole slice, no looks)" : "");
+	else
+		note("run %s: %s on %s, clock %s, %u trial%s per variant, seed %lu%s", p.run_id,
+		     p.exp.name, p.profile.name, guest_clock_name(p.clock.clock), p.exp.trials,
+		     p.exp.trials == 1 ? "" : "s", p.seed,
+		     p.shard_n > 1 ? " (one shard)" : "");
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
 	execute(&p);
 
@@ -369,7 +451,14 @@ int cmd_run(int argc, char **argv)
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
 	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);
+	/* the report of the run beside its trials: the same table, with figures */
+	struct report_request report = { .seed = 1 };
+	char *report_path = xasprintf("%s/report.html", p.dir);
+	bool reported = report_runs(&runs, &report) == 0;
 	printf("\nresults: %s\n", p.dir);
+	if (reported)
+		printf("report:  %s\n", report_path);
+	free(report_path);
 	strlist_clear(&runs);
 	return 0;
 }

@@ -104,6 +104,14 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 		if (!parse_ulong(v, &ul) || ul < 1 || ul > MAX_TRIALS)
 			return "wants a number of trials from 1 to 1000";
 		e->trials = (unsigned)ul;
+	} else if (!strcmp(key, "until_decided")) {
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			return "wants yes or no";
+		e->until_decided = !strcmp(v, "yes");
+	} else if (!strcmp(key, "max_trials")) {
+		if (!parse_ulong(v, &ul) || ul <= SEQUENTIAL_FIRST_LOOK || ul > MAX_TRIALS)
+			return "wants a number of trials from 4 to 1000 (the first look is at 3)";
+		e->max_trials = (unsigned)ul;
 	} else if (!strcmp(key, "trial_timeout")) {
 		if (!parse_double(v, &d) || d < 10 || d > 86400)
 			return "wants seconds from 10 to 86400";
@@ -152,6 +160,12 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 			    file);
 		return -1;
 	}
+	if (e->max_trials && !e->until_decided) {
+		strbuf_addf(err, "%s: max_trials goes with until_decided = yes", file);
+		return -1;
+	}
+	if (e->until_decided && !e->max_trials)
+		e->max_trials = DEFAULT_MAX_TRIALS;
 	if (!e->baseline)
 		e->baseline = xstrdup(e->variants.items[0]);
 	else if (!strlist_has(&e->variants, e->baseline)) {

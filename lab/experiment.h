@@ -23,6 +23,11 @@ struct experiment {
 	bool aa;                  /* also run the baseline as a second group, "<baseline>#2" */
 	char *profile;
 	unsigned trials;          /* per group */
+	/* Trials until decided: rounds until every headline metric is better,
+	 * worse, differs or equivalent, at most max_trials a group (trials is
+	 * then unused). */
+	bool until_decided;
+	unsigned max_trials;      /* 0: not given (DEFAULT_MAX_TRIALS then) */
 	double trial_timeout;     /* seconds for one boot, all included */
 	char *prepare;            /* NULL: none */
 	struct strlist workloads; /* command lines */
@@ -35,6 +40,10 @@ struct experiment {
 	enum guest_clock clock;   /* clock.h; wins over the profile's */
 	bool clock_given;         /* the file says clock = */
 };
+
+#define DEFAULT_MAX_TRIALS 20
+/* The first look of a sequential run (compare_options.min_trials). */
+#define SEQUENTIAL_FIRST_LOOK 3
 
 int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,
 		     struct strbuf *err);

@@ -2,7 +2,6 @@
  * lab: the oomlab orchestrator. One binary, subcommands in a table (as git
  * and perf do); each subcommand lives in builtin-<name>.c.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +68,6 @@ int main(int argc, char **argv)
 	}
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
 		if (!strcmp(argv[i], commands[c].name)) {
-			optind = 1;
 			return commands[c].run(argc - i, argv + i);
 		}
 	die_usage("unknown command '%s' (see lab --help)", argv[i]);

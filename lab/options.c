@@ -1,53 +1,58 @@
-/* Command-line option helpers shared by the subcommands. */
+/* The lab's manners for its commands' options (options.h). */
 #include "options.h"
 
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
+#include "clock.h"
 #include "common/util.h"
 
-int next_option(const char *command, int argc, char **argv, const char *shortopts,
-		const struct option *longopts)
+int lab_parse_options(const char *command, int argc, char **argv, const struct opt *opts,
+		      const char *head, const char *tail)
 {
-	opterr = 0;
-	int c = getopt_long(argc, argv, shortopts, longopts, NULL);
-	if (c == '?') {
-		const char *arg = argv[optind - 1];
-		if (optopt && strchr(shortopts, optopt))
-			die_usage("%s: option '-%c' needs a value (see lab %s --help)", command, optopt,
-				  command);
-		if (!optopt && arg && starts_with(arg, "--") && strchr(arg, '='))
-			die_usage("%s: unknown option or value '%s' (see lab %s --help)", command, arg,
-				  command);
-		if (!optopt && arg && starts_with(arg, "--")) {
-			for (const struct option *o = longopts; o && o->name; o++)
-				if (!strcmp(arg + 2, o->name))
-					die_usage("%s: option '%s' needs a value (see lab %s --help)",
-						  command, arg, command);
-			die_usage("%s: unknown option '%s' (see lab %s --help)", command, arg, command);
-		}
-		if (optopt)
-			die_usage("%s: unknown option '-%c' (see lab %s --help)", command, optopt, command);
-		die_usage("%s: unknown option '%s' (see lab %s --help)", command, arg ? arg : "?",
-			  command);
+	return lab_parse_options_until(command, argc, argv, opts, head, tail, -1);
+}
+
+int lab_parse_options_until(const char *command, int argc, char **argv, const struct opt *opts,
+			    const char *head, const char *tail, int operands_before)
+{
+	char err[OPT_ERR_MAX];
+	int n = parse_options_until(argc, argv, opts, operands_before, err);
+	if (n == OPT_PARSE_HELP) {
+		print_usage(stdout, head, opts, tail);
+		exit(0);
 	}
-	if (c == ':')
-		die_usage("%s: option '%s' needs a value", command, argv[optind - 1]);
-	return c;
+	if (n == OPT_PARSE_ERROR)
+		die_usage("%s: %s (see lab %s --help)", command, err, command);
+	return n;
 }
 
-unsigned long option_ulong(const char *command, const char *name, const char *value)
+int opt_push(const struct opt *o, const char *value, char *err, size_t err_size)
 {
-	unsigned long v;
-	if (!parse_ulong(value, &v) || v == 0)
-		die_usage("%s: %s wants a positive whole number, not '%s'", command, name, value);
-	return v;
+	(void)err;
+	(void)err_size;
+	strlist_push(o->target, value);
+	return 0;
 }
 
-double option_seconds(const char *command, const char *name, const char *value)
+int opt_seconds(const struct opt *o, const char *value, char *err, size_t err_size)
 {
 	double v;
-	if (!parse_double(value, &v) || v <= 0)
-		die_usage("%s: %s wants a positive number of seconds, not '%s'", command, name, value);
-	return v;
+	if (!parse_double(value, &v) || v <= 0) {
+		snprintf(err, err_size, "wants a positive number of seconds, not '%s'", value);
+		return -1;
+	}
+	*(double *)o->target = v;
+	return 0;
+}
+
+int opt_clock(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	struct clock_choice *c = o->target;
+	if (guest_clock_parse(value, &c->clock) < 0) {
+		snprintf(err, err_size, "%s, not '%s'", guest_clock_bad_value, value);
+		return -1;
+	}
+	c->from = "--clock";
+	return 0;
 }

@@ -1,19 +1,30 @@
-/* Command-line option helpers shared by the subcommands. */
+/*
+ * The lab's commands parse their options from one table each
+ * (common/cli/parse-options.h), with the lab's manners: --help prints the
+ * usage made from the table and exits 0; a bad option or value is one line
+ * naming the command, and exit status 2.
+ */
 #ifndef LAB_OPTIONS_H
 #define LAB_OPTIONS_H
 
-#include <getopt.h>
-#include <stdbool.h>
+#include <stddef.h>
 
-/*
- * getopt_long with the lab's manners: an unknown option or a missing
- * argument is a one-line error naming the command, and exit status 2.
- * Returns the option character, or -1 at the end of the options.
- */
-int next_option(const char *command, int argc, char **argv, const char *shortopts,
-		const struct option *longopts);
-/* Parses a positive number for option NAME or dies with status 2. */
-unsigned long option_ulong(const char *command, const char *name, const char *value);
-double option_seconds(const char *command, const char *name, const char *value);
+#include "common/cli/parse-options.h"
+
+/* Parses COMMAND's options; returns how many operands are left in argv[1..]. */
+int lab_parse_options(const char *command, int argc, char **argv, const struct opt *opts,
+		      const char *head, const char *tail);
+/* The same with parse_options_until()'s OPERANDS_BEFORE. */
+int lab_parse_options_until(const char *command, int argc, char **argv, const struct opt *opts,
+			    const char *head, const char *tail, int operands_before);
+
+/* OPTION_CALL converters for the lab's tables. */
+/* Appends the value to the struct strlist the option targets (a repeatable option). */
+int opt_push(const struct opt *o, const char *value, char *err, size_t err_size);
+/* A positive number of seconds into the double the option targets. */
+int opt_seconds(const struct opt *o, const char *value, char *err, size_t err_size);
+/* realtime or icount into the struct clock_choice the option targets, asked
+ * for by "--clock" (clock.h). */
+int opt_clock(const struct opt *o, const char *value, char *err, size_t err_size);
 
 #endif

@@ -24,6 +24,10 @@ const char *const default_perf_events[] = {
 	"compaction:mm_compaction_begin",
 	"compaction:mm_compaction_end",
 	"compaction:mm_compaction_try_to_compact_pages",
+	/* what a direct compaction attempt came to: with these the trace counts
+	 * the stalls vmstat's compact_stall counts (analysis/trace/window.h) */
+	"compaction:mm_compaction_suitable",
+	"compaction:mm_compaction_deferred",
 	"kmem:mm_page_alloc_extfrag",
 	/* Unfiltered, every page allocation floods a TCG guest; high orders are the story. */
 	"kmem:mm_page_alloc if order > 0",

@@ -36,24 +36,9 @@ const char binder_mmap_usage[] =
 "Opens a binder device many times, each open with its own read-only mmap, and\n"
 "keeps them all open: each 4 MiB mapping makes the kernel allocate a 32 KiB\n"
 "(order-3) page array (kcalloc) or fall back to vmalloc (kvcalloc).\n"
-"\n"
-"  --opens N             opens (each with an mmap) per process (default 1000)\n"
-"  --procs P             opener processes (default 1)\n"
-"  --map-size SIZE       mapping size per open (default 4M, the driver's cap)\n"
-"  --interval DUR        pause between opens (default 0)\n"
-"  --time DUR            stop opening after this long (default: no limit)\n"
-"  --hold DUR            keep everything open this long before closing (default 0)\n"
-"  --stall DUR           an mmap slower than this counts as a stall (default 10ms)\n"
-"  --max-failures N      an opener stops after N failures (default 0: never)\n"
-"  --opener-oom-adj N    oom_score_adj of the openers (default 0; the parent\n"
-"                        sets itself to -1000 unless --no-protect)\n"
-"  --no-protect          leave the parent's oom_score_adj alone\n"
-"  --binderfs DIR        binderfs mount (default /dev/binderfs); a fresh device\n"
-"                        is made and removed\n"
-"  --device PATH         use this existing binder device instead\n"
-"  --node N              bind CPU and memory to NUMA node N\n"
-"  -h, --help            this text\n"
-"\n"
+"\n";
+
+static const char binder_mmap_output[] =
 "Output: mmap_attempts, mmap_ok, mmap_enomem, mmap_errors (other errors at\n"
 "open/version/mmap), mmap_stalls, mmap_openers_killed (counts);\n"
 "mmap_latency_p50_ns, mmap_latency_p99_ns, mmap_latency_max_ns,\n"
@@ -84,7 +69,7 @@ struct cfg {
 	uint64_t opens, procs, map_size, interval_ns, time_ns, hold_ns, stall_ns;
 	uint64_t max_failures;
 	int opener_adj;
-	bool protect;
+	bool no_protect;
 };
 
 #define EVENT_CAP 20
@@ -192,143 +177,127 @@ static int opener(const struct cfg *cfg, const char *path, int proc,
 	return 0;
 }
 
-int binder_mmap_main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "opens", required_argument, 0, 'o' },
-		{ "procs", required_argument, 0, 'p' },
-		{ "map-size", required_argument, 0, 'm' },
-		{ "interval", required_argument, 0, 'i' },
-		{ "time", required_argument, 0, 't' },
-		{ "hold", required_argument, 0, 'H' },
-		{ "stall", required_argument, 0, 'S' },
-		{ "max-failures", required_argument, 0, 'F' },
-		{ "opener-oom-adj", required_argument, 0, 'A' },
-		{ "no-protect", no_argument, 0, 'P' },
-		{ "binderfs", required_argument, 0, 'b' },
-		{ "device", required_argument, 0, 'd' },
-		WL_COMMON_OPTS,
-		{ 0, 0, 0, 0 },
-	};
-	struct cfg cfg = {
-		.opens = 1000, .procs = 1, .map_size = BINDER_MAP_MAX,
-		.stall_ns = 10000000ull, .protect = true,
-	};
-	const char *binderfs = NULL, *device = NULL;
-	struct wl_common com;
+/* One run: the settings, the device, the openers and what they recorded. */
+struct run {
+	struct cfg cfg;
+	const char *binderfs, *device;
 	struct binder_device dev;
-	struct rec *recs;
-	struct opener_state *st;
-	pid_t *pids;
+	struct rec *recs;               /* shared: cfg.opens per opener */
+	struct opener_state *st;        /* shared: one per opener */
 	size_t nrec, recs_bytes, st_bytes;
-	uint64_t attempts = 0, ok = 0, enomem = 0, errors = 0, stalls = 0, killed = 0;
-	double *mlat, *olat;
-	size_t nm = 0, no = 0;
-	struct summary ms, os;
-	struct wl_pipe closer;
-	int c, r;
-	bool done;
+	pid_t *pids;                    /* 0 once reaped */
+	struct wl_pipe closer;          /* closing it tells the openers to close */
+	uint64_t killed;
+};
 
-	wl_common_init(&com);
-	wl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		r = wl_common_opt(NAME, c, optarg, argv, &com);
-		if (r < 0)
-			return WL_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'o':
-			if (wl_parse_u64(NAME, "--opens", optarg, 1, 1000000, &cfg.opens))
-				return WL_EXIT_USAGE;
-			break;
-		case 'p':
-			if (wl_parse_u64(NAME, "--procs", optarg, 1, 4096, &cfg.procs))
-				return WL_EXIT_USAGE;
-			break;
-		case 'm':
-			if (wl_parse_size(NAME, "--map-size", optarg, 0, 4096,
-					  BINDER_MAP_MAX, &cfg.map_size))
-				return WL_EXIT_USAGE;
-			break;
-		case 'i':
-			if (wl_parse_duration(NAME, "--interval", optarg, &cfg.interval_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 't':
-			if (wl_parse_duration(NAME, "--time", optarg, &cfg.time_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'H':
-			if (wl_parse_duration(NAME, "--hold", optarg, &cfg.hold_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'S':
-			if (wl_parse_duration(NAME, "--stall", optarg, &cfg.stall_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'F':
-			if (wl_parse_u64(NAME, "--max-failures", optarg, 0, UINT32_MAX,
-					 &cfg.max_failures))
-				return WL_EXIT_USAGE;
-			break;
-		case 'A':
-			if (wl_parse_int(NAME, "--opener-oom-adj", optarg, -1000, 1000,
-					 &cfg.opener_adj))
-				return WL_EXIT_USAGE;
-			break;
-		case 'P': cfg.protect = false; break;
-		case 'b': binderfs = optarg; break;
-		case 'd': device = optarg; break;
-		}
-	}
-	r = wl_common_apply(NAME, &com, argc, argv, binder_mmap_usage, &done);
-	if (done)
+static int parse_args(struct run *run, int argc, char **argv, bool *done)
+{
+	struct cfg *cfg = &run->cfg;
+	struct wl_common com = { -1 };
+	const struct opt opts[] = {
+		OPT_U64(0, "opens", &cfg->opens, "N", 1, 1000000,
+			"opens (each with an mmap) per process (default 1000)"),
+		OPT_U64(0, "procs", &cfg->procs, "P", 1, 4096, "opener processes (default 1)"),
+		WL_OPT_SIZE(0, "map-size", &cfg->map_size, "SIZE", 4096, BINDER_MAP_MAX,
+			    "mapping size per open (default 4M, the driver's cap)"),
+		WL_OPT_DURATION(0, "interval", &cfg->interval_ns, "DUR", "pause between opens (default 0)"),
+		WL_OPT_DURATION(0, "time", &cfg->time_ns, "DUR",
+				"stop opening after this long (default: no limit)"),
+		WL_OPT_DURATION(0, "hold", &cfg->hold_ns, "DUR",
+				"keep everything open this long before closing (default 0)"),
+		WL_OPT_DURATION(0, "stall", &cfg->stall_ns, "DUR",
+				"an mmap slower than this counts as a stall (default 10ms)"),
+		OPT_U64(0, "max-failures", &cfg->max_failures, "N", 0, UINT32_MAX,
+			"an opener stops after N failures (default 0: never)"),
+		OPT_INT(0, "opener-oom-adj", &cfg->opener_adj, "N", -1000, 1000,
+			"oom_score_adj of the openers (default 0; the parent sets itself to -1000 "
+			"unless --no-protect)"),
+		OPT_FLAG(0, "no-protect", &cfg->no_protect, "leave the parent's oom_score_adj alone"),
+		OPT_STRING(0, "binderfs", &run->binderfs, "DIR",
+			   "binderfs mount (default /dev/binderfs); a fresh device is made and removed"),
+		OPT_STRING(0, "device", &run->device, "PATH", "use this existing binder device instead"),
+		WL_NODE_OPTION(&com),
+		OPT_END(),
+	};
+	int r = wl_parse_args(NAME, argc, argv, opts, binder_mmap_usage, binder_mmap_output, &com,
+			      done);
+	if (*done)
 		return r;
-	if (cfg.map_size % 4096)
+	*done = true;
+	if (cfg->map_size % 4096)
 		return wl_usage_error(NAME, "--map-size must be a multiple of 4096");
-	if (cfg.opens * cfg.procs > 4000000)
+	if (cfg->opens * cfg->procs > 4000000)
 		return wl_usage_error(NAME, "--opens x --procs must stay below 4000000");
+	*done = false;
+	return WL_EXIT_OK;
+}
 
-	wl_stop_on_signals();
-	if (cfg.protect && wl_set_oom_score_adj(0, -1000))
+/* The parent's protection, the file limit, the device and the shared records. */
+static int setup(struct run *run)
+{
+	const struct cfg *cfg = &run->cfg;
+	int r;
+
+	if (!cfg->no_protect && wl_set_oom_score_adj(0, -1000))
 		wl_err(NAME, "cannot set own oom_score_adj to -1000 (not root?)");
-	r = wl_raise_nofile(cfg.opens + 64);
+	r = wl_raise_nofile(cfg->opens + 64);
 	if (r) {
 		wl_err(NAME, "RLIMIT_NOFILE cannot be raised to %llu: %s",
-		       (unsigned long long)(cfg.opens + 64), strerror(-r));
+		       (unsigned long long)(cfg->opens + 64), strerror(-r));
 		return WL_EXIT_FAIL;
 	}
-	if (wl_binder_device_setup(NAME, &dev, device, binderfs))
+	if (wl_binder_device_setup(NAME, &run->dev, run->device, run->binderfs))
 		return WL_EXIT_FAIL;
 	{
 		struct jl j;
 
 		report_begin_event(&j, "mapping");
-		jl_u64(&j, "map_size", cfg.map_size);
-		jl_u64(&j, "page_array_bytes", cfg.map_size / 4096 * 32);
+		jl_u64(&j, "map_size", cfg->map_size);
+		jl_u64(&j, "page_array_bytes", cfg->map_size / 4096 * 32);
 		report_end(&j);
 	}
 
-	nrec = (size_t)(cfg.opens * cfg.procs);
-	recs_bytes = nrec * sizeof(struct rec);
-	st_bytes = (size_t)cfg.procs * sizeof(struct opener_state);
-	recs = wl_shared_alloc(recs_bytes);
-	st = wl_shared_alloc(st_bytes);
-	pids = calloc(cfg.procs, sizeof(*pids));
-	if (!recs || !st || !pids) {
-		wl_err(NAME, "out of memory for %zu records", nrec);
-		binder_device_remove(&dev);
+	run->nrec = (size_t)(cfg->opens * cfg->procs);
+	run->recs_bytes = run->nrec * sizeof(struct rec);
+	run->st_bytes = (size_t)cfg->procs * sizeof(struct opener_state);
+	run->recs = wl_shared_alloc(run->recs_bytes);
+	run->st = wl_shared_alloc(run->st_bytes);
+	run->pids = calloc(cfg->procs, sizeof(*run->pids));
+	if (!run->recs || !run->st || !run->pids) {
+		wl_err(NAME, "out of memory for %zu records", run->nrec);
+		binder_device_remove(&run->dev);
 		return WL_EXIT_FAIL;
 	}
-
-	if (wl_pipe_open(&closer)) {
+	if (wl_pipe_open(&run->closer)) {
 		wl_err(NAME, "pipe: %s", strerror(errno));
-		binder_device_remove(&dev);
+		binder_device_remove(&run->dev);
 		return WL_EXIT_FAIL;
 	}
+	return WL_EXIT_OK;
+}
+
+static void report_opener_end(uint64_t p, pid_t pid, int status, int32_t done, const char *name)
+{
+	char sbuf[64];
+	struct jl j;
+
+	report_begin_event(&j, name);
+	jl_i64(&j, "opener", (int64_t)p);
+	jl_i64(&j, "pid", pid);
+	jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
+	if (WIFSIGNALED(status))
+		jl_i64(&j, "signal", WTERMSIG(status));
+	jl_i64(&j, "opens_done", done);
+	report_end(&j);
+}
+
+/* Starts the openers, and waits until every one finished opening or died. */
+static void open_phase(struct run *run)
+{
+	const struct cfg *cfg = &run->cfg;
+
 	report_phase("open", true);
-	for (uint64_t p = 0; p < cfg.procs; p++) {
+	for (uint64_t p = 0; p < cfg->procs; p++) {
 		pid_t pid = fork();
 
 		if (pid < 0) {
@@ -336,39 +305,27 @@ int binder_mmap_main(int argc, char **argv)
 			break;
 		}
 		if (pid == 0) {
-			close(closer.wr);
-			_exit(opener(&cfg, dev.path, (int)p, recs + p * cfg.opens,
-				     &st[p], closer.rd));
+			close(run->closer.wr);
+			_exit(opener(cfg, run->dev.path, (int)p, run->recs + p * cfg->opens,
+				     &run->st[p], run->closer.rd));
 		}
-		pids[p] = pid;
-		st[p].pid = pid;
+		run->pids[p] = pid;
+		run->st[p].pid = pid;
 	}
-
-	/* Wait until every opener finished opening or died. */
 	for (;;) {
 		uint64_t busy = 0;
 
-		for (uint64_t p = 0; p < cfg.procs; p++) {
+		for (uint64_t p = 0; p < cfg->procs; p++) {
 			int status;
 
-			if (!pids[p] || st[p].finished)
+			if (!run->pids[p] || run->st[p].finished)
 				continue;
-			if (waitpid(pids[p], &status, WNOHANG) == pids[p]) {
-				char sbuf[64];
-				struct jl j;
-
-				report_begin_event(&j, WIFSIGNALED(status) ?
-						   "opener-killed" : "opener-exited");
-				jl_i64(&j, "opener", (int64_t)p);
-				jl_i64(&j, "pid", pids[p]);
-				jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
+			if (waitpid(run->pids[p], &status, WNOHANG) == run->pids[p]) {
+				report_opener_end(p, run->pids[p], status, run->st[p].done,
+						  WIFSIGNALED(status) ? "opener-killed" : "opener-exited");
 				if (WIFSIGNALED(status))
-					jl_i64(&j, "signal", WTERMSIG(status));
-				jl_i64(&j, "opens_done", st[p].done);
-				report_end(&j);
-				if (WIFSIGNALED(status))
-					killed++;
-				pids[p] = 0;
+					run->killed++;
+				run->pids[p] = 0;
 				continue;
 			}
 			busy++;
@@ -378,51 +335,60 @@ int binder_mmap_main(int argc, char **argv)
 		wl_sleep_ns(5000000);
 	}
 	report_phase("open", false);
+}
 
-	if (cfg.hold_ns && !wl_stop) {
+static void hold_phase(const struct run *run)
+{
+	if (run->cfg.hold_ns && !wl_stop) {
 		report_phase("hold", true);
-		wl_sleep_ns(cfg.hold_ns);
+		wl_sleep_ns(run->cfg.hold_ns);
 		report_phase("hold", false);
 	}
+}
+
+/* Tells the openers to close everything and reaps them. */
+static void close_phase(struct run *run)
+{
+	const struct cfg *cfg = &run->cfg;
 
 	report_phase("close", true);
-	wl_pipe_close(&closer);           /* EOF: openers close and exit */
+	wl_pipe_close(&run->closer);           /* EOF: openers close and exit */
 	if (wl_stop)
-		for (uint64_t p = 0; p < cfg.procs; p++)
-			if (pids[p])
-				kill(pids[p], SIGKILL);
-	for (uint64_t p = 0; p < cfg.procs; p++) {
+		for (uint64_t p = 0; p < cfg->procs; p++)
+			if (run->pids[p])
+				kill(run->pids[p], SIGKILL);
+	for (uint64_t p = 0; p < cfg->procs; p++) {
 		int status;
 
-		if (!pids[p])
+		if (!run->pids[p])
 			continue;
-		if (wl_waitpid_timeout(pids[p], &status, 60000) <= 0) {
-			kill(pids[p], SIGKILL);
-			waitpid(pids[p], &status, 0);
+		if (wl_waitpid_timeout(run->pids[p], &status, 60000) <= 0) {
+			kill(run->pids[p], SIGKILL);
+			waitpid(run->pids[p], &status, 0);
 		}
 		if (WIFSIGNALED(status) && !wl_stop) {
-			char sbuf[64];
-			struct jl j;
-
-			killed++;
-			report_begin_event(&j, "opener-killed");
-			jl_i64(&j, "opener", (int64_t)p);
-			jl_i64(&j, "pid", pids[p]);
-			jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
-			jl_i64(&j, "signal", WTERMSIG(status));
-			jl_i64(&j, "opens_done", st[p].done);
-			report_end(&j);
+			run->killed++;
+			report_opener_end(p, run->pids[p], status, run->st[p].done, "opener-killed");
 		}
 	}
 	report_phase("close", false);
+}
 
-	mlat = calloc(nrec, sizeof(double));
-	olat = calloc(nrec, sizeof(double));
-	for (uint64_t p = 0; p < cfg.procs; p++) {
-		int32_t n = st[p].done;
+/* The metrics from every record the openers wrote. */
+static void report_results(const struct run *run)
+{
+	const struct cfg *cfg = &run->cfg;
+	uint64_t attempts = 0, ok = 0, enomem = 0, errors = 0, stalls = 0;
+	double *mlat = calloc(run->nrec, sizeof(double));
+	double *olat = calloc(run->nrec, sizeof(double));
+	size_t nm = 0, no = 0;
+	struct summary ms, os;
+
+	for (uint64_t p = 0; p < cfg->procs; p++) {
+		int32_t n = run->st[p].done;
 
 		for (int32_t i = 0; i < n; i++) {
-			const struct rec *rc = &recs[p * cfg.opens + (uint64_t)i];
+			const struct rec *rc = &run->recs[p * cfg->opens + (uint64_t)i];
 
 			attempts++;
 			if (rc->state == REC_OK)
@@ -434,7 +400,7 @@ int binder_mmap_main(int argc, char **argv)
 			if (rc->step == BSTEP_MMAP || rc->state == REC_OK) {
 				if (mlat)
 					mlat[nm++] = (double)rc->mmap_ns;
-				if (rc->mmap_ns >= cfg.stall_ns)
+				if (rc->mmap_ns >= cfg->stall_ns)
 					stalls++;
 			}
 			if (olat)
@@ -448,7 +414,7 @@ int binder_mmap_main(int argc, char **argv)
 	report_metric("mmap_enomem", (double)enomem, "count", NULL);
 	report_metric("mmap_errors", (double)errors, "count", NULL);
 	report_metric("mmap_stalls", (double)stalls, "count", NULL);
-	report_metric("mmap_openers_killed", (double)killed, "count", NULL);
+	report_metric("mmap_openers_killed", (double)run->killed, "count", NULL);
 	if (ms.n) {
 		report_metric("mmap_latency_p50_ns", ms.p50, "ns", NULL);
 		report_metric("mmap_latency_p99_ns", ms.p99, "ns", NULL);
@@ -463,15 +429,41 @@ int binder_mmap_main(int argc, char **argv)
 		"%llu stalls >= %.1f ms, %llu openers killed; mmap p50 %.0f us p99 %.0f us max %.0f us\n",
 		NAME, (unsigned long long)attempts, (unsigned long long)ok,
 		(unsigned long long)enomem, (unsigned long long)errors,
-		(unsigned long long)stalls, (double)cfg.stall_ns / 1e6,
-		(unsigned long long)killed, ms.p50 / 1e3, ms.p99 / 1e3, ms.max / 1e3);
+		(unsigned long long)stalls, (double)cfg->stall_ns / 1e6,
+		(unsigned long long)run->killed, ms.p50 / 1e3, ms.p99 / 1e3, ms.max / 1e3);
 	free(mlat);
 	free(olat);
-	free(pids);
-	wl_shared_free(recs, recs_bytes);
-	wl_shared_free(st, st_bytes);
-	r = binder_device_remove(&dev);
+}
+
+static void teardown(struct run *run)
+{
+	free(run->pids);
+	wl_shared_free(run->recs, run->recs_bytes);
+	wl_shared_free(run->st, run->st_bytes);
+	int r = binder_device_remove(&run->dev);
 	if (r)
-		wl_err(NAME, "removing %s: %s", dev.path, strerror(-r));
+		wl_err(NAME, "removing %s: %s", run->dev.path, strerror(-r));
+}
+
+int binder_mmap_main(int argc, char **argv)
+{
+	struct run run = {
+		.cfg = { .opens = 1000, .procs = 1, .map_size = BINDER_MAP_MAX,
+			 .stall_ns = 10000000ull },
+	};
+	bool done;
+	int r = parse_args(&run, argc, argv, &done);
+
+	if (done)
+		return r;
+	wl_stop_on_signals();
+	r = setup(&run);
+	if (r)
+		return r;
+	open_phase(&run);
+	hold_phase(&run);
+	close_phase(&run);
+	report_results(&run);
+	teardown(&run);
 	return WL_EXIT_OK;
 }

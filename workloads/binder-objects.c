@@ -50,29 +50,9 @@ const char binder_objects_usage[] =
 "acquired and released, death notifications; reports binder stats per object\n"
 "type and the slab caches holding them (size, objects per slab, active objects,\n"
 "memory, efficiency, merged aliases).\n"
-"\n"
-"  --clients N           client processes (default 4)\n"
-"  --threads N           sender threads per client (default 4)\n"
-"  --rounds N            transactions per sender thread (default 16)\n"
-"  --nodes N             binder objects per transaction (default 16, max 256)\n"
-"  --manager-threads N   looper threads in the manager (default 4)\n"
-"  --release PCT         percent of the refs released while the clients live\n"
-"                        (default 50)\n"
-"  --no-death            no death notifications\n"
-"  --hold DUR            stay in the hold phase this long (default 0)\n"
-"  --cycles N            repeat the whole thing N times (default 1)\n"
-"  --struct-size T=N     payload size of binder object type T (proc, thread,\n"
-"                        node, ref, death, transaction, transaction_complete)\n"
-"                        for kmalloc caches; default: 6.12.117 x86_64 sizes\n"
-"  --binderfs DIR        binderfs mount (default /dev/binderfs); a fresh device\n"
-"                        is made and removed\n"
-"  --device PATH         use this existing binder device instead\n"
-"  --stats PATH          binder stats file (default\n"
-"                        <binderfs>/binder_logs/stats, then\n"
-"                        /sys/kernel/debug/binder/stats)\n"
-"  --node N              bind CPU and memory to NUMA node N\n"
-"  -h, --help            this text\n"
-"\n"
+"\n";
+
+static const char binder_objects_output[] =
 "Output (labels: type = binder object type, when = before|hold|released|dead|end,\n"
 "cycle; slab metrics also cache):\n"
 "  binder_active (count, active minus the value before the run),\n"
@@ -726,112 +706,74 @@ out:
 	return r;
 }
 
-static int parse_struct_size(const char *arg, struct cfg *cfg)
+/* --struct-size T=N: the payload size of one object type. */
+static int struct_size_option(const struct opt *o, const char *arg, char *err, size_t err_size)
 {
+	struct cfg *cfg = o->target;
 	const char *eq = strchr(arg, '=');
 	uint64_t v;
 
-	if (!eq)
-		return -1;
-	for (int i = 0; i < BOBJ_COUNT; i++) {
+	for (int i = 0; eq && i < BOBJ_COUNT; i++) {
 		if (strlen(binder_obj_names[i]) == (size_t)(eq - arg) &&
 		    !strncmp(arg, binder_obj_names[i], (size_t)(eq - arg))) {
 			if (wl_parse_u64_str(eq + 1, &v) || v == 0 || v > 65536)
-				return -1;
+				break;
 			cfg->size[i] = v;
 			return 0;
 		}
 	}
+	snprintf(err, err_size, "needs TYPE=BYTES with TYPE one of proc, thread, node, ref, death, "
+		 "transaction, transaction_complete; got '%s'", arg);
 	return -1;
 }
 
 int binder_objects_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "clients", required_argument, 0, 'c' },
-		{ "threads", required_argument, 0, 't' },
-		{ "rounds", required_argument, 0, 'r' },
-		{ "nodes", required_argument, 0, 'n' },
-		{ "manager-threads", required_argument, 0, 'm' },
-		{ "release", required_argument, 0, 'R' },
-		{ "no-death", no_argument, 0, 'D' },
-		{ "hold", required_argument, 0, 'H' },
-		{ "cycles", required_argument, 0, 'C' },
-		{ "struct-size", required_argument, 0, 'z' },
-		{ "binderfs", required_argument, 0, 'b' },
-		{ "device", required_argument, 0, 'd' },
-		{ "stats", required_argument, 0, 'S' },
-		WL_COMMON_OPTS,
-		{ 0, 0, 0, 0 },
-	};
 	struct cfg cfg = {
 		.clients = 4, .threads = 4, .rounds = 16, .nodes = 16, .mthreads = 4,
-		.release_pct = 50, .cycles = 1, .death = true,
+		.release_pct = 50, .cycles = 1,
 	};
 	const char *binderfs = NULL, *device = NULL, *stats = NULL;
 	struct binder_objstats base;
 	struct binder_device dev;
-	struct wl_common com;
-	int c, r, ret = WL_EXIT_OK;
-	bool done;
+	struct wl_common com = { -1 };
+	bool no_death = false, done;
+	int r, ret = WL_EXIT_OK;
+	const struct opt opts[] = {
+		OPT_U64(0, "clients", &cfg.clients, "N", 1, 512, "client processes (default 4)"),
+		OPT_U64(0, "threads", &cfg.threads, "N", 1, 256, "sender threads per client (default 4)"),
+		OPT_U64(0, "rounds", &cfg.rounds, "N", 1, 100000,
+			"transactions per sender thread (default 16)"),
+		OPT_U64(0, "nodes", &cfg.nodes, "N", 1, MAX_NODES,
+			"binder objects per transaction (default 16, max 256)"),
+		OPT_U64(0, "manager-threads", &cfg.mthreads, "N", 1, 64,
+			"looper threads in the manager (default 4)"),
+		OPT_U64(0, "release", &cfg.release_pct, "PCT", 0, 100,
+			"percent of the refs released while the clients live (default 50)"),
+		OPT_FLAG(0, "no-death", &no_death, "no death notifications"),
+		WL_OPT_DURATION(0, "hold", &cfg.hold_ns, "DUR", "stay in the hold phase this long (default 0)"),
+		OPT_U64(0, "cycles", &cfg.cycles, "N", 1, 10000, "repeat the whole thing N times (default 1)"),
+		OPT_CALL(0, "struct-size", &cfg, "T=N", struct_size_option,
+			 "payload size of binder object type T (proc, thread, node, ref, death, "
+			 "transaction, transaction_complete) for kmalloc caches; default: 6.12.117 "
+			 "x86_64 sizes"),
+		OPT_STRING(0, "binderfs", &binderfs, "DIR",
+			   "binderfs mount (default /dev/binderfs); a fresh device is made and removed"),
+		OPT_STRING(0, "device", &device, "PATH", "use this existing binder device instead"),
+		OPT_STRING(0, "stats", &stats, "PATH",
+			   "binder stats file (default <binderfs>/binder_logs/stats, then "
+			   "/sys/kernel/debug/binder/stats)"),
+		WL_NODE_OPTION(&com),
+		OPT_END(),
+	};
 
 	for (size_t i = 0; i < NSTRUCTS; i++)
 		cfg.size[binder_structs[i].type] = binder_structs[i].size;
-	wl_common_init(&com);
-	wl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		r = wl_common_opt(NAME, c, optarg, argv, &com);
-		if (r < 0)
-			return WL_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'c':
-			if (wl_parse_u64(NAME, "--clients", optarg, 1, 512, &cfg.clients))
-				return WL_EXIT_USAGE;
-			break;
-		case 't':
-			if (wl_parse_u64(NAME, "--threads", optarg, 1, 256, &cfg.threads))
-				return WL_EXIT_USAGE;
-			break;
-		case 'r':
-			if (wl_parse_u64(NAME, "--rounds", optarg, 1, 100000, &cfg.rounds))
-				return WL_EXIT_USAGE;
-			break;
-		case 'n':
-			if (wl_parse_u64(NAME, "--nodes", optarg, 1, MAX_NODES, &cfg.nodes))
-				return WL_EXIT_USAGE;
-			break;
-		case 'm':
-			if (wl_parse_u64(NAME, "--manager-threads", optarg, 1, 64, &cfg.mthreads))
-				return WL_EXIT_USAGE;
-			break;
-		case 'R':
-			if (wl_parse_u64(NAME, "--release", optarg, 0, 100, &cfg.release_pct))
-				return WL_EXIT_USAGE;
-			break;
-		case 'D': cfg.death = false; break;
-		case 'H':
-			if (wl_parse_duration(NAME, "--hold", optarg, &cfg.hold_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'C':
-			if (wl_parse_u64(NAME, "--cycles", optarg, 1, 10000, &cfg.cycles))
-				return WL_EXIT_USAGE;
-			break;
-		case 'z':
-			if (parse_struct_size(optarg, &cfg))
-				return wl_usage_error(NAME, "--struct-size needs TYPE=BYTES with TYPE one of proc, thread, node, ref, death, transaction, transaction_complete; got '%s'",
-						      optarg);
-			break;
-		case 'b': binderfs = optarg; break;
-		case 'd': device = optarg; break;
-		case 'S': stats = optarg; break;
-		}
-	}
-	r = wl_common_apply(NAME, &com, argc, argv, binder_objects_usage, &done);
+	r = wl_parse_args(NAME, argc, argv, opts, binder_objects_usage, binder_objects_output, &com,
+			  &done);
 	if (done)
 		return r;
+	cfg.death = !no_death;
 	if (cfg.clients * cfg.threads * cfg.rounds * cfg.nodes > 4000000)
 		return wl_usage_error(NAME, "clients x threads x rounds x nodes must stay below 4000000");
 

@@ -27,22 +27,9 @@ const char binder_sendvec_usage[] =
 "Usage: binder-sendvec [OPTIONS]\n"
 "Synchronous binder echo of N bytes (Android's BM_sendVec_binder/N): a server\n"
 "process echoes each transaction, the client measures round trips per size.\n"
-"\n"
-"  --sizes LIST          comma-separated sizes (default 4,8,...,65536: 15 sizes)\n"
-"  --time-per-size DUR   time budget per size (default 1s; e.g. 200ms)\n"
-"  --time DUR            total time budget, split evenly over the sizes\n"
-"  --iterations N        fixed iterations per size (instead of a time budget)\n"
-"  --warmup N            untimed round trips before each size (default 50)\n"
-"  --sg                  send the bytes as a scatter-gather buffer object\n"
-"                        (BC_TRANSACTION_SG + binder_buffer_object) instead of\n"
-"                        inline data; metrics get the label mode=sg\n"
-"  --map-size SIZE       binder mmap size per process (default 1M-8K, max 4M)\n"
-"  --binderfs DIR        binderfs mount (default /dev/binderfs); a fresh\n"
-"                        device oomlab-<pid>-<n> is made and removed\n"
-"  --device PATH         use this existing binder device instead\n"
-"  --node N              bind CPU and memory to NUMA node N\n"
-"  -h, --help            this text\n"
-"\n"
+"\n";
+
+static const char binder_sendvec_output[] =
 "Output (JSON lines, label size=N): sendvec_ns_per_rt (ns, wall),\n"
 "sendvec_cpu_ns_per_rt (ns, client process CPU), sendvec_iterations (count),\n"
 "sendvec_bytes_per_s (B/s), sendvec_cpu_bytes_per_s (B/s), sendvec_errors\n"
@@ -207,26 +194,14 @@ static void report_size(size_t size, const struct size_result *r)
 
 int binder_sendvec_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "sizes", required_argument, 0, 's' },
-		{ "time-per-size", required_argument, 0, 't' },
-		{ "time", required_argument, 0, 'T' },
-		{ "iterations", required_argument, 0, 'i' },
-		{ "warmup", required_argument, 0, 'w' },
-		{ "sg", no_argument, 0, 'g' },
-		{ "map-size", required_argument, 0, 'm' },
-		{ "binderfs", required_argument, 0, 'b' },
-		{ "device", required_argument, 0, 'd' },
-		WL_COMMON_OPTS,
-		{ 0, 0, 0, 0 },
-	};
 	uint64_t sizes[MAX_SIZES], per_size_ns = 1000000000ull, total_ns = 0;
 	uint64_t iterations = 0, warmup = 50, map_size = BINDER_MAP_DEFAULT;
 
 	use_sg = false;
 	const char *binderfs = NULL, *device = NULL;
-	struct wl_common com;
-	int nsizes = 0, c, r, status, done_sizes = 0, ret = WL_EXIT_OK;
+	struct wl_common com = { -1 };
+	struct wl_size_list size_list = { sizes, 0, MAX_SIZES };
+	int nsizes = 0, r, status, done_sizes = 0, ret = WL_EXIT_OK;
 	struct binder_device dev;
 	struct wl_pipe ready;
 	struct binder_conn conn;
@@ -236,47 +211,33 @@ int binder_sendvec_main(int argc, char **argv)
 	size_t max_size = 0;
 	bool done;
 
-	wl_common_init(&com);
-	wl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		r = wl_common_opt(NAME, c, optarg, argv, &com);
-		if (r < 0)
-			return WL_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 's':
-			nsizes = wl_parse_size_list(NAME, "--sizes", optarg, sizes, MAX_SIZES);
-			if (nsizes < 0)
-				return WL_EXIT_USAGE;
-			break;
-		case 't':
-			if (wl_parse_duration(NAME, "--time-per-size", optarg, &per_size_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'T':
-			if (wl_parse_duration(NAME, "--time", optarg, &total_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'i':
-			if (wl_parse_u64(NAME, "--iterations", optarg, 1, UINT32_MAX, &iterations))
-				return WL_EXIT_USAGE;
-			break;
-		case 'w':
-			if (wl_parse_u64(NAME, "--warmup", optarg, 0, 1000000, &warmup))
-				return WL_EXIT_USAGE;
-			break;
-		case 'm':
-			if (wl_parse_size(NAME, "--map-size", optarg, 0, 4096,
-					  BINDER_MAP_MAX, &map_size))
-				return WL_EXIT_USAGE;
-			break;
-		case 'g': use_sg = true; break;
-		case 'b': binderfs = optarg; break;
-		case 'd': device = optarg; break;
-		}
-	}
-	r = wl_common_apply(NAME, &com, argc, argv, binder_sendvec_usage, &done);
+	const struct opt opts[] = {
+		{ OPTION_CALL, 0, "sizes", &size_list, "LIST",
+		  "comma-separated sizes (default 4,8,...,65536: 15 sizes)", 0, 0, wl_opt_size_list, NULL },
+		WL_OPT_DURATION(0, "time-per-size", &per_size_ns, "DUR",
+				"time budget per size (default 1s; e.g. 200ms)"),
+		WL_OPT_DURATION(0, "time", &total_ns, "DUR",
+				"total time budget, split evenly over the sizes"),
+		OPT_U64(0, "iterations", &iterations, "N", 1, UINT32_MAX,
+			"fixed iterations per size (instead of a time budget)"),
+		OPT_U64(0, "warmup", &warmup, "N", 0, 1000000,
+			"untimed round trips before each size (default 50)"),
+		OPT_FLAG(0, "sg", &use_sg,
+			 "send the bytes as a scatter-gather buffer object (BC_TRANSACTION_SG + "
+			 "binder_buffer_object) instead of inline data; metrics get the label mode=sg"),
+		WL_OPT_SIZE(0, "map-size", &map_size, "SIZE", 4096, BINDER_MAP_MAX,
+			    "binder mmap size per process (default 1M-8K, max 4M)"),
+		OPT_STRING(0, "binderfs", &binderfs, "DIR",
+			   "binderfs mount (default /dev/binderfs); a fresh device oomlab-<pid>-<n> is "
+			   "made and removed"),
+		OPT_STRING(0, "device", &device, "PATH", "use this existing binder device instead"),
+		WL_NODE_OPTION(&com),
+		OPT_END(),
+	};
+
+	r = wl_parse_args(NAME, argc, argv, opts, binder_sendvec_usage, binder_sendvec_output, &com,
+			  &done);
+	nsizes = size_list.n;
 	if (done)
 		return r;
 	if (!nsizes)

@@ -38,21 +38,9 @@ const char binder_throughput_usage[] =
 "Usage: binder-throughput [OPTIONS]\n"
 "binder transactions between worker processes (Android's binderThroughputTest):\n"
 "each worker serves and sends synchronous transactions to the others.\n"
-"\n"
-"  -w, --workers N       worker processes (default 2)\n"
-"  -i, --iterations N    transactions each client sends (default 10000)\n"
-"  -s, --payload SIZE    bytes per transaction (default 0)\n"
-"  -p, --pairs           client/server pairs: the first half of the workers\n"
-"                        only serve, worker k of the second half sends to k-w/2\n"
-"  --echo                servers echo the payload back (default: empty reply)\n"
-"  --server-threads N    looper threads per worker (default 1)\n"
-"  --time DUR            clients stop after DUR even before -i is reached\n"
-"  --binderfs DIR        binderfs mount (default /dev/binderfs); a fresh device\n"
-"                        is made and removed\n"
-"  --device PATH         use this existing binder device instead\n"
-"  --node N              bind CPU and memory to NUMA node N\n"
-"  -h, --help            this text\n"
-"\n"
+"\n";
+
+static const char binder_throughput_output[] =
 "Output: throughput_iterations_per_s (1/s; all transactions / wall time of the\n"
 "timed phase), throughput_iterations, throughput_errors, throughput_workers,\n"
 "throughput_clients (count), throughput_latency_avg_ns, _worst_ns, _best_ns,\n"
@@ -372,22 +360,9 @@ static int watch_barrier(struct shared *sh, volatile uint32_t *ctr, uint32_t n,
 
 int binder_throughput_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "workers", required_argument, 0, 'w' },
-		{ "iterations", required_argument, 0, 'i' },
-		{ "payload", required_argument, 0, 's' },
-		{ "pairs", no_argument, 0, 'p' },
-		{ "echo", no_argument, 0, 'E' },
-		{ "server-threads", required_argument, 0, 'S' },
-		{ "time", required_argument, 0, 't' },
-		{ "binderfs", required_argument, 0, 'b' },
-		{ "device", required_argument, 0, 'd' },
-		WL_COMMON_OPTS,
-		{ 0, 0, 0, 0 },
-	};
 	struct cfg cfg = { .workers = 2, .iterations = 10000, .server_threads = 1 };
 	const char *binderfs = NULL, *device = NULL;
-	struct wl_common com;
+	struct wl_common com = { -1 };
 	struct binder_device dev;
 	struct wl_pipe ready;
 	struct shared *sh;
@@ -395,48 +370,31 @@ int binder_throughput_main(int argc, char **argv)
 	size_t sh_bytes;
 	pid_t registry, *pids;
 	uint64_t t_start, t_end, total = 0, errors = 0, dead = 0, clients = 0;
-	int c, r, ret = WL_EXIT_OK;
+	int r, ret = WL_EXIT_OK;
 	bool done;
+	const struct opt opts[] = {
+		OPT_U64('w', "workers", &cfg.workers, "N", 2, MAX_WORKERS, "worker processes (default 2)"),
+		OPT_U64('i', "iterations", &cfg.iterations, "N", 1, UINT32_MAX,
+			"transactions each client sends (default 10000)"),
+		WL_OPT_SIZE('s', "payload", &cfg.payload, "SIZE", 0, 256 << 10,
+			    "bytes per transaction (default 0)"),
+		OPT_FLAG('p', "pairs", &cfg.pairs,
+			 "client/server pairs: the first half of the workers only serve, worker k "
+			 "of the second half sends to k-w/2"),
+		OPT_FLAG(0, "echo", &cfg.echo, "servers echo the payload back (default: empty reply)"),
+		OPT_U64(0, "server-threads", &cfg.server_threads, "N", 1, 64,
+			"looper threads per worker (default 1)"),
+		WL_OPT_DURATION(0, "time", &cfg.time_ns, "DUR",
+				"clients stop after DUR even before -i is reached"),
+		OPT_STRING(0, "binderfs", &binderfs, "DIR",
+			   "binderfs mount (default /dev/binderfs); a fresh device is made and removed"),
+		OPT_STRING(0, "device", &device, "PATH", "use this existing binder device instead"),
+		WL_NODE_OPTION(&com),
+		OPT_END(),
+	};
 
-	wl_common_init(&com);
-	wl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hw:i:s:p", opts, NULL)) != -1) {
-		r = wl_common_opt(NAME, c, optarg, argv, &com);
-		if (r < 0)
-			return WL_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'w':
-			if (wl_parse_u64(NAME, "--workers", optarg, 2, MAX_WORKERS, &cfg.workers))
-				return WL_EXIT_USAGE;
-			break;
-		case 'i':
-			if (wl_parse_u64(NAME, "--iterations", optarg, 1, UINT32_MAX,
-					 &cfg.iterations))
-				return WL_EXIT_USAGE;
-			break;
-		case 's':
-			if (wl_parse_size(NAME, "--payload", optarg, 0, 0, 256 << 10,
-					  &cfg.payload))
-				return WL_EXIT_USAGE;
-			break;
-		case 'p': cfg.pairs = true; break;
-		case 'E': cfg.echo = true; break;
-		case 'S':
-			if (wl_parse_u64(NAME, "--server-threads", optarg, 1, 64,
-					 &cfg.server_threads))
-				return WL_EXIT_USAGE;
-			break;
-		case 't':
-			if (wl_parse_duration(NAME, "--time", optarg, &cfg.time_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'b': binderfs = optarg; break;
-		case 'd': device = optarg; break;
-		}
-	}
-	r = wl_common_apply(NAME, &com, argc, argv, binder_throughput_usage, &done);
+	r = wl_parse_args(NAME, argc, argv, opts, binder_throughput_usage, binder_throughput_output,
+			  &com, &done);
 	if (done)
 		return r;
 	if (cfg.pairs && cfg.workers % 2)

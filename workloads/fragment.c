@@ -50,39 +50,9 @@ const char fragment_usage[] =
 "use up what is left in large blocks.  Prints a \"ready\" event when done; the\n"
 "agent starts the workload after that line and stops fragment with SIGTERM.\n"
 "Run it outside a memory-limited cgroup.\n"
-"\n"
-"Target (default: no free block of order >= 3 left):\n"
-"  --target-order K      order that must become scarce (default 3)\n"
-"  --target-blocks N     done when at most N free blocks of order >= K are left\n"
-"                        (default 0)\n"
-"  --target-unusable X   done when the unusable free space index for order K is\n"
-"                        at least X (0..1) instead\n"
-"  --zones LIST          zones counted: comma list (DMA32,Normal) or all\n"
-"                        (default: all except DMA)\n"
-"Recipe:\n"
-"  --reserve SIZE        leave this much MemAvailable unpinned (default max(16M,\n"
-"                        4 x vm.min_free_kbytes))\n"
-"  --max-pin SIZE        pin at most this much (default 95% of MemTotal; '%' ok)\n"
-"  --chunk SIZE          pin in chunks of SIZE (default 4M)\n"
-"  --no-pipes            skip the unmovable pipe fill\n"
-"  --pipe-max SIZE       at most this much in pipes (default 10% of MemTotal;\n"
-"                        once the large blocks are gone, pipe pages also take\n"
-"                        holes of the pageblocks they claim)\n"
-"  --slab-files N        also create N files in --slab-dir, unlink every other\n"
-"  --slab-dir DIR        directory for them (default /tmp)\n"
-"  --stress-ng ARGS      first run `stress-ng ARGS --oomable --temp-path DIR\n"
-"                        --timeout T` (e.g. \"--vm 2 --vm-bytes 50% --mmapfork 2\")\n"
-"  --stress-ng-time DUR  T for that run (default 10s)\n"
-"  --stress-ng-temp DIR  its --temp-path (default /tmp)\n"
-"Holding:\n"
-"  --hold DUR            release after DUR (default: hold until SIGTERM/SIGINT)\n"
-"  --no-hold             release right after reporting (for testing)\n"
-"  --self-oom-adj N      own oom_score_adj (default -1000: never the OOM victim)\n"
-"  --time DUR            give up reaching the target after DUR (default 300s)\n"
-"  --node N              bind CPU and memory to NUMA node N; only that node's\n"
-"                        zones and free memory count\n"
-"  -h, --help            this text\n"
-"\n"
+"\n";
+
+static const char fragment_output[] =
 "Output: events buddyinfo (when=before|after, node, zone, free[] per order),\n"
 "phase-begin/end (stress-ng, pin, holes, pipes, slab), ready, released.\n"
 "Metrics: fragment_pinned_bytes, fragment_hole_bytes, fragment_pipe_bytes (B),\n"
@@ -466,30 +436,19 @@ static void release(struct state *s)
 	s->cua_set = s->mmc_set = false;
 }
 
+/* --hold DUR: released after DUR rather than at SIGTERM. */
+static int hold_option(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	struct cfg *cfg = o->target;
+	struct opt duration = WL_OPT_DURATION(0, NULL, &cfg->hold_ns, NULL, NULL);
+	if (wl_opt_duration(&duration, value, err, err_size) < 0)
+		return -1;
+	cfg->hold_forever = false;
+	return 0;
+}
+
 int fragment_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "target-order", required_argument, 0, 'k' },
-		{ "target-blocks", required_argument, 0, 'n' },
-		{ "target-unusable", required_argument, 0, 'u' },
-		{ "zones", required_argument, 0, 'z' },
-		{ "reserve", required_argument, 0, 'r' },
-		{ "max-pin", required_argument, 0, 'M' },
-		{ "chunk", required_argument, 0, 'c' },
-		{ "no-pipes", no_argument, 0, 'P' },
-		{ "pipe-max", required_argument, 0, 'X' },
-		{ "slab-files", required_argument, 0, 'f' },
-		{ "slab-dir", required_argument, 0, 'D' },
-		{ "stress-ng", required_argument, 0, 's' },
-		{ "stress-ng-time", required_argument, 0, 'S' },
-		{ "stress-ng-temp", required_argument, 0, 'e' },
-		{ "hold", required_argument, 0, 'H' },
-		{ "no-hold", no_argument, 0, 'N' },
-		{ "self-oom-adj", required_argument, 0, 'A' },
-		{ "time", required_argument, 0, 't' },
-		WL_COMMON_OPTS,
-		{ 0, 0, 0, 0 },
-	};
 	uint64_t memtotal = wl_mem_total_bytes(), min_free_kb = 0, t0, blocks = 0;
 	struct cfg cfg = {
 		.order = 3, .target_unusable = -1, .zones = NULL,
@@ -498,10 +457,10 @@ int fragment_main(int argc, char **argv)
 		.pipes = true, .hold_forever = true, .self_adj = -1000,
 	};
 	struct state s;
-	struct wl_common com;
+	struct wl_common com = { -1 };
 	double unusable = 0;
-	bool done, met;
-	int c, r;
+	bool done, met, no_pipes = false;
+	int r;
 
 	memset(&s, 0, sizeof(s));
 	cfg.max_pin = memtotal / 100 * 95;
@@ -509,83 +468,54 @@ int fragment_main(int argc, char **argv)
 	wl_read_u64("/proc/sys/vm/min_free_kbytes", &min_free_kb);
 	cfg.reserve = min_free_kb * 4096 > (16ul << 20) ? min_free_kb * 4096 : 16ul << 20;
 
-	wl_common_init(&com);
-	wl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		r = wl_common_opt(NAME, c, optarg, argv, &com);
-		if (r < 0)
-			return WL_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'k':
-			if (wl_parse_int(NAME, "--target-order", optarg, 1, 10, &cfg.order))
-				return WL_EXIT_USAGE;
-			break;
-		case 'n':
-			if (wl_parse_u64(NAME, "--target-blocks", optarg, 0, UINT32_MAX,
-					 &cfg.target_blocks))
-				return WL_EXIT_USAGE;
-			break;
-		case 'u':
-			if (wl_parse_double(NAME, "--target-unusable", optarg, 0, 1,
-					    &cfg.target_unusable))
-				return WL_EXIT_USAGE;
-			break;
-		case 'z': cfg.zones = optarg; break;
-		case 'r':
-			if (wl_parse_size(NAME, "--reserve", optarg, memtotal, 0,
-					  UINT64_MAX, &cfg.reserve))
-				return WL_EXIT_USAGE;
-			break;
-		case 'M':
-			if (wl_parse_size(NAME, "--max-pin", optarg, memtotal, PAGE * 2,
-					  UINT64_MAX, &cfg.max_pin))
-				return WL_EXIT_USAGE;
-			break;
-		case 'c':
-			if (wl_parse_size(NAME, "--chunk", optarg, 0, PAGE * 2, 1ul << 30,
-					  &cfg.chunk))
-				return WL_EXIT_USAGE;
-			break;
-		case 'P': cfg.pipes = false; break;
-		case 'X':
-			if (wl_parse_size(NAME, "--pipe-max", optarg, memtotal, 0,
-					  UINT64_MAX, &cfg.pipe_max))
-				return WL_EXIT_USAGE;
-			break;
-		case 'f':
-			if (wl_parse_u64(NAME, "--slab-files", optarg, 0, 10000000,
-					 &cfg.slab_files))
-				return WL_EXIT_USAGE;
-			break;
-		case 'D': cfg.slab_dir = optarg; break;
-		case 's': cfg.stress_args = optarg; break;
-		case 'S':
-			if (wl_parse_duration(NAME, "--stress-ng-time", optarg, &cfg.stress_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'e': cfg.stress_temp = optarg; break;
-		case 'H':
-			if (wl_parse_duration(NAME, "--hold", optarg, &cfg.hold_ns))
-				return WL_EXIT_USAGE;
-			cfg.hold_forever = false;
-			break;
-		case 'N': cfg.no_hold = true; break;
-		case 'A':
-			if (wl_parse_int(NAME, "--self-oom-adj", optarg, -1000, 1000,
-					 &cfg.self_adj))
-				return WL_EXIT_USAGE;
-			break;
-		case 't':
-			if (wl_parse_duration(NAME, "--time", optarg, &cfg.time_ns))
-				return WL_EXIT_USAGE;
-			break;
-		}
-	}
-	r = wl_common_apply(NAME, &com, argc, argv, fragment_usage, &done);
+	const struct opt opts[] = {
+		OPT_GROUP("Target (default: no free block of order >= 3 left):"),
+		OPT_INT(0, "target-order", &cfg.order, "K", 1, 10, "order that must become scarce (default 3)"),
+		OPT_U64(0, "target-blocks", &cfg.target_blocks, "N", 0, UINT32_MAX,
+			"done when at most N free blocks of order >= K are left (default 0)"),
+		OPT_DOUBLE(0, "target-unusable", &cfg.target_unusable, "X", 0, 1,
+			   "done when the unusable free space index for order K is at least X (0..1) "
+			   "instead"),
+		OPT_STRING(0, "zones", &cfg.zones, "LIST",
+			   "zones counted: comma list (DMA32,Normal) or all (default: all except DMA)"),
+		OPT_GROUP("Recipe:"),
+		WL_OPT_MEM_SIZE(0, "reserve", &cfg.reserve, "SIZE", 0, UINT64_MAX,
+				"leave this much MemAvailable unpinned (default max(16M, 4 x "
+				"vm.min_free_kbytes))"),
+		WL_OPT_MEM_SIZE(0, "max-pin", &cfg.max_pin, "SIZE", PAGE * 2, UINT64_MAX,
+				"pin at most this much (default 95% of MemTotal; '%' ok)"),
+		WL_OPT_SIZE(0, "chunk", &cfg.chunk, "SIZE", PAGE * 2, 1ul << 30,
+			    "pin in chunks of SIZE (default 4M)"),
+		OPT_FLAG(0, "no-pipes", &no_pipes, "skip the unmovable pipe fill"),
+		WL_OPT_MEM_SIZE(0, "pipe-max", &cfg.pipe_max, "SIZE", 0, UINT64_MAX,
+				"at most this much in pipes (default 10% of MemTotal; once the large "
+				"blocks are gone, pipe pages also take holes of the pageblocks they claim)"),
+		OPT_U64(0, "slab-files", &cfg.slab_files, "N", 0, 10000000,
+			"also create N files in --slab-dir, unlink every other"),
+		OPT_STRING(0, "slab-dir", &cfg.slab_dir, "DIR", "directory for them (default /tmp)"),
+		OPT_STRING(0, "stress-ng", &cfg.stress_args, "ARGS",
+			   "first run `stress-ng ARGS --oomable --temp-path DIR --timeout T` (e.g. "
+			   "\"--vm 2 --vm-bytes 50% --mmapfork 2\")"),
+		WL_OPT_DURATION(0, "stress-ng-time", &cfg.stress_ns, "DUR", "T for that run (default 10s)"),
+		OPT_STRING(0, "stress-ng-temp", &cfg.stress_temp, "DIR", "its --temp-path (default /tmp)"),
+		OPT_GROUP("Holding:"),
+		OPT_CALL(0, "hold", &cfg, "DUR", hold_option,
+			 "release after DUR (default: hold until SIGTERM/SIGINT)"),
+		OPT_FLAG(0, "no-hold", &cfg.no_hold, "release right after reporting (for testing)"),
+		OPT_INT(0, "self-oom-adj", &cfg.self_adj, "N", -1000, 1000,
+			"own oom_score_adj (default -1000: never the OOM victim)"),
+		WL_OPT_DURATION(0, "time", &cfg.time_ns, "DUR",
+				"give up reaching the target after DUR (default 300s)"),
+		OPT_INT(0, "node", &com.node, "N", 0, 1023,
+			"bind CPU and memory to NUMA node N; only that node's zones and free memory "
+			"count"),
+		OPT_END(),
+	};
+
+	r = wl_parse_args(NAME, argc, argv, opts, fragment_usage, fragment_output, &com, &done);
 	if (done)
 		return r;
+	cfg.pipes = !no_pipes;
 	cfg.node = com.node;
 	if (cfg.zones && strcmp(cfg.zones, "all")) {
 		struct buddyinfo bi;

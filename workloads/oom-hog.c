@@ -46,36 +46,9 @@ const char oom_hog_usage[] =
 "VM (global) into OOM kills; oom-hog itself runs at oom_score_adj -1000.\n"
 "reaper: a victim with a thread stuck in O_DIRECT reads of a slow disk, so it\n"
 "cannot exit promptly and the OOM reaper has to reap it.\n"
-"\n"
-"  --mode M              memcg (default), global or reaper\n"
-"  --hogs N              concurrent eaters (default 1)\n"
-"  --kills K             stop after K victims lost (default: --hogs)\n"
-"  --respawn             start a new eater for each one lost, until --kills\n"
-"  --bytes SIZE          each eater eats this much, then holds it (default:\n"
-"                        2 x the eaters' memory.max in memcg scope, else 100%\n"
-"                        of MemTotal;\n"
-"                        '%' means of MemTotal)\n"
-"  --chunk SIZE          allocation step (default 1M)\n"
-"  --memcg-max SIZE      memory.max of the eaters' cgroup (memcg mode default\n"
-"                        64M; '%' of MemTotal)\n"
-"  --cgroup DIR          cgroup directory for the eaters (created if missing);\n"
-"                        default: new child oom-hog-<pid> of oom-hog's own cgroup,\n"
-"                        or the own cgroup itself if it cannot have children\n"
-"  --allow-swap          leave memory.swap.max alone (default: 0 in memcg scope)\n"
-"  --scope S             reaper mode: where the OOM happens, global (default) or\n"
-"                        memcg\n"
-"  --disk PATH           reaper mode (required): block device to read with\n"
-"                        O_DIRECT, e.g. a throttled virtio disk\n"
-"  --io-size SIZE        reaper mode: size of each read (default 4M); a read must\n"
-"                        outlast the eating plus the reaper delay (2 s): at\n"
-"                        256 KiB/s a 4M read takes 16 s\n"
-"  --io-threads N        reaper mode: stuck reader threads (default 1)\n"
-"  --victim-adj N        oom_score_adj of the eaters (default 1000)\n"
-"  --self-adj N          oom_score_adj of oom-hog (default -1000)\n"
-"  --time DUR            give up after DUR (default 120s); survivors are killed\n"
-"  --node N              bind CPU and memory to NUMA node N\n"
-"  -h, --help            this text\n"
-"\n"
+"\n";
+
+static const char oom_hog_output[] =
 "Output: events cgroup (path, memory.max), hog-start (hog, pid), victim-killed\n"
 "(SIGKILL seen pending; reaper mode), victim-rss-drop (RSS freed while the\n"
 "victim still exists: the reaper at work), victim-lost (hog, pid, signal,\n"
@@ -532,359 +505,383 @@ static int start_hog(const struct cfg *cfg, struct cgctx *cg, struct hog *h, int
 	return 0;
 }
 
-int oom_hog_main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "mode", required_argument, 0, 'm' },
-		{ "hogs", required_argument, 0, 'n' },
-		{ "kills", required_argument, 0, 'k' },
-		{ "respawn", no_argument, 0, 'R' },
-		{ "bytes", required_argument, 0, 'b' },
-		{ "chunk", required_argument, 0, 'c' },
-		{ "memcg-max", required_argument, 0, 'M' },
-		{ "cgroup", required_argument, 0, 'g' },
-		{ "allow-swap", no_argument, 0, 'W' },
-		{ "scope", required_argument, 0, 's' },
-		{ "disk", required_argument, 0, 'd' },
-		{ "io-size", required_argument, 0, 'I' },
-		{ "io-threads", required_argument, 0, 'T' },
-		{ "victim-adj", required_argument, 0, 'v' },
-		{ "self-adj", required_argument, 0, 'a' },
-		{ "time", required_argument, 0, 't' },
-		WL_COMMON_OPTS,
-		{ 0, 0, 0, 0 },
-	};
-	uint64_t memtotal = wl_mem_total_bytes();
-	struct cfg cfg = {
-		.mode = MODE_MEMCG, .hogs = 1, .chunk = 1ul << 20,
-		.memcg_max = 64ul << 20, .io_size = 4ul << 20, .io_threads = 1,
-		.time_ns = 120000000000ull, .victim_adj = 1000, .self_adj = -1000,
-	};
-	struct hog hogs[MAX_HOGS];
+/* One run: the settings, the eaters' cgroup, the eaters and what was seen. */
+struct hogrun {
+	struct cfg cfg;
 	struct cgctx cg;
-	struct wl_common com;
-	uint64_t t0, first_loss = 0, lost = 0, started = 0, vm0 = 0, vm1 = 0;
-	uint64_t kill_to_drop = 0, kill_to_exit = 0;
+	struct hog hogs[MAX_HOGS];
+	int nhogs;
 	struct kmsg_watch km;
+	uint64_t memtotal, t0, first_loss, lost, started, vm0, vm1;
+	uint64_t kill_to_drop, kill_to_exit;
 	bool have_vm;
-	bool kills_set = false, done, scope_set = false;
-	int c, r, nhogs = 0;
+};
 
-	wl_common_init(&com);
-	wl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		r = wl_common_opt(NAME, c, optarg, argv, &com);
-		if (r < 0)
-			return WL_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'm':
-			if (!strcmp(optarg, "memcg"))
-				cfg.mode = MODE_MEMCG;
-			else if (!strcmp(optarg, "global"))
-				cfg.mode = MODE_GLOBAL;
-			else if (!strcmp(optarg, "reaper"))
-				cfg.mode = MODE_REAPER;
-			else
-				return wl_usage_error(NAME, "--mode must be memcg, global or reaper, got '%s'",
-						      optarg);
-			break;
-		case 'n':
-			if (wl_parse_u64(NAME, "--hogs", optarg, 1, MAX_HOGS, &cfg.hogs))
-				return WL_EXIT_USAGE;
-			break;
-		case 'k':
-			if (wl_parse_u64(NAME, "--kills", optarg, 1, 100000, &cfg.kills))
-				return WL_EXIT_USAGE;
-			kills_set = true;
-			break;
-		case 'R': cfg.respawn = true; break;
-		case 'b':
-			if (wl_parse_size(NAME, "--bytes", optarg, memtotal, PAGE,
-					  UINT64_MAX, &cfg.bytes))
-				return WL_EXIT_USAGE;
-			cfg.bytes_set = true;
-			break;
-		case 'c':
-			if (wl_parse_size(NAME, "--chunk", optarg, 0, PAGE, 1ul << 30,
-					  &cfg.chunk))
-				return WL_EXIT_USAGE;
-			break;
-		case 'M':
-			if (wl_parse_size(NAME, "--memcg-max", optarg, memtotal, 1ul << 20,
-					  UINT64_MAX, &cfg.memcg_max))
-				return WL_EXIT_USAGE;
-			cfg.memcg_max_set = true;
-			break;
-		case 'g': cfg.cgroup = optarg; break;
-		case 'W': cfg.allow_swap = true; break;
-		case 's':
-			if (!strcmp(optarg, "memcg"))
-				cfg.memcg_scope = true;
-			else if (!strcmp(optarg, "global"))
-				cfg.memcg_scope = false;
-			else
-				return wl_usage_error(NAME, "--scope must be global or memcg, got '%s'",
-						      optarg);
-			scope_set = true;
-			break;
-		case 'd': cfg.disk = optarg; break;
-		case 'I':
-			if (wl_parse_size(NAME, "--io-size", optarg, 0, 4096, 64ul << 20,
-					  &cfg.io_size))
-				return WL_EXIT_USAGE;
-			break;
-		case 'T':
-			if (wl_parse_u64(NAME, "--io-threads", optarg, 1, 64, &cfg.io_threads))
-				return WL_EXIT_USAGE;
-			break;
-		case 'v':
-			if (wl_parse_int(NAME, "--victim-adj", optarg, -1000, 1000,
-					 &cfg.victim_adj))
-				return WL_EXIT_USAGE;
-			break;
-		case 'a':
-			if (wl_parse_int(NAME, "--self-adj", optarg, -1000, 1000, &cfg.self_adj))
-				return WL_EXIT_USAGE;
-			break;
-		case 't':
-			if (wl_parse_duration(NAME, "--time", optarg, &cfg.time_ns))
-				return WL_EXIT_USAGE;
-			break;
-		}
-	}
-	r = wl_common_apply(NAME, &com, argc, argv, oom_hog_usage, &done);
-	if (done)
+static const char *const mode_names[] = { [MODE_MEMCG] = "memcg", [MODE_GLOBAL] = "global",
+					   [MODE_REAPER] = "reaper", NULL };
+static const char *const scope_names[] = { "global", "memcg", NULL };
+
+/* --bytes and --memcg-max: sizes (a share of MemTotal too) that remember being given. */
+static int bytes_option(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	struct cfg *cfg = o->target;
+	struct opt size = WL_OPT_MEM_SIZE(0, NULL, &cfg->bytes, NULL, PAGE, UINT64_MAX, NULL);
+	if (wl_opt_mem_size(&size, value, err, err_size) < 0)
+		return -1;
+	cfg->bytes_set = true;
+	return 0;
+}
+
+static int memcg_max_option(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	struct cfg *cfg = o->target;
+	struct opt size = WL_OPT_MEM_SIZE(0, NULL, &cfg->memcg_max, NULL, 1ul << 20, UINT64_MAX, NULL);
+	if (wl_opt_mem_size(&size, value, err, err_size) < 0)
+		return -1;
+	cfg->memcg_max_set = true;
+	return 0;
+}
+
+static int parse_args(struct hogrun *run, int argc, char **argv, bool *done)
+{
+	struct cfg *cfg = &run->cfg;
+	struct wl_common com = { -1 };
+	int mode = MODE_MEMCG, scope = -1;
+	uint64_t kills = 0;
+	const struct opt opts[] = {
+		OPT_CHOICE(0, "mode", &mode, "M", mode_names, "memcg (default), global or reaper"),
+		OPT_U64(0, "hogs", &cfg->hogs, "N", 1, MAX_HOGS, "concurrent eaters (default 1)"),
+		OPT_U64(0, "kills", &kills, "K", 1, 100000, "stop after K victims lost (default: --hogs)"),
+		OPT_FLAG(0, "respawn", &cfg->respawn,
+			 "start a new eater for each one lost, until --kills"),
+		OPT_CALL(0, "bytes", cfg, "SIZE", bytes_option,
+			 "each eater eats this much, then holds it (default: 2 x the eaters' "
+			 "memory.max in memcg scope, else 100% of MemTotal;\n'%' means of MemTotal)"),
+		WL_OPT_SIZE(0, "chunk", &cfg->chunk, "SIZE", PAGE, 1ul << 30, "allocation step (default 1M)"),
+		OPT_CALL(0, "memcg-max", cfg, "SIZE", memcg_max_option,
+			 "memory.max of the eaters' cgroup (memcg mode default 64M; '%' of MemTotal)"),
+		OPT_STRING(0, "cgroup", &cfg->cgroup, "DIR",
+			   "cgroup directory for the eaters (created if missing); default: new child "
+			   "oom-hog-<pid> of oom-hog's own cgroup, or the own cgroup itself if it "
+			   "cannot have children"),
+		OPT_FLAG(0, "allow-swap", &cfg->allow_swap,
+			 "leave memory.swap.max alone (default: 0 in memcg scope)"),
+		OPT_CHOICE(0, "scope", &scope, "S", scope_names,
+			   "reaper mode: where the OOM happens, global (default) or memcg"),
+		OPT_STRING(0, "disk", &cfg->disk, "PATH",
+			   "reaper mode (required): block device to read with O_DIRECT, e.g. a "
+			   "throttled virtio disk"),
+		WL_OPT_SIZE(0, "io-size", &cfg->io_size, "SIZE", 4096, 64ul << 20,
+			    "reaper mode: size of each read (default 4M); a read must outlast the "
+			    "eating plus the reaper delay (2 s): at 256 KiB/s a 4M read takes 16 s"),
+		OPT_U64(0, "io-threads", &cfg->io_threads, "N", 1, 64,
+			"reaper mode: stuck reader threads (default 1)"),
+		OPT_INT(0, "victim-adj", &cfg->victim_adj, "N", -1000, 1000,
+			"oom_score_adj of the eaters (default 1000)"),
+		OPT_INT(0, "self-adj", &cfg->self_adj, "N", -1000, 1000,
+			"oom_score_adj of oom-hog (default -1000)"),
+		WL_OPT_DURATION(0, "time", &cfg->time_ns, "DUR",
+				"give up after DUR (default 120s); survivors are killed"),
+		WL_NODE_OPTION(&com),
+		OPT_END(),
+	};
+	int r = wl_parse_args(NAME, argc, argv, opts, oom_hog_usage, oom_hog_output, &com, done);
+
+	if (*done)
 		return r;
-	if (cfg.mode == MODE_REAPER) {
+	*done = true;
+	cfg->mode = (enum mode)mode;
+	cfg->memcg_scope = scope == 1;
+	if (cfg->mode == MODE_REAPER) {
 		struct stat st;
 
-		if (!cfg.disk)
+		if (!cfg->disk)
 			return wl_usage_error(NAME, "--mode reaper needs --disk PATH (a slow block device)");
-		if (stat(cfg.disk, &st) < 0)
-			return wl_usage_error(NAME, "--disk %s: %s", cfg.disk, strerror(errno));
-		if (cfg.io_size % 4096)
+		if (stat(cfg->disk, &st) < 0)
+			return wl_usage_error(NAME, "--disk %s: %s", cfg->disk, strerror(errno));
+		if (cfg->io_size % 4096)
 			return wl_usage_error(NAME, "--io-size must be a multiple of 4096");
 	} else {
-		if (cfg.disk)
+		if (cfg->disk)
 			return wl_usage_error(NAME, "--disk is only for --mode reaper");
-		if (scope_set)
+		if (scope >= 0)
 			return wl_usage_error(NAME, "--scope is only for --mode reaper");
 	}
-	if (cfg.memcg_max_set && cfg.mode != MODE_MEMCG && !cfg.memcg_scope)
+	if (cfg->memcg_max_set && cfg->mode != MODE_MEMCG && !cfg->memcg_scope)
 		return wl_usage_error(NAME, "--memcg-max needs --mode memcg or --scope memcg");
-	if (!kills_set)
-		cfg.kills = cfg.hogs;
-	cfg.chunk &= ~(PAGE - 1);
+	cfg->kills = kills ? kills : cfg->hogs;
+	cfg->chunk &= ~(PAGE - 1);
+	*done = false;
+	return WL_EXIT_OK;
+}
 
-	wl_stop_on_signals();
-	if (wl_set_oom_score_adj(0, cfg.self_adj))
-		wl_err(NAME, "cannot set own oom_score_adj to %d", cfg.self_adj);
-	r = setup_cgroup(&cfg, &cg);
+/* Own protection, the eaters' cgroup, and how much each eater eats. */
+static int setup(struct hogrun *run)
+{
+	struct cfg *cfg = &run->cfg;
+	struct cgctx *cg = &run->cg;
+	int r;
+
+	if (wl_set_oom_score_adj(0, cfg->self_adj))
+		wl_err(NAME, "cannot set own oom_score_adj to %d", cfg->self_adj);
+	r = setup_cgroup(cfg, cg);
 	if (r == -EDOM) {
 		wl_err(NAME, "own cgroup %s cannot have children and has no memory.max; "
-		       "give --memcg-max or --cgroup", cg.dir);
+		       "give --memcg-max or --cgroup", cg->dir);
 		return WL_EXIT_FAIL;
 	}
 	if (r) {
-		wl_err(NAME, "cgroup setup (%s): %s", cg.dir[0] ? cg.dir : "?", strerror(-r));
-		cgroup_report_and_cleanup(&cg);
+		wl_err(NAME, "cgroup setup (%s): %s", cg->dir[0] ? cg->dir : "?", strerror(-r));
+		cgroup_report_and_cleanup(cg);
 		return WL_EXIT_FAIL;
 	}
 	/* Default size: twice the limit the eaters actually live under. */
-	if (!cfg.bytes_set) {
+	if (!cfg->bytes_set) {
 		char path[600], max[64];
 		uint64_t lim = 0;
 
-		cfg.bytes = memtotal;
-		if ((cfg.mode == MODE_MEMCG || cfg.memcg_scope) && cg.dir[0] &&
-		    cg_file(&cg, "memory.max", path, sizeof(path)) == 0 &&
+		cfg->bytes = run->memtotal;
+		if ((cfg->mode == MODE_MEMCG || cfg->memcg_scope) && cg->dir[0] &&
+		    cg_file(cg, "memory.max", path, sizeof(path)) == 0 &&
 		    wl_read_line(path, max, sizeof(max)) == 0 &&
 		    wl_parse_u64_str(max, &lim) == 0 && lim)
-			cfg.bytes = 2 * lim;
+			cfg->bytes = 2 * lim;
 	}
 	{
 		struct jl j;
 		char path[600], max[64] = "";
 
 		report_begin_event(&j, "cgroup");
-		jl_str(&j, "mode", cfg.mode == MODE_MEMCG ? "memcg" :
-		       cfg.mode == MODE_GLOBAL ? "global" : "reaper");
-		jl_str(&j, "path", cg.dir[0] ? cg.dir : "(unchanged)");
-		if (cg.dir[0] && cg_file(&cg, "memory.max", path, sizeof(path)) == 0 &&
+		jl_str(&j, "mode", cfg->mode == MODE_MEMCG ? "memcg" :
+		       cfg->mode == MODE_GLOBAL ? "global" : "reaper");
+		jl_str(&j, "path", cg->dir[0] ? cg->dir : "(unchanged)");
+		if (cg->dir[0] && cg_file(cg, "memory.max", path, sizeof(path)) == 0 &&
 		    wl_read_line(path, max, sizeof(max)) == 0)
 			jl_str(&j, "memory_max", max);
-		jl_bool(&j, "created", cg.created);
-		jl_u64(&j, "bytes_per_hog", cfg.bytes);
+		jl_bool(&j, "created", cg->created);
+		jl_u64(&j, "bytes_per_hog", cfg->bytes);
 		report_end(&j);
 	}
+	return WL_EXIT_OK;
+}
+
+/* An eater is gone: a victim when SIGKILL took it; respawned if asked. */
+static void reap_hog(struct hogrun *run, struct hog *h, int status)
+{
+	const struct cfg *cfg = &run->cfg;
+	uint64_t now = mono_ns();
+	char sbuf[64];
+	struct jl j;
+	bool lost_it = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+
+	report_begin_event_at(&j, lost_it ? "victim-lost" : "hog-exited", now);
+	jl_i64(&j, "hog", h->idx);
+	jl_i64(&j, "pid", h->pid);
+	jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
+	if (WIFSIGNALED(status))
+		jl_i64(&j, "signal", WTERMSIG(status));
+	jl_u64(&j, "eaten_bytes", h->shm->eaten);
+	jl_u64(&j, "rss_peak_kb", h->rss_peak_kb);
+	jl_u64(&j, "lifetime_ns", now - h->t_start);
+	if (h->t_killed)
+		jl_u64(&j, "t_killed_ns", h->t_killed);
+	if (h->t_rss_drop)
+		jl_u64(&j, "t_rss_drop_ns", h->t_rss_drop);
+	if (cfg->mode == MODE_REAPER) {
+		jl_u64(&j, "io_started", h->shm->io_started);
+		jl_u64(&j, "io_done", h->shm->io_done);
+	}
+	report_end(&j);
+	if (lost_it) {
+		run->lost++;
+		kmsg_poll(&run->km, run->hogs, run->nhogs);
+		if (!run->first_loss)
+			run->first_loss = now - run->t0;
+		if (h->t_killed && !run->kill_to_exit)
+			run->kill_to_exit = now - h->t_killed;
+		if (h->t_killed && h->t_rss_drop && !run->kill_to_drop)
+			run->kill_to_drop = h->t_rss_drop - h->t_killed;
+	}
+	wl_shared_free(h->shm, sizeof(*h->shm));
+	h->pid = 0;
+	if (cfg->respawn && run->lost < cfg->kills && run->nhogs < MAX_HOGS) {
+		if (start_hog(cfg, &run->cg, &run->hogs[run->nhogs], run->nhogs) == 0) {
+			run->nhogs++;
+			run->started++;
+		}
+	}
+}
+
+/* Watches a live victim: peak RSS, SIGKILL pending, RSS freed while it still exists. */
+static void watch_hog(struct hog *h)
+{
+	uint64_t rss;
+	bool killed, has_mm;
+
+	if (!probe(h->pid, &rss, &has_mm, &killed))
+		return;
+	if (rss > h->rss_peak_kb)
+		h->rss_peak_kb = rss;
+	if (!h->t_killed && killed) {
+		struct jl j;
+
+		h->t_killed = mono_ns();
+		report_begin_event_at(&j, "victim-killed", h->t_killed);
+		jl_i64(&j, "hog", h->idx);
+		jl_i64(&j, "pid", h->pid);
+		jl_u64(&j, "rss_kb", rss);
+		report_end(&j);
+	}
+	/* Only while a thread still holds the mm: the normal exit path frees it
+	 * after the mm is gone from every thread. */
+	if (h->t_killed && !h->t_rss_drop && has_mm && h->rss_peak_kb > 4096 &&
+	    rss * 2 < h->rss_peak_kb) {
+		struct jl j;
+
+		h->t_rss_drop = mono_ns();
+		report_begin_event_at(&j, "victim-rss-drop", h->t_rss_drop);
+		jl_i64(&j, "hog", h->idx);
+		jl_i64(&j, "pid", h->pid);
+		jl_u64(&j, "rss_kb", rss);
+		jl_u64(&j, "rss_peak_kb", h->rss_peak_kb);
+		report_end(&j);
+	}
+}
+
+/* Starts the eaters and watches them until enough were lost, or time is up. */
+static void eat_phase(struct hogrun *run)
+{
+	const struct cfg *cfg = &run->cfg;
 
 	/* Keep the watcher's own pages resident: under reclaim its /proc
 	 * sampling would otherwise stall behind its own page faults. */
 	mlockall(MCL_CURRENT | MCL_FUTURE);
-	kmsg_open(&km);
-	have_vm = vmstat_get("oom_kill", &vm0) == 0;
-	t0 = mono_ns();
+	kmsg_open(&run->km);
+	run->have_vm = vmstat_get("oom_kill", &run->vm0) == 0;
+	run->t0 = mono_ns();
 	report_phase("eat", true);
-	for (uint64_t i = 0; i < cfg.hogs; i++) {
-		if (start_hog(&cfg, &cg, &hogs[nhogs], nhogs)) {
+	for (uint64_t i = 0; i < cfg->hogs; i++) {
+		if (start_hog(cfg, &run->cg, &run->hogs[run->nhogs], run->nhogs)) {
 			wl_err(NAME, "cannot start eater: %s", strerror(errno));
 			break;
 		}
-		nhogs++;
-		started++;
+		run->nhogs++;
+		run->started++;
 	}
-
-	while (!wl_stop && lost < cfg.kills && mono_ns() - t0 < cfg.time_ns) {
+	while (!wl_stop && run->lost < cfg->kills && mono_ns() - run->t0 < cfg->time_ns) {
 		int alive = 0;
 
-		for (int i = 0; i < nhogs; i++) {
-			struct hog *h = &hogs[i];
+		for (int i = 0; i < run->nhogs; i++) {
+			struct hog *h = &run->hogs[i];
 			int status;
-			pid_t w;
 
 			if (!h->pid)
 				continue;
-			w = waitpid(h->pid, &status, WNOHANG);
-			if (w == h->pid) {
-				uint64_t now = mono_ns();
-				char sbuf[64];
-				struct jl j;
-				bool lost_it = WIFSIGNALED(status) &&
-					       WTERMSIG(status) == SIGKILL;
-
-				report_begin_event_at(&j, lost_it ? "victim-lost" : "hog-exited", now);
-				jl_i64(&j, "hog", h->idx);
-				jl_i64(&j, "pid", h->pid);
-				jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
-				if (WIFSIGNALED(status))
-					jl_i64(&j, "signal", WTERMSIG(status));
-				jl_u64(&j, "eaten_bytes", h->shm->eaten);
-				jl_u64(&j, "rss_peak_kb", h->rss_peak_kb);
-				jl_u64(&j, "lifetime_ns", now - h->t_start);
-				if (h->t_killed)
-					jl_u64(&j, "t_killed_ns", h->t_killed);
-				if (h->t_rss_drop)
-					jl_u64(&j, "t_rss_drop_ns", h->t_rss_drop);
-				if (cfg.mode == MODE_REAPER) {
-					jl_u64(&j, "io_started", h->shm->io_started);
-					jl_u64(&j, "io_done", h->shm->io_done);
-				}
-				report_end(&j);
-				if (lost_it) {
-					lost++;
-					kmsg_poll(&km, hogs, nhogs);
-					if (!first_loss)
-						first_loss = now - t0;
-					if (h->t_killed && !kill_to_exit)
-						kill_to_exit = now - h->t_killed;
-					if (h->t_killed && h->t_rss_drop && !kill_to_drop)
-						kill_to_drop = h->t_rss_drop - h->t_killed;
-				}
-				wl_shared_free(h->shm, sizeof(*h->shm));
-				h->pid = 0;
-				if (cfg.respawn && lost < cfg.kills && nhogs < MAX_HOGS) {
-					if (start_hog(&cfg, &cg, &hogs[nhogs], nhogs) == 0) {
-						nhogs++;
-						started++;
-					}
-				}
+			if (waitpid(h->pid, &status, WNOHANG) == h->pid) {
+				reap_hog(run, h, status);
 				continue;
 			}
 			alive++;
-			/* Watch the victim: peak RSS, SIGKILL pending, RSS freed
-			 * while it still exists. */
-			{
-				uint64_t rss;
-				bool killed, has_mm;
-
-				if (!probe(h->pid, &rss, &has_mm, &killed))
-					continue;
-				if (rss > h->rss_peak_kb)
-					h->rss_peak_kb = rss;
-				if (!h->t_killed && killed) {
-					struct jl j;
-
-					h->t_killed = mono_ns();
-					report_begin_event_at(&j, "victim-killed", h->t_killed);
-					jl_i64(&j, "hog", h->idx);
-					jl_i64(&j, "pid", h->pid);
-					jl_u64(&j, "rss_kb", rss);
-					report_end(&j);
-				}
-				/* Only while a thread still holds the mm: the
-				 * normal exit path frees it after the mm is
-				 * gone from every thread. */
-				if (h->t_killed && !h->t_rss_drop && has_mm &&
-				    h->rss_peak_kb > 4096 && rss * 2 < h->rss_peak_kb) {
-					struct jl j;
-
-					h->t_rss_drop = mono_ns();
-					report_begin_event_at(&j, "victim-rss-drop", h->t_rss_drop);
-					jl_i64(&j, "hog", h->idx);
-					jl_i64(&j, "pid", h->pid);
-					jl_u64(&j, "rss_kb", rss);
-					jl_u64(&j, "rss_peak_kb", h->rss_peak_kb);
-					report_end(&j);
-				}
-			}
+			watch_hog(h);
 		}
-		kmsg_poll(&km, hogs, nhogs);
+		kmsg_poll(&run->km, run->hogs, run->nhogs);
 		if (!alive)
 			break;
 		wl_sleep_ns(5000000);
 	}
 	report_phase("eat", false);
+}
 
-	/* Survivors: we kill them; they are not counted as lost. */
-	for (int i = 0; i < nhogs; i++) {
-		if (!hogs[i].pid)
+/* Survivors: we kill them; they are not counted as lost. */
+static void kill_survivors(struct hogrun *run)
+{
+	for (int i = 0; i < run->nhogs; i++) {
+		if (!run->hogs[i].pid)
 			continue;
-		hogs[i].we_killed = true;
-		kill(hogs[i].pid, SIGKILL);
+		run->hogs[i].we_killed = true;
+		kill(run->hogs[i].pid, SIGKILL);
 	}
-	for (int i = 0; i < nhogs; i++) {
-		if (!hogs[i].pid)
+	for (int i = 0; i < run->nhogs; i++) {
+		if (!run->hogs[i].pid)
 			continue;
-		waitpid(hogs[i].pid, NULL, 0);
-		wl_shared_free(hogs[i].shm, sizeof(*hogs[i].shm));
+		waitpid(run->hogs[i].pid, NULL, 0);
+		wl_shared_free(run->hogs[i].shm, sizeof(*run->hogs[i].shm));
 	}
+}
 
-	/* The reaper's message can come after the victim is gone. */
-	for (int i = 0; i < 20 && km.fd >= 0; i++) {
-		kmsg_poll(&km, hogs, nhogs);
-		if (cfg.mode != MODE_REAPER || km.reaped_ours + km.unable_ours >= km.kills_ours)
+/* The reaper's message can come after the victim is gone; the kernel log is
+ * read a little longer for it. Returns whether the log could be read at all. */
+static bool drain_kmsg(struct hogrun *run)
+{
+	struct kmsg_watch *km = &run->km;
+	bool have_kmsg = km->fd >= 0;
+
+	for (int i = 0; i < 20 && km->fd >= 0; i++) {
+		kmsg_poll(km, run->hogs, run->nhogs);
+		if (run->cfg.mode != MODE_REAPER || km->reaped_ours + km->unable_ours >= km->kills_ours)
 			break;
 		wl_sleep_ns(50000000);
 	}
-	if (km.fd >= 0)
-		close(km.fd);
-	munlockall();
-	vmstat_get("oom_kill", &vm1);
-	report_metric("oomhog_victims_lost", (double)lost, "count", NULL);
-	if (km.fd >= 0) {
-		report_metric("oomhog_kmsg_oom_kills", (double)km.kills_ours, "count", NULL);
-		report_metric("oomhog_kmsg_reaped", (double)km.reaped_ours, "count", NULL);
-		if (km.first_kill_us && km.first_reap_us >= km.first_kill_us)
+	if (km->fd >= 0)
+		close(km->fd);
+	return have_kmsg;
+}
+
+static void report_results(struct hogrun *run, bool have_kmsg)
+{
+	const struct kmsg_watch *km = &run->km;
+
+	vmstat_get("oom_kill", &run->vm1);
+	report_metric("oomhog_victims_lost", (double)run->lost, "count", NULL);
+	if (have_kmsg) {
+		report_metric("oomhog_kmsg_oom_kills", (double)km->kills_ours, "count", NULL);
+		report_metric("oomhog_kmsg_reaped", (double)km->reaped_ours, "count", NULL);
+		if (km->first_kill_us && km->first_reap_us >= km->first_kill_us)
 			report_metric("oomhog_kmsg_kill_to_reap_ns",
-				      (double)(km.first_reap_us - km.first_kill_us) * 1000.0,
+				      (double)(km->first_reap_us - km->first_kill_us) * 1000.0,
 				      "ns", NULL);
 	}
-	report_metric("oomhog_hogs_started", (double)started, "count", NULL);
-	if (first_loss)
-		report_metric("oomhog_first_loss_ns", (double)first_loss, "ns", NULL);
-	if (have_vm)    /* needs CONFIG_VM_EVENT_COUNTERS */
-		report_metric("vm_oom_kill", (double)(vm1 - vm0), "count", NULL);
-	if (cfg.mode == MODE_REAPER) {
-		if (kill_to_drop)
-			report_metric("oomhog_kill_to_rss_drop_ns", (double)kill_to_drop, "ns", NULL);
-		if (kill_to_exit)
-			report_metric("oomhog_kill_to_exit_ns", (double)kill_to_exit, "ns", NULL);
+	report_metric("oomhog_hogs_started", (double)run->started, "count", NULL);
+	if (run->first_loss)
+		report_metric("oomhog_first_loss_ns", (double)run->first_loss, "ns", NULL);
+	if (run->have_vm)    /* needs CONFIG_VM_EVENT_COUNTERS */
+		report_metric("vm_oom_kill", (double)(run->vm1 - run->vm0), "count", NULL);
+	if (run->cfg.mode == MODE_REAPER) {
+		if (run->kill_to_drop)
+			report_metric("oomhog_kill_to_rss_drop_ns", (double)run->kill_to_drop, "ns", NULL);
+		if (run->kill_to_exit)
+			report_metric("oomhog_kill_to_exit_ns", (double)run->kill_to_exit, "ns", NULL);
 	}
-	cgroup_report_and_cleanup(&cg);
+	cgroup_report_and_cleanup(&run->cg);
 	fprintf(stderr, "%s: %llu victims lost of %llu eaters started; vm oom_kill +%llu\n",
-		NAME, (unsigned long long)lost, (unsigned long long)started,
-		(unsigned long long)(vm1 - vm0));
+		NAME, (unsigned long long)run->lost, (unsigned long long)run->started,
+		(unsigned long long)(run->vm1 - run->vm0));
+}
+
+int oom_hog_main(int argc, char **argv)
+{
+	struct hogrun run;
+	bool done;
+	int r;
+
+	memset(&run, 0, sizeof(run));
+	run.memtotal = wl_mem_total_bytes();
+	run.cfg = (struct cfg){
+		.mode = MODE_MEMCG, .hogs = 1, .chunk = 1ul << 20,
+		.memcg_max = 64ul << 20, .io_size = 4ul << 20, .io_threads = 1,
+		.time_ns = 120000000000ull, .victim_adj = 1000, .self_adj = -1000,
+	};
+	r = parse_args(&run, argc, argv, &done);
+	if (done)
+		return r;
+	wl_stop_on_signals();
+	r = setup(&run);
+	if (r)
+		return r;
+	eat_phase(&run);
+	kill_survivors(&run);
+	bool have_kmsg = drain_kmsg(&run);
+	munlockall();
+	report_results(&run, have_kmsg);
 	return WL_EXIT_OK;
 }

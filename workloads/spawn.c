@@ -27,13 +27,9 @@ const char spawn_usage[] =
 "Runs a program (default /bin/true) N times, one after the other, each a\n"
 "fork+exec+wait, and reports spawns per second and user/system time.\n"
 "\n"
-"  -n, --count N         spawns (default 1000)\n"
-"  --time DUR            stop after DUR even if N is not reached\n"
-"  --cmd PATH            program to run (default /bin/true), no arguments\n"
-"  --method M            fork (default), vfork or posix_spawn\n"
-"  --node N              bind CPU and memory to NUMA node N\n"
-"  -h, --help            this text\n"
-"\n"
+"\n";
+
+static const char spawn_output[] =
 "Output: spawn_count (count), spawn_failures (count), spawn_per_s (1/s),\n"
 "spawn_wall_ns (ns), spawn_ns_per_spawn (ns), spawn_user_s and spawn_sys_s\n"
 "(s, this process and its children), spawn_children_user_s and\n"
@@ -81,56 +77,28 @@ static int spawn_one(enum method m, const char *cmd)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+static const char *const method_names[] = { [M_FORK] = "fork", [M_VFORK] = "vfork",
+					     [M_POSIX_SPAWN] = "posix_spawn", NULL };
+
 int spawn_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "count", required_argument, 0, 'n' },
-		{ "time", required_argument, 0, 't' },
-		{ "cmd", required_argument, 0, 'c' },
-		{ "method", required_argument, 0, 'm' },
-		WL_COMMON_OPTS,
-		{ 0, 0, 0, 0 },
-	};
 	uint64_t count = 1000, time_ns = 0, done_n = 0, failures = 0, t0, wall;
 	const char *cmd = "/bin/true";
-	enum method m = M_FORK;
+	int m = M_FORK;
 	struct rusage self, kids;
-	struct wl_common com;
+	struct wl_common com = { -1 };
 	bool done;
-	int c, r;
+	int r;
+	const struct opt opts[] = {
+		OPT_U64('n', "count", &count, "N", 1, UINT32_MAX, "spawns (default 1000)"),
+		WL_OPT_DURATION(0, "time", &time_ns, "DUR", "stop after DUR even if N is not reached"),
+		OPT_STRING(0, "cmd", &cmd, "PATH", "program to run (default /bin/true), no arguments"),
+		OPT_CHOICE(0, "method", &m, "M", method_names, "fork (default), vfork or posix_spawn"),
+		WL_NODE_OPTION(&com),
+		OPT_END(),
+	};
 
-	wl_common_init(&com);
-	wl_getopt_reset();
-	while ((c = getopt_long(argc, argv, ":hn:", opts, NULL)) != -1) {
-		r = wl_common_opt(NAME, c, optarg, argv, &com);
-		if (r < 0)
-			return WL_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'n':
-			if (wl_parse_u64(NAME, "--count", optarg, 1, UINT32_MAX, &count))
-				return WL_EXIT_USAGE;
-			break;
-		case 't':
-			if (wl_parse_duration(NAME, "--time", optarg, &time_ns))
-				return WL_EXIT_USAGE;
-			break;
-		case 'c': cmd = optarg; break;
-		case 'm':
-			if (!strcmp(optarg, "fork"))
-				m = M_FORK;
-			else if (!strcmp(optarg, "vfork"))
-				m = M_VFORK;
-			else if (!strcmp(optarg, "posix_spawn"))
-				m = M_POSIX_SPAWN;
-			else
-				return wl_usage_error(NAME, "--method must be fork, vfork or posix_spawn, got '%s'",
-						      optarg);
-			break;
-		}
-	}
-	r = wl_common_apply(NAME, &com, argc, argv, spawn_usage, &done);
+	r = wl_parse_args(NAME, argc, argv, opts, spawn_usage, spawn_output, &com, &done);
 	if (done)
 		return r;
 	if (access(cmd, X_OK) < 0)
@@ -140,7 +108,7 @@ int spawn_main(int argc, char **argv)
 	report_phase("spawn", true);
 	t0 = mono_ns();
 	while (done_n < count && !wl_stop) {
-		if (spawn_one(m, cmd) < 0)
+		if (spawn_one((enum method)m, cmd) < 0)
 			failures++;
 		done_n++;
 		if (time_ns && (done_n & 15) == 0 && mono_ns() - t0 >= time_ns)

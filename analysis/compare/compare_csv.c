@@ -2,30 +2,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
+#include "common/csv.h"
 #include "compare_fmt.h"
-
-/* RFC 4180: a field with a comma, quote or line break is quoted, and its
- * quotes are doubled. */
-static void put_field(FILE *out, const char *s, bool first)
-{
-	if (!first)
-		fputc(',', out);
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 /* Undefined numbers are empty fields. */
 static void put_num(FILE *out, double x)
@@ -61,7 +40,7 @@ static const char *const header[] = {
 static void put_header(FILE *out)
 {
 	for (size_t i = 0; i < sizeof(header) / sizeof(header[0]); i++)
-		put_field(out, header[i], i == 0);
+		csv_put_field(out, header[i], i == 0);
 	fputs("\r\n", out);
 }
 
@@ -71,14 +50,14 @@ static void put_row(FILE *out, const struct compare_table *t,
 	const struct compare_metric_info *m = &t->metrics[r->metric];
 	char clock[256];
 
-	put_field(out, m->name, true);
-	put_field(out, m->unit, false);
-	put_field(out, metric_kind_name(m->kind), false);
-	put_field(out, metric_better_text(m->better), false);
-	put_field(out, compare_method_key(r->method), false);
-	put_field(out, compare_method_test(r->method), false);
-	put_field(out, r->var.variant, false);
-	put_field(out, r->base.variant, false);
+	csv_put_field(out, m->name, true);
+	csv_put_field(out, m->unit, false);
+	csv_put_field(out, metric_kind_name(m->kind), false);
+	csv_put_field(out, metric_better_text(m->better), false);
+	csv_put_field(out, compare_method_key(r->method), false);
+	csv_put_field(out, compare_method_test(r->method), false);
+	csv_put_field(out, r->var.variant, false);
+	csv_put_field(out, r->base.variant, false);
 	put_count(out, r->base.n);
 	put_count(out, r->base.n_other);
 	put_count(out, r->var.n);
@@ -92,23 +71,24 @@ static void put_row(FILE *out, const struct compare_table *t,
 	put_num(out, r->base.sd);
 	put_num(out, r->var.sd);
 	put_num(out, r->diff);
-	put_field(out, compare_scale_key(r->scale), false);
+	csv_put_field(out, compare_scale_key(r->scale), false);
 	put_num(out, r->ci_lo);
 	put_num(out, r->ci_hi);
 	put_num(out, r->eq_lo);
 	put_num(out, r->eq_hi);
 	put_num(out, r->margin);
-	put_field(out, r->exact ? "true" : "false", false);
+	csv_put_field(out, r->exact ? "true" : "false", false);
 	put_num(out, r->p);
 	put_num(out, r->p_adj);
 	put_num(out, r->level);
 	put_mde(out, r->mde);
 	put_num(out, r->noise);
-	put_field(out, r->within_noise ? "true" : "false", false);
-	put_field(out, compare_verdict_word(r->verdict), false);
-	put_field(out, r->why ? r->why : "", false);
+	csv_put_field(out, r->within_noise ? "true" : "false", false);
+	csv_put_field(out, compare_verdict_word(r->verdict), false);
+	csv_put_field(out, r->why ? r->why : "", false);
 	/* a table built without a clock (not from a run) has an empty one */
-	put_field(out, t->clock.name ? compare_fmt_clock(clock, sizeof(clock), &t->clock) : "", false);
+	csv_put_field(out, t->clock.name ? compare_fmt_clock(clock, sizeof(clock), &t->clock) : "",
+		      false);
 	fputs("\r\n", out);
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/csv.h"
 #include "common/util.h"
 
 const char *const export_table_columns[] = {
@@ -70,29 +71,6 @@ static void trial_info(const struct run_data *rd, const struct run_trial *t, str
 											   : "trial.json";
 }
 
-static const char *or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
-static void csv_field(FILE *out, const char *s, bool first)
-{
-	if (!first)
-		fputc(',', out);
-	s = or_empty(s);
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* The metric's value as text; false when it has none that is a number. */
 static bool metric_value(json_t *m, char *buf, size_t size)
 {
@@ -112,7 +90,7 @@ int export_table_csv(FILE *out, const struct run_data *rd, size_t *rows)
 {
 	size_t n_rows = 0;
 	for (size_t c = 0; export_table_columns[c]; c++)
-		csv_field(out, export_table_columns[c], c == 0);
+		csv_put_field(out, export_table_columns[c], c == 0);
 	fputs("\r\n", out);
 	for (size_t i = 0; i < rd->n; i++) {
 		const struct run_trial *t = &rd->trials[i];
@@ -131,7 +109,7 @@ int export_table_csv(FILE *out, const struct run_data *rd, size_t *rows)
 					       json_string_value(json_object_get(m, "unit")),
 					       json_string_value(json_object_get(m, "source")) };
 			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
-				csv_field(out, cols[c], c == 0);
+				csv_put_field(out, cols[c], c == 0);
 			fputs("\r\n", out);
 			n_rows++;
 		}

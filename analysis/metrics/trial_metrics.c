@@ -33,6 +33,24 @@
  *   reaper_finish_delay_ms     mark_victim -> finish_task_reaping  ms     trace
  *   reaper_reap_ms             start -> finish_task_reaping        ms     trace
  *   oom_victim_exit_ms         mark_victim -> last thread's exit   ms     trace
+ * Windows: every family counts over one stated window.
+ *   trace (K_stall_*, page allocator, reaper)  from the `recording` control
+ *       line (after the prepare step) to perf's stop (after the command)
+ *   counters (vmstat_*, memory_events_*, psi_*, slab_*, binder_*)  the whole
+ *       trial: the `before` snapshots (before the prepare step) to the
+ *       `after` ones (after the command and perf); the prepare step's own
+ *       stalls (fragmenting) are in them
+ *   workload_*  the workload's window (CTL_WINDOW): vmstat read just after
+ *       perf starts recording and just after the command ends, and the
+ *       trace's events between the two reads (window.h), so that the two
+ *       sources count the same thing over the same time:
+ *   workload_window_s          the window's length                 s      ctl
+ *   workload_direct_reclaim_stalls_vmstat  allocstall_* delta      count  vmstat
+ *   workload_direct_reclaim_stalls_trace   direct_reclaim_begin    count  trace
+ *   workload_compaction_stalls_vmstat      compact_stall delta     count  vmstat
+ *   workload_compaction_stalls_trace       attempts not skipped    count  trace
+ *       (the trace counts fall short of vmstat's by at most the events perf
+ *       lost: tests/integration/recording.sh holds them to that)
  * Stalls (trace; K = direct_reclaim, memcg_reclaim, direct_compaction; stall.h)
  *   K_stall_count              completed begin/end pairs           count  trace
  *   K_stall_total_us, K_stall_p50_us, K_stall_p99_us, K_stall_max_us      us  trace
@@ -56,8 +74,6 @@
  *                              oom_kill: count; pgscan_direct, pgsteal_direct,
  *                              workingset_refault_anon/file, pswpin,
  *                              pswpout: pages                         vmstat
- *   compact_stall_count        = vmstat_compact_stall (the name      count  vmstat
- *                              analysis/compare/metric.c knows)
  *   memory_events_<key>        low high max oom oom_kill           count  memory.events
  *                              oom_group_kill
  *   psi_memory_some_us, psi_memory_full_us   /proc/pressure/memory us  pressure
@@ -86,6 +102,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "analysis/trace/window.h"
 #include "common/proto/protocol.h"
 #include "analysis/parse/binder_stats.h"
 #include "analysis/parse/slabinfo.h"
@@ -290,8 +307,6 @@ static void vmstat_metrics(struct metric_set *m, const struct snap *s, long long
 			continue;
 		addf_metric(m, (double)(va - vb), vmstat_fields[i].unit, "vmstat", "vmstat_%s",
 			    vmstat_fields[i].field);
-		if (!strcmp(vmstat_fields[i].field, "compact_stall"))
-			ADD(m, "compact_stall_count", va - vb, "count", "vmstat");
 		if (!strcmp(vmstat_fields[i].field, "oom_kill"))
 			*oom_kill = va - vb;
 	}
@@ -402,6 +417,78 @@ static void binder_metrics(struct metric_set *m, const struct snap *s)
 	binder_stats_clear(&b);
 }
 
+/* ---- the stall window (window.h, protocol.h CTL_WINDOW) ---- */
+
+struct window_edges {
+	uint64_t start_ns, end_ns;
+	bool have_start, have_end;
+	char *recorded;		/* CTL_RECORDING's "events", or NULL: nothing recorded */
+};
+
+static void note_window(json_t *record, void *ctx)
+{
+	struct window_edges *e = ctx;
+	const char *type = jsonl_type(record);
+	if (!type)
+		return;
+	if (!strcmp(type, CTL_RECORDING)) {
+		const char *events = json_string_value(json_object_get(record, "events"));
+		free(e->recorded);
+		e->recorded = xstrdup(events ? events : "");
+	} else if (!strcmp(type, CTL_WINDOW)) {
+		const char *edge = json_string_value(json_object_get(record, "edge"));
+		json_t *t = json_object_get(record, "read_mono_ns");
+		if (!edge || !json_is_integer(t))
+			return;
+		if (!strcmp(edge, WINDOW_EDGE_START)) {
+			e->start_ns = (uint64_t)json_integer_value(t);
+			e->have_start = true;
+		} else if (!strcmp(edge, WINDOW_EDGE_END)) {
+			e->end_ns = (uint64_t)json_integer_value(t);
+			e->have_end = true;
+		}
+	}
+}
+
+static void window_sample(const struct perf_sample *s, const struct trace *t, void *ctx)
+{
+	(void)t;
+	stall_window_sample(ctx, s);
+}
+
+/* vmstat over the window, and the trace's count of the same things. */
+static void window_metrics(struct metric_set *m, const char *dir, const struct window_edges *e,
+			   const struct stall_window *w, bool have_trace)
+{
+	if (!e->have_start || !e->have_end)
+		return;
+	ADD(m, "workload_window_s", (double)(e->end_ns - e->start_ns) / 1e9, "s", "ctl");
+	char *b = read_in(dir, "files/" SNAPSHOT_WINDOW_START "/" SNAP_VMSTAT);
+	char *a = read_in(dir, "files/" SNAPSHOT_WINDOW_END "/" SNAP_VMSTAT);
+	if (a && b) {
+		struct kv_list kb = { 0 }, ka = { 0 };
+		long long vb, va, allocstall = 0;
+		kv_parse(b, &kb);
+		kv_parse(a, &ka);
+		for (size_t i = 0; i < ka.n; i++)
+			if (starts_with(ka.items[i].key, "allocstall_") && kv_get(&kb, ka.items[i].key, &vb))
+				allocstall += ka.items[i].value - vb;
+		ADD(m, "workload_direct_reclaim_stalls_vmstat", allocstall, "count", "vmstat");
+		if (kv_get(&kb, "compact_stall", &vb) && kv_get(&ka, "compact_stall", &va))
+			ADD(m, "workload_compaction_stalls_vmstat", va - vb, "count", "vmstat");
+		kv_clear(&kb);
+		kv_clear(&ka);
+	}
+	free(a);
+	free(b);
+	if (!have_trace || !e->recorded)
+		return;
+	if (strstr(e->recorded, "vmscan:mm_vmscan_direct_reclaim_begin"))
+		ADD(m, "workload_direct_reclaim_stalls_trace", w->direct_reclaims, "count", "trace");
+	if (w->can_count_compaction)
+		ADD(m, "workload_compaction_stalls_trace", w->compaction_stalls, "count", "trace");
+}
+
 /* ---- the whole trial ---- */
 
 static void note_exit(json_t *record, void *found)
@@ -473,9 +560,17 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		return -1;
 	}
 	struct metric_set m = METRIC_SET_INIT;
+	struct window_edges edges = { 0 };
+	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
+	jsonl_read_file(ctl, note_window, &edges);
+	free(ctl);
+	struct stall_window window;
+	stall_window_init(&window, edges.start_ns, edges.end_ns, edges.recorded);
 	struct trace trace;
-	trace_read(dir, &trace, NULL, NULL);
+	trace_read(dir, &trace, window_sample, &window);
+	stall_window_finish(&window);
 	bool have_trace = trace.have_trace, have_kmsg = trace.have_kmsg;
+	window_metrics(&m, dir, &edges, &window, have_trace);
 
 	if (have_trace) {
 		stall_metrics(&m, &trace.stalls);
@@ -523,6 +618,8 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	snap_free(&slab);
 	snap_free(&binder);
 	trace_release(&trace);
+	stall_window_release(&window);
+	free(edges.recorded);
 	metric_set_clear(&m);
 	return 0;
 }

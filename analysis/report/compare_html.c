@@ -1,5 +1,6 @@
 /* compare_html.c - the comparison table as HTML (declared in report_html.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "analysis/compare/compare_fmt.h"
@@ -96,7 +97,16 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 			char buf[96];
 			if (r->metric != m)
 				continue;
-			fputs("<tr>", out);
+			/* the verdict and p-adj as data too, for scripts and the tests
+			 * that hold the report to lab compare's table */
+			fputs("<tr data-metric=\"", out);
+			html_put(out, mi->name);
+			fputs("\" data-variant=\"", out);
+			html_put(out, r->var.variant);
+			fprintf(out, "\" data-verdict=\"%s\" data-p-adj=\"", compare_verdict_word(r->verdict));
+			if (isfinite(r->p_adj))
+				fprintf(out, "%.6g", r->p_adj);
+			fputs("\">", out);
 			cell(out, "metric", mi->name);
 			cell(out, NULL, what);
 			side(out, &r->var, r->method);

@@ -354,27 +354,27 @@ static void fig_reaper(struct ctx *c)
 			if (strcmp(t->label, rd->labels.items[g]) || !trial_ok(t))
 				continue;
 			for (size_t v = 0; v < c->traces[i].n_victims; v++) {
-				const struct report_victim *vi = &c->traces[i].victims[v];
-				if (vi->mark_ns == OOM_NO_TIME)
+				const struct oom_victim *vi = &c->traces[i].victims[v];
+				if (vi->mark_victim_ns == OOM_NO_TIME)
 					continue;
 				total++;
-				reaped += vi->finish_ns != OOM_NO_TIME;
+				reaped += vi->finish_reaping_ns != OOM_NO_TIME;
 				if (rows == MAX_VICTIM_ROWS)
 					continue;
 				double y = (double)rows;
-				int64_t end = vi->mark_ns;
-				const int64_t ends[] = { vi->finish_ns, vi->skip_ns, vi->exit_ns };
+				int64_t end = vi->mark_victim_ns;
+				const int64_t ends[] = { vi->finish_reaping_ns, vi->skip_reaping_ns, vi->exit_ns };
 				for (size_t e = 0; e < 3; e++)
 					if (ends[e] != OOM_NO_TIME && ends[e] > end)
 						end = ends[e];
-				strbuf_addf(&bars, "%g 0 %.6f %u\n", y, ms_after(end, vi->mark_ns),
+				strbuf_addf(&bars, "%g 0 %.6f %u\n", y, ms_after(end, vi->mark_victim_ns),
 					    colour_int(g));
-				const int64_t steps[5] = { vi->wake_ns, vi->start_ns, vi->finish_ns,
-							   vi->skip_ns, vi->exit_ns };
+				const int64_t steps[5] = { vi->wake_reaper_ns, vi->start_reaping_ns, vi->finish_reaping_ns,
+							   vi->skip_reaping_ns, vi->exit_ns };
 				for (int k = 0; k < 5; k++)
 					if (steps[k] != OOM_NO_TIME)
 						strbuf_addf(&step[k], "%.6f %g\n",
-							    ms_after(steps[k], vi->mark_ns), y);
+							    ms_after(steps[k], vi->mark_victim_ns), y);
 				strbuf_addf(&ytics, "%s'%s/%03u pid %d' %g", rows ? ", " : "",
 					    rd->labels.items[g], t->index, vi->pid, y);
 				rows++;

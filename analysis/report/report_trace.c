@@ -63,19 +63,9 @@ void trial_trace_load(const char *dir, struct trial_trace *tt)
 		tt->open_stalls[k] = s->open_at_end;
 	}
 	tt->victims = xcalloc(r.oom.n ? r.oom.n : 1, sizeof(*tt->victims));
-	for (size_t i = 0; i < r.oom.n; i++) {
-		const struct oom_victim *v = &r.oom.v[i];
-		struct report_victim *o = &tt->victims[tt->n_victims++];
-		o->pid = v->pid;
-		snprintf(o->comm, sizeof(o->comm), "%s", v->comm);
-		o->mark_ns = v->mark_victim_ns;
-		o->wake_ns = v->wake_reaper_ns;
-		o->start_ns = v->start_reaping_ns;
-		o->finish_ns = v->finish_reaping_ns;
-		o->skip_ns = v->skip_reaping_ns;
-		o->exit_ns = v->exit_ns;
-		o->reaped_before_exit = v->reaped_before_exit;
-	}
+	if (r.oom.n)
+		memcpy(tt->victims, r.oom.v, r.oom.n * sizeof(*tt->victims));
+	tt->n_victims = r.oom.n;
 	trace_release(&r);
 
 	char *path = xasprintf("%s/files/" SNAPSHOT_BEFORE "/" SNAP_BUDDYINFO, dir);

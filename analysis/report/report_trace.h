@@ -16,17 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/trace/oom_victims.h"
 #include "analysis/trace/stall.h"
 
 #define REPORT_BUDDY_ORDERS 11
-
-struct report_victim {
-	int pid;
-	char comm[64];
-	/* CLOCK_MONOTONIC ns; OOM_NO_TIME (oom_victims.h) when absent */
-	int64_t mark_ns, wake_ns, start_ns, finish_ns, skip_ns, exit_ns;
-	bool reaped_before_exit;
-};
 
 struct report_buddy {
 	bool have;
@@ -39,7 +32,7 @@ struct trial_trace {
 	double *stall_ms[STALL_KINDS];  /* completed stalls, ms */
 	size_t n_stall[STALL_KINDS];
 	uint64_t open_stalls[STALL_KINDS];
-	struct report_victim *victims;  /* in order of the kill */
+	struct oom_victim *victims;     /* in order of the kill (a copy of the trace's) */
 	size_t n_victims;
 	struct report_buddy boot, prepared;
 };

@@ -32,11 +32,24 @@ extern const char *const channel_file_name[CHANNEL_COUNT];  /* "ctl.jsonl", "out
 #define CTL_HELLO        "hello"        /* the agent runs */
 #define CTL_READY        "ready"        /* set up, "before" snapshots sent */
 #define CTL_PREPARED     "prepared"     /* the prepare step reported ready */
-#define CTL_RECORDING    "recording"    /* perf records */
+#define CTL_RECORDING    "recording"    /* perf records; "events": the recorded events, ',' separated */
 #define CTL_HEARTBEAT    "heartbeat"    /* every second, with the fields below */
 #define CTL_COMMAND_DONE "command-done"
 #define CTL_EXIT         "exit"         /* "status" (128+N for signal N), "signal" */
 #define CTL_WARNING      "warning"      /* "message" */
+/*
+ * The stall counters' window: the workload's, from just after perf starts
+ * recording to just after the command ends. At each edge the agent reads
+ * /proc/vmstat, notes CLOCK_MONOTONIC right after the read in
+ * "read_mono_ns", sends this event ("edge": "start" or "end") and the text
+ * as the files.bin record WINDOW_<edge>/vmstat. Trace events are counted
+ * between the two read_mono_ns, so both sources count one window.
+ */
+#define CTL_WINDOW       "window"
+#define WINDOW_EDGE_START "start"
+#define WINDOW_EDGE_END   "end"
+#define SNAPSHOT_WINDOW_START "window-start"
+#define SNAPSHOT_WINDOW_END   "window-end"
 /* A heartbeat's sample of the memory state (the prepare step's carry none). */
 #define HB_MEM_FREE_KB        "mem_free_kb"
 #define HB_MEM_AVAILABLE_KB   "mem_available_kb"

@@ -70,4 +70,8 @@ unset OOMLAB_ROOT OOMLAB_RESULTS OOMLAB_DB
 export OOMLAB_RESULTS="$SCRATCH/make-results" OOMLAB_DB="$SCRATCH/make-results/oomlab.sqlite"
 make --no-print-directory lab run > "$SCRATCH/make.out" 2>&1 || fail "make lab run: $(tail -5 "$SCRATCH/make.out")"
 check "make lab run ended with the comparison and the results" grep -q '^results: ' "$SCRATCH/make.out"
+report=$(sed -n 's/^report: *//p' "$SCRATCH/make.out")
+check "make lab run named its report ($report)" [ -n "$report" ]
+check "the report it named is there, in the run folder, with figures" \
+	sh -c "grep -q '<svg' '$report' && [ \"\$(dirname '$report')\" = \"\$(sed -n 's/^results: *//p' '$SCRATCH/make.out')\" ]"
 check_text "make lab run compared the quick experiment's variants" "$(cat "$SCRATCH/make.out")" 'binder-k'

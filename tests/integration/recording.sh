@@ -1,5 +1,7 @@
 # What the kernel did, from its own instrumentation: an oom-hog trial's kill
-# agrees across memory.events, /proc/vmstat, the kernel log and the trace; the
+# agrees across memory.events, /proc/vmstat, the kernel log and the trace; on
+# a fragmented phone, the workload window's reclaim and compaction stalls
+# counted from the trace agree with vmstat's within the events perf lost; the
 # reaper wakes about 2 s after mark_victim on stock and at once on
 # oom-reaper-nodelay; a trial that panics keeps its trace metrics and is
 # marked partial.
@@ -27,6 +29,25 @@ check "the kill was a memcg kill" [ "$(value "$t" oom_kills_memcg)" = 1 ]
 check "the victim is recorded with its rss" [ "$(jq '.victims[0].anon_rss_kb > 0' "$t")" = true ]
 check "memcg reclaim stalls were paired" [ "$(value "$t" memcg_reclaim_stall_count)" != none ]
 check "lost events are counted" [ "$(jq '.lost_events' "$t")" != null ]
+
+# The stall window: one window, two sources. binder-mmap on a fragmented
+# phone-512m stalls in direct compaction (the page array is order 3).
+"$LAB" --quiet boot stock --perf --prepare fragment -o "$SCRATCH/window" -- 'binder-mmap --opens 150' \
+	> /dev/null || fail "the fragmented binder-mmap trial"
+t="$SCRATCH/window/trial.json"
+lost=$(jq '.lost_events' "$t")
+window=$(value "$t" workload_window_s)
+echo "workload window ${window} s, perf lost $lost events"
+check "the trial has a workload window" [ "$window" != none ]
+for kind in direct_reclaim compaction; do
+	vm=$(value "$t" workload_${kind}_stalls_vmstat)
+	tr=$(value "$t" workload_${kind}_stalls_trace)
+	echo "$kind stalls in the window: vmstat $vm, trace $tr"
+	check "both sources counted $kind stalls" [ "$vm" != none -a "$tr" != none ]
+	check "trace and vmstat agree on $kind stalls within the lost events ($vm vs $tr, lost $lost)" \
+		awk "BEGIN { d = $vm - $tr; if (d < 0) d = -d; exit !(d <= $lost) }"
+done
+check "the window saw compaction stalls to count" [ "$(value "$t" workload_compaction_stalls_vmstat)" -gt 0 ]
 
 for variant in stock oom-reaper-nodelay; do
 	"$LAB" --quiet boot $variant --perf -o "$SCRATCH/reaper-$variant" -- \

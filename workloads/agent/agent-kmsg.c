@@ -1,18 +1,13 @@
 /* Forwards the kernel log (/dev/kmsg records) to the host as it is written. */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "agent.h"
 
-void start_kmsg_forwarder(void)
+static void forward(void *arg)
 {
-	pid_t pid = fork();
-	if (pid != 0)
-		return;
-	prctl(PR_SET_NAME, "oomlab-kmsg");
+	(void)arg;
 	protect_from_oom_killer();
 	int in = open("/dev/kmsg", O_RDONLY | O_CLOEXEC);
 	int out = port_fd(CHANNEL_KMSG);
@@ -31,4 +26,12 @@ void start_kmsg_forwarder(void)
 		if (write(out, record, (size_t)n) < 0)
 			_exit(1);
 	}
+}
+
+void start_kmsg_forwarder(void)
+{
+	struct agent_child c;
+	agent_child_init(&c, "oomlab-kmsg");
+	c.fn = forward;
+	agent_spawn(&c);
 }

@@ -35,6 +35,26 @@
 static pid_t perf_pid = -1;
 static int ack_fd = -1, ctl_fd = -1;
 
+/* The events of the "-e EVENT" pairs among perf's arguments, ','
+ * separated: what the trace can hold (the CTL_RECORDING event says it). */
+static char recorded_events[4096];
+
+static void note_events(char *const *args, int n)
+{
+	size_t len = 0;
+
+	recorded_events[0] = '\0';
+	for (int i = 0; i + 1 < n; i++)
+		if (!strcmp(args[i], "-e") && len + strlen(args[i + 1]) + 2 < sizeof(recorded_events))
+			len += (size_t)snprintf(recorded_events + len, sizeof(recorded_events) - len,
+						"%s%s", len ? "," : "", args[i + 1]);
+}
+
+const char *perf_recorded_events(void)
+{
+	return recorded_events;
+}
+
 static int read_args(const char *path, char **argv, int max)
 {
 	FILE *f = fopen(path, "r");
@@ -53,7 +73,7 @@ static int read_args(const char *path, char **argv, int max)
 
 static bool perf_alive(void)
 {
-	return perf_pid > 0 && waitpid(perf_pid, NULL, WNOHANG) == 0;
+	return agent_child_alive(perf_pid);
 }
 
 /* Opens the control fifo once perf reads it; gives up if perf died. */
@@ -122,6 +142,7 @@ int perf_launch(const char *args_path)
 	int n = read_args(args_path, extra, PERF_MAX_ARGS);
 	if (n == 0)
 		return 1;
+	note_events(extra, n);
 	unlink(CTL_FIFO);
 	unlink(ACK_FIFO);
 	if (mkfifo(CTL_FIFO, 0600) < 0 || mkfifo(ACK_FIFO, 0600) < 0) {
@@ -131,37 +152,34 @@ int perf_launch(const char *args_path)
 	/* Opened before perf starts so perf's ack write finds a reader. */
 	int ack = open(ACK_FIFO, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	int out = relay_start(CHANNEL_PERF);
-	perf_pid = fork();
-	if (perf_pid == 0) {
-		/*
-		 * The recorder keeps the agent's oom_score_adj of -1000, and a better
-		 * nice than the workload's, so that a workload reclaiming on every CPU
-		 * does not starve it of the moment it needs to pass its events on.
-		 */
-		if (setpriority(PRIO_PROCESS, 0, RECORDER_NICE) < 0)
-			agent_log("cannot renice perf");
-		const char *argv[PERF_MAX_ARGS + 16];
-		int a = 0;
-		argv[a++] = "perf";
-		argv[a++] = "record";
-		argv[a++] = "--all-cpus";
-		argv[a++] = "--clockid";
-		argv[a++] = "CLOCK_MONOTONIC";
-		argv[a++] = "--delay=-1";
-		argv[a++] = "--control=fifo:" CTL_FIFO "," ACK_FIFO;
-		argv[a++] = "--quiet";
-		argv[a++] = "-o";
-		argv[a++] = "-";
-		for (int i = 0; i < n; i++)
-			argv[a++] = extra[i];
-		argv[a] = NULL;
-		dup2(out >= 0 ? out : port_fd(CHANNEL_PERF), 1);
-		int err = open(PERF_STDERR, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (err >= 0)
-			dup2(err, 2);
-		execv(PERF, (char *const *)argv);
-		_exit(127);
-	}
+	const char *argv[PERF_MAX_ARGS + 16];
+	int a = 0;
+	argv[a++] = "perf";
+	argv[a++] = "record";
+	argv[a++] = "--all-cpus";
+	argv[a++] = "--clockid";
+	argv[a++] = "CLOCK_MONOTONIC";
+	argv[a++] = "--delay=-1";
+	argv[a++] = "--control=fifo:" CTL_FIFO "," ACK_FIFO;
+	argv[a++] = "--quiet";
+	argv[a++] = "-o";
+	argv[a++] = "-";
+	for (int i = 0; i < n; i++)
+		argv[a++] = extra[i];
+	argv[a] = NULL;
+	struct agent_child c;
+	agent_child_init(&c, "perf");
+	c.path = PERF;
+	c.argv = argv;
+	c.out = out >= 0 ? out : port_fd(CHANNEL_PERF);
+	c.err_path = PERF_STDERR;
+	/*
+	 * The recorder keeps the agent's oom_score_adj of -1000, and a better
+	 * nice than the workload's, so that a workload reclaiming on every CPU
+	 * does not starve it of the moment it needs to pass its events on.
+	 */
+	c.nice = RECORDER_NICE;
+	perf_pid = agent_spawn(&c);
 	if (out >= 0)
 		close(out);
 	for (int i = 0; i < n; i++)
@@ -193,23 +211,8 @@ void perf_stop(void)
 	if (perf_pid <= 0)
 		return;
 	/* SIGINT: perf flushes its buffers into the pipe and writes its end. */
-	kill(perf_pid, SIGINT);
-	int status;
-	for (int i = 0; i < STOP_TIMEOUT_S * 10; i++) {
-		pid_t r = waitpid(perf_pid, &status, WNOHANG);
-		/* ECHILD: the agent's orphan reaper already collected it. */
-		if (r == perf_pid || (r < 0 && errno == ECHILD)) {
-			perf_pid = -1;
-			break;
-		}
-		usleep(100 * 1000);
-	}
-	if (perf_pid > 0) {
-		agent_log("perf did not stop; killing it");
-		kill(perf_pid, SIGKILL);
-		waitpid(perf_pid, &status, 0);
-		perf_pid = -1;
-	}
+	agent_child_stop(perf_pid, SIGINT, STOP_TIMEOUT_S, NULL, "perf");
+	perf_pid = -1;
 	relay_finish(CHANNEL_PERF);
 	if (ctl_fd >= 0) {
 		close(ctl_fd);

@@ -5,9 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -87,35 +84,45 @@ void send_buffer(const char *record_name, const char *data, size_t len)
 	port_write(fd, "\n", 1);
 }
 
+struct relay {
+	int in;
+	enum channel port;
+};
+
+static void relay_copy(void *arg)
+{
+	const struct relay *r = arg;
+	char buf[PORT_WRITE_MAX];
+	for (;;) {
+		ssize_t n = read(r->in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(0);
+		port_write(port_fd(r->port), buf, (size_t)n);
+	}
+}
+
 int relay_start(enum channel port)
 {
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
-	pid_t pid = fork();
+	struct relay r = { fds[0], port };
+	struct agent_child c;
+	agent_child_init(&c, "oomlab-relay");
+	c.fn = relay_copy;
+	c.arg = &r;
+	c.close_fd = fds[1];
+	/* As perf's: the relay must keep up while the workload reclaims. It keeps
+	 * the agent's oom_score_adj of -1000: it must outlive the workload. */
+	c.nice = -10;
+	pid_t pid = agent_spawn(&c);
+	close(fds[0]);
 	if (pid < 0) {
-		close(fds[0]);
 		close(fds[1]);
 		return -1;
 	}
-	if (pid == 0) {
-		prctl(PR_SET_NAME, "oomlab-relay");
-		close(fds[1]);
-		/* As perf's: the relay must keep up while the workload reclaims. */
-		if (setpriority(PRIO_PROCESS, 0, -10) < 0)
-			agent_log("cannot renice the relay");
-		/* The relay keeps the agent's oom_score_adj of -1000: it must outlive the workload. */
-		char buf[PORT_WRITE_MAX];
-		for (;;) {
-			ssize_t n = read(fds[0], buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				_exit(0);
-			port_write(port_fd(port), buf, (size_t)n);
-		}
-	}
-	close(fds[0]);
 	relays[port] = pid;
 	return fds[1];
 }
@@ -123,14 +130,8 @@ int relay_start(enum channel port)
 void relay_finish(enum channel port)
 {
 	/* The writers are gone and our end is closed: the relay drains the pipe and exits. */
-	if (relays[port] <= 0)
-		return;
-	for (int i = 0; i < 300; i++) {
-		pid_t r = waitpid(relays[port], NULL, WNOHANG);
-		if (r == relays[port] || (r < 0 && errno == ECHILD))
-			break;
-		usleep(10 * 1000);
-	}
+	if (relays[port] > 0)
+		agent_child_wait(relays[port], 3.0, NULL);
 	relays[port] = 0;
 }
 

@@ -74,7 +74,7 @@ void prepare_pump(void)
 
 static bool prepare_alive(void)
 {
-	return prepare_pid > 0 && waitpid(prepare_pid, NULL, WNOHANG) == 0;
+	return agent_child_alive(prepare_pid);
 }
 
 int prepare_start(const struct job *job)
@@ -85,22 +85,17 @@ int prepare_start(const struct job *job)
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -1;
-	prepare_pid = fork();
-	if (prepare_pid == 0) {
-		/* Outside the workload cgroup and killable like any process; it may set its own adj. */
-		int adj = open("/proc/self/oom_score_adj", O_WRONLY);
-		if (adj >= 0) {
-			if (write(adj, "0", 1) < 0)
-				_exit(126);
-			close(adj);
-		}
-		dup2(fds[1], 1);
-		dup2(port_fd(CHANNEL_OUT), 2);
-		int null = open("/dev/null", O_RDONLY);
-		dup2(null, 0);
-		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-		_exit(127);
-	}
+	const char *argv[] = { "sh", "-c", command, NULL };
+	struct agent_child c;
+	agent_child_init(&c, "the prepare step");
+	c.path = "/bin/sh";
+	c.argv = argv;
+	/* Outside the workload cgroup and killable like any process; it may set its own adj. */
+	c.oom_killable = true;
+	c.stdin_null = true;
+	c.out = fds[1];
+	c.err = port_fd(CHANNEL_OUT);
+	prepare_pid = agent_spawn(&c);
 	close(fds[1]);
 	prepare_out = fds[0];
 	fcntl(prepare_out, F_SETFL, O_NONBLOCK);
@@ -126,20 +121,7 @@ void prepare_stop(void)
 {
 	if (prepare_pid <= 0)
 		return;
-	kill(prepare_pid, SIGTERM);
-	for (int i = 0; i < STOP_TIMEOUT_S * 10; i++) {
-		prepare_pump();
-		pid_t r = waitpid(prepare_pid, NULL, WNOHANG);
-		if (r == prepare_pid || (r < 0 && errno == ECHILD)) {
-			prepare_pid = -1;
-			break;
-		}
-		usleep(100 * 1000);
-	}
-	if (prepare_pid > 0) {
-		kill(prepare_pid, SIGKILL);
-		waitpid(prepare_pid, NULL, 0);
-		prepare_pid = -1;
-	}
+	agent_child_stop(prepare_pid, SIGTERM, STOP_TIMEOUT_S, prepare_pump, "the prepare step");
+	prepare_pid = -1;
 	prepare_pump();
 }

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -53,6 +52,18 @@ void ctl_event(const char *type, const char *key, const char *value)
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
+void ctl_window(const char *edge, uint64_t read_ns)
+{
+	struct jl j;
+	jl_begin(&j);
+	jl_str(&j, "type", CTL_WINDOW);
+	jl_dbl(&j, "uptime", uptime_seconds());
+	jl_u64(&j, "t_mono_ns", mono_ns());
+	jl_str(&j, "edge", edge);
+	jl_u64(&j, "read_mono_ns", read_ns);
+	jl_emit(&j, port_fd(CHANNEL_CTL));
+}
+
 static void ctl_exit(int status)
 {
 	struct jl j;
@@ -75,16 +86,6 @@ void protect_from_oom_killer(void)
 	if (fd >= 0) {
 		if (write(fd, "-1000", 5) < 0)
 			agent_log("cannot protect pid %d from the OOM killer", (int)getpid());
-		close(fd);
-	}
-}
-
-static void unprotect_from_oom_killer(void)
-{
-	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (write(fd, "0", 1) < 0)
-			agent_log("cannot reset oom_score_adj");
 		close(fd);
 	}
 }
@@ -148,32 +149,22 @@ static void set_environment(void)
 		setenv("OOMLAB_SLOW_DISK", slow, 1);
 }
 
+/* The job's command (or, interactive, a shell on the console), killable and in the workload cgroup. */
 static pid_t start_command(const struct job *job, bool interactive, int out)
 {
-	pid_t pid = fork();
-	if (pid != 0)
-		return pid;
-	unprotect_from_oom_killer();
-	if (strcmp(job_get(job, "use_cgroup", "1"), "0"))
-		workload_cgroup_enter();
-	setsid();
-	if (interactive) {
-		int tty = open("/dev/ttyS0", O_RDWR);
-		if (tty >= 0) {
-			ioctl(tty, TIOCSCTTY, 1);
-			dup2(tty, 0);
-			dup2(tty, 1);
-			dup2(tty, 2);
-		}
-		execl("/bin/sh", "sh", "-i", (char *)NULL);
-	} else {
-		int null = open("/dev/null", O_RDONLY);
-		dup2(null, 0);
-		dup2(out, 1);
-		dup2(out, 2);
-		execl("/bin/sh", "sh", "-c", job->cmd ? job->cmd : "true", (char *)NULL);
-	}
-	_exit(127);
+	const char *shell[] = { "sh", "-i", NULL };
+	const char *command[] = { "sh", "-c", job->cmd ? job->cmd : "true", NULL };
+	struct agent_child c;
+	agent_child_init(&c, "the command");
+	c.path = "/bin/sh";
+	c.argv = interactive ? shell : command;
+	c.oom_killable = true;
+	c.workload_cgroup = strcmp(job_get(job, "use_cgroup", "1"), "0") != 0;
+	c.new_session = true;
+	c.controlling_tty = interactive;
+	c.stdin_null = true;
+	c.out = c.err = out;
+	return agent_spawn(&c);
 }
 
 /* The value of KEY in a "Key: value" text (common/kernel-text/kv.h), or -1. */
@@ -275,9 +266,10 @@ int main(void)
 	if (perf == 0)
 		perf = perf_enable();
 	if (perf == 0)
-		ctl_event(CTL_RECORDING, NULL, NULL);
+		ctl_event(CTL_RECORDING, "events", perf_recorded_events());
 	else if (perf < 0)
 		ctl_event(CTL_WARNING, "message", "perf could not start: nothing is recorded");
+	send_window(WINDOW_EDGE_START);
 	bool interactive = !strcmp(job_get(&job, "interactive", "0"), "1");
 	/*
 	 * The command writes straight into its port, not through a relay: a line
@@ -287,6 +279,7 @@ int main(void)
 	pid_t command = start_command(&job, interactive, port_fd(CHANNEL_OUT));
 	int status = wait_for_command(command);
 	ctl_event(CTL_COMMAND_DONE, NULL, NULL);
+	send_window(WINDOW_EDGE_END);
 	perf_stop();
 	prepare_stop();
 	send_snapshots(SNAPSHOT_AFTER);

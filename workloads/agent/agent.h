@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "common/proto/protocol.h"
 
@@ -41,6 +43,33 @@ const char *port_name(enum channel port);
 void send_file(const char *record_name, const char *path);
 void send_buffer(const char *record_name, const char *data, size_t len);
 
+/* agent-child.c: the one way the agent starts and stops a child */
+struct agent_child {
+	const char *name;           /* for messages; a function child's process name */
+	const char *path;           /* the program to run, with argv ... */
+	const char *const *argv;
+	void (*fn)(void *arg);      /* ... or a function to run, then exit */
+	void *arg;
+	int close_fd;               /* closed in the child (the other end of its pipe); -1: none */
+	bool stdin_null;            /* stdin from /dev/null */
+	int out, err;               /* stdout and stderr to these; -1: the agent's */
+	const char *err_path;       /* stderr to this file (truncated) */
+	int nice;                   /* niceness; 0: the agent's */
+	bool oom_killable;          /* oom_score_adj 0 rather than the agent's -1000 */
+	bool workload_cgroup;       /* in the workload cgroup */
+	bool new_session;
+	bool controlling_tty;       /* stdin, stdout and stderr on the serial console, as its tty */
+};
+/* Every field off, the fds -1. */
+void agent_child_init(struct agent_child *c, const char *name);
+/* Starts the child; its pid, or -1 (logged). */
+pid_t agent_spawn(const struct agent_child *c);
+bool agent_child_alive(pid_t pid);
+/* Waits up to SECONDS for PID to end, calling PUMP (may be NULL) meanwhile; true once it is gone. */
+bool agent_child_wait(pid_t pid, double seconds, void (*pump)(void));
+/* Sends SIG, waits up to SECONDS (calling PUMP), then SIGKILL; returns once it is gone. */
+void agent_child_stop(pid_t pid, int sig, double seconds, void (*pump)(void), const char *name);
+
 /* agent-setup.c */
 void mount_filesystems(void);
 int mount_tools_disk(void);
@@ -54,10 +83,14 @@ int workload_cgroup_enter(void);
 
 /* agent-snapshot.c */
 void send_snapshots(const char *when);
+/* An edge of the stall window: WINDOW_EDGE_START or WINDOW_EDGE_END. */
+void send_window(const char *edge);
 
 /* agent-perf.c: launch (events off) 0 ready, 1 nothing asked for, -1 failed; then enable */
 int perf_launch(const char *args_path);
 int perf_enable(void);
+/* The events perf records, "," separated ("" before perf_launch). */
+const char *perf_recorded_events(void);
 /* Has perf send what it recorded so far (called a few times a second). */
 void perf_flush(void);
 void perf_stop(void);
@@ -75,6 +108,8 @@ const char *job_get(const struct job *job, const char *key, const char *fallback
 long job_get_long(const struct job *job, const char *key, long fallback);
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ctl_event(const char *type, const char *key, const char *value);
+/* CTL_WINDOW: the EDGE of the stall window, its vmstat read at READ_NS. */
+void ctl_window(const char *edge, uint64_t read_ns);
 void protect_from_oom_killer(void);
 double uptime_seconds(void);
 

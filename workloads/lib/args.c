@@ -1,5 +1,6 @@
 /* Argument helpers; see args.h. */
 #include "args.h"
+#include "sysinfo.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -125,176 +126,35 @@ int wl_parse_duration_str(const char *s, uint64_t *out_ns)
 	return 0;
 }
 
-int wl_parse_u64(const char *name, const char *opt, const char *arg,
-		 uint64_t min, uint64_t max, uint64_t *out)
+int wl_opt_size_list(const struct opt *o, const char *value, char *err, size_t err_size)
 {
-	uint64_t v;
-	int r = wl_parse_u64_str(arg, &v);
-
-	if (r == -ERANGE || (r == 0 && (v < min || v > max))) {
-		wl_usage_error(name, "%s must be between %llu and %llu, got '%s'",
-			       opt, (unsigned long long)min,
-			       (unsigned long long)max, arg);
-		return -1;
-	}
-	if (r) {
-		wl_usage_error(name, "%s needs a non-negative integer, got '%s'",
-			       opt, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int wl_parse_int(const char *name, const char *opt, const char *arg,
-		 long min, long max, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = arg && *arg ? strtol(arg, &end, 0) : 0;
-	if (!arg || !*arg || *end || isspace((unsigned char)*arg)) {
-		wl_usage_error(name, "%s needs an integer, got '%s'", opt,
-			       arg ? arg : "");
-		return -1;
-	}
-	if (errno == ERANGE || v < min || v > max) {
-		wl_usage_error(name, "%s must be between %ld and %ld, got '%s'",
-			       opt, min, max, arg);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
-
-int wl_parse_size(const char *name, const char *opt, const char *arg,
-		  uint64_t pct_base, uint64_t min, uint64_t max, uint64_t *out)
-{
-	uint64_t v;
-	int r = wl_parse_size_str(arg, pct_base, &v);
-
-	if (r) {
-		wl_usage_error(name, "%s needs a size like 4096, 64K, 16M%s, got '%s'",
-			       opt, pct_base ? " or 50%" : "", arg);
-		return -1;
-	}
-	if (v < min || v > max) {
-		wl_usage_error(name, "%s must be between %llu and %llu bytes, got '%s'",
-			       opt, (unsigned long long)min,
-			       (unsigned long long)max, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int wl_parse_duration(const char *name, const char *opt, const char *arg,
-		      uint64_t *out_ns)
-{
-	if (wl_parse_duration_str(arg, out_ns)) {
-		wl_usage_error(name, "%s needs a duration like 10, 2.5s, 500ms, got '%s'",
-			       opt, arg);
-		return -1;
-	}
-	return 0;
-}
-
-int wl_parse_double(const char *name, const char *opt, const char *arg,
-		    double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = arg && *arg ? strtod(arg, &end) : 0;
-	if (!arg || !*arg || *end || errno || !isfinite(v)) {
-		wl_usage_error(name, "%s needs a number, got '%s'", opt,
-			       arg ? arg : "");
-		return -1;
-	}
-	if (v < min || v > max) {
-		wl_usage_error(name, "%s must be between %g and %g, got '%s'",
-			       opt, min, max, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int wl_parse_size_list(const char *name, const char *opt, const char *arg,
-		       uint64_t *out, int max_items)
-{
+	struct wl_size_list *list = o->target;
 	char buf[1024];
 	char *save = NULL, *tok;
 	int n = 0;
 
-	if (!arg || strlen(arg) >= sizeof(buf)) {
-		wl_usage_error(name, "%s: list too long", opt);
+	if (strlen(value) >= sizeof(buf)) {
+		snprintf(err, err_size, "is too long a list");
 		return -1;
 	}
-	strcpy(buf, arg);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (n >= max_items) {
-			wl_usage_error(name, "%s takes at most %d items", opt,
-				       max_items);
+	strcpy(buf, value);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n >= list->max) {
+			snprintf(err, err_size, "takes at most %d items", list->max);
 			return -1;
 		}
-		if (wl_parse_size_str(tok, 0, &out[n]) || out[n] == 0) {
-			wl_usage_error(name, "%s: bad size '%s' in '%s'", opt,
-				       tok, arg);
+		if (wl_parse_size_str(tok, 0, &list->items[n]) || list->items[n] == 0) {
+			snprintf(err, err_size, "has a bad size '%s' in '%s'", tok, value);
 			return -1;
 		}
 		n++;
 	}
 	if (!n) {
-		wl_usage_error(name, "%s needs at least one size", opt);
+		snprintf(err, err_size, "needs at least one size");
 		return -1;
 	}
-	return n;
-}
-
-void wl_common_init(struct wl_common *c)
-{
-	c->node = -1;
-	c->help = false;
-}
-
-void wl_getopt_reset(void)
-{
-	optind = 0;     /* glibc: 0 forces full reinitialisation */
-	opterr = 0;
-}
-
-int wl_common_opt(const char *name, int c, const char *arg, char *const argv[],
-		  struct wl_common *com)
-{
-	switch (c) {
-	case WL_OPT_HELP:
-		com->help = true;
-		return 1;
-	case WL_OPT_NODE:
-		return wl_parse_int(name, "--node", arg, 0, 1023, &com->node) ?
-		       -1 : 1;
-	case ':':
-		if (optopt)
-			wl_usage_error(name, "option -%c needs an argument",
-				       optopt);
-		else
-			wl_usage_error(name, "option %s needs an argument",
-				       argv[optind - 1]);
-		return -1;
-	case '?':
-		if (optopt)
-			wl_usage_error(name, "unknown option -%c", optopt);
-		else
-			wl_usage_error(name, "unknown option %s",
-				       argv[optind - 1]);
-		return -1;
-	default:
-		return 0;
-	}
+	list->n = n;
+	return 0;
 }
 
 int wl_numa_max_node(void)
@@ -327,34 +187,69 @@ int wl_numa_bind(int node)
 	return 0;
 }
 
-int wl_common_apply(const char *name, const struct wl_common *com, int argc,
-		    char *const argv[], const char *usage, bool *done)
+int wl_parse_args(const char *name, int argc, char **argv, const struct opt *opts,
+		  const char *usage, const char *tail, struct wl_common *com, bool *done)
 {
-	*done = false;
-	if (optind < argc) {
-		*done = true;
-		return wl_usage_error(name, "unexpected argument '%s'", argv[optind]);
-	}
-	if (com->help) {
-		fputs(usage, stdout);
+	char err[OPT_ERR_MAX];
+	*done = true;
+	int n = parse_options(argc, argv, opts, err);
+	if (n == OPT_PARSE_ERROR)
+		return wl_usage_error(name, "%s", err);
+	if (n > 0)
+		return wl_usage_error(name, "unexpected argument '%s'", argv[1]);
+	if (n == OPT_PARSE_HELP) {
+		print_usage(stdout, usage, opts, tail);
 		fflush(stdout);
-		*done = true;
 		return WL_EXIT_OK;
 	}
 	if (com->node >= 0) {
 		int r = wl_numa_bind(com->node);
 
-		if (r == -ENODEV || r == -ENOSYS) {
-			*done = true;
+		if (r == -ENODEV || r == -ENOSYS)
 			return wl_usage_error(name, "--node %d: no such NUMA node (nodes 0..%d)",
 					      com->node, wl_numa_max_node());
-		}
 		if (r) {
-			*done = true;
-			wl_err(name, "--node %d: binding failed: %s", com->node,
-			       strerror(-r));
+			wl_err(name, "--node %d: binding failed: %s", com->node, strerror(-r));
 			return WL_EXIT_FAIL;
 		}
 	}
+	*done = false;
 	return WL_EXIT_OK;
+}
+
+static int size_option(const struct opt *o, const char *value, uint64_t pct_base, char *err,
+		       size_t err_size)
+{
+	uint64_t v;
+	if (wl_parse_size_str(value, pct_base, &v)) {
+		snprintf(err, err_size, "needs a size like 4096, 64K, 16M%s, got '%s'",
+			 pct_base ? " or 50%" : "", value);
+		return -1;
+	}
+	if ((double)v < o->min || (double)v > o->max) {
+		snprintf(err, err_size, "must be between %.0f and %.0f bytes, got '%s'", o->min,
+			 o->max, value);
+		return -1;
+	}
+	*(uint64_t *)o->target = v;
+	return 0;
+}
+
+int wl_opt_size(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	return size_option(o, value, 0, err, err_size);
+}
+
+int wl_opt_mem_size(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	return size_option(o, value, wl_mem_total_bytes(), err, err_size);
+}
+
+int wl_opt_duration(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	if (wl_parse_duration_str(value, o->target)) {
+		snprintf(err, err_size, "needs a duration like 10, 2.5s, 500ms, got '%s'", value);
+		return -1;
+	}
+	return 0;
 }

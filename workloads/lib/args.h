@@ -2,14 +2,16 @@
  *
  * Conventions: a bad argument prints one line "NAME: <what is wrong>" on
  * stderr and the workload exits 2 (WL_EXIT_USAGE); --help prints the usage
- * and exits 0.  The parse helpers print that line themselves and return -1.
+ * and exits 0 (wl_parse_args() below).
  */
 #ifndef OOMLAB_ARGS_H
 #define OOMLAB_ARGS_H
 
-#include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "common/cli/parse-options.h"
 
 #define WL_EXIT_OK     0
 #define WL_EXIT_FAIL   1
@@ -22,68 +24,46 @@ int wl_usage_error(const char *name, const char *fmt, ...)
 void wl_err(const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Parsers: 0 on success, -1 (after printing the error line) otherwise.
- * `opt` is the option's name as the user typed it, e.g. "--iterations". */
-int wl_parse_u64(const char *name, const char *opt, const char *arg,
-		 uint64_t min, uint64_t max, uint64_t *out);
-int wl_parse_int(const char *name, const char *opt, const char *arg,
-		 long min, long max, int *out);
-/* Sizes: a number with an optional K, M, G suffix (powers of 1024; "KiB",
- * "k", "MB" are accepted as the same) and an optional "%" form when
- * pct_base is nonzero (e.g. "50%" of MemTotal). */
-int wl_parse_size(const char *name, const char *opt, const char *arg,
-		  uint64_t pct_base, uint64_t min, uint64_t max, uint64_t *out);
-/* Durations: a number with optional ns, us, ms, s, m, h suffix (default
- * seconds); result in nanoseconds. */
-int wl_parse_duration(const char *name, const char *opt, const char *arg,
-		      uint64_t *out_ns);
-int wl_parse_double(const char *name, const char *opt, const char *arg,
-		    double min, double max, double *out);
-/* Comma-separated list of sizes, e.g. "4,8,64K". Returns count or -1. */
-int wl_parse_size_list(const char *name, const char *opt, const char *arg,
-		       uint64_t *out, int max_items);
-
 /* Pure helpers without printing (for tests and internal use):
  * return 0 or -EINVAL / -ERANGE. */
 int wl_parse_size_str(const char *s, uint64_t pct_base, uint64_t *out);
 int wl_parse_duration_str(const char *s, uint64_t *out_ns);
 int wl_parse_u64_str(const char *s, uint64_t *out);
 
-/* getopt_long driver with the conventions above.  Each workload lists its
- * options in a struct option array that must include WL_COMMON_OPTS; the
- * common ones are handled here:
- *   --help (-h)   print usage, exit 0
- *   --node N      bind CPU and memory to NUMA node N (applied by
- *                 wl_common_apply())
+/* Each workload parses its options from one table (common/cli/parse-options.h),
+ * which also makes its --help, and which ends with the option every
+ * workload has:
+ *   --node N      bind CPU and memory to NUMA node N
  */
-enum { WL_OPT_NODE = 0x1000, WL_OPT_HELP = 'h' };
-#define WL_COMMON_OPTS \
-	{ "help", no_argument, 0, WL_OPT_HELP }, \
-	{ "node", required_argument, 0, WL_OPT_NODE }
-
 struct wl_common {
 	int node;           /* -1 = no binding */
-	bool help;
 };
+#define WL_NODE_OPTION(com) \
+	OPT_INT(0, "node", &(com)->node, "N", 0, 1023, "bind CPU and memory to NUMA node N")
 
-void wl_common_init(struct wl_common *c);
-/* Call for each option returned by getopt_long.  Returns:
- *   1  the option was a common one and has been handled,
- *   0  not a common option (the caller handles it),
- *  -1  error already printed (exit 2).
- * It also turns getopt's '?' and ':' into the one-line error. */
-int wl_common_opt(const char *name, int c, const char *arg, char *const argv[],
-		  struct wl_common *com);
-/* After parsing: an argument left after the options (argv[optind]) is a
- * usage error (2); if --help, prints `usage` on stdout and returns 0; then
- * applies the NUMA binding (no such node -> 2). *done is set when the
- * workload must return the code given; otherwise the code is 0. */
-int wl_common_apply(const char *name, const struct wl_common *com, int argc,
-		    char *const argv[], const char *usage, bool *done);
+/* Parses ARGV with OPTS: --help prints USAGE, the options and TAIL (may be
+ * NULL) on stdout; a bad option or a stray argument is one line "NAME: ..."
+ * and the code 2; then the NUMA binding is applied (no such node: 2).
+ * *done is set when the workload must return the code given at once;
+ * otherwise the code is 0. */
+int wl_parse_args(const char *name, int argc, char **argv, const struct opt *opts,
+		  const char *usage, const char *tail, struct wl_common *com, bool *done);
 
-/* Reset getopt state (the workloads may be called several times in one
- * process, e.g. by unit tests). */
-void wl_getopt_reset(void);
+/* OPTION_CALL converters for the tables, with the range in min and max:
+ * sizes (4096, 64K, 16M), sizes that may also be a share of MemTotal (50%),
+ * and durations (10, 2.5s, 500ms) into nanoseconds. */
+int wl_opt_size(const struct opt *o, const char *value, char *err, size_t err_size);
+int wl_opt_mem_size(const struct opt *o, const char *value, char *err, size_t err_size);
+int wl_opt_duration(const struct opt *o, const char *value, char *err, size_t err_size);
+/* A comma-separated list of sizes ("4,8,64K") into a struct wl_size_list. */
+struct wl_size_list {
+	uint64_t *items;
+	int n, max;
+};
+int wl_opt_size_list(const struct opt *o, const char *value, char *err, size_t err_size);
+#define WL_OPT_SIZE(s, l, t, a, lo, hi, h)     { OPTION_CALL, s, l, t, a, h, lo, hi, wl_opt_size, NULL }
+#define WL_OPT_MEM_SIZE(s, l, t, a, lo, hi, h) { OPTION_CALL, s, l, t, a, h, lo, hi, wl_opt_mem_size, NULL }
+#define WL_OPT_DURATION(s, l, t, a, h)         { OPTION_CALL, s, l, t, a, h, 0, 0, wl_opt_duration, NULL }
 
 /* NUMA: bind the calling process (CPU + memory) to node; 0 or -errno.
  * Errors: -ENOSYS (no NUMA support), -ENODEV (no such node). */

@@ -139,6 +139,71 @@ static void clock_is_given_only_when_the_file_says(void **state)
 	experiment_clear(&e);
 }
 
+/* Margins: the default last whatever the order, globs may hold '=' (the
+ * sendVec sizes), and a value that is not a margin names file and line. */
+static void equivalence_margins(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"description = d\nvariants = stock x\nprofile = p\nworkload = w\n"
+		"equivalence = 3%\n"
+		"equivalence.binder-sendvec.sendvec_ns_per_rt.size=4 = 1%\n"
+		"equivalence.oom_kills = 0.5\n"
+		"equivalence.trial_ok = 10pp\n";
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", text, &err), 0);
+	assert_int_equal(e.margins.n, 4);
+	assert_string_equal(e.margin_globs.items[0], "binder-sendvec.sendvec_ns_per_rt.size=4");
+	assert_string_equal(e.margins.items[0], "1%");
+	assert_string_equal(e.margin_globs.items[1], "oom_kills");
+	assert_string_equal(e.margins.items[2], "10pp");
+	assert_string_equal(e.margin_globs.items[3], "*");
+	assert_string_equal(e.margins.items[3], "3%");
+	experiment_clear(&e);
+	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\n"
+		     "equivalence = two percent\n", "t.conf:5: equivalence = two percent: equivalence wants a margin");
+	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\n"
+		     "equivalence.spawn.spawn_per_s = 5ms\n", "t.conf:5");
+	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\n"
+		     "equivalence. = 5%\n", "t.conf:5");
+	strbuf_release(&err);
+}
+
+/* until_decided and max_trials: values checked with file and line, the
+ * default cap, and max_trials alone refused. */
+static void sequential_keys(void **state)
+{
+	(void)state;
+	static const char base[] = "description = d\nvariants = stock x\nprofile = p\nworkload = w\n";
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	char *text = xasprintf("%suntil_decided = yes\n", base);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", text, &err), 0);
+	assert_true(e.until_decided);
+	assert_int_equal(e.max_trials, DEFAULT_MAX_TRIALS);
+	experiment_clear(&e);
+	free(text);
+	text = xasprintf("%suntil_decided = yes\nmax_trials = 12\n", base);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", text, &err), 0);
+	assert_int_equal(e.max_trials, 12);
+	experiment_clear(&e);
+	free(text);
+	text = xasprintf("%suntil_decided = maybe\n", base);
+	expect_error(text, "t.conf:5: until_decided = maybe: until_decided wants yes or no");
+	free(text);
+	text = xasprintf("%suntil_decided = yes\nmax_trials = 3\n", base);
+	expect_error(text, "t.conf:6: max_trials = 3");
+	free(text);
+	text = xasprintf("%suntil_decided = yes\nmax_trials = lots\n", base);
+	expect_error(text, "t.conf:6");
+	free(text);
+	text = xasprintf("%smax_trials = 10\n", base);
+	expect_error(text, "max_trials goes with until_decided = yes");
+	free(text);
+	strbuf_release(&err);
+}
+
 static void shipped_experiments_load(void **state)
 {
 	(void)state;
@@ -219,6 +284,8 @@ int main(void)
 		cmocka_unit_test(parses_every_key),
 		cmocka_unit_test(bad_input_names_file_and_line),
 		cmocka_unit_test(clock_is_given_only_when_the_file_says),
+		cmocka_unit_test(equivalence_margins),
+		cmocka_unit_test(sequential_keys),
 		cmocka_unit_test(shipped_experiments_load),
 		cmocka_unit_test(order_interleaves_every_round),
 		cmocka_unit_test(shards_cover_everything_once),

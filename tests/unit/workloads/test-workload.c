@@ -204,8 +204,37 @@ static void test_parse_u64(void **state)
 	assert_true(v == 16);
 	assert_int_equal(wl_parse_u64_str("12a", &v), -EINVAL);
 	assert_int_equal(wl_parse_u64_str("99999999999999999999999", &v), -ERANGE);
-	assert_int_equal(wl_parse_u64("t", "--n", "5", 1, 4, &v), -1);
-	assert_int_equal(wl_parse_u64("t", "--n", "4", 1, 4, &v), 0);
+}
+
+/* The converters of the workloads' option tables: ranges, units, '%'. */
+static void test_option_converters(void **state)
+{
+	uint64_t bytes = 0, ns = 0;
+	char err[OPT_ERR_MAX];
+	struct opt size = WL_OPT_SIZE(0, "map-size", &bytes, "SIZE", 4096, 1 << 22, "");
+	struct opt dur = WL_OPT_DURATION(0, "time", &ns, "DUR", "");
+
+	(void)state;
+	assert_int_equal(wl_opt_size(&size, "64K", err, sizeof(err)), 0);
+	assert_true(bytes == 65536);
+	assert_int_equal(wl_opt_size(&size, "8M", err, sizeof(err)), -1);
+	assert_string_equal(err, "must be between 4096 and 4194304 bytes, got '8M'");
+	assert_int_equal(wl_opt_size(&size, "50%", err, sizeof(err)), -1);   /* no '%' here */
+	assert_non_null(strstr(err, "needs a size like"));
+	assert_int_equal(wl_opt_duration(&dur, "250ms", err, sizeof(err)), 0);
+	assert_true(ns == 250000000ull);
+	assert_int_equal(wl_opt_duration(&dur, "soon", err, sizeof(err)), -1);
+
+	uint64_t items[3];
+	struct wl_size_list list = { items, 0, 3 };
+	struct opt sizes = { OPTION_CALL, 0, "sizes", &list, "LIST", "", 0, 0, wl_opt_size_list, NULL };
+	assert_int_equal(wl_opt_size_list(&sizes, "4,4K,1M", err, sizeof(err)), 0);
+	assert_int_equal(list.n, 3);
+	assert_true(items[1] == 4096 && items[2] == 1 << 20);
+	assert_int_equal(wl_opt_size_list(&sizes, "4,8,16,32", err, sizeof(err)), -1);
+	assert_string_equal(err, "takes at most 3 items");
+	assert_int_equal(wl_opt_size_list(&sizes, "4,0", err, sizeof(err)), -1);
+	assert_int_equal(wl_opt_size_list(&sizes, ",", err, sizeof(err)), -1);
 }
 
 /* ---- statistics -------------------------------------------------------- */
@@ -531,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_parse_sizes),
 		cmocka_unit_test(test_parse_durations),
 		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_option_converters),
 		cmocka_unit_test(test_summary_percentiles),
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_buddyinfo),

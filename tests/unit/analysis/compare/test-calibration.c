@@ -101,7 +101,7 @@ static void outlier_times(gsl_rng *rng, double *x, size_t n, double scale)
 
 static const struct shape shapes[] = {
 	{ "direct_compaction_stall_count", "NB counts, var 30x mean", overdispersed_counts },
-	{ "compact_stall_count", "zero-heavy counts", zero_heavy_counts },
+	{ "workload_compaction_stalls_vmstat", "zero-heavy counts", zero_heavy_counts },
 	{ "binder-mmap.mmap_openers_killed", "rare events", rare_events },
 	{ "oom_kills", "rare events", rare_events },
 	{ "binder-sendvec.sendvec_ns_per_rt.size=4096", "lognormal times", lognormal_times },

@@ -137,7 +137,7 @@ static void test_counts_per_trial(void **state)
 	struct compare_table t;
 
 	(void)state;
-	build_pair(&t, "compact_stall_count", stalls_stock, 6, stalls_kcalloc, 6);
+	build_pair(&t, "workload_compaction_stalls_vmstat", stalls_stock, 6, stalls_kcalloc, 6);
 	assert_int_equal(t.rows[0].method, COMPARE_MEANS);
 	assert_int_equal(t.rows[0].scale, SCALE_PERCENT);
 	assert_true(t.rows[0].exact);
@@ -368,7 +368,7 @@ static void test_mde(void **state)
 	assert_close(t.rows[0].mde, 3.158947428668301, 1e-6);
 	compare_table_free(&t);
 
-	build_pair(&t, "compact_stall_count", stalls_stock, 6, stalls_kcalloc, 6);
+	build_pair(&t, "workload_compaction_stalls_vmstat", stalls_stock, 6, stalls_kcalloc, 6);
 	assert_close(t.rows[0].mde, 105.78115756427584, 1e-6);
 	compare_table_free(&t);
 }
@@ -828,7 +828,7 @@ static void test_metric_table(void **state)
 	assert_int_equal(d.better, BETTER_LOWER);
 	metric_resolve("binder-mmap.mmap_openers_killed", NULL, &d);
 	assert_int_equal(d.kind, METRIC_EVENTS);
-	metric_resolve("compact_stall_count", NULL, &d);
+	metric_resolve("workload_compaction_stalls_vmstat", NULL, &d);
 	assert_int_equal(d.kind, METRIC_COUNT);
 	metric_resolve("direct_compaction_stall_count", NULL, &d);
 	assert_int_equal(d.kind, METRIC_COUNT);
@@ -871,7 +871,7 @@ static void test_method_choice(void **state)
 	assert_int_equal(compare_method_for(&m), COMPARE_LOG_MEANS);
 	m = metric("oom_kills", g, 2);
 	assert_int_equal(compare_method_for(&m), COMPARE_SHARES);
-	m = metric("compact_stall_count", g, 2);
+	m = metric("workload_compaction_stalls_vmstat", g, 2);
 	assert_int_equal(compare_method_for(&m), COMPARE_MEANS);
 }
 

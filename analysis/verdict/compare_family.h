@@ -22,7 +22,7 @@
 #ifndef OOMLAB_COMPARE_FAMILY_H
 #define OOMLAB_COMPARE_FAMILY_H
 
-#include "compare.h"
+#include "analysis/compare/compare.h"
 #include "analysis/run/run-data.h"
 
 struct compare_family_spec {

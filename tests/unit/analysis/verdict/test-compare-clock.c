@@ -1,5 +1,5 @@
 /* test-compare-clock.c - the comparison engine and the guest clock
- * (analysis/compare/compare_family.c): every format names the clock the
+ * (analysis/verdict/compare_family.c): every format names the clock the
  * groups ran on, and groups of different clocks are refused with one line.
  *
  * Each test writes a small run folder (docs/FORMATS.md): run.json and two
@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "analysis/compare/compare_family.h"
+#include "analysis/verdict/compare_family.h"
 
 #define ICOUNT "\"clock\": {\"name\": \"icount\", \"settings\": \"shift=0,sleep=off,align=off\", " \
 	       "\"meaning\": \"guest time counts instructions\"}"

@@ -1,0 +1,139 @@
+/* test-run-command.c - the one way the lab starts a child (common/run-command.c):
+ * statuses, redirections, capture, the working folder and environment,
+ * timeouts, and a kill that takes the child's whole process group. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/run-command.h"
+
+static char *tmp_dir(void)
+{
+	char tmpl[] = "/tmp/oomlab-test-runcmd.XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	return xstrdup(tmpl);
+}
+
+static int sh(const char *script)
+{
+	const char *argv[] = { "sh", "-c", script, NULL };
+	struct child_process cp = { .argv = argv, .stdout_to_stderr = true };
+	return run_command(&cp);
+}
+
+static void test_statuses(void **state)
+{
+	(void)state;
+	assert_int_equal(sh("exit 0"), 0);
+	assert_int_equal(sh("exit 3"), 3);
+	assert_int_equal(sh("kill -TERM $$"), 128 + SIGTERM);
+	const char *argv[] = { "oomlab-no-such-program", NULL };
+	struct child_process cp = { .argv = argv };
+	assert_int_equal(run_command(&cp), 127);
+	assert_true(have_program("sh"));
+	assert_false(have_program("oomlab-no-such-program"));
+}
+
+static void test_capture_and_stdin(void **state)
+{
+	(void)state;
+	struct strbuf out = STRBUF_INIT;
+	const char *argv[] = { "sh", "-c", "echo to-out; echo to-err >&2; cat; exit 5", NULL };
+	/* stdin is /dev/null: cat ends at once */
+	assert_int_equal(capture_command(argv, NULL, &out), 5);
+	assert_non_null(strstr(out.buf, "to-out"));
+	assert_non_null(strstr(out.buf, "to-err"));
+	strbuf_release(&out);
+}
+
+static void test_files_dir_env(void **state)
+{
+	(void)state;
+	char *dir = tmp_dir();
+	char *out = xasprintf("%s/out.txt", dir), *err = xasprintf("%s/err.txt", dir);
+	assert_int_equal(write_file_str(out, "before\n"), 0);
+	assert_int_equal(write_file_str(err, "old error text\n"), 0);
+	const char *env[] = { "OOMLAB_TEST_VALUE=forty-two", NULL };
+	const char *argv[] = { "sh", "-c", "pwd; echo $OOMLAB_TEST_VALUE; echo oops >&2", NULL };
+	struct child_process cp = { .argv = argv, .dir = dir, .env = env, .out_path = out,
+				    .err_path = err };
+	assert_int_equal(run_command(&cp), 0);
+	char *o = read_file(out, NULL), *e = read_file(err, NULL);
+	char *want = xasprintf("before\n%s\nforty-two\n", dir);      /* stdout appended */
+	assert_string_equal(o, want);
+	assert_string_equal(e, "oops\n");                            /* stderr truncated */
+	free(want);
+	free(o);
+	free(e);
+	free(out);
+	free(err);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* Gone: no such process, or a zombie left for whoever reaps orphans here. */
+static bool process_gone(pid_t pid)
+{
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return true;
+	char *path = xasprintf("/proc/%d/stat", (int)pid);
+	char *stat = read_file(path, NULL);
+	free(path);
+	const char *close = stat ? strrchr(stat, ')') : NULL;
+	bool zombie = close && close[1] == ' ' && close[2] == 'Z';
+	free(stat);
+	return !stat || zombie;
+}
+
+/* A child that outlives its timeout is killed with its whole group: the
+ * grandchild it started goes too. */
+static void test_timeout_kills_the_group(void **state)
+{
+	(void)state;
+	char *dir = tmp_dir();
+	char *pidfile = xasprintf("%s/grandchild", dir);
+	char *script = xasprintf("sleep 60 & echo $! > '%s'; wait", pidfile);
+	const char *argv[] = { "sh", "-c", script, NULL };
+	struct child_process cp = { .argv = argv };
+	assert_int_equal(start_command(&cp), 0);
+	assert_int_equal(finish_command_timeout(&cp, 0.5), -2);
+	char *text = NULL;
+	for (int i = 0; i < 50 && !(text = read_file(pidfile, NULL)); i++)
+		usleep(20 * 1000);
+	assert_non_null(text);
+	pid_t grandchild = (pid_t)atoi(text);
+	assert_true(grandchild > 0);
+	assert_false(process_gone(grandchild));
+	kill_command(&cp, SIGKILL);
+	assert_int_equal(finish_command(&cp), 128 + SIGKILL);
+	int gone = 0;
+	for (int i = 0; i < 100 && !gone; i++) {
+		gone = process_gone(grandchild);
+		if (!gone)
+			usleep(20 * 1000);
+	}
+	assert_true(gone);
+	free(text);
+	free(script);
+	free(pidfile);
+	remove_tree(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_statuses),
+		cmocka_unit_test(test_capture_and_stdin),
+		cmocka_unit_test(test_files_dir_env),
+		cmocka_unit_test(test_timeout_kills_the_group),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
