@@ -52,6 +52,25 @@ int trial_split_files(const char *dir, struct strbuf *err)
 	return rc;
 }
 
+/* A trial whose prepare step missed its target measured another machine
+ * than the experiment asked for: its outcome says so, and the comparison
+ * counts it among the trials that ended otherwise, never as a result. */
+static void mark_off_target(json_t *full)
+{
+	json_t *miss = json_object_get(full, "off_target");
+	json_t *outcome = json_object_get(full, "outcome");
+	const char *was = json_string_value(json_object_get(outcome, "outcome"));
+	if (!miss || !was || strcmp(was, "ok"))
+		return;
+	json_object_set_new(outcome, "outcome", json_string("off-target"));
+	json_object_set_new(outcome, "detail",
+			    json_sprintf("%lld free blocks of order >= %lld when the workload started "
+					 "(the target: at most %lld)",
+					 (long long)json_integer_value(json_object_get(miss, "free_blocks")),
+					 (long long)json_integer_value(json_object_get(miss, "order")),
+					 (long long)json_integer_value(json_object_get(miss, "max_blocks"))));
+}
+
 int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 {
 	if (!is_dir(dir)) {
@@ -74,6 +93,7 @@ int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 	if (computed)
 		json_object_update(full, computed);
 	json_decref(computed);
+	mark_off_target(full);
 	/* Sorted keys, and reals in jansson's round-trip precision: a value read
 	 * back is written back the same, so finishing again gives the same bytes. */
 	char *path = xasprintf("%s/trial.json", dir);

@@ -45,6 +45,12 @@
  *       trace's events between the two reads (window.h), so that the two
  *       sources count the same thing over the same time:
  *   workload_window_s          the window's length                 s      ctl
+ *   workload_start_free_blocks_geK  free blocks of order >= K as the  count  ctl
+ *                              workload started (K: the target's order, else 3)
+ *   prepare_target_met         1 when those were at most the       ok     ctl
+ *                              experiment's target_max_free_blocks (only with a
+ *                              target; a miss also puts "off_target" in trial.json
+ *                              and makes the trial's outcome "off-target")
  *   workload_direct_reclaim_stalls_vmstat  allocstall_* delta      count  vmstat
  *   workload_direct_reclaim_stalls_trace   direct_reclaim_begin    count  trace
  *   workload_compaction_stalls_vmstat      compact_stall delta     count  vmstat
@@ -423,6 +429,8 @@ struct window_edges {
 	uint64_t start_ns, end_ns;
 	bool have_start, have_end;
 	char *recorded;		/* CTL_RECORDING's "events", or NULL: nothing recorded */
+	/* the fragmentation as the workload started (-1: not said) */
+	long long target_order, free_blocks_ge, target_max_blocks;
 };
 
 static void note_window(json_t *record, void *ctx)
@@ -443,6 +451,13 @@ static void note_window(json_t *record, void *ctx)
 		if (!strcmp(edge, WINDOW_EDGE_START)) {
 			e->start_ns = (uint64_t)json_integer_value(t);
 			e->have_start = true;
+			json_t *v;
+			if ((v = json_object_get(record, WINDOW_TARGET_ORDER)) && json_is_integer(v))
+				e->target_order = json_integer_value(v);
+			if ((v = json_object_get(record, WINDOW_FREE_BLOCKS_GE)) && json_is_integer(v))
+				e->free_blocks_ge = json_integer_value(v);
+			if ((v = json_object_get(record, WINDOW_TARGET_MAX_BLOCKS)) && json_is_integer(v))
+				e->target_max_blocks = json_integer_value(v);
 		} else if (!strcmp(edge, WINDOW_EDGE_END)) {
 			e->end_ns = (uint64_t)json_integer_value(t);
 			e->have_end = true;
@@ -460,6 +475,11 @@ static void window_sample(const struct perf_sample *s, const struct trace *t, vo
 static void window_metrics(struct metric_set *m, const char *dir, const struct window_edges *e,
 			   const struct stall_window *w, bool have_trace)
 {
+	if (e->have_start && e->target_order > 0 && e->free_blocks_ge >= 0)
+		addf_metric(m, (double)e->free_blocks_ge, "count", "ctl", "workload_start_free_blocks_ge%lld",
+			    e->target_order);
+	if (e->have_start && e->target_max_blocks >= 0 && e->free_blocks_ge >= 0)
+		ADD(m, "prepare_target_met", e->free_blocks_ge <= e->target_max_blocks, "ok", "ctl");
 	if (!e->have_start || !e->have_end)
 		return;
 	ADD(m, "workload_window_s", (double)(e->end_ns - e->start_ns) / 1e9, "s", "ctl");
@@ -560,7 +580,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		return -1;
 	}
 	struct metric_set m = METRIC_SET_INIT;
-	struct window_edges edges = { 0 };
+	struct window_edges edges = { .target_order = -1, .free_blocks_ge = -1, .target_max_blocks = -1 };
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	jsonl_read_file(ctl, note_window, &edges);
 	free(ctl);
@@ -608,6 +628,12 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	json_object_set_new(o, "victims", oom_victims_json(&trace.oom));
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)trace.perf.lost_events));
 	json_object_set_new(o, "partial", json_boolean(partial));
+	/* the prepare step missed its target: the trial measured another machine */
+	if (edges.target_max_blocks >= 0 && edges.free_blocks_ge > edges.target_max_blocks)
+		json_object_set_new(o, "off_target",
+				    json_pack("{s:I, s:I, s:I}", "order", (json_int_t)edges.target_order,
+					      "free_blocks", (json_int_t)edges.free_blocks_ge,
+					      "max_blocks", (json_int_t)edges.target_max_blocks));
 	*out = o;
 
 	free(outlog);
