@@ -129,7 +129,17 @@ static void write_summary(FILE *out, const struct run_data *rd, size_t filled)
 		else if (a)
 			kvm++;
 	}
-	if (tcg)
+	size_t icount = 0;
+	for (size_t i = 0; i < rd->n; i++)
+		icount += rd->trials[i].clock && !strcmp(rd->trials[i].clock, "icount");
+	if (icount)
+		html_para(out, "warn",
+			  "Timing: guest time counts instructions (trial.json environment.clock = "
+			  "icount): QEMU runs the guest on one host thread and every instruction is "
+			  "1 ns of guest time, whatever the host's load; an idle guest skips to its "
+			  "next timer. Absolute times are not phone times. The lab claims ratios "
+			  "between variants measured in one run, not absolute figures.");
+	else if (tcg)
 		html_para(out, "warn",
 			  "Timing: these trials ran under TCG emulation (trial.json "
 			  "environment.accelerator = tcg). Absolute times are not phone times: QEMU "
@@ -152,7 +162,7 @@ static void write_summary(FILE *out, const struct run_data *rd, size_t filled)
 static void write_trials(FILE *out, const struct run_data *rd)
 {
 	static const char *const head[] = { "group", "trial", "outcome", "wall s", "metrics",
-					    "accelerator", "detail" };
+					    "accelerator", "clock", "detail" };
 	const size_t cols = sizeof(head) / sizeof(head[0]);
 	char **cells = xcalloc(rd->n * cols + 1, sizeof(*cells));
 	for (size_t i = 0; i < rd->n; i++) {
@@ -169,9 +179,10 @@ static void write_trials(FILE *out, const struct run_data *rd)
 					   ? " (computed)" : "");
 		const char *a = trial_env(t, "accelerator");
 		row[5] = xstrdup(a ? a : "");
+		row[6] = xstrdup(t->clock ? t->clock : "");
 		const char *d = json_string_value(json_object_get(o, "detail"));
 		const char *nl = d ? strchr(d, '\n') : NULL;
-		row[6] = d ? (nl ? xstrndup(d, (size_t)(nl - d)) : xstrdup(d)) : xstrdup("");
+		row[7] = d ? (nl ? xstrndup(d, (size_t)(nl - d)) : xstrdup(d)) : xstrdup("");
 	}
 	html_table(out, "trials", head, cols, (const char *const *)cells, rd->n);
 	for (size_t i = 0; i < rd->n * cols; i++)
@@ -362,7 +373,7 @@ int report_runs(const struct strlist *runs, const struct report_request *req)
 					    .all = req->all, .seed = req->seed };
 	struct compare_family family;
 	int trc = compare_family_build(&rd, &spec, &family, &err);
-	if (trc < 0 && ((req->globs && req->globs->n) || req->all))
+	if (trc == COMPARE_FAMILY_MIXED_CLOCKS || (trc < 0 && ((req->globs && req->globs->n) || req->all)))
 		die_usage("report: %s", err.buf);
 	note("report: drawing the figures of %zu trials", rd.n);
 	struct report_figures figs;

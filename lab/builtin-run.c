@@ -54,6 +54,7 @@ struct run_plan {
 	struct strlist labels;
 	unsigned long seed;
 	unsigned shard_k, shard_n;
+	struct clock_choice clock;
 	char *run_id;
 	char *dir;
 	struct run_slot *slots;
@@ -91,6 +92,10 @@ static json_t *run_json(const struct run_plan *p)
 	json_object_set_new(run, "baseline", json_string(p->exp.baseline));
 	json_object_set_new(run, "trials_per_group", json_integer(planned_trials(&p->exp)));
 	json_object_set_new(run, "seed", json_integer((json_int_t)p->seed));
+	json_object_set_new(run, "clock", json_pack("{s:s, s:s, s:s}", "name",
+						    guest_clock_name(p->clock.clock), "settings",
+						    guest_clock_settings(p->clock.clock), "from",
+						    p->clock.from));
 	json_t *groups = json_array();
 	for (size_t i = 0; i < p->labels.n; i++) {
 		char *name = group_variant(p->labels.items[i]);
@@ -134,10 +139,15 @@ static bool trial_finished(const char *dir)
 	return done;
 }
 
-static void load_plan_parts(struct run_plan *p, const char *profile_name)
+static void load_plan_parts(struct run_plan *p, const char *profile_name, struct clock_choice option)
 {
 	struct strbuf err = STRBUF_INIT;
 	if (profile_load(&p->profile, profile_name, &err) < 0)
+		die_usage("run: %s", err.buf);
+	p->clock = guest_clock_choose(
+		option, (struct clock_choice){ p->exp.clock, p->exp.clock_given ? p->exp.path : NULL },
+		(struct clock_choice){ p->profile.clock, p->profile.clock_given ? p->profile.path : NULL });
+	if (accel_check_clock(&p->clock, &err) < 0)
 		die_usage("run: %s", err.buf);
 	load_base_config(&p->base);
 	load_variants(&p->variants, &p->base);
@@ -163,6 +173,14 @@ static void plan_resume(struct run_plan *p, const char *run)
 	const char *run_id = json_string_value(json_object_get(meta, "run_id"));
 	if (!text || !name || !profile || !run_id)
 		die_usage("run: %s lacks the experiment it ran", path);
+	/* The run keeps the clock it started on; a run from before clocks ran on realtime. */
+	json_t *clock_json = json_object_get(meta, "clock");
+	const char *clock = json_string_value(json_object_get(clock_json, "name"));
+	const char *from = json_string_value(json_object_get(clock_json, "from"));
+	/* the plan lives as long as the process: the copy is never freed */
+	struct clock_choice kept = { GUEST_CLOCK_REALTIME, xstrdup(from ? from : path) };
+	if (clock && guest_clock_parse(clock, &kept.clock) < 0)
+		die_usage("run: %s: clock '%s' is not realtime or icount", path, clock);
 	struct strbuf err = STRBUF_INIT;
 	if (experiment_parse(&p->exp, name, path, text, &err) < 0)
 		die_usage("run: %s", err.buf);
@@ -178,7 +196,7 @@ static void plan_resume(struct run_plan *p, const char *run)
 	p->shard_k = (unsigned)json_integer_value(json_object_get(shard, "k"));
 	p->shard_n = (unsigned)json_integer_value(json_object_get(shard, "n"));
 	p->run_id = xstrdup(run_id);
-	load_plan_parts(p, profile);
+	load_plan_parts(p, profile, kept);
 	json_decref(meta);
 	free(path);
 }
@@ -190,7 +208,7 @@ static void run_one(const struct run_plan *p, const struct run_slot *slot, const
 	char *variant_name = group_variant(slot->label);
 	struct trial_spec spec = {
 		.variant = variant_find(&p->variants, variant_name), .profile = &p->profile,
-		.command = command, .dir = trial_dir, .accel = accel,
+		.command = command, .dir = trial_dir, .accel = accel, .clock = p->clock,
 		.watchdogs = default_watchdogs(), .use_cgroup = true, .perf_args = perf_args,
 		.prepare = p->exp.prepare,
 	};
@@ -238,7 +256,10 @@ static void execute(struct run_plan *p)
 	if (perf_events_to_args(&p->exp.perf_events, &perf_args, &err) < 0)
 		die_usage("%s: %s", p->exp.path, err.buf);
 	char *command = experiment_command(&p->exp);
-	const char *accel = accel_choose(variant_find(&p->variants, p->exp.baseline), &p->profile);
+	const char *accel;
+	if (accel_for_clock(&p->clock, variant_find(&p->variants, p->exp.baseline), &p->profile, &accel,
+			    &err) < 0)
+		die_usage("run: %s", err.buf);
 
 	size_t total = 0, done = 0, ran = 0;
 	for (size_t i = 0; i < p->n_slots; i++)
@@ -333,6 +354,7 @@ int cmd_run(int argc, char **argv)
 	const char *experiment = DEFAULT_EXPERIMENT, *profile = NULL, *out = NULL, *resume = NULL;
 	unsigned long trials = 0, seed = 0, max_trials = 0;
 	bool list = false, until_decided = false;
+	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
 	p.shard_k = p.shard_n = 1;
@@ -343,6 +365,10 @@ int cmd_run(int argc, char **argv)
 		OPT_STRING('p', "profile", &profile, "P", "another machine profile than the experiment's"),
 		OPT_ULONG('n', "trials", &trials, "N", 1, ULONG_MAX,
 			  "trials per variant instead of the experiment's"),
+		OPT_CALL(0, "clock", &clock_option, "C", opt_clock,
+			 "the guest's clock, realtime or icount, instead of the experiment's (or "
+			 "else the profile's; docs/CLOCKS.md); under icount the trial timeout is "
+			 "multiplied by 6"),
 		OPT_FLAG(0, "until-decided", &until_decided,
 			 "run rounds until every headline metric is decided (better, worse, differs "
 			 "or equivalent), looking after each; see below"),
@@ -369,7 +395,8 @@ int cmd_run(int argc, char **argv)
 	bool seed_given = seed > 0;
 
 	if (resume) {
-		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials)
+		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials ||
+		    clock_option.from)
 			die_usage("run: --resume takes no other settings: the run keeps its own");
 		plan_resume(&p, resume);
 	} else {
@@ -391,7 +418,7 @@ int cmd_run(int argc, char **argv)
 			p.exp.trials = (unsigned)trials;
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
-		load_plan_parts(&p, profile_name);
+		load_plan_parts(&p, profile_name, clock_option);
 		char stamp[32];
 		time_t now = time(NULL);
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
@@ -408,12 +435,14 @@ int cmd_run(int argc, char **argv)
 		free(path);
 	}
 	if (p.exp.until_decided)
-		note("run %s: %s on %s, until every headline metric is decided, at most %u trials per "
-		     "variant, seed %lu%s", p.run_id, p.exp.name, p.profile.name, p.exp.max_trials, p.seed,
+		note("run %s: %s on %s, clock %s, until every headline metric is decided, at most %u "
+		     "trials per variant, seed %lu%s", p.run_id, p.exp.name, p.profile.name,
+		     guest_clock_name(p.clock.clock), p.exp.max_trials, p.seed,
 		     p.shard_n > 1 ? " (one shard: its whole slice, no looks)" : "");
 	else
-		note("run %s: %s on %s, %u trial%s per variant, seed %lu%s", p.run_id, p.exp.name,
-		     p.profile.name, p.exp.trials, p.exp.trials == 1 ? "" : "s", p.seed,
+		note("run %s: %s on %s, clock %s, %u trial%s per variant, seed %lu%s", p.run_id,
+		     p.exp.name, p.profile.name, guest_clock_name(p.clock.clock), p.exp.trials,
+		     p.exp.trials == 1 ? "" : "s", p.seed,
 		     p.shard_n > 1 ? " (one shard)" : "");
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
 	execute(&p);

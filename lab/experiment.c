@@ -126,6 +126,10 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 		split_words(v, &e->metrics);
 	} else if (!strcmp(key, "perf_events")) {
 		return set_perf_events(e, v);
+	} else if (!strcmp(key, "clock")) {
+		if (guest_clock_parse(v, &e->clock) < 0)
+			return guest_clock_bad_value;
+		e->clock_given = true;
 	} else if (!strcmp(key, "equivalence")) {
 		return set_margin(e, "*", v);
 	} else if (starts_with(key, "equivalence.")) {
@@ -234,7 +238,9 @@ char *experiment_command(const struct experiment *e)
 		      "run() {\n"
 		      "\t(echo 0 > /proc/self/oom_score_adj; exec \"$@\")\n"
 		      "\ts=$?\n"
-		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$1\\\","
+		      /* a workload pinned with `taskset MASK W ...` is still W */
+		      "\tw=$1; [ \"$w\" = taskset ] && w=$3\n"
+		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$w\\\","
 		      "\\\"name\\\":\\\"exit_status\\\",\\\"value\\\":$s,\\\"unit\\\":\\\"status\\\"}\"\n"
 		      "\tcase $s in 2|126|127) rc=$s ;; esac\n"
 		      "}\n");

@@ -1,15 +1,16 @@
 /*
  * Experiments (configs/experiments/<name>.conf): which variants, on which
  * profile, with which preparation, workloads, perf events, how many trials
- * and how long each may take. `key = value` lines; `workload` may repeat
- * (the workloads run one after another in each boot). Unknown keys and bad
- * values are errors naming the file and line.
+ * and how long each may take, on which guest clock. `key = value` lines;
+ * `workload` may repeat (the workloads run one after another in each
+ * boot). Unknown keys and bad values are errors naming the file and line.
  */
 #ifndef LAB_EXPERIMENT_H
 #define LAB_EXPERIMENT_H
 
 #include <stdbool.h>
 
+#include "clock.h"
 #include "common/util.h"
 
 struct experiment {
@@ -36,6 +37,8 @@ struct experiment {
 	 * (`equivalence.GLOB = M`, in file order), then the default
 	 * (`equivalence = M`, glob "*") when given. */
 	struct strlist margin_globs, margins;
+	enum guest_clock clock;   /* clock.h; wins over the profile's */
+	bool clock_given;         /* the file says clock = */
 };
 
 #define DEFAULT_MAX_TRIALS 20

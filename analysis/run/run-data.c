@@ -50,6 +50,19 @@ static bool derive_metrics(json_t *trial, const char *dir)
 	return done;
 }
 
+static void read_clock(struct run_trial *t)
+{
+	json_t *clock = json_object_get(json_object_get(t->trial, "environment"), "clock");
+	const char *name = json_string_value(json_object_get(clock, "name"));
+	const char *settings = json_string_value(json_object_get(clock, "settings"));
+
+	if (!t->trial)
+		return;
+	t->clock = name ? name : "realtime";
+	t->clock_settings = settings ? settings : "";
+	t->clock_meaning = json_string_value(json_object_get(clock, "meaning"));
+}
+
 static void add_trial(const char *label, unsigned index, const char *dir, void *ctx)
 {
 	struct run_data *rd = ctx;
@@ -70,6 +83,7 @@ static void add_trial(const char *label, unsigned index, const char *dir, void *
 				       : NULL;
 	t->outcome = outcome ? outcome : "missing";
 	rd->derived += derive_metrics(t->trial, dir);
+	read_clock(t);
 }
 
 int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)

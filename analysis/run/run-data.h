@@ -20,6 +20,11 @@ struct run_trial {
 	char *dir;
 	json_t *trial;    /* trial.json, or NULL when the trial never finished */
 	const char *outcome;  /* "ok", "failed", ..., "missing" */
+	/* The guest clock it ran on (trial.json environment.clock): "realtime"
+	 * or "icount", its QEMU settings ("" for none) and what a guest second
+	 * meant (NULL when not recorded). A trial.json from before the lab had
+	 * clocks ran on realtime; NULL name when there is no trial.json. */
+	const char *clock, *clock_settings, *clock_meaning;
 };
 
 struct run_data {

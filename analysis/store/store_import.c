@@ -276,11 +276,13 @@ static const struct {
 	  "INSERT INTO trials (grp, trial_index, order_position, outcome, exit_status, qemu_status,\n"
 	  "                    detail, partial, wall_seconds_to_ready, guest_uptime_at_ready,\n"
 	  "                    wall_seconds_total, accelerator, variant_hash, started_unix,\n"
-	  "                    lost_events, profile, environment_json, trial_dir, record_error)\n"
+	  "                    lost_events, profile, environment_json, trial_dir, record_error,\n"
+	  "                    clock, clock_settings)\n"
 	  "VALUES (:grp, :trial_index, :order_position, :outcome, :exit_status, :qemu_status,\n"
 	  "        :detail, :partial, :wall_seconds_to_ready, :guest_uptime_at_ready,\n"
 	  "        :wall_seconds_total, :accelerator, :variant_hash, :started_unix,\n"
-	  "        :lost_events, :profile, :environment_json, :trial_dir, :record_error)" },
+	  "        :lost_events, :profile, :environment_json, :trial_dir, :record_error,\n"
+	  "        :clock, :clock_settings)" },
 	{ offsetof(struct statements, metric),
 	  "INSERT INTO metrics (trial, name, value, unit, source)\n"
 	  "VALUES (:trial, :name, :value, :unit, :source)" },
@@ -553,6 +555,14 @@ static int insert_trial(struct store *s, struct statements *sts, const struct ru
 	if (profile)
 		bind_int(st, ":profile", profile);
 	bind_text(st, ":environment_json", env_text);
+	if (json_is_object(env)) {
+		/* a record from before clocks ran on the host's clock */
+		const json_t *clock = json_object_get(env, "clock");
+		const char *name = json_string_value(json_object_get(clock, "name"));
+		const char *settings = json_string_value(json_object_get(clock, "settings"));
+		bind_text(st, ":clock", name ? name : "realtime");
+		bind_text(st, ":clock_settings", settings ? settings : "");
+	}
 	bind_text(st, ":trial_dir", t->dir->path);
 	bind_text(st, ":record_error", t->error);
 	int rc = step_done(s, st, "storing a trial", err);

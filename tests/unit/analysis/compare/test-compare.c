@@ -762,10 +762,10 @@ static void test_csv_output(void **state)
 	(void)state;
 	build_awkward(&w);
 	csv = format(&w.t, "csv");
-	assert_int_equal(csv_records(csv, 36), 1 + w.t.n_rows);
+	assert_int_equal(csv_records(csv, 37), 1 + w.t.n_rows);
 	assert_non_null(strstr(csv, "\"odd \"\"metric\"\"\\ with\ttab,comma\nnewline\""));
 	assert_non_null(strstr(csv, ",\"weird \"\"name\"\"|x\","));
-	assert_non_null(strstr(csv, ",verdict,why\r\n"));
+	assert_non_null(strstr(csv, ",verdict,why,clock\r\n"));
 	assert_non_null(strstr(csv, ",not detected,") || strstr(csv, ",worse,"));
 	assert_no_nan(csv);
 	free(csv);
