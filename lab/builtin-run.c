@@ -129,13 +129,24 @@ static json_t *run_json(const struct run_plan *p)
 	return run;
 }
 
-static bool trial_finished(const char *dir)
+/* The trial's outcome as trial.json has it (malloc'd), NULL when unfinished:
+ * the VM's outcome, or what finishing the trial made of it ("off-target"). */
+static char *trial_outcome(const char *dir)
 {
 	char *path = xasprintf("%s/trial.json", dir);
 	json_t *t = json_load_file(path, 0, NULL);
 	free(path);
-	bool done = t && json_object_get(json_object_get(t, "outcome"), "outcome");
+	const char *o = json_string_value(json_object_get(json_object_get(t, "outcome"), "outcome"));
+	char *outcome = o ? xstrdup(o) : NULL;
 	json_decref(t);
+	return outcome;
+}
+
+static bool trial_finished(const char *dir)
+{
+	char *outcome = trial_outcome(dir);
+	bool done = outcome != NULL;
+	free(outcome);
 	return done;
 }
 
@@ -211,6 +222,8 @@ static void run_one(const struct run_plan *p, const struct run_slot *slot, const
 		.command = command, .dir = trial_dir, .accel = accel, .clock = p->clock,
 		.watchdogs = default_watchdogs(), .use_cgroup = true, .perf_args = perf_args,
 		.prepare = p->exp.prepare,
+		.has_target = p->exp.has_target, .target_order = p->exp.target_order,
+		.target_max_free_blocks = p->exp.target_max_free_blocks,
 	};
 	spec.watchdogs.total = p->exp.trial_timeout;
 	struct strbuf err = STRBUF_INIT;
@@ -285,9 +298,11 @@ static void execute(struct run_plan *p)
 				format_duration(took, sizeof(took), now - t0);
 				format_duration(eta, sizeof(eta),
 						(now - started) / (double)ran * (double)(total - done));
+				char *outcome = trial_outcome(trial_dir);
 				note("[%zu/%zu] %s #%u: %s in %s;%s ETA %s%s", done, total, slot->label,
-				     slot->index, vm_outcome_name(vm.outcome), took, decided_note,
-				     looking ? "at most " : "", eta);
+				     slot->index, outcome ? outcome : vm_outcome_name(vm.outcome), took,
+				     decided_note, looking ? "at most " : "", eta);
+				free(outcome);
 				free(vm.detail);
 			}
 			free(trial_dir);

@@ -104,6 +104,15 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 		if (!parse_ulong(v, &ul) || ul < 1 || ul > MAX_TRIALS)
 			return "wants a number of trials from 1 to 1000";
 		e->trials = (unsigned)ul;
+	} else if (!strcmp(key, "target_order")) {
+		if (!parse_ulong(v, &ul) || ul < 1 || ul > 10)
+			return "wants a page order from 1 to 10";
+		e->target_order = (int)ul;
+	} else if (!strcmp(key, "target_max_free_blocks")) {
+		if (!parse_ulong(v, &ul) || ul > 1000000)
+			return "wants a number of free blocks from 0 to 1000000";
+		e->target_max_free_blocks = (long)ul;
+		e->has_target = true;
 	} else if (!strcmp(key, "until_decided")) {
 		if (strcmp(v, "yes") && strcmp(v, "no"))
 			return "wants yes or no";
@@ -149,6 +158,7 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 	e->text = xstrdup(text);
 	e->trials = 3;
 	e->trial_timeout = 600;
+	e->target_order = 3;
 	perf_default_events(&e->perf_events);
 	/* '#' starts a comment only at the start of a line: commands may hold one. */
 	static const char *const repeatable[] = { "workload", NULL };
@@ -157,6 +167,11 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 		return -1;
 	if (!e->description || !e->variants.n || !e->profile || !e->workloads.n) {
 		strbuf_addf(err, "%s: description, variants, profile and at least one workload are required",
+			    file);
+		return -1;
+	}
+	if (e->has_target && !e->prepare) {
+		strbuf_addf(err, "%s: target_max_free_blocks is the prepare step's target: it needs prepare",
 			    file);
 		return -1;
 	}

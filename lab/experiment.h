@@ -30,6 +30,12 @@ struct experiment {
 	unsigned max_trials;      /* 0: not given (DEFAULT_MAX_TRIALS then) */
 	double trial_timeout;     /* seconds for one boot, all included */
 	char *prepare;            /* NULL: none */
+	/* The prepare step's target (target_order = K, target_max_free_blocks =
+	 * N): at most N free blocks of order >= K when the workload starts, else
+	 * the trial is "off-target". */
+	bool has_target;
+	int target_order;
+	long target_max_free_blocks;
 	struct strlist workloads; /* command lines */
 	struct strlist perf_events;
 	struct strlist metrics;   /* headline metric globs: the default of the comparison */

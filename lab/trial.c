@@ -180,6 +180,12 @@ static char *job_spec(const struct trial_spec *spec)
 	char *text = xasprintf("%suse_cgroup=%d\ninteractive=%d\n", profile, spec->use_cgroup ? 1 : 0,
 			       spec->interactive ? 1 : 0);
 	free(profile);
+	if (spec->has_target) {
+		char *with = xasprintf("%s" JOB_TARGET_ORDER "=%d\n" JOB_TARGET_MAX_BLOCKS "=%ld\n", text,
+				       spec->target_order, spec->target_max_free_blocks);
+		free(text);
+		text = with;
+	}
 	return text;
 }
 

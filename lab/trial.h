@@ -36,6 +36,12 @@ struct trial_spec {
 	bool use_cgroup;              /* run the command inside the workload cgroup */
 	const struct strlist *perf_args; /* perf record arguments (events, filters); NULL: no perf */
 	const char *prepare;          /* shapes the machine first (e.g. fragment); NULL: none */
+	/* The prepare step's target, checked as the workload starts: at most
+	 * target_max_free_blocks free blocks of order >= target_order, else the
+	 * trial is "off-target". */
+	bool has_target;
+	int target_order;
+	long target_max_free_blocks;
 };
 
 /* Runs the trial; fills vm with the outcome. -1 (err) when it could not start. */
