@@ -12,6 +12,7 @@
 #include "analysis/store/store.h"
 #include "accel.h"
 #include "builtin.h"
+#include "command-check.h"
 #include "experiment.h"
 #include "hash.h"
 #include "kbuild.h"
@@ -145,6 +146,13 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name)
 		if (!variant_find(&p->variants, p->exp.variants.items[i]))
 			die_usage("%s: variant '%s' does not exist (see lab kernel list)", p->exp.path,
 				  p->exp.variants.items[i]);
+	/* every command line on the host, before anything is built or booted */
+	struct guest_view guest;
+	if (guest_view_load(&guest, &p->profile, &err) < 0)
+		die("run: %s", err.buf);
+	if (experiment_check_commands(&p->exp, &guest, &err) < 0)
+		die_usage("%s", err.buf);
+	guest_view_clear(&guest);
 	experiment_groups(&p->exp, &p->labels);
 	run_order_make(&p->labels, planned_trials(&p->exp), p->seed, &p->slots, &p->n_slots);
 }

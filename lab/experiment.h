@@ -29,7 +29,9 @@ struct experiment {
 	unsigned max_trials;      /* 0: not given (DEFAULT_MAX_TRIALS then) */
 	double trial_timeout;     /* seconds for one boot, all included */
 	char *prepare;            /* NULL: none */
+	int prepare_line;         /* its line in the file */
 	struct strlist workloads; /* command lines */
+	int *workload_lines;      /* each one's line in the file */
 	struct strlist perf_events;
 	struct strlist metrics;   /* headline metric globs: the default of the comparison */
 	/* Equivalence margins as written ("2%", "0.5", "10pp"): per metric glob
