@@ -14,6 +14,7 @@
 #include "builtin.h"
 #include "command-check.h"
 #include "experiment.h"
+#include "first-round.h"
 #include "hash.h"
 #include "kbuild.h"
 #include "options.h"
@@ -234,7 +235,21 @@ static bool look(const struct run_plan *p, size_t *decided, size_t *rows)
 	return *rows > 0 && *decided == *rows;
 }
 
-static void execute(struct run_plan *p)
+/* The first round's trials in this shard (the first slot of each group). */
+static bool first_round_broken_in(const struct run_plan *p, struct strbuf *why)
+{
+	struct strlist dirs = STRLIST_INIT;
+	for (size_t i = 0; i < p->n_slots && i < p->labels.n; i++)
+		if (run_slot_in_shard(i, p->shard_k, p->shard_n))
+			strlist_push_owned(&dirs, xasprintf("%s/%s/%03u", p->dir, p->slots[i].label,
+							    p->slots[i].index));
+	bool broken = first_round_broken((const char *const *)dirs.items, dirs.n, why);
+	strlist_clear(&dirs);
+	return broken;
+}
+
+/* Runs the plan's trials; STOPPED gets why when the run stopped short of its plan. */
+static void execute(struct run_plan *p, struct strbuf *stopped)
 {
 	struct strbuf err = STRBUF_INIT;
 	for (size_t i = 0; i < p->exp.variants.n; i++) {
@@ -256,6 +271,7 @@ static void execute(struct run_plan *p)
 	size_t groups = p->labels.n;
 	char decided_note[96] = "";
 	double started = now_monotonic();
+	size_t ran_first_round = 0;
 	for (size_t i = 0; i < p->n_slots; i++) {
 		const struct run_slot *slot = &p->slots[i];
 		bool last_of_round = (i + 1) % groups == 0;
@@ -267,6 +283,7 @@ static void execute(struct run_plan *p)
 				double t0 = now_monotonic();
 				run_one(p, slot, accel, &perf_args, command, trial_dir, &vm);
 				ran++;
+				ran_first_round += slot->index == 0;
 				double now = now_monotonic();
 				char took[32], eta[32];
 				format_duration(took, sizeof(took), now - t0);
@@ -280,6 +297,9 @@ static void execute(struct run_plan *p)
 			free(trial_dir);
 		}
 		unsigned round = slot->index + 1;
+		/* judged once, by the run that ran it: --resume goes on regardless */
+		if (round == 1 && last_of_round && ran_first_round && first_round_broken_in(p, stopped))
+			break;
 		if (!looking || !last_of_round || round < SEQUENTIAL_FIRST_LOOK)
 			continue;
 		size_t decided, rows;
@@ -424,9 +444,15 @@ int cmd_run(int argc, char **argv)
 		     p.profile.name, p.exp.trials, p.exp.trials == 1 ? "" : "s", p.seed,
 		     p.shard_n > 1 ? " (one shard)" : "");
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
-	execute(&p);
+	struct strbuf stopped = STRBUF_INIT;
+	execute(&p, &stopped);
 
 	import_into_store(p.dir);
+	if (stopped.len) {
+		error("run: %s: the run stops here, its other trials would end the same way (the "
+		      "folder: %s; lab run --resume goes on regardless)", stopped.buf, p.dir);
+		return 1;
+	}
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
 	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);
