@@ -62,7 +62,7 @@ bool first_round_broken(const char *const *dirs, size_t n, struct strbuf *why)
 		strbuf_addf(why, "every trial of the first round (%zu) ended '%s'", n, first.outcome);
 		if (!strcmp(first.outcome, "failed"))
 			strbuf_addf(why, " with exit status %lld", (long long)first.status);
-		strbuf_addf(why, "; %s: %.*s", dirs[0], words ? (int)strlen(words)
+		strbuf_addf(why, "; %s said: %.*s", dirs[0], words ? (int)strlen(words)
 			    : detail ? (int)strcspn(detail, "\n") : 1, words ? words : detail ? detail : "?");
 		free(words);
 	}

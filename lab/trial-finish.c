@@ -52,6 +52,20 @@ int trial_split_files(const char *dir, struct strbuf *err)
 	return rc;
 }
 
+static int write_record(const char *dir, const char *name, json_t *record, struct strbuf *err)
+{
+	/* Sorted keys, and reals in jansson's round-trip precision: a value read
+	 * back is written back the same, so finishing again gives the same bytes. */
+	char *path = xasprintf("%s/%s", dir, name);
+	char *text = json_dumps(record, JSON_INDENT(2) | JSON_SORT_KEYS);
+	int rc = text ? write_file_str(path, text) : -1;
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	return rc;
+}
+
 int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 {
 	if (!is_dir(dir)) {
@@ -70,19 +84,18 @@ int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 		warning("metrics: %s", why.buf);
 	strbuf_release(&why);
 
-	json_t *full = json_copy(record);
+	json_t *full = json_copy(record), *given = json_copy(record);
+	const char *key;
+	json_t *value;
+	json_object_foreach(computed, key, value)
+		json_object_del(given, key);
 	if (computed)
 		json_object_update(full, computed);
 	json_decref(computed);
-	/* Sorted keys, and reals in jansson's round-trip precision: a value read
-	 * back is written back the same, so finishing again gives the same bytes. */
-	char *path = xasprintf("%s/trial.json", dir);
-	char *text = json_dumps(full, JSON_INDENT(2) | JSON_SORT_KEYS);
-	int rc = text ? write_file_str(path, text) : -1;
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	free(text);
-	free(path);
+	int rc = write_record(dir, TRIAL_RECORD_GIVEN, given, err);
+	if (rc == 0)
+		rc = write_record(dir, TRIAL_RECORD, full, err);
+	json_decref(given);
 	json_decref(full);
 	return rc;
 }

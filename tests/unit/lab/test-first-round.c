@@ -46,7 +46,7 @@ static void the_same_broken_ending_stops(void **state)
 	char *b = trial("b", "failed", 127, NULL);
 	assert_true(broken(a, b, &why));
 	char *want = xasprintf("every trial of the first round (2) ended 'failed' with exit status 127; "
-			       "%s: sh: nosuch: not found", a);
+			       "%s said: sh: nosuch: not found", a);
 	assert_string_equal(why.buf, want);
 	free(want);
 	char *c = trial("c", "boot-failure", 0, NULL), *d = trial("d", "boot-failure", 0, NULL);
