@@ -25,6 +25,7 @@
 #include "common/run-command.h"
 #include "common/run-folder.h"
 #include "analysis/run/run-data.h"
+#include "run-id.h"
 #include "run-order.h"
 #include "trial.h"
 
@@ -331,6 +332,28 @@ static void import_into_store(const char *dir)
 	strbuf_release(&err);
 }
 
+/* A new run's id and folder: OUT, or <results>/<id>. A folder that holds a
+ * run already is bad input with --out; under <results> another id is drawn. */
+static void create_run_folder(struct run_plan *p, const char *out)
+{
+	for (int attempt = 1;; attempt++) {
+		p->run_id = run_id_new(p->exp.name, time(NULL), p->shard_k, p->shard_n);
+		p->dir = out ? xstrdup(out) : xasprintf("%s/%s", results_root(), p->run_id);
+		json_t *meta = run_json(p);
+		struct strbuf err = STRBUF_INIT;
+		int rc = run_folder_create(p->dir, meta, &err);
+		json_decref(meta);
+		if (rc == 0)
+			return;
+		if (rc == RUN_FOLDER_TAKEN && out)
+			die_usage("run: --out %s (lab run --resume %s continues that run)", err.buf, out);
+		if (rc != RUN_FOLDER_TAKEN || attempt == 10)
+			die("run: %s", err.buf);
+		free(p->run_id);
+		free(p->dir);
+	}
+}
+
 static int shard_option(const struct opt *o, const char *value, char *err, size_t err_size)
 {
 	struct run_plan *p = o->target;
@@ -420,20 +443,7 @@ int cmd_run(int argc, char **argv)
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
 		load_plan_parts(&p, profile_name);
-		char stamp[32];
-		time_t now = time(NULL);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-		p.run_id = p.shard_n > 1 ? xasprintf("%s-%s-shard%u-of-%u", p.exp.name, stamp, p.shard_k, p.shard_n)
-					 : xasprintf("%s-%s", p.exp.name, stamp);
-		p.dir = out ? xstrdup(out) : xasprintf("%s/%s", results_root(), p.run_id);
-		if (mkdir_p(p.dir, 0755) < 0)
-			die("run: cannot create %s: %s", p.dir, strerror(errno));
-		char *path = xasprintf("%s/run.json", p.dir);
-		json_t *meta = run_json(&p);
-		if (json_dump_file(meta, path, JSON_INDENT(2)) < 0)
-			die("run: cannot write %s", path);
-		json_decref(meta);
-		free(path);
+		create_run_folder(&p, out);
 	}
 	if (p.exp.until_decided)
 		note("run %s: %s on %s, until every headline metric is decided, at most %u trials per "
