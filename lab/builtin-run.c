@@ -208,7 +208,7 @@ static void run_one(const struct run_plan *p, const struct run_slot *slot, const
 	struct strbuf err = STRBUF_INIT;
 	remove_tree(trial_dir);
 	if (trial_run(&spec, vm, &err) < 0)
-		die("run: trial %s/%u could not start: %s", slot->label, slot->index, err.buf);
+		die("run: trial %s/%u: %s", slot->label, slot->index, err.buf);
 	free(variant_name);
 }
 

@@ -20,8 +20,11 @@ int trial_split_files(const char *dir, struct strbuf *err)
 	size_t len = 0;
 	char *data = read_file(bin, &len);
 	int rc = 0;
-	mkdir_p(out, 0755);
-	for (size_t pos = 0; data && pos < len;) {
+	if (mkdir_p(out, 0755) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", out, strerror(errno));
+		rc = TRIAL_SPLIT_EWRITE;
+	}
+	for (size_t pos = 0; data && pos < len && rc == 0;) {
 		struct files_record rec;
 		if (files_record_parse(data + pos, len - pos, &rec) < 0) {
 			strbuf_addf(err, "%s: unreadable record at byte %zu", bin, pos);
@@ -36,12 +39,16 @@ int trial_split_files(const char *dir, struct strbuf *err)
 		*strrchr(parent, '/') = '\0';
 		mkdir_p(parent, 0755);
 		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0 || write(fd, data + body, have) != (ssize_t)have) {
-			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-			rc = -1;
+		ssize_t wrote = fd < 0 ? -1 : write(fd, data + body, have);
+		if (wrote != (ssize_t)have) {
+			/* a short write is a full disk */
+			strbuf_addf(err, "cannot write %s: %s", path, strerror(wrote < 0 ? errno : ENOSPC));
+			rc = TRIAL_SPLIT_EWRITE;
 		}
-		if (fd >= 0)
-			close(fd);
+		if (fd >= 0 && close(fd) < 0 && rc == 0) {
+			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+			rc = TRIAL_SPLIT_EWRITE;
+		}
 		free(parent);
 		free(path);
 		pos = body + have + (complete ? 1 : 0);
@@ -73,7 +80,14 @@ int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 		return -1;
 	}
 	struct strbuf why = STRBUF_INIT;
-	if (trial_split_files(dir, &why) < 0)
+	int split = trial_split_files(dir, &why);
+	if (split == TRIAL_SPLIT_EWRITE) {
+		/* metrics from snapshots that did not land would be wrong: not finished */
+		strbuf_addstr(err, why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	if (split < 0)
 		warning("%s", why.buf);
 	strbuf_reset(&why);
 	if (perf_recorded(dir) && perf_decode(dir, &why) < 0)

@@ -31,7 +31,10 @@
  * written first); RECORD is not stolen. Returns 0, or -1 with ERR when DIR is
  * no folder or a record cannot be written. */
 int trial_finish(const char *dir, json_t *record, struct strbuf *err);
-/* Step 1 alone. */
+/* Step 1 alone: 0, -1 (ERR) when files.bin is cut or garbled (the records
+ * before stay split), or TRIAL_SPLIT_EWRITE (ERR) when a file cannot be
+ * written (a full disk): then the trial is not finished. */
+#define TRIAL_SPLIT_EWRITE (-2)
 int trial_split_files(const char *dir, struct strbuf *err);
 
 #endif

@@ -210,6 +210,36 @@ static void test_files_bin_split_before_metrics(void **state)
 	free(dir);
 }
 
+/* Snapshots that cannot be written (here "files" is no folder; a full disk
+ * likewise) leave the trial unfinished: no metrics from what did not land. */
+static void test_snapshots_not_written_not_finished(void **state)
+{
+	(void)state;
+	char *dir = copy_sample("memcg-kill");
+	char *files = xasprintf("%s/files", dir), *trial = xasprintf("%s/trial.json", dir);
+	assert_int_equal(remove_tree(files), 0);
+	assert_int_equal(write_file_str(files, "not a folder\n"), 0);
+	assert_int_equal(unlink(trial), 0);
+	struct strbuf bin = STRBUF_INIT;
+	add_record(&bin, "before/meminfo", "MemTotal: 1 kB\n", 15);
+	char *bin_path = xasprintf("%s/files.bin", dir);
+	assert_int_equal(write_file_atomic(bin_path, bin.buf, bin.len), 0);
+	json_t *record = json_object();
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish(dir, record, &err), -1);
+	assert_non_null(strstr(err.buf, "cannot write"));
+	assert_null(strchr(err.buf, '\n'));
+	assert_false(path_exists(trial));
+	json_decref(record);
+	strbuf_release(&err);
+	strbuf_release(&bin);
+	free(bin_path);
+	free(files);
+	free(trial);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* An empty perf.data (perf asked for nothing, or sent nothing) is not
  * decoded: the perf.script there stays; a perf.data perf cannot read is a
  * warning, and the trial is still finished. */
@@ -272,6 +302,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finish_twice_same_bytes),
 		cmocka_unit_test(test_record_kept_for_a_rebuild),
+		cmocka_unit_test(test_snapshots_not_written_not_finished),
 		cmocka_unit_test(test_files_bin_split_before_metrics),
 		cmocka_unit_test(test_perf_decoded_only_when_recorded),
 		cmocka_unit_test(test_cannot_write),
