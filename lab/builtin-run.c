@@ -47,6 +47,10 @@ static const char run_usage[] =
 	"often does not raise the error rate. A shard of such a run runs its whole\n"
 	"slice of max-trials rounds without looking; the merged shards are judged at\n"
 	"the look their trials reach.\n"
+	"\n"
+	"Every workload and prepare line is checked on the host first (README: Bad\n"
+	"input and faults); a first round that ends the same broken way in every\n"
+	"group (failed with one status, or boot failures) stops the run.\n"
 	"\n";
 
 struct run_plan {
@@ -400,7 +404,7 @@ int cmd_run(int argc, char **argv)
 		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK + 1, 1000,
 			  "with --until-decided: at most N trials a variant (default the experiment's "
 			  "max_trials, else 20)"),
-		OPT_STRING('o', "out", &out, "DIR", "the run folder (default results/<experiment>-<time>)"),
+		OPT_STRING('o', "out", &out, "DIR", "the run folder (default results/<run id>; one that holds a run is refused)"),
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX,
 			  "the shuffle's seed (default: derived from the experiment, profile and "
 			  "trials, so shards agree)"),
