@@ -18,7 +18,8 @@ static const char *const workload_names[] = { "binder-mmap", "spawn", "oom-hog",
 					      "binder-sendvec", "binder-throughput", "binder-objects",
 					      NULL };
 static const char *const program_paths[] = { "/bin/sh", "/bin/true", "/bin/echo", "/bin/kill",
-					     "/bin/tee", "/bin/cat", "/usr/bin/stress-ng",
+					     "/bin/tee", "/bin/cat", "/bin/grep", "/bin/ls", "/bin/wc",
+					     "/bin/mount", "/bin/sleep", "/usr/bin/stress-ng",
 					     "/usr/bin/oomlab-workload", NULL };
 
 /* A guest of 512M, one node, a slow disk or not; the real workload binary checks. */
@@ -116,6 +117,37 @@ static void programs_and_shell_syntax(void **state)
 	assert_fails("sh -c 'x", true, "not closed");
 }
 
+/* The commands the integration tests and the README boot pass as they stand. */
+static void commands_in_use_pass(void **state)
+{
+	(void)state;
+	static const char *const commands[] = {
+		"grep MemTotal /proc/meminfo; ls -d /sys/devices/system/node/node* | wc -l;\n"
+		"\t cat /sys/fs/cgroup/workload/memory.max; cat /proc/self/cgroup; grep -c zram0 /proc/swaps;\n"
+		"\t cat /proc/sys/vm/min_free_kbytes; ls /dev/binderfs/binder_logs/stats; mount | grep -c erofs",
+		"exit 7",
+		"echo written-just-before-the-panic; echo c > /proc/sysrq-trigger",
+		"echo -1 > /proc/sys/kernel/sched_rt_runtime_us\n"
+		"\t for c in /sys/kernel/debug/sched/fair_server/cpu*; do echo 0 > $c/runtime; done\n"
+		"\t stress-ng --cpu 2 --sched fifo --sched-prio 50 --timeout 300 --temp-path /tmp",
+		"sleep 120",
+		"oom-hog --mode memcg --hogs 1 --kills 1 > /dev/null; echo c > /proc/sysrq-trigger",
+		"oom-hog --mode reaper --scope memcg --disk $OOMLAB_SLOW_DISK",
+		"binder-sendvec --time-per-size 0.2",
+		"binder-throughput -w 4 -i 300",
+		"binder-objects",
+		"binder-mmap --opens 300",
+		"grep MemTotal /proc/meminfo; cat /sys/fs/cgroup/workload/memory.max",
+		NULL,
+	};
+	for (const char *const *c = commands; *c; c++) {
+		char *why = check(*c, false, true, NULL);
+		if (*why)
+			fail_msg("'%s': %s", *c, why);
+		free(why);
+	}
+}
+
 static void variables_of_the_guest(void **state)
 {
 	(void)state;
@@ -206,6 +238,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(workload_arguments_use_the_workload_parser),
 		cmocka_unit_test(programs_and_shell_syntax),
+		cmocka_unit_test(commands_in_use_pass),
 		cmocka_unit_test(variables_of_the_guest),
 		cmocka_unit_test(experiment_lines_are_named),
 		cmocka_unit_test(shipped_experiments_pass),
