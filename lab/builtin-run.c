@@ -404,7 +404,8 @@ int cmd_run(int argc, char **argv)
 		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK + 1, 1000,
 			  "with --until-decided: at most N trials a variant (default the experiment's "
 			  "max_trials, else 20)"),
-		OPT_STRING('o', "out", &out, "DIR", "the run folder (default results/<run id>; one that holds a run is refused)"),
+		OPT_STRING('o', "out", &out, "DIR",
+			   "the run folder (default results/<run id>); one that holds a run is refused"),
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX,
 			  "the shuffle's seed (default: derived from the experiment, profile and "
 			  "trials, so shards agree)"),
