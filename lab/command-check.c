@@ -15,15 +15,15 @@
 
 /* Words after which a command follows: skipped. */
 static const char *const leading_words[] = { "!", "if", "then", "else", "elif", "while", "until",
-					     "do", "{", "exec", "command", NULL };
+					     "do", "{", "exec", NULL };
 /* Syntax with nothing to check, or whose words are not a command. */
 static const char *const syntax_words[] = { "fi", "done", "}", "esac", "for", "select", "in",
 					    NULL };
 /* After these the rest of the line is shell code the splitting does not follow. */
 static const char *const opaque_words[] = { "case", "function", NULL };
 /* The builtins of busybox's ash that are no applet of their own. */
-static const char *const builtins[] = { ":", ".", "alias", "bg", "break", "cd", "chdir", "continue",
-					"eval", "exit", "export", "fg", "getopts", "hash", "jobs",
+static const char *const builtins[] = { ":", ".", "alias", "bg", "break", "cd", "chdir", "command",
+					"continue", "eval", "exit", "export", "fg", "getopts", "hash", "jobs",
 					"let", "local", "read", "readonly", "return", "set", "shift",
 					"source", "times", "trap", "type", "ulimit", "umask", "unalias",
 					"unset", "wait", NULL };

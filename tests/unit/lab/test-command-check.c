@@ -105,6 +105,8 @@ static void programs_and_shell_syntax(void **state)
 	assert_passes("if true; then spawn -n 2; fi", false);
 	assert_passes("for i in 1 2; do spawn -n $i; done", false);
 	assert_passes("cd /tmp && exit 3", false);
+	assert_passes("command -v perf && exec spawn -n 2", false);
+	assert_fails("exec spawn -n x", false, "spawn: --count");
 	assert_passes("N=4; spawn -n $N", false);
 	assert_fails("N=x; spawn -n $N", false, "spawn: --count");
 	assert_passes("case $1 in a|b) nosuch;; esac", false);
