@@ -7,6 +7,7 @@
 
 #include "accel.h"
 #include "builtin.h"
+#include "command-check.h"
 #include "kbuild.h"
 #include "options.h"
 #include "common/paths.h"
@@ -46,6 +47,24 @@ static char *join_command(int argc, char **argv)
 	if (argc == 1)
 		return xstrdup(argv[0]);
 	return shell_join((const char *const *)argv, (size_t)argc);
+}
+
+/* The command and the prepare step on the host, before anything is built or booted. */
+static void check_commands(const struct profile *profile, const char *command, const char *prepare)
+{
+	struct guest_view guest;
+	struct strlist notes = STRLIST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	if (guest_view_load(&guest, profile, &err) < 0)
+		die("boot: %s", err.buf);
+	if (command && command_check(&guest, command, false, &notes, &err) < 0)
+		die_usage("boot: the command: %s", err.buf);
+	if (prepare && command_check(&guest, prepare, false, &notes, &err) < 0)
+		die_usage("boot: --prepare %s: %s", prepare, err.buf);
+	for (size_t i = 0; i < notes.n; i++)
+		note("boot: %s", notes.items[i]);
+	strlist_clear(&notes);
+	guest_view_clear(&guest);
 }
 
 /* --perf: the default events join the list. */
@@ -122,6 +141,8 @@ int cmd_boot(int argc, char **argv)
 		(struct clock_choice){ profile.clock, profile.clock_given ? profile.path : NULL });
 	if (accel_check_clock(&clock, &err) < 0)
 		die_usage("boot: %s", err.buf);
+	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
+	check_commands(&profile, interactive ? NULL : command, prepare);
 	if (kernel_build(v, &base, &err) < 0)
 		die("kernel %s: %s", v->name, err.buf);
 	const char *accel;
@@ -131,7 +152,6 @@ int cmd_boot(int argc, char **argv)
 	struct strlist perf_args = STRLIST_INIT;
 	if (perf_events_to_args(&events, &perf_args, &err) < 0)
 		die_usage("boot: %s", err.buf);
-	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
 	char *dir = out ? xstrdup(out) : default_out_dir(v->name);
 	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
 				   .accel = accel, .clock = clock, .watchdogs = wd, .stream_output = !interactive,

@@ -12,7 +12,9 @@
 #include "analysis/store/store.h"
 #include "accel.h"
 #include "builtin.h"
+#include "command-check.h"
 #include "experiment.h"
+#include "first-round.h"
 #include "hash.h"
 #include "kbuild.h"
 #include "options.h"
@@ -23,6 +25,7 @@
 #include "common/run-command.h"
 #include "common/run-folder.h"
 #include "analysis/run/run-data.h"
+#include "run-id.h"
 #include "run-order.h"
 #include "trial.h"
 
@@ -44,6 +47,10 @@ static const char run_usage[] =
 	"often does not raise the error rate. A shard of such a run runs its whole\n"
 	"slice of max-trials rounds without looking; the merged shards are judged at\n"
 	"the look their trials reach.\n"
+	"\n"
+	"Every workload and prepare line is checked on the host first (README: Bad\n"
+	"input and faults); a first round that ends the same broken way in every\n"
+	"group (failed with one status, or boot failures) stops the run.\n"
 	"\n";
 
 struct run_plan {
@@ -166,6 +173,13 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 		if (!variant_find(&p->variants, p->exp.variants.items[i]))
 			die_usage("%s: variant '%s' does not exist (see lab kernel list)", p->exp.path,
 				  p->exp.variants.items[i]);
+	/* every command line on the host, before anything is built or booted */
+	struct guest_view guest;
+	if (guest_view_load(&guest, &p->profile, &err) < 0)
+		die("run: %s", err.buf);
+	if (experiment_check_commands(&p->exp, &guest, &err) < 0)
+		die_usage("%s", err.buf);
+	guest_view_clear(&guest);
 	experiment_groups(&p->exp, &p->labels);
 	run_order_make(&p->labels, planned_trials(&p->exp), p->seed, &p->slots, &p->n_slots);
 }
@@ -229,7 +243,7 @@ static void run_one(const struct run_plan *p, const struct run_slot *slot, const
 	struct strbuf err = STRBUF_INIT;
 	remove_tree(trial_dir);
 	if (trial_run(&spec, vm, &err) < 0)
-		die("run: trial %s/%u could not start: %s", slot->label, slot->index, err.buf);
+		die("run: trial %s/%u: %s", slot->label, slot->index, err.buf);
 	free(variant_name);
 }
 
@@ -257,7 +271,21 @@ static bool look(const struct run_plan *p, size_t *decided, size_t *rows)
 	return *rows > 0 && *decided == *rows;
 }
 
-static void execute(struct run_plan *p)
+/* The first round's trials in this shard (the first slot of each group). */
+static bool first_round_broken_in(const struct run_plan *p, struct strbuf *why)
+{
+	struct strlist dirs = STRLIST_INIT;
+	for (size_t i = 0; i < p->n_slots && i < p->labels.n; i++)
+		if (run_slot_in_shard(i, p->shard_k, p->shard_n))
+			strlist_push_owned(&dirs, xasprintf("%s/%s/%03u", p->dir, p->slots[i].label,
+							    p->slots[i].index));
+	bool broken = first_round_broken((const char *const *)dirs.items, dirs.n, why);
+	strlist_clear(&dirs);
+	return broken;
+}
+
+/* Runs the plan's trials; STOPPED gets why when the run stopped short of its plan. */
+static void execute(struct run_plan *p, struct strbuf *stopped)
 {
 	struct strbuf err = STRBUF_INIT;
 	for (size_t i = 0; i < p->exp.variants.n; i++) {
@@ -282,6 +310,7 @@ static void execute(struct run_plan *p)
 	size_t groups = p->labels.n;
 	char decided_note[96] = "";
 	double started = now_monotonic();
+	size_t ran_first_round = 0;
 	for (size_t i = 0; i < p->n_slots; i++) {
 		const struct run_slot *slot = &p->slots[i];
 		bool last_of_round = (i + 1) % groups == 0;
@@ -293,6 +322,7 @@ static void execute(struct run_plan *p)
 				double t0 = now_monotonic();
 				run_one(p, slot, accel, &perf_args, command, trial_dir, &vm);
 				ran++;
+				ran_first_round += slot->index == 0;
 				double now = now_monotonic();
 				char took[32], eta[32];
 				format_duration(took, sizeof(took), now - t0);
@@ -308,6 +338,9 @@ static void execute(struct run_plan *p)
 			free(trial_dir);
 		}
 		unsigned round = slot->index + 1;
+		/* judged once, by the run that ran it: --resume goes on regardless */
+		if (round == 1 && last_of_round && ran_first_round && first_round_broken_in(p, stopped))
+			break;
 		if (!looking || !last_of_round || round < SEQUENTIAL_FIRST_LOOK)
 			continue;
 		size_t decided, rows;
@@ -337,6 +370,28 @@ static void import_into_store(const char *dir)
 		store_close(store);
 	free(path);
 	strbuf_release(&err);
+}
+
+/* A new run's id and folder: OUT, or <results>/<id>. A folder that holds a
+ * run already is bad input with --out; under <results> another id is drawn. */
+static void create_run_folder(struct run_plan *p, const char *out)
+{
+	for (int attempt = 1;; attempt++) {
+		p->run_id = run_id_new(p->exp.name, time(NULL), p->shard_k, p->shard_n);
+		p->dir = out ? xstrdup(out) : xasprintf("%s/%s", results_root(), p->run_id);
+		json_t *meta = run_json(p);
+		struct strbuf err = STRBUF_INIT;
+		int rc = run_folder_create(p->dir, meta, &err);
+		json_decref(meta);
+		if (rc == 0)
+			return;
+		if (rc == RUN_FOLDER_TAKEN && out)
+			die_usage("run: --out %s (lab run --resume %s continues that run)", err.buf, out);
+		if (rc != RUN_FOLDER_TAKEN || attempt == 10)
+			die("run: %s", err.buf);
+		free(p->run_id);
+		free(p->dir);
+	}
 }
 
 static int shard_option(const struct opt *o, const char *value, char *err, size_t err_size)
@@ -390,7 +445,8 @@ int cmd_run(int argc, char **argv)
 		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK + 1, 1000,
 			  "with --until-decided: at most N trials a variant (default the experiment's "
 			  "max_trials, else 20)"),
-		OPT_STRING('o', "out", &out, "DIR", "the run folder (default results/<experiment>-<time>)"),
+		OPT_STRING('o', "out", &out, "DIR",
+			   "the run folder (default results/<run id>); one that holds a run is refused"),
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX,
 			  "the shuffle's seed (default: derived from the experiment, profile and "
 			  "trials, so shards agree)"),
@@ -434,20 +490,7 @@ int cmd_run(int argc, char **argv)
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
 		load_plan_parts(&p, profile_name, clock_option);
-		char stamp[32];
-		time_t now = time(NULL);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-		p.run_id = p.shard_n > 1 ? xasprintf("%s-%s-shard%u-of-%u", p.exp.name, stamp, p.shard_k, p.shard_n)
-					 : xasprintf("%s-%s", p.exp.name, stamp);
-		p.dir = out ? xstrdup(out) : xasprintf("%s/%s", results_root(), p.run_id);
-		if (mkdir_p(p.dir, 0755) < 0)
-			die("run: cannot create %s: %s", p.dir, strerror(errno));
-		char *path = xasprintf("%s/run.json", p.dir);
-		json_t *meta = run_json(&p);
-		if (json_dump_file(meta, path, JSON_INDENT(2)) < 0)
-			die("run: cannot write %s", path);
-		json_decref(meta);
-		free(path);
+		create_run_folder(&p, out);
 	}
 	if (p.exp.until_decided)
 		note("run %s: %s on %s, clock %s, until every headline metric is decided, at most %u "
@@ -460,9 +503,15 @@ int cmd_run(int argc, char **argv)
 		     p.exp.trials == 1 ? "" : "s", p.seed,
 		     p.shard_n > 1 ? " (one shard)" : "");
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
-	execute(&p);
+	struct strbuf stopped = STRBUF_INIT;
+	execute(&p, &stopped);
 
 	import_into_store(p.dir);
+	if (stopped.len) {
+		error("run: %s: the run stops here, its other trials would end the same way (the "
+		      "folder: %s; lab run --resume goes on regardless)", stopped.buf, p.dir);
+		return 1;
+	}
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
 	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);

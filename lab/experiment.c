@@ -74,7 +74,7 @@ static const char *set_margin(struct experiment *e, const char *glob, const char
 	return NULL;
 }
 
-static const char *set_key(void *ctx, const char *key, const char *v)
+static const char *set_key(void *ctx, const char *key, const char *v, int line)
 {
 	struct experiment *e = ctx;
 	unsigned long ul;
@@ -128,8 +128,11 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 	} else if (!strcmp(key, "prepare")) {
 		free(e->prepare);
 		e->prepare = strcmp(v, "none") ? xstrdup(v) : NULL;
+		e->prepare_line = line;
 	} else if (!strcmp(key, "workload")) {
 		strlist_push(&e->workloads, v);
+		e->workload_lines = xrealloc(e->workload_lines, e->workloads.n * sizeof(int));
+		e->workload_lines[e->workloads.n - 1] = line;
 	} else if (!strcmp(key, "metrics")) {
 		strlist_clear(&e->metrics);
 		split_words(v, &e->metrics);
@@ -276,6 +279,7 @@ void experiment_clear(struct experiment *e)
 	free(e->profile);
 	free(e->prepare);
 	strlist_clear(&e->workloads);
+	free(e->workload_lines);
 	strlist_clear(&e->perf_events);
 	strlist_clear(&e->metrics);
 	strlist_clear(&e->margin_globs);

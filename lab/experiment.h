@@ -36,7 +36,9 @@ struct experiment {
 	bool has_target;
 	int target_order;
 	long target_max_free_blocks;
+	int prepare_line;         /* its line in the file */
 	struct strlist workloads; /* command lines */
+	int *workload_lines;      /* each one's line in the file */
 	struct strlist perf_events;
 	struct strlist metrics;   /* headline metric globs: the default of the comparison */
 	/* Equivalence margins as written ("2%", "0.5", "10pp"): per metric glob

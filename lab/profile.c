@@ -85,8 +85,9 @@ static bool parse_long_range(const char *v, long lo, long hi, long *out)
 }
 
 /* Sets one key; returns NULL, kvfile_unknown_key or the reason the value is bad. */
-static const char *set_key(void *ctx, const char *key, const char *v)
+static const char *set_key(void *ctx, const char *key, const char *v, int line)
 {
+	(void)line;
 	struct profile *p = ctx;
 	unsigned long ul;
 	long l;

@@ -120,4 +120,12 @@ extern const struct snapshot_file snapshot_files[];  /* ends with { NULL, NULL }
 #define DISK_TOOLS_SERIAL "oomlab-tools"  /* erofs: perf, stress-ng, the workloads */
 #define DISK_SLOW_SERIAL  "oomlab-slow"   /* the throttled "slow flash" disk */
 
+/* The environment the agent gives the command and the prepare step (the lab
+ * expands these when it checks command lines before a boot). */
+#define GUEST_ENV_PATH     "/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin"
+#define GUEST_ENV_HOME     "/root"
+#define GUEST_ENV_TERM     "linux"
+#define GUEST_ENV_SCRATCH  "/tmp"   /* $OOMLAB_SCRATCH */
+/* $OOMLAB_SLOW_DISK: the slow disk's device node, set only when there is one. */
+
 #endif

@@ -1,6 +1,6 @@
 # Every `build/lab ...` line of README.md, run as written, so the README
 # cannot rot. Run in a scratch folder where the README's example run
-# (results/quick-20261130-101500) and shard folders are real runs of the
+# (results/quick-20261130-101500-3fa2c1) and shard folders are real runs of the
 # end-to-end experiment; `--trials 5` becomes `--trials 1` to keep it short;
 # the interactive shell is driven through tmux; the new-variant lines run in
 # a copy of the checkout. `make lab run` (the other README command besides
@@ -16,7 +16,7 @@ mkdir -p "$W/build"
 ln -s "$LAB" "$W/build/lab"
 export OOMLAB_ROOT="$W/root" OOMLAB_RESULTS="$W/results" OOMLAB_DB="$W/results/oomlab.sqlite"
 
-EXAMPLE=results/quick-20261130-101500
+EXAMPLE=results/quick-20261130-101500-3fa2c1
 cd "$W"
 "$LAB" --quiet run -x quick -o "$EXAMPLE" > /dev/null 2>&1 || fail "making the example run"
 for k in 1 2; do

@@ -147,10 +147,10 @@ static void load_job(struct job *job)
 
 static void set_environment(void)
 {
-	setenv("PATH", "/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin", 1);
-	setenv("HOME", "/root", 1);
-	setenv("TERM", "linux", 1);
-	setenv("OOMLAB_SCRATCH", "/tmp", 1);
+	setenv("PATH", GUEST_ENV_PATH, 1);
+	setenv("HOME", GUEST_ENV_HOME, 1);
+	setenv("TERM", GUEST_ENV_TERM, 1);
+	setenv("OOMLAB_SCRATCH", GUEST_ENV_SCRATCH, 1);
 	const char *slow = find_disk_by_serial(DISK_SLOW_SERIAL);
 	if (slow)
 		setenv("OOMLAB_SLOW_DISK", slow, 1);

@@ -395,6 +395,44 @@ static void test_reimport_does_not_duplicate(void **state)
 	free(run);
 }
 
+/* Two folders of one run id are two runs: the second is refused, not merged
+ * over the first; once the first folder is gone, the run has moved. */
+static void test_two_folders_of_one_id(void **state)
+{
+	struct fixture *f = *state;
+	char *run = make_run(f->dir, "quick-3", 100);
+	char *copy = xasprintf("%s/copy-of-quick-3", f->dir);
+	char *cmd = xasprintf("cp -R '%s' '%s'", run, copy);
+	assert_int_equal(system(cmd), 0);
+	struct store *s = open_store(f->db);
+	import_ok(s, run, NULL);
+	sqlite3_int64 before[6], after[6];
+	table_counts(s, before);
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(store_import_run(s, copy, NULL, &err), STORE_EINPUT);
+	assert_non_null(strstr(err.buf, "not merged"));
+	assert_non_null(strstr(err.buf, copy));
+	table_counts(s, after);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(after[i], before[i]);
+	char *dir = sql_text(s, "SELECT run_dir FROM runs");
+	assert_non_null(strstr(dir, "/quick-3"));
+	free(dir);
+	assert_int_equal(remove_tree(run), 0);
+	import_ok(s, copy, NULL);
+	dir = sql_text(s, "SELECT run_dir FROM runs");
+	assert_non_null(strstr(dir, "/copy-of-quick-3"));
+	table_counts(s, after);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(after[i], before[i]);
+	free(dir);
+	store_close(s);
+	strbuf_release(&err);
+	free(cmd);
+	free(copy);
+	free(run);
+}
+
 static void test_changed_folder_is_reimported(void **state)
 {
 	struct fixture *f = *state;
@@ -719,6 +757,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_import_counts_and_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reimport_does_not_duplicate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_changed_folder_is_reimported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_folders_of_one_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_medians, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_newest_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
