@@ -186,6 +186,12 @@ double *run_data_values(const struct run_data *rd, const char *metric, const cha
 			(*n_other)++;   /* no record: its outcome is not known */
 			continue;
 		}
+		/* an off-target trial measured another machine than the experiment
+		 * asked for: no result of the kernel's, neither ok nor a failure */
+		if (outcome_metric && !strcmp(t->outcome, "off-target")) {
+			(*n_other)++;
+			continue;
+		}
 		if (outcome_metric) {
 			values[(*n)++] = ok ? 1.0 : 0.0;
 			continue;

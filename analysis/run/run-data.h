@@ -54,8 +54,9 @@ void run_data_metric_names(const struct run_data *rd, struct strlist *names);
  * The values of one metric for one group: ok trials that have it. n_other
  * counts the group's trials that did not end ok. For "trial_ok" every
  * trial counts, 1 for ok and 0 otherwise, but those without a record (missing
- * or unreadable), whose outcome is not known, are in n_other. The unit is the
- * first seen.
+ * or unreadable), whose outcome is not known, and the off-target ones (the
+ * prepare step missed its target: no result of the kernel's) are in n_other.
+ * The unit is the first seen.
  */
 double *run_data_values(const struct run_data *rd, const char *metric, const char *label, size_t *n,
 			size_t *n_other, const char **unit);
