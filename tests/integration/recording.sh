@@ -57,6 +57,10 @@ done
 stock=$(value "$SCRATCH/reaper-stock/trial.json" reaper_wake_delay_ms)
 nodelay=$(value "$SCRATCH/reaper-oom-reaper-nodelay/trial.json" reaper_wake_delay_ms)
 echo "mark_victim to wake_reaper: stock $stock ms, oom-reaper-nodelay $nodelay ms"
+stuck=$(value "$SCRATCH/reaper-stock/trial.json" oom-hog.oomhog_kill_to_exit_ns)
+echo "the victim on stock exited $stuck ns after the kill"
+# Without this the timer finds the victim gone and never wakes the reaper.
+check "the victim stayed stuck past the reaper's delay" awk "BEGIN { exit !($stuck > 2500000000) }"
 check "on stock the reaper wakes about 2 s after mark_victim" awk "BEGIN { exit !($stock >= 1900 && $stock <= 3000) }"
 check "on oom-reaper-nodelay it wakes at once" awk "BEGIN { exit !($nodelay < 500) }"
 check "the stuck victim was reaped on stock" [ "$(value "$SCRATCH/reaper-stock/trial.json" reaper_reaped)" = 1 ]
