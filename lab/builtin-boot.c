@@ -7,6 +7,7 @@
 
 #include "builtin.h"
 #include "kbuild.h"
+#include "kernel-catalog.h"
 #include "options.h"
 #include "common/paths.h"
 #include "perf-events.h"

@@ -15,6 +15,7 @@
 #include "experiment.h"
 #include "hash.h"
 #include "kbuild.h"
+#include "kernel-catalog.h"
 #include "options.h"
 #include "common/paths.h"
 #include "perf-events.h"

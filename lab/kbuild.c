@@ -41,61 +41,6 @@ const char *kernel_source_version(void)
 	return version;
 }
 
-void load_base_config(struct kconfig *base)
-{
-	char *path = repo_path("kernels/base.config");
-	struct strbuf err = STRBUF_INIT;
-	if (kconfig_load(base, path, &err) < 0)
-		die_usage("%s", err.buf);
-	free(path);
-}
-
-/* Moves the variants of FROM behind those of SET; a name in both is an error. */
-static int append_variants(struct variant_set *set, struct variant_set *from, const char *dir,
-			   struct strbuf *err)
-{
-	for (size_t i = 0; i < from->n; i++)
-		if (variant_find(set, from->items[i].name)) {
-			strbuf_addf(err, "%s/%s: a variant of that name exists already in %s", dir,
-				    from->items[i].name, variant_find(set, from->items[i].name)->dir);
-			return -1;
-		}
-	set->items = xrealloc(set->items, (set->n + from->n + 1) * sizeof(*set->items));
-	memcpy(set->items + set->n, from->items, from->n * sizeof(*from->items));
-	set->n += from->n;
-	free(from->items);
-	memset(from, 0, sizeof(*from));
-	return 0;
-}
-
-/*
- * kernels/variants/, then every folder of OOMLAB_VARIANT_PATH (':'
- * separated): the tests keep the variants only they need (a patch that
- * changes a comment, a planted cost) in tests/variants/ that way, out of
- * the list users see.
- */
-void load_variants(struct variant_set *set, struct kconfig *base)
-{
-	char *dir = repo_path("kernels/variants");
-	struct strbuf err = STRBUF_INIT;
-	if (variants_discover(dir, set, &err) < 0)
-		die_usage("%s", err.buf);
-	const char *extra = getenv("OOMLAB_VARIANT_PATH");
-	char *copy = xstrdup(extra ? extra : ""), *save = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		struct variant_set more;
-		if (variants_discover(d, &more, &err) < 0 || append_variants(set, &more, d, &err) < 0)
-			die_usage("OOMLAB_VARIANT_PATH: %s", err.buf);
-	}
-	free(copy);
-	if (!set->n)
-		die_usage("%s: no kernel variants found", dir);
-	for (size_t i = 0; i < set->n; i++)
-		if (variant_hash(&set->items[i], kernel_source_version(), base, &err) < 0)
-			die_usage("%s", err.buf);
-	free(dir);
-}
-
 char *kernel_cache_dir(const struct variant *v)
 {
 	return xasprintf("%s/kernels/%s", cache_root(), v->hash);
@@ -208,9 +153,15 @@ static int run_make(const char *tree, const char *obj, const char *log, const ch
 	char *objarg = xasprintf("O=%s", obj);
 	char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	char *ccache_dir = xasprintf("CCACHE_DIR=%s/ccache", cache_root());
+	/* Paths below the workspace (its src/ and obj*) are hashed relative to it, so the
+	 * compiler cache serves a tree of the same files in another workspace too. */
+	char *workspace = xstrdup(tree);
+	if (strrchr(workspace, '/'))
+		*strrchr(workspace, '/') = '\0';
+	char *ccache_base = xasprintf("CCACHE_BASEDIR=%s", workspace);
 	const char *argv[] = { "make", objarg, jobs, "CC=ccache gcc", target, NULL };
-	const char *env[] = { ccache_dir, "KBUILD_BUILD_USER=oomlab", "KBUILD_BUILD_HOST=oomlab",
-			      "LC_ALL=C", NULL };
+	const char *env[] = { ccache_dir, ccache_base, "CCACHE_NOHASHDIR=1", "KBUILD_BUILD_USER=oomlab",
+			      "KBUILD_BUILD_HOST=oomlab", "LC_ALL=C", NULL };
 	struct child_process cp = { .argv = argv, .dir = tree, .env = env, .capture = true,
 				    .err_to_out = true };
 	int rc = start_command(&cp);
@@ -240,6 +191,8 @@ static int run_make(const char *tree, const char *obj, const char *log, const ch
 	free(objarg);
 	free(jobs);
 	free(ccache_dir);
+	free(ccache_base);
+	free(workspace);
 	return rc;
 }
 
@@ -370,9 +323,17 @@ static int install_into_cache(const struct variant *v, const char *obj, const ch
 	return rc;
 }
 
-static unsigned long remembered_steps(const char *ws)
+/* Each target's object folder has its own length: "cold-build-steps", "cold-build-steps-obj-debug". */
+static char *steps_path(const char *ws, const struct build_target *t)
 {
-	char *path = xasprintf("%s/cold-build-steps", ws);
+	const char *obj = build_target_objdir(t);
+	return !strcmp(obj, "obj") ? xasprintf("%s/cold-build-steps", ws)
+				   : xasprintf("%s/cold-build-steps-%s", ws, obj);
+}
+
+static unsigned long remembered_steps(const char *ws, const struct build_target *t)
+{
+	char *path = steps_path(ws, t);
 	char *text = read_file(path, NULL);
 	unsigned long n = COLD_BUILD_STEPS;
 	if (text)
@@ -382,12 +343,12 @@ static unsigned long remembered_steps(const char *ws)
 	return n;
 }
 
-static void remember_steps(const char *ws, unsigned long steps)
+static void remember_steps(const char *ws, const struct build_target *t, unsigned long steps)
 {
 	/* Only a build that compiled most of the tree tells how long a cold one is. */
 	if (steps < COLD_BUILD_STEPS / 2)
 		return;
-	char *path = xasprintf("%s/cold-build-steps", ws);
+	char *path = steps_path(ws, t);
 	char *text = xasprintf("%lu\n", steps);
 	write_file_str(path, text);
 	free(text);
@@ -416,7 +377,8 @@ static void remove_stale_staging(const char *kernels)
 static int build_locked(const struct variant *v, const struct kconfig *base, const char *ws,
 			struct progress *pr, struct strbuf *err)
 {
-	char *tree = xasprintf("%s/src", ws), *obj = xasprintf("%s/obj", ws);
+	/* One object folder per target, so a debug build does not undo the plain one's objects. */
+	char *tree = xasprintf("%s/src", ws), *obj = xasprintf("%s/%s", ws, build_target_objdir(&v->target));
 	char *state = xasprintf("%s/applied", ws);
 	char *kernels = xasprintf("%s/kernels", cache_root());
 	char *staging = xasprintf("%s/.tmp-%s-%d", kernels, v->hash, (int)getpid());
@@ -443,7 +405,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	if (configure(tree, obj, log, v, base, pr, err) == 0) {
 		/* A tree that was built before rebuilds only what changed: its length is unknown. */
 		char *vmlinux = xasprintf("%s/vmlinux", obj);
-		unsigned long steps = 0, expected = path_exists(vmlinux) ? 0 : remembered_steps(ws);
+		unsigned long steps = 0, expected = path_exists(vmlinux) ? 0 : remembered_steps(ws, &v->target);
 		free(vmlinux);
 		progress_step(pr, "compiling", expected);
 		int status = run_make(tree, obj, log, "bzImage", pr, expected, &steps);
@@ -453,7 +415,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 				    tail, log);
 			free(tail);
 		} else {
-			remember_steps(ws, steps);
+			remember_steps(ws, &v->target, steps);
 			rc = 0;
 		}
 	}

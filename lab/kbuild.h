@@ -18,10 +18,6 @@
 
 /* The installed package version, e.g. "6.12.117-1~deb12u1"; dies if missing. */
 const char *kernel_source_version(void);
-/* kernels/base.config of the checkout; dies with file:line on bad input. */
-void load_base_config(struct kconfig *base);
-/* Discovers and hashes every variant; dies with a clear line on bad input. */
-void load_variants(struct variant_set *set, struct kconfig *base);
 /* <cache>/kernels/<hash>, whether built or not (malloc'd). */
 char *kernel_cache_dir(const struct variant *v);
 bool kernel_is_cached(const struct variant *v);

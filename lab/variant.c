@@ -137,18 +137,57 @@ struct variant *variant_find(const struct variant_set *set, const char *name)
 	return NULL;
 }
 
-int variant_config(const struct variant *v, const struct kconfig *base, struct kconfig *out,
-		   struct strbuf *err)
+const char *build_target_suffix(const struct build_target *t)
 {
-	kconfig_merge(out, base);
-	if (!v->config_path)
+	return t->debug ? "+debug" : "";
+}
+
+const char *build_target_objdir(const struct build_target *t)
+{
+	return t->debug ? "obj-debug" : "obj";
+}
+
+void variant_for_target(const struct variant *v, const struct build_target *target,
+			const char *target_config, struct variant *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = xasprintf("%s%s", v->name, build_target_suffix(target));
+	out->dir = xstrdup(v->dir);
+	out->description = xstrdup(v->description);
+	for (size_t i = 0; i < v->patches.n; i++)
+		strlist_push(&out->patches, v->patches.items[i]);
+	out->config_path = v->config_path ? xstrdup(v->config_path) : NULL;
+	out->target_config = target_config ? xstrdup(target_config) : NULL;
+	out->cmdline = xstrdup(v->cmdline);
+	out->target = *target;
+}
+
+void variant_set_add(struct variant_set *set, struct variant *v)
+{
+	set->items = xrealloc(set->items, (set->n + 1) * sizeof(*set->items));
+	set->items[set->n++] = *v;
+	memset(v, 0, sizeof(*v));
+}
+
+static int merge_fragment(struct kconfig *out, const char *path, struct strbuf *err)
+{
+	if (!path)
 		return 0;
 	struct kconfig frag = KCONFIG_INIT;
-	int rc = kconfig_load(&frag, v->config_path, err);
+	int rc = kconfig_load(&frag, path, err);
 	if (rc == 0)
 		kconfig_merge(out, &frag);
 	kconfig_clear(&frag);
 	return rc;
+}
+
+int variant_config(const struct variant *v, const struct kconfig *base, struct kconfig *out,
+		   struct strbuf *err)
+{
+	kconfig_merge(out, base);
+	if (merge_fragment(out, v->config_path, err) < 0)
+		return -1;
+	return merge_fragment(out, v->target_config, err);
 }
 
 int variant_hash(struct variant *v, const char *source_version, const struct kconfig *base,
@@ -192,6 +231,7 @@ static void variant_clear(struct variant *v)
 	free(v->description);
 	strlist_clear(&v->patches);
 	free(v->config_path);
+	free(v->target_config);
 	free(v->cmdline);
 }
 
