@@ -226,6 +226,20 @@ static void test_shares(void **state)
 	assert_true(t.rows[0].mde > 60.0 && isfinite(t.rows[0].mde));
 	assert_int_equal(t.rows[0].verdict, VERDICT_NOT_DETECTED);
 	compare_table_free(&t);
+
+	/* a WARN_ON_ONCE hit in every trial of the variant, never on stock: the
+	 * share 6/6 against 0/6, Fisher's p = 2/924 (the two most extreme of
+	 * the C(12,6) splits), worse */
+	static const double warned[] = { 1, 1, 1, 1, 1, 1 };
+	build_pair(&t, "kernel_warnings", none, 6, warned, 6);
+	assert_int_equal(t.rows[0].method, COMPARE_SHARES);
+	assert_close(t.rows[0].p, 2.0 / 924.0, 1e-12);
+	assert_close(t.rows[0].diff, 100.0, 1e-9);
+	assert_int_equal(t.rows[0].verdict, VERDICT_WORSE);
+	compare_table_free(&t);
+	build_pair(&t, "kernel_warnings.kind=sleep-in-atomic", none, 6, warned, 6);
+	assert_int_equal(t.rows[0].verdict, VERDICT_WORSE);
+	compare_table_free(&t);
 }
 
 /* ---- zero baselines ---- */
@@ -828,6 +842,12 @@ static void test_metric_table(void **state)
 	assert_int_equal(d.better, BETTER_LOWER);
 	metric_resolve("binder-mmap.mmap_openers_killed", NULL, &d);
 	assert_int_equal(d.kind, METRIC_EVENTS);
+	metric_resolve("kernel_warnings", NULL, &d);
+	assert_int_equal(d.kind, METRIC_EVENTS);
+	assert_int_equal(d.better, BETTER_LOWER);
+	metric_resolve("kernel_warnings.kind=lockdep", NULL, &d);
+	assert_int_equal(d.kind, METRIC_EVENTS);
+	assert_int_equal(d.better, BETTER_LOWER);
 	metric_resolve("workload_compaction_stalls_vmstat", NULL, &d);
 	assert_int_equal(d.kind, METRIC_COUNT);
 	metric_resolve("direct_compaction_stall_count", NULL, &d);
