@@ -656,6 +656,9 @@ json_t *kernel_complaints_json(const struct kernel_complaints *c, size_t max)
 				      complaint_kind_name(k->kind), "usec", (json_int_t)k->usec, "title",
 				      k->title, "summary", k->summary, "function", k->function, "frames",
 				      frames, "source", k->source);
+		char *signature = kernel_complaint_signature(k);
+		json_object_set_new(o, "signature", json_string(signature));
+		free(signature);
 		if (k->message)
 			json_object_set_new(o, "message", json_string(k->message));
 		if (k->order >= 0)
