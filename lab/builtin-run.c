@@ -147,6 +147,13 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name)
 			die_usage("%s: variant '%s' does not exist (see lab kernel list)", p->exp.path,
 				  p->exp.variants.items[i]);
 	experiment_groups(&p->exp, &p->labels);
+	for (size_t i = 0; i < p->labels.n; i++) {
+		char *name = group_variant(p->labels.items[i]);
+		if (!variant_find(&p->variants, name))
+			die_usage("%s: debug = yes, but variant '%.*s' has no debug build", p->exp.path,
+				  (int)strcspn(name, "+"), name);
+		free(name);
+	}
 	run_order_make(&p->labels, planned_trials(&p->exp), p->seed, &p->slots, &p->n_slots);
 }
 
@@ -230,8 +237,11 @@ static bool look(const struct run_plan *p, size_t *decided, size_t *rows)
 static void execute(struct run_plan *p)
 {
 	struct strbuf err = STRBUF_INIT;
-	for (size_t i = 0; i < p->exp.variants.n; i++) {
-		const struct variant *v = variant_find(&p->variants, p->exp.variants.items[i]);
+	/* every group's kernel: the variants' and, with debug = yes, their companions' */
+	for (size_t i = 0; i < p->labels.n; i++) {
+		char *name = group_variant(p->labels.items[i]);
+		const struct variant *v = variant_find(&p->variants, name);
+		free(name);
 		if (kernel_build(v, &p->base, &err) < 0)
 			die("kernel %s: %s", v->name, err.buf);
 	}
