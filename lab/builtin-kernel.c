@@ -14,8 +14,9 @@ static const char kernel_usage[] =
 	"       lab kernel path VARIANT\n"
 	"\n"
 	"  list    every variant in kernels/variants/: name, content hash, whether a\n"
-	"          built kernel is cached, whether its debug build is, and its\n"
-	"          description\n"
+	"          built kernel is cached, whether its debug build is, where it comes\n"
+	"          from (Debian's tarball, or the variant's `source`: a tree, a git ref\n"
+	"          or a prebuilt bzImage) and its description\n"
 	"  build   build the named variants (all when none is named); cached ones\n"
 	"          are not rebuilt. With --debug, their debug companions instead\n"
 	"          (VARIANT+debug: kernels/debug.config merged last); a companion\n"
@@ -38,6 +39,18 @@ static const char *cached_word(const struct variant *v)
 	return !v ? "-" : kernel_is_cached(v) ? "yes" : "no";
 }
 
+/* "debian 6.12.117-1~deb12u1", "tree DIR", "git DIR@REF", "bzimage FILE" */
+static char *source_column(const struct kernel_source *s)
+{
+	switch (s->kind) {
+	case SOURCE_TREE:    return xasprintf("tree %s", s->path);
+	case SOURCE_GIT:     return xasprintf("git %s@%s", s->path, s->ref);
+	case SOURCE_BZIMAGE: return xasprintf("bzimage %s", s->path);
+	case SOURCE_DEBIAN:  break;
+	}
+	return xasprintf("debian %s", s->id);
+}
+
 static int kernel_list(int argc, char **argv)
 {
 	if (no_options("kernel list", argc, argv))
@@ -46,14 +59,17 @@ static int kernel_list(int argc, char **argv)
 	struct variant_set set;
 	load_base_config(&base);
 	load_variants(&set, &base);
-	printf("%-20s %-12s %-6s %-6s %s\n", "VARIANT", "HASH", "CACHED", "DEBUG", "DESCRIPTION");
+	printf("%-20s %-12s %-6s %-6s %-30s %s\n", "VARIANT", "HASH", "CACHED", "DEBUG", "SOURCE",
+	       "DESCRIPTION");
 	for (size_t i = 0; i < set.n; i++) {
 		const struct variant *v = &set.items[i];
 		/* a companion is its variant's DEBUG column, not a line of its own */
 		if (v->target.debug)
 			continue;
-		printf("%-20s %.12s %-6s %-6s %s\n", v->name, v->hash, cached_word(v),
-		       cached_word(variant_debug_companion(&set, v)), v->description);
+		char *source = source_column(&v->source);
+		printf("%-20s %.12s %-6s %-6s %-30s %s\n", v->name, v->hash, cached_word(v),
+		       cached_word(variant_debug_companion(&set, v)), source, v->description);
+		free(source);
 	}
 	variants_clear(&set);
 	kconfig_clear(&base);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel-source.h"
 #include "patchset.h"
 #include "common/paths.h"
 #include "progress.h"
@@ -26,21 +27,6 @@ static const char *const required_tools[] = {
 	"make", "gcc", "ld", "patch", "tar", "xz", "ccache", "flex", "bison", "bc", "objdump", NULL
 };
 
-const char *kernel_source_version(void)
-{
-	static char *version;
-	if (version)
-		return version;
-	const char *argv[] = { "dpkg-query", "-W", "-f=${Version}", KERNEL_SOURCE_PACKAGE, NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (capture_command(argv, NULL, &out) != 0 || !out.len)
-		die("the Debian package %s is not installed (scripts/install-deps installs it)",
-		    KERNEL_SOURCE_PACKAGE);
-	version = xstrdup(trim(out.buf));
-	strbuf_release(&out);
-	return version;
-}
-
 char *kernel_cache_dir(const struct variant *v)
 {
 	return xasprintf("%s/kernels/%s", cache_root(), v->hash);
@@ -54,18 +40,6 @@ bool kernel_is_cached(const struct variant *v)
 	free(bz);
 	free(dir);
 	return cached;
-}
-
-/* The per-source-version workspace: src/ (the tree), obj/, applied/, lock. */
-static char *source_workspace(void)
-{
-	char *version = xstrdup(kernel_source_version());
-	for (char *p = version; *p; p++)
-		if (*p == '~' || *p == ':' || *p == '/')
-			*p = '_';
-	char *dir = xasprintf("%s/linux-%s", cache_root(), version);
-	free(version);
-	return dir;
 }
 
 static int check_tools(struct strbuf *err)
@@ -108,42 +82,6 @@ static int take_lock(const char *path, struct strbuf *err)
 			}
 	}
 	return fd;
-}
-
-static int extract_source(const char *ws, const char *tree, struct progress *pr, struct strbuf *err)
-{
-	if (is_dir(tree))
-		return 0;
-	if (!path_exists(KERNEL_SOURCE_TARBALL)) {
-		strbuf_addf(err, "%s is missing: reinstall the Debian package %s", KERNEL_SOURCE_TARBALL,
-			    KERNEL_SOURCE_PACKAGE);
-		return -1;
-	}
-	if (check_disk_space(ws, MIN_FREE_BYTES_COLD, err) < 0)
-		return -1;
-	progress_step(pr, "extracting the kernel source", 0);
-	char *tmp = xasprintf("%s/src.tmp", ws);
-	remove_tree(tmp);
-	mkdir_p(tmp, 0755);
-	const char *argv[] = { "tar", "-xf", KERNEL_SOURCE_TARBALL, "-C", tmp, NULL };
-	struct strbuf out = STRBUF_INIT;
-	int rc = 0;
-	if (capture_command(argv, NULL, &out) != 0) {
-		strbuf_addf(err, "extracting %s failed: %s", KERNEL_SOURCE_TARBALL, trim(out.buf));
-		rc = -1;
-	} else {
-		char *top = xasprintf("%s/linux-source-6.12", tmp);
-		if (rename(top, tree) < 0) {
-			strbuf_addf(err, "%s: unexpected tarball layout: %s", KERNEL_SOURCE_TARBALL,
-				    strerror(errno));
-			rc = -1;
-		}
-		free(top);
-	}
-	remove_tree(tmp);
-	free(tmp);
-	strbuf_release(&out);
-	return rc;
 }
 
 /* Runs make in the tree with our objdir and compiler; output appended to log. */
@@ -273,22 +211,21 @@ static int stage_copy(const char *from, const char *dir, const char *name, struc
 	return rc;
 }
 
-static int install_into_cache(const struct variant *v, const char *obj, const char *staging,
-			      const char *log, double seconds, struct strbuf *err)
+/* What a cache entry holds besides its meta: paths, NULL when there is none. */
+struct entry_files {
+	const char *bzimage, *vmlinux, *config, *log;
+};
+
+static int install_into_cache(const struct variant *v, const struct entry_files *f,
+			      const char *staging, double seconds, struct strbuf *err)
 {
-	char *bz = xasprintf("%s/arch/x86/boot/bzImage", obj);
-	char *vmlinux = xasprintf("%s/vmlinux", obj);
-	char *config = xasprintf("%s/.config", obj);
-	int rc = stage_copy(bz, staging, "bzImage", err);
-	if (rc == 0)
-		rc = stage_copy(log, staging, "build.log", err);
-	if (rc == 0)
-		rc = stage_copy(vmlinux, staging, "vmlinux", err);
-	if (rc == 0)
-		rc = stage_copy(config, staging, "config", err);
-	free(bz);
-	free(vmlinux);
-	free(config);
+	int rc = stage_copy(f->bzimage, staging, "bzImage", err);
+	if (rc == 0 && f->log)
+		rc = stage_copy(f->log, staging, "build.log", err);
+	if (rc == 0 && f->vmlinux)
+		rc = stage_copy(f->vmlinux, staging, "vmlinux", err);
+	if (rc == 0 && f->config)
+		rc = stage_copy(f->config, staging, "config", err);
 	if (rc < 0)
 		return -1;
 
@@ -297,9 +234,10 @@ static int install_into_cache(const struct variant *v, const char *obj, const ch
 		const char *name = strrchr(v->patches.items[i], '/');
 		strbuf_addf(&list, "%s\n", name ? name + 1 : v->patches.items[i]);
 	}
-	strbuf_addf(&meta, "variant=%s\nhash=%s\nsource=%s %s\ncmdline=%s\nbuild_seconds=%.0f\nbuilt=%ld\n",
-		    v->name, v->hash, KERNEL_SOURCE_PACKAGE, kernel_source_version(), v->cmdline,
-		    seconds, (long)time(NULL));
+	char *source = kernel_source_describe(&v->source);
+	strbuf_addf(&meta, "variant=%s\nhash=%s\nsource=%s\ncmdline=%s\nbuild_seconds=%.0f\nbuilt=%ld\n",
+		    v->name, v->hash, source, v->cmdline, seconds, (long)time(NULL));
+	free(source);
 	char *list_path = xasprintf("%s/patches", staging);
 	char *meta_path = xasprintf("%s/meta", staging);
 	rc = write_file_str(list_path, list.buf ? list.buf : "");
@@ -320,6 +258,20 @@ static int install_into_cache(const struct variant *v, const char *obj, const ch
 		rc = -1;
 	}
 	free(final);
+	return rc;
+}
+
+static int install_built(const struct variant *v, const char *obj, const char *staging,
+			 const char *log, double seconds, struct strbuf *err)
+{
+	char *bz = xasprintf("%s/arch/x86/boot/bzImage", obj);
+	char *vmlinux = xasprintf("%s/vmlinux", obj);
+	char *config = xasprintf("%s/.config", obj);
+	const struct entry_files f = { .bzimage = bz, .vmlinux = vmlinux, .config = config, .log = log };
+	int rc = install_into_cache(v, &f, staging, seconds, err);
+	free(bz);
+	free(vmlinux);
+	free(config);
 	return rc;
 }
 
@@ -394,7 +346,14 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 		strbuf_addf(err, "cannot create %s: %s", staging, strerror(errno));
 		goto out;
 	}
-	if (extract_source(ws, tree, pr, err) < 0 || tree_restore(tree, state, err) < 0)
+	/* What a killed build left applied goes first: the source is then brought up to date. */
+	if (!is_dir(tree))
+		remove_tree(state);
+	if (tree_restore(tree, state, err) < 0)
+		goto out;
+	if (!is_dir(tree) && check_disk_space(ws, MIN_FREE_BYTES_COLD, err) < 0)
+		goto out;
+	if (kernel_source_prepare(&v->source, ws, tree, pr, err) < 0)
 		goto out;
 	if (check_disk_space(ws, MIN_FREE_BYTES_WARM, err) < 0)
 		goto out;
@@ -423,7 +382,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	if (tree_restore(tree, state, err) < 0)
 		rc = -1;
 	if (rc == 0)
-		rc = install_into_cache(v, obj, staging, log, now_monotonic() - start, err);
+		rc = install_built(v, obj, staging, log, now_monotonic() - start, err);
 	if (rc == 0)
 		unlink(log);
 out:
@@ -439,13 +398,39 @@ out:
 	return rc;
 }
 
+/* A prebuilt kernel goes into the cache as it is, with the configuration it was checked by. */
+static int install_prebuilt(const struct variant *v, struct strbuf *err)
+{
+	char *kernels = xasprintf("%s/kernels", cache_root());
+	char *staging = xasprintf("%s/.tmp-%s-%d", kernels, v->hash, (int)getpid());
+	char *config = xasprintf("%s/config", staging);
+	mkdir_p(kernels, 0755);
+	int rc = mkdir_p(staging, 0755) < 0 || write_file_str(config, v->source.config) < 0 ? -1 : 0;
+	if (rc < 0) {
+		strbuf_addf(err, "cannot write %s: %s", config, strerror(errno));
+	} else {
+		const struct entry_files f = { .bzimage = v->source.path, .vmlinux = v->source.vmlinux };
+		rc = install_into_cache(v, &f, staging, 0, err);
+	}
+	if (rc == 0)
+		note("kernel %s: the prebuilt %s is in the cache (%.12s)", v->name, v->source.path, v->hash);
+	if (path_exists(staging))
+		remove_tree(staging);
+	free(config);
+	free(staging);
+	free(kernels);
+	return rc;
+}
+
 int kernel_build(const struct variant *v, const struct kconfig *base, struct strbuf *err)
 {
 	if (kernel_is_cached(v))
 		return 0;
+	if (!kernel_source_builds(&v->source))
+		return install_prebuilt(v, err);
 	if (check_tools(err) < 0)
 		return -1;
-	char *ws = source_workspace();
+	char *ws = kernel_source_workspace(&v->source);
 	char *kernels = xasprintf("%s/kernels", cache_root());
 	mkdir_p(ws, 0755);
 	mkdir_p(kernels, 0755);

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kbuild.h"
 #include "common/paths.h"
@@ -34,7 +35,37 @@ static int append_variants(struct variant_set *set, struct variant_set *from, co
 	return 0;
 }
 
-/* Every variant gets its debug build as a variant of its own. */
+/*
+ * The variant's source (kernel-source.h). A prebuilt kernel takes no
+ * patches and no fragment: a file `config` beside its image, in the
+ * variant's folder, is the image's configuration, not a fragment.
+ */
+static int load_source(struct variant *v, struct strbuf *err)
+{
+	if (kernel_source_load(&v->source, v->dir, err) < 0)
+		return -1;
+	if (kernel_source_builds(&v->source))
+		return 0;
+	if (v->patches.n) {
+		strbuf_addf(err, "%s: patches cannot apply to a prebuilt kernel (its source is a bzimage)",
+			    v->patches.items[0]);
+		return -1;
+	}
+	struct stat a, b;
+	bool image_config = v->config_path && v->source.config_origin &&
+			    stat(v->config_path, &a) == 0 && stat(v->source.config_origin, &b) == 0 &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	if (v->config_path && !image_config) {
+		strbuf_addf(err, "%s: a prebuilt kernel takes no configuration fragment (its source is "
+			    "a bzimage, whose configuration is its own)", v->config_path);
+		return -1;
+	}
+	free(v->config_path);
+	v->config_path = NULL;
+	return 0;
+}
+
+/* Every variant the lab builds gets its debug build as a variant of its own. */
 static void add_debug_companions(struct variant_set *set)
 {
 	const struct build_target debug = { .debug = true };
@@ -42,6 +73,8 @@ static void add_debug_companions(struct variant_set *set)
 	size_t plain = set->n;
 	for (size_t i = 0; i < plain; i++) {
 		struct variant companion;
+		if (!kernel_source_builds(&set->items[i].source))
+			continue;
 		variant_for_target(&set->items[i], &debug, fragment, &companion);
 		variant_set_add(set, &companion);
 	}
@@ -70,9 +103,12 @@ void load_variants(struct variant_set *set, struct kconfig *base)
 	free(copy);
 	if (!set->n)
 		die_usage("%s: no kernel variants found", dir);
+	for (size_t i = 0; i < set->n; i++)
+		if (load_source(&set->items[i], &err) < 0)
+			die_usage("%s", err.buf);
 	add_debug_companions(set);
 	for (size_t i = 0; i < set->n; i++)
-		if (variant_hash(&set->items[i], kernel_source_version(), base, &err) < 0)
+		if (variant_hash(&set->items[i], base, &err) < 0)
 			die_usage("%s", err.buf);
 	free(dir);
 }

@@ -159,6 +159,7 @@ void variant_for_target(const struct variant *v, const struct build_target *targ
 	out->config_path = v->config_path ? xstrdup(v->config_path) : NULL;
 	out->target_config = target_config ? xstrdup(target_config) : NULL;
 	out->cmdline = xstrdup(v->cmdline);
+	kernel_source_copy(&out->source, &v->source);
 	out->target = *target;
 }
 
@@ -190,8 +191,7 @@ int variant_config(const struct variant *v, const struct kconfig *base, struct k
 	return merge_fragment(out, v->target_config, err);
 }
 
-int variant_hash(struct variant *v, const char *source_version, const struct kconfig *base,
-		 struct strbuf *err)
+int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *err)
 {
 	struct kconfig merged = KCONFIG_INIT;
 	if (variant_config(v, base, &merged, err) < 0) {
@@ -200,8 +200,11 @@ int variant_hash(struct variant *v, const char *source_version, const struct kco
 	}
 	struct hasher *h = hasher_new();
 	hasher_add_str(h, "recipe", KBUILD_RECIPE);
-	hasher_add_str(h, "source", source_version);
-	char *config = kconfig_format(&merged);
+	/* Debian's "source" is its version alone, as before other sources: old keys stay */
+	hasher_add_str(h, "source", v->source.id);
+	/* a prebuilt kernel's configuration is its own, whatever base.config says */
+	char *config = kernel_source_builds(&v->source) ? kconfig_format(&merged)
+							: xstrdup(v->source.config ? v->source.config : "");
 	hasher_add_str(h, "config", config);
 	free(config);
 	kconfig_clear(&merged);
@@ -233,6 +236,7 @@ static void variant_clear(struct variant *v)
 	free(v->config_path);
 	free(v->target_config);
 	free(v->cmdline);
+	kernel_source_clear(&v->source);
 }
 
 void variants_clear(struct variant_set *set)

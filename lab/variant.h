@@ -1,9 +1,10 @@
 /*
  * Kernel variants: kernels/variants/<name>/ holds patches (*.patch, *.diff,
  * applied in name order with patch -p1), an optional config fragment
- * (`config`), an optional extra kernel command line (`cmdline`) and a
- * description (first line of `README`). Dropping a folder in is all it
- * takes to add one.
+ * (`config`), an optional extra kernel command line (`cmdline`), an
+ * optional `source` (another tree, a git ref or a prebuilt kernel:
+ * kernel-source.h) and a description (first line of `README`). Dropping a
+ * folder in is all it takes to add one.
  */
 #ifndef LAB_VARIANT_H
 #define LAB_VARIANT_H
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 
 #include "kconfig.h"
+#include "kernel-source.h"
 #include "common/util.h"
 
 /*
@@ -36,6 +38,7 @@ struct variant {
 	char *config_path;       /* NULL when the variant has no fragment */
 	char *target_config;     /* the target's fragment (kernels/debug.config), or NULL */
 	char *cmdline;           /* "" when none */
+	struct kernel_source source; /* Debian's tarball unless a file `source` says otherwise */
 	struct build_target target;
 	char hash[65];           /* set by variant_hash() */
 };
@@ -61,12 +64,12 @@ void variant_set_add(struct variant_set *set, struct variant *v);
 int variant_config(const struct variant *v, const struct kconfig *base, struct kconfig *out,
 		   struct strbuf *err);
 /*
- * The cache key: source version, merged configuration (as options, so
- * comments do not count), each patch's name and bytes, the command line,
- * and the recipe version of the builder.
+ * The cache key: the source's identity (kernel-source.h), the merged
+ * configuration (as options, so comments do not count; a prebuilt kernel's
+ * own), each patch's name and bytes, the command line, and the recipe
+ * version of the builder.
  */
-int variant_hash(struct variant *v, const char *source_version, const struct kconfig *base,
-		 struct strbuf *err);
+int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *err);
 void variants_clear(struct variant_set *set);
 
 #endif
