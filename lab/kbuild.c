@@ -434,6 +434,14 @@ int kernel_build(const struct variant *v, const struct kconfig *base, struct str
 	char *kernels = xasprintf("%s/kernels", cache_root());
 	mkdir_p(ws, 0755);
 	mkdir_p(kernels, 0755);
+	/* what a workspace of the cache is for, for whoever finds it */
+	char *origin = xasprintf("%s/origin", ws), *described = kernel_source_describe(&v->source);
+	char *line = xasprintf("%s\n", described);
+	if (v->source.kind != SOURCE_DEBIAN)
+		write_file_str(origin, line);
+	free(line);
+	free(described);
+	free(origin);
 	char *lock_path = xasprintf("%s/lock", ws);
 	int lock = take_lock(lock_path, err);
 	int rc = -1;
