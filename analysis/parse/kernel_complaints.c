@@ -147,21 +147,50 @@ static bool warning_start(const char *t, struct start *s)
 	return true;
 }
 
-/* kernel/sched/core.c __might_resched() and __schedule_bug(). */
+/*
+ * The reports whose first line is all there is to their summary, by how
+ * that line starts (or, with CONTAINS, what it holds anywhere):
+ * kernel/sched/core.c __schedule_bug(), kernel/watchdog.c (pr_fmt
+ * "watchdog: "), mm/page_alloc.c bad_page(), mm/memory.c print_bad_pte(),
+ * kernel/fork.c check_mm(), arch/x86/mm/fault.c page faults.
+ */
+static const struct {
+	const char *text;
+	bool contains;
+	enum complaint_kind kind;
+	const char *summary;
+} fixed_forms[] = {
+	{ "BUG: scheduling while atomic", false, COMPLAINT_SLEEP_IN_ATOMIC, "scheduling while atomic" },
+	{ "watchdog: BUG: soft lockup", false, COMPLAINT_SOFT_LOCKUP, "soft lockup" },
+	{ "Watchdog detected hard LOCKUP on cpu", true, COMPLAINT_HARD_LOCKUP, "hard LOCKUP" },
+	{ "BUG: Bad page state", false, COMPLAINT_BAD_PAGE, "Bad page state" },
+	{ "BUG: Bad page map", false, COMPLAINT_BAD_PAGE, "Bad page map" },
+	{ "BUG: non-zero pgtables_bytes on freeing mm", false, COMPLAINT_BAD_PAGE,
+	  "non-zero pgtables_bytes on freeing mm" },
+	{ "BUG: kernel NULL pointer dereference", false, COMPLAINT_OOPS, "kernel NULL pointer dereference" },
+	{ "BUG: unable to handle page fault", false, COMPLAINT_OOPS, "unable to handle page fault" },
+};
+
+static bool fixed_start(const char *t, struct start *s)
+{
+	for (size_t i = 0; i < sizeof(fixed_forms) / sizeof(fixed_forms[0]); i++)
+		if (fixed_forms[i].contains ? strstr(t, fixed_forms[i].text) != NULL
+					    : starts_with(t, fixed_forms[i].text)) {
+			s->kind = fixed_forms[i].kind;
+			s->summary = xstrdup(fixed_forms[i].summary);
+			return true;
+		}
+	return false;
+}
+
+/* kernel/sched/core.c __might_resched(): "... at %s:%d", the place that may sleep. */
 static bool sleep_start(const char *t, struct start *s)
 {
-	static const char sleeping[] = "BUG: sleeping function called from invalid context";
-	if (starts_with(t, sleeping)) {
-		s->kind = COMPLAINT_SLEEP_IN_ATOMIC;
-		s->summary = xstrdup(t + 5);
-		return true;
-	}
-	if (starts_with(t, "BUG: scheduling while atomic")) {
-		s->kind = COMPLAINT_SLEEP_IN_ATOMIC;
-		s->summary = xstrdup("scheduling while atomic");
-		return true;
-	}
-	return false;
+	if (!starts_with(t, "BUG: sleeping function called from invalid context"))
+		return false;
+	s->kind = COMPLAINT_SLEEP_IN_ATOMIC;
+	s->summary = xstrdup(t + strlen("BUG: "));
+	return true;
 }
 
 /* kernel/locking/lockdep.c (and lockdep_rcu_suspicious there) print their
@@ -244,63 +273,29 @@ static bool slub_start(const char *t, struct start *s)
 	return true;
 }
 
-/* mm/page_alloc.c bad_page(), mm/memory.c print_bad_pte(), kernel/fork.c check_mm(). */
-static bool bad_page_start(const char *t, struct start *s)
+/* kernel/fork.c check_mm(): which counter, without the mm's address and value. */
+static bool rss_counter_start(const char *t, struct start *s)
 {
-	static const char *const forms[] = { "BUG: Bad page state", "BUG: Bad page map",
-					     "BUG: non-zero pgtables_bytes on freeing mm" };
-	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
-		if (starts_with(t, forms[i])) {
-			s->kind = COMPLAINT_BAD_PAGE;
-			s->summary = xstrdup(forms[i] + 5);
-			return true;
-		}
-	if (starts_with(t, "BUG: Bad rss-counter state")) {
-		const char *type = strstr(t, " type:");
-		s->kind = COMPLAINT_BAD_PAGE;
-		/* " type:MM_ANONPAGES": which counter, without the mm's address and value */
-		s->summary = type ? xasprintf("Bad rss-counter state%.*s", (int)(1 + strcspn(type + 1, " ")), type)
-				  : xstrdup("Bad rss-counter state");
-		return true;
-	}
-	return false;
-}
-
-/* lib/bug.c "kernel BUG at %s:%u!", arch/x86/mm/fault.c page faults,
- * arch/x86/kernel/dumpstack.c "Oops: %s: %04lx [#%d]...". */
-static bool oops_start(const char *t, struct start *s)
-{
-	if (starts_with(t, "kernel BUG at ")) {
-		s->summary = without_tail(t, "!");
-	} else if (starts_with(t, "BUG: kernel NULL pointer dereference")) {
-		s->summary = xstrdup("kernel NULL pointer dereference");
-	} else if (starts_with(t, "BUG: unable to handle page fault")) {
-		s->summary = xstrdup("unable to handle page fault");
-	} else if (starts_with(t, "Oops: ")) {
-		const char *what = t + 6;
-		size_t n = strcspn(what, ",:");
-		s->summary = xstrndup(what, n);
-	} else {
+	if (!starts_with(t, "BUG: Bad rss-counter state"))
 		return false;
-	}
-	s->kind = COMPLAINT_OOPS;
+	const char *type = strstr(t, " type:");
+	s->kind = COMPLAINT_BAD_PAGE;
+	s->summary = type ? xasprintf("Bad rss-counter state%.*s", (int)(1 + strcspn(type + 1, " ")), type)
+			  : xstrdup("Bad rss-counter state");
 	return true;
 }
 
-/* kernel/watchdog.c (pr_fmt "watchdog: "). */
-static bool lockup_start(const char *t, struct start *s)
+/* lib/bug.c "kernel BUG at %s:%u!", arch/x86/kernel/dumpstack.c "Oops: %s: %04lx [#%d]...". */
+static bool oops_start(const char *t, struct start *s)
 {
-	if (starts_with(t, "watchdog: BUG: soft lockup")) {
-		s->kind = COMPLAINT_SOFT_LOCKUP;
-		s->summary = xstrdup("soft lockup");
-		return true;
-	}
-	if (strstr(t, "Watchdog detected hard LOCKUP on cpu")) {
-		s->kind = COMPLAINT_HARD_LOCKUP;
-		s->summary = xstrdup("hard LOCKUP");
-		return true;
-	}
-	return false;
+	if (starts_with(t, "kernel BUG at "))
+		s->summary = without_tail(t, "!");
+	else if (starts_with(t, "Oops: "))
+		s->summary = xstrndup(t + 6, strcspn(t + 6, ",:"));
+	else
+		return false;
+	s->kind = COMPLAINT_OOPS;
+	return true;
 }
 
 /* kernel/hung_task.c "INFO: task %s:%d blocked for more than %ld seconds." */
@@ -385,8 +380,8 @@ static bool match_start(const char *t, struct start *s)
 {
 	/* the specific forms before the general "BUG: " and "WARNING: " */
 	static bool (*const matchers[])(const char *, struct start *) = {
-		warning_start, lockdep_start, sleep_start, sanitizer_start, bad_page_start,
-		oops_start, lockup_start, hung_task_start, rcu_stall_start,
+		warning_start, lockdep_start, fixed_start, sleep_start, sanitizer_start,
+		rss_counter_start, oops_start, hung_task_start, rcu_stall_start,
 		alloc_failure_start, slub_start, other_bug_start,
 	};
 	memset(s, 0, sizeof(*s));

@@ -24,6 +24,7 @@
 #include "lab/tree-mirror.h"
 #include "common/paths.h"
 #include "common/run-command.h"
+#include "tests/unit/scratch.h"
 
 static char root[] = "/tmp/oomlab-test-source-XXXXXX";
 
@@ -34,13 +35,7 @@ static char *at(const char *rel)
 
 static void put(const char *rel, const char *text)
 {
-	char *path = at(rel);
-	char *dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	assert_int_equal(write_file_str(path, text), 0);
-	free(dir);
-	free(path);
+	scratch_put(root, rel, text);
 }
 
 static int setup(void **state)

@@ -9,18 +9,13 @@
 #include <string.h>
 
 #include "lab/variant.h"
+#include "tests/unit/scratch.h"
 
 static char root[] = "/tmp/oomlab-test-variant-XXXXXX";
 
 static void put(const char *rel, const char *text)
 {
-	char *path = xasprintf("%s/%s", root, rel);
-	char *dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	assert_int_equal(write_file_str(path, text), 0);
-	free(dir);
-	free(path);
+	scratch_put(root, rel, text);
 }
 
 static int setup(void **state)

@@ -281,15 +281,9 @@ static json_t *complaint(const char *kind, const char *summary, const char *func
 	return o;
 }
 
-static char *complaints_html(struct run_data *rd)
+static void complaints(FILE *out, void *rd)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	report_complaints_write(f, rd);
-	fclose(f);
-	return buf;
+	report_complaints_write(out, rd);
 }
 
 static void test_complaints_section(void **state)
@@ -311,7 +305,7 @@ static void test_complaints_section(void **state)
 				    complaint("sleep-in-atomic", "sleeping function called", "vfree", "vfree"));
 	rd.trials = trials;
 	rd.n = 3;
-	char *html = complaints_html(&rd);
+	char *html = capture(complaints, &rd);
 	assert_non_null(strstr(html, "2 distinct complaints in 3 trials"));
 	/* the one in two trials comes first, with both trials of its group */
 	char *sleep = strstr(html, "<td>sleep-in-atomic</td>"), *warn = strstr(html, "<td>warning</td>");
@@ -333,7 +327,7 @@ static void test_complaints_section(void **state)
 	json_decref(trials[2].trial);
 	trials[1].trial = json_pack("{s:[]}", "kernel_complaints");
 	trials[2].trial = json_object();
-	html = complaints_html(&rd);
+	html = capture(complaints, &rd);
 	assert_non_null(strstr(html, "complained in none of the 2 trials"));
 	free(html);
 	for (size_t i = 0; i < 3; i++)
