@@ -91,15 +91,12 @@ static int run_make(const char *tree, const char *obj, const char *log, const ch
 	char *objarg = xasprintf("O=%s", obj);
 	char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	char *ccache_dir = xasprintf("CCACHE_DIR=%s/ccache", cache_root());
-	/* Paths below the workspace (its src/ and obj*) are hashed relative to it, so the
-	 * compiler cache serves a tree of the same files in another workspace too. */
-	char *workspace = xstrdup(tree);
-	if (strrchr(workspace, '/'))
-		*strrchr(workspace, '/') = '\0';
-	char *ccache_base = xasprintf("CCACHE_BASEDIR=%s", workspace);
+	/* No CCACHE_BASEDIR: ccache would hand the compiler relative paths, which
+	 * -fmacro-prefix-map no longer strips, and every WARN and BUG of the
+	 * kernel would name its file "../src/...". */
 	const char *argv[] = { "make", objarg, jobs, "CC=ccache gcc", target, NULL };
-	const char *env[] = { ccache_dir, ccache_base, "CCACHE_NOHASHDIR=1", "KBUILD_BUILD_USER=oomlab",
-			      "KBUILD_BUILD_HOST=oomlab", "LC_ALL=C", NULL };
+	const char *env[] = { ccache_dir, "KBUILD_BUILD_USER=oomlab", "KBUILD_BUILD_HOST=oomlab",
+			      "LC_ALL=C", NULL };
 	struct child_process cp = { .argv = argv, .dir = tree, .env = env, .capture = true,
 				    .err_to_out = true };
 	int rc = start_command(&cp);
@@ -129,8 +126,6 @@ static int run_make(const char *tree, const char *obj, const char *log, const ch
 	free(objarg);
 	free(jobs);
 	free(ccache_dir);
-	free(ccache_base);
-	free(workspace);
 	return rc;
 }
 
