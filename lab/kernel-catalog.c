@@ -1,6 +1,7 @@
 /* The kernels the checkout knows (kernel-catalog.h). */
 #include "kernel-catalog.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -97,7 +98,11 @@ void load_variants(struct variant_set *set, struct kconfig *base)
 	char *copy = xstrdup(extra ? extra : ""), *save = NULL;
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		struct variant_set more;
-		if (variants_discover(d, &more, &err) < 0 || append_variants(set, &more, d, &err) < 0)
+		/* absolute, for patch(1) runs in the tree, not here */
+		char real[PATH_MAX];
+		const char *folder = realpath(d, real) ? real : d;
+		if (variants_discover(folder, &more, &err) < 0 ||
+		    append_variants(set, &more, folder, &err) < 0)
 			die_usage("OOMLAB_VARIANT_PATH: %s", err.buf);
 	}
 	free(copy);
