@@ -1,7 +1,7 @@
 /* test-kernel-complaints.c - analysis/parse/kernel_complaints.c on kernel
  * logs written in Linux 6.12's formats (tests/samples/complaints/, see
  * tests/samples/README.md): one report of each kind, an OOM report and
- * ordinary lines between them.
+ * ordinary lines between them; and on real boots (fragmented/, warn-binder/).
  *
  * The expected values were read off the sample files by hand; the commands
  * that count them are in the comments.
@@ -245,6 +245,33 @@ static void test_real_logs(void **state)
 	}
 }
 
+/* A real WARN_ON_ONCE: warn-binder/ is a boot of tests/variants/warn-binder
+ * running binder-throughput (kmsg.log line 367, console.log line 5):
+ *   WARNING: CPU: 1 PID: 48 at drivers/android/binder.c:6021 binder_open+0x4c/0x3a0
+ * RIP binder_open, then the reliable frames do_dentry_open, path_openat,
+ * do_filp_open, do_sys_openat2, __x64_sys_openat, do_syscall_64,
+ * entry_SYSCALL_64_after_hwframe (grep -v '? ' between Call Trace: and </TASK>).
+ * Both logs have it at the same time (7170017 us): it is counted once. */
+static void test_real_warning(void **state)
+{
+	(void)state;
+	struct kernel_complaints c = read_dir("warn-binder");
+	assert_int_equal(c.n, 1);
+	const struct kernel_complaint *k = &c.items[0];
+	assert_int_equal(k->kind, COMPLAINT_WARNING);
+	assert_int_equal(k->usec, 7170017);
+	assert_string_equal(k->source, "kmsg");
+	assert_string_equal(k->function, "binder_open");
+	assert_string_equal(k->summary, "drivers/android/binder.c:6021");
+	static const char *const frames[] = { "binder_open", "do_dentry_open", "path_openat", "do_filp_open",
+					      "do_sys_openat2", "__x64_sys_openat", "do_syscall_64",
+					      "entry_SYSCALL_64_after_hwframe" };
+	assert_int_equal(k->n_frames, 8);
+	for (size_t i = 0; i < 8; i++)
+		assert_string_equal(k->frames[i], frames[i]);
+	kernel_complaints_release(&c);
+}
+
 static void test_console_lines(void **state)
 {
 	(void)state;
@@ -309,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_stalls_and_oops),
 		cmocka_unit_test(test_console_fills_in),
 		cmocka_unit_test(test_real_logs),
+		cmocka_unit_test(test_real_warning),
 		cmocka_unit_test(test_console_lines),
 		cmocka_unit_test(test_lines_and_json),
 	};
