@@ -259,7 +259,7 @@ static int install_into_cache(const struct variant *v, const struct entry_files 
 static int install_built(const struct variant *v, const char *obj, const char *staging,
 			 const char *log, double seconds, struct strbuf *err)
 {
-	char *bz = xasprintf("%s/arch/x86/boot/bzImage", obj);
+	char *bz = xasprintf("%s/%s", obj, build_target_image(&v->target));
 	char *vmlinux = xasprintf("%s/vmlinux", obj);
 	char *config = xasprintf("%s/.config", obj);
 	const struct entry_files f = { .bzimage = bz, .vmlinux = vmlinux, .config = config, .log = log };

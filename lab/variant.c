@@ -147,6 +147,12 @@ const char *build_target_objdir(const struct build_target *t)
 	return t->debug ? "obj-debug" : "obj";
 }
 
+const char *build_target_image(const struct build_target *t)
+{
+	(void)t;
+	return "arch/x86/boot/bzImage";
+}
+
 void variant_for_target(const struct variant *v, const struct build_target *target,
 			const char *target_config, struct variant *out)
 {

@@ -23,12 +23,16 @@
  */
 struct build_target {
 	bool debug;             /* kernels/debug.config merged last */
+	/* An architecture joins here: its objects' folder, its image, its
+	 * toolchain and its fragment, all from this struct. */
 };
 
 /* "" or "+debug": what a variant's name gets for the target ("stock+debug"). */
 const char *build_target_suffix(const struct build_target *t);
 /* The object folder's name in the source's workspace: "obj", "obj-debug". */
 const char *build_target_objdir(const struct build_target *t);
+/* Where make leaves the image the lab boots, in the object folder (x86: the bzImage). */
+const char *build_target_image(const struct build_target *t);
 
 struct variant {
 	char *name;              /* the folder's name, plus the target's suffix */
