@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,8 +304,9 @@ static void remember_steps(const char *ws, const struct build_target *t, unsigne
 }
 
 /*
- * Staging folders are only made under the build lock, so one that exists
- * while we hold it belongs to a build that was killed: remove it.
+ * A staging folder ".tmp-HASH-PID" whose process is gone belongs to a build
+ * that was killed: remove it. Builds of other sources hold other locks and
+ * stage beside ours, so a living process's folder stays.
  */
 static void remove_stale_staging(const char *kernels)
 {
@@ -312,6 +314,11 @@ static void remove_stale_staging(const char *kernels)
 	struct dirent *de;
 	while (d && (de = readdir(d))) {
 		if (!starts_with(de->d_name, ".tmp-"))
+			continue;
+		const char *dash = strrchr(de->d_name, '-');
+		unsigned long pid = 0;
+		if (dash && parse_ulong(dash + 1, &pid) && pid > 0 && (pid_t)pid != getpid() &&
+		    (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 			continue;
 		char *path = xasprintf("%s/%s", kernels, de->d_name);
 		remove_tree(path);
