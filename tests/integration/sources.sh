@@ -26,16 +26,16 @@ variant() {
 }
 refused() {
 	# refused DESCRIPTION PATTERN COMMAND...: exit 2, one line, matching PATTERN
-	desc=$1 pattern=$2
+	what=$1 pattern=$2
 	shift 2
 	set +e
 	msg=$("$@" 2>&1 >/dev/null)
 	status=$?
 	set -e
 	echo "$msg"
-	check "$desc: exit 2" [ "$status" -eq 2 ]
-	check "$desc: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
-	check_text "$desc: the message" "$msg" "$pattern"
+	check "$what: exit 2" [ "$status" -eq 2 ]
+	check "$what: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
+	check_text "$what: the message" "$msg" "$pattern"
 }
 
 # --- tree: a hard-linked copy of the extracted source, taken while no build has it patched
