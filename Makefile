@@ -87,6 +87,9 @@ $(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a $(BUILD
 		$(BUILD)/libshared.a \
 		-lcmocka $(LAB_LIBS) $(GUEST_LIBS)
 
+# The command check's test runs the workloads' check mode.
+$(BUILD)/tests/test-command-check: $(BUILD)/guest/oomlab-workload
+
 # `make lab run`: the main job. Settings pass through to `lab run`.
 EXPERIMENT ?= quick
 run: lab
@@ -103,8 +106,13 @@ unit-test: deps
 	@./tests/check-layers
 	@./tests/run-tests --unit-only $(UNIT_BINS)
 
-bench: lab
+# The benchmark's A/A statistics come from the lab's own code (tests/bench/aa-precision.c).
+bench: lab $(BUILD)/bench/aa-precision
 	@./tests/bench/run-bench
+
+$(BUILD)/bench/aa-precision: tests/bench/aa-precision.c $(BUILD)/liblab.a $(BUILD)/libshared.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.a,$^) $(LAB_LIBS)
 
 clean:
 	rm -rf $(BUILD)

@@ -2,8 +2,43 @@
 #include "run-folder.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
+{
+	if (mkdir_p(dir, 0755) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	char *path = xasprintf("%s/" RUN_JSON, dir), *tmp = xasprintf("%s.new.%d", path, (int)getpid());
+	char *text = json_dumps(run, JSON_INDENT(2));
+	int rc = text && write_file_str(tmp, text) == 0 ? 0 : -1;
+	/* link() claims the name only if nobody has: the folder's first run wins */
+	if (rc == 0 && link(tmp, path) < 0) {
+		if (errno == EEXIST)
+			rc = RUN_FOLDER_TAKEN;
+		else if (errno != EPERM && errno != EOPNOTSUPP)
+			rc = -1;
+		else   /* a file system without hard links: not atomic, but whole */
+			rc = path_exists(path) ? RUN_FOLDER_TAKEN : rename(tmp, path);
+	}
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	if (rc == RUN_FOLDER_TAKEN) {
+		json_t *other = json_load_file(path, 0, NULL);
+		const char *id = json_string_value(json_object_get(other, "run_id"));
+		strbuf_addf(err, "%s holds run %s already", dir, id ? id : "(unreadable run.json)");
+		json_decref(other);
+	}
+	unlink(tmp);
+	free(text);
+	free(tmp);
+	free(path);
+	return rc;
+}
 
 bool run_folder_is_run(const char *dir)
 {

@@ -16,6 +16,15 @@
 
 #define RUN_JSON "run.json"
 
+/* What run_folder_create() returns when DIR holds a run already. */
+#define RUN_FOLDER_TAKEN 1
+
+/* Makes DIR (and its parents) a run folder with RUN as its run.json, unless
+ * DIR holds a run already: never two runs in one folder, even when two
+ * processes try at once, and never half a run.json. Returns 0,
+ * RUN_FOLDER_TAKEN with "DIR holds run ID already" in ERR, or -1 with the
+ * reason in ERR. */
+int run_folder_create(const char *dir, json_t *run, struct strbuf *err);
 /* True when DIR has a run.json. */
 bool run_folder_is_run(const char *dir);
 /* DIR's run.json as an object (a new reference), or NULL with a one-line

@@ -80,27 +80,83 @@ static bool kvm_boots(const struct variant *v, const struct profile *p)
 	return ok;
 }
 
-const char *accel_choose(const struct variant *v, const struct profile *p)
+/* OOMLAB_ACCEL when set ("tcg" or "kvm"), else NULL. */
+static const char *forced_accel(void)
 {
 	const char *forced = getenv("OOMLAB_ACCEL");
 	if (forced && (!strcmp(forced, "tcg") || !strcmp(forced, "kvm")))
 		return forced;
 	if (forced && *forced)
 		die_usage("OOMLAB_ACCEL must be tcg or kvm, not '%s'", forced);
+	return NULL;
+}
+
+static bool kvm_device_opens(void)
+{
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return "tcg";
+		return false;
 	close(fd);
+	return true;
+}
+
+/* What is known without booting: "tcg", "kvm", or NULL (only a probe can tell). */
+static const char *known_accel(void)
+{
+	const char *forced = forced_accel();
+	if (forced)
+		return forced;
+	if (!kvm_device_opens())
+		return "tcg";
 	char *key = probe_key();
 	const char *answer = remembered(key);
-	if (!answer) {
-		note("checking once whether KVM really boots a guest here (up to %.0f s)", PROBE_BOOT_SECONDS);
-		answer = kvm_boots(v, p) ? "kvm" : "tcg";
-		if (!strcmp(answer, "tcg"))
-			note("KVM did not boot a guest on this host: using TCG (remembered in %s/accel-probe)",
-			     cache_root());
-		remember(key, answer);
-	}
 	free(key);
 	return answer;
+}
+
+const char *accel_choose(const struct variant *v, const struct profile *p)
+{
+	const char *known = known_accel();
+	if (known)
+		return known;
+	note("checking once whether KVM really boots a guest here (up to %.0f s)", PROBE_BOOT_SECONDS);
+	const char *answer = kvm_boots(v, p) ? "kvm" : "tcg";
+	if (!strcmp(answer, "tcg"))
+		note("KVM did not boot a guest on this host: using TCG (remembered in %s/accel-probe)",
+		     cache_root());
+	char *key = probe_key();
+	remember(key, answer);
+	free(key);
+	return answer;
+}
+
+static int refuse_icount(const struct clock_choice *clock, const char *why, struct strbuf *err)
+{
+	strbuf_addf(err, "clock = icount (%s) needs TCG, but %s: KVM has no instruction counter; "
+		    "set clock = realtime (or --clock realtime) to run under KVM, or OOMLAB_ACCEL=tcg "
+		    "to emulate with the counter", clock->from ? clock->from : "default", why);
+	return -1;
+}
+
+static const char *kvm_reason(void)
+{
+	return forced_accel() ? "OOMLAB_ACCEL=kvm asks for KVM"
+			      : "KVM boots guests on this host (the probe remembered in the cache)";
+}
+
+int accel_check_clock(const struct clock_choice *clock, struct strbuf *err)
+{
+	const char *known = known_accel();
+	if (clock->clock == GUEST_CLOCK_ICOUNT && known && !strcmp(known, "kvm"))
+		return refuse_icount(clock, kvm_reason(), err);
+	return 0;
+}
+
+int accel_for_clock(const struct clock_choice *clock, const struct variant *v,
+		    const struct profile *p, const char **accel, struct strbuf *err)
+{
+	*accel = accel_choose(v, p);
+	if (clock->clock == GUEST_CLOCK_ICOUNT && !strcmp(*accel, "kvm"))
+		return refuse_icount(clock, kvm_reason(), err);
+	return 0;
 }

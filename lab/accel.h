@@ -8,11 +8,25 @@
 #ifndef LAB_ACCEL_H
 #define LAB_ACCEL_H
 
+#include "clock.h"
 #include "profile.h"
 #include "variant.h"
 
 /* "tcg" or "kvm"; may boot variant v once to find out. */
 const char *accel_choose(const struct variant *v, const struct profile *p);
+/*
+ * The accelerator for a clock: accel_choose()'s for realtime, TCG for
+ * icount. KVM has no instruction counter, and the lab never trades the
+ * clock asked for for another: where the lab would run guests under KVM
+ * (OOMLAB_ACCEL=kvm, or the probe found that KVM boots guests here), icount
+ * is refused, -1 with one line in ERR saying how to choose (clock =
+ * realtime, or OOMLAB_ACCEL=tcg to emulate with the counter).
+ */
+int accel_for_clock(const struct clock_choice *clock, const struct variant *v,
+		    const struct profile *p, const char **accel, struct strbuf *err);
+/* The same refusal, from what is known without booting (OOMLAB_ACCEL and a
+ * remembered probe), so that bad input stops before any build or boot. */
+int accel_check_clock(const struct clock_choice *clock, struct strbuf *err);
 /* QEMU's version line, e.g. "QEMU emulator version 7.2.22 (...)". */
 const char *qemu_version(void);
 

@@ -5,7 +5,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "accel.h"
 #include "builtin.h"
+#include "command-check.h"
 #include "kbuild.h"
 #include "kernel-catalog.h"
 #include "options.h"
@@ -48,6 +50,24 @@ static char *join_command(int argc, char **argv)
 	return shell_join((const char *const *)argv, (size_t)argc);
 }
 
+/* The command and the prepare step on the host, before anything is built or booted. */
+static void check_commands(const struct profile *profile, const char *command, const char *prepare)
+{
+	struct guest_view guest;
+	struct strlist notes = STRLIST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	if (guest_view_load(&guest, profile, &err) < 0)
+		die("boot: %s", err.buf);
+	if (command && command_check(&guest, command, false, &notes, &err) < 0)
+		die_usage("boot: the command: %s", err.buf);
+	if (prepare && command_check(&guest, prepare, false, &notes, &err) < 0)
+		die_usage("boot: --prepare %s: %s", prepare, err.buf);
+	for (size_t i = 0; i < notes.n; i++)
+		note("boot: %s", notes.items[i]);
+	strlist_clear(&notes);
+	guest_view_clear(&guest);
+}
+
 /* --perf: the default events join the list. */
 static int default_events(const struct opt *o, const char *value, char *err, size_t err_size)
 {
@@ -64,15 +84,22 @@ int cmd_boot(int argc, char **argv)
 	struct vm_watchdogs wd = default_watchdogs();
 	bool no_cgroup = false;
 	struct strlist events = STRLIST_INIT;
+	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	const struct opt opts[] = {
 		OPT_STRING('p', "profile", &profile_name, "P",
 			   "machine profile (default " DEFAULT_PROFILE "; see lab profiles)"),
+		OPT_CALL(0, "clock", &clock_option, "C", opt_clock,
+			 "the guest's clock: realtime or icount (instructions counted under "
+			 "single-threaded TCG; default: the profile's clock, else realtime; see "
+			 "docs/CLOCKS.md)"),
 		OPT_CALL('t', "timeout", &wd.total, "S", opt_seconds,
 			 "whole-boot timeout in seconds (default 1800)"),
 		OPT_CALL(0, "boot-timeout", &wd.boot, "S", opt_seconds,
 			 "seconds for the agent to come up (default 60)"),
 		OPT_CALL(0, "silence-timeout", &wd.silence, "S", opt_seconds,
-			 "seconds without any output before it is a hang (default 60)"),
+			 "seconds without any output before it is a hang (default 60). Timeouts "
+			 "are host seconds for the realtime clock; under icount they are "
+			 "multiplied by its slowdown, 6"),
 		OPT_FLAG(0, "no-cgroup", &no_cgroup, "run CMD outside the workload cgroup"),
 		OPT_CALL('e', "event", &events, "EVENT", opt_push,
 			 "record EVENT with perf for the command (repeatable; 'group:name' or "
@@ -110,16 +137,25 @@ int cmd_boot(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 	if (profile_load(&profile, profile_name, &err) < 0)
 		die_usage("boot: %s", err.buf);
+	struct clock_choice clock = guest_clock_choose(
+		clock_option, (struct clock_choice){ 0 },
+		(struct clock_choice){ profile.clock, profile.clock_given ? profile.path : NULL });
+	if (accel_check_clock(&clock, &err) < 0)
+		die_usage("boot: %s", err.buf);
+	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
+	check_commands(&profile, interactive ? NULL : command, prepare);
 	if (kernel_build(v, &base, &err) < 0)
 		die("kernel %s: %s", v->name, err.buf);
+	const char *accel;
+	if (accel_for_clock(&clock, v, &profile, &accel, &err) < 0)
+		die_usage("boot: %s", err.buf);
 
 	struct strlist perf_args = STRLIST_INIT;
 	if (perf_events_to_args(&events, &perf_args, &err) < 0)
 		die_usage("boot: %s", err.buf);
-	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
 	char *dir = out ? xstrdup(out) : default_out_dir(v->name);
 	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
-				   .watchdogs = wd, .stream_output = !interactive,
+				   .accel = accel, .clock = clock, .watchdogs = wd, .stream_output = !interactive,
 				   .interactive = interactive, .use_cgroup = use_cgroup,
 				   .perf_args = &perf_args, .prepare = prepare };
 	struct vm_run vm;
@@ -147,7 +183,8 @@ int cmd_boot(int argc, char **argv)
 		status = EXIT_BOOT_FAILURE;
 		break;
 	}
-	note("boot: %s on %s: %s; trial folder %s", v->name, profile.name, vm_outcome_name(vm.outcome), dir);
+	note("boot: %s on %s (clock %s): %s; trial folder %s", v->name, profile.name,
+	     guest_clock_name(clock.clock), vm_outcome_name(vm.outcome), dir);
 	free(vm.detail);
 	strlist_clear(&perf_args);
 	strlist_clear(&events);

@@ -130,7 +130,17 @@ static void write_summary(FILE *out, const struct run_data *rd, size_t filled)
 		else if (a)
 			kvm++;
 	}
-	if (tcg)
+	size_t icount = 0;
+	for (size_t i = 0; i < rd->n; i++)
+		icount += rd->trials[i].clock && !strcmp(rd->trials[i].clock, "icount");
+	if (icount)
+		html_para(out, "warn",
+			  "Timing: guest time counts instructions (trial.json environment.clock = "
+			  "icount): QEMU runs the guest on one host thread and every instruction is "
+			  "1 ns of guest time, whatever the host's load; an idle guest skips to its "
+			  "next timer. Absolute times are not phone times. The lab claims ratios "
+			  "between variants measured in one run, not absolute figures.");
+	else if (tcg)
 		html_para(out, "warn",
 			  "Timing: these trials ran under TCG emulation (trial.json "
 			  "environment.accelerator = tcg). Absolute times are not phone times: QEMU "
@@ -153,7 +163,7 @@ static void write_summary(FILE *out, const struct run_data *rd, size_t filled)
 static void write_trials(FILE *out, const struct run_data *rd)
 {
 	static const char *const head[] = { "group", "trial", "outcome", "wall s", "metrics",
-					    "accelerator", "detail" };
+					    "accelerator", "clock", "detail" };
 	const size_t cols = sizeof(head) / sizeof(head[0]);
 	char **cells = xcalloc(rd->n * cols + 1, sizeof(*cells));
 	for (size_t i = 0; i < rd->n; i++) {
@@ -170,9 +180,10 @@ static void write_trials(FILE *out, const struct run_data *rd)
 					   ? " (computed)" : "");
 		const char *a = trial_env(t, "accelerator");
 		row[5] = xstrdup(a ? a : "");
+		row[6] = xstrdup(t->clock ? t->clock : "");
 		const char *d = json_string_value(json_object_get(o, "detail"));
 		const char *nl = d ? strchr(d, '\n') : NULL;
-		row[6] = d ? (nl ? xstrndup(d, (size_t)(nl - d)) : xstrdup(d)) : xstrdup("");
+		row[7] = d ? (nl ? xstrndup(d, (size_t)(nl - d)) : xstrdup(d)) : xstrdup("");
 	}
 	html_table(out, "trials", head, cols, (const char *const *)cells, rd->n);
 	for (size_t i = 0; i < rd->n * cols; i++)
@@ -337,6 +348,70 @@ static void print_figures(const struct report_figures *figs, const char *path)
 	}
 }
 
+int report_runs(const struct strlist *runs, const struct report_request *req)
+{
+	struct run_data rd = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	for (size_t i = 0; i < runs->n; i++)
+		if (run_data_add(&rd, runs->items[i], &err) < 0)
+			die_usage("report: %s", err.buf);
+	if (req->baseline && !strlist_has(&rd.labels, req->baseline))
+		die_usage("report: --baseline: no variant '%s' in the run", req->baseline);
+	char *path = req->out ? xstrdup(req->out) : xasprintf("%s/report.html", rd.dirs.items[0]);
+	bool to_stdout = !strcmp(path, "-");
+	if (!to_stdout) {
+		char *dir = xstrdup(path);
+		char *slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			if (*dir && !is_dir(dir))
+				die_usage("report: --out %s: no folder %s", path, dir);
+		}
+		free(dir);
+	}
+
+	size_t filled = rd.derived;
+	if (filled)
+		note("report: %zu trial%s without metrics in trial.json: computed from the folder%s",
+		     filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");
+	/* the same family and verdicts as lab compare with the same options */
+	struct compare_family_spec spec = { .baseline = req->baseline, .globs = req->globs,
+					    .all = req->all, .seed = req->seed };
+	struct compare_family family;
+	int trc = compare_family_build(&rd, &spec, &family, &err);
+	if (trc == COMPARE_FAMILY_MIXED_CLOCKS || (trc < 0 && ((req->globs && req->globs->n) || req->all)))
+		die_usage("report: %s", err.buf);
+	note("report: drawing the figures of %zu trials", rd.n);
+	struct report_figures figs;
+	report_figures_build(&rd, &figs);
+
+	char *html = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&html, &len);
+	if (!mem)
+		die("report: out of memory");
+	write_report(mem, &rd, &family, trc == 0, &figs, filled);
+	if (fclose(mem) != 0)
+		die("report: the report could not be put together");
+	int rc = 0;
+	if (to_stdout) {
+		if (fwrite(html, 1, len, stdout) != len || fflush(stdout) != 0)
+			rc = error("report: writing to stdout: %s", strerror(errno));
+	} else if (write_file_atomic(path, html, len) < 0) {
+		rc = error("report: cannot write %s: %s", path, strerror(errno));
+	} else if (req->list_figures) {
+		print_figures(&figs, path);
+	}
+	free(html);
+	report_figures_free(&figs);
+	if (trc == 0)
+		compare_family_free(&family);
+	free(path);
+	run_data_free(&rd);
+	strbuf_release(&err);
+	return rc ? 1 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *out_path = NULL, *baseline = NULL;
@@ -365,67 +440,10 @@ int cmd_report(int argc, char **argv)
 		die_usage("report: name a run (see lab results)");
 	if (out_path && !*out_path)
 		die_usage("report: --out wants a file name");
-
-	struct run_data rd = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	for (size_t i = 0; i < runs.n; i++)
-		if (run_data_add(&rd, runs.items[i], &err) < 0)
-			die_usage("report: %s", err.buf);
-	if (baseline && !strlist_has(&rd.labels, baseline))
-		die_usage("report: --baseline: no variant '%s' in the run", baseline);
-	char *path = out_path ? xstrdup(out_path) : xasprintf("%s/report.html", rd.dirs.items[0]);
-	bool to_stdout = !strcmp(path, "-");
-	if (!to_stdout) {
-		char *dir = xstrdup(path);
-		char *slash = strrchr(dir, '/');
-		if (slash) {
-			*slash = '\0';
-			if (*dir && !is_dir(dir))
-				die_usage("report: --out %s: no folder %s", path, dir);
-		}
-		free(dir);
-	}
-
-	size_t filled = rd.derived;
-	if (filled)
-		note("report: %zu trial%s without metrics in trial.json: computed from the folder%s",
-		     filled, filled == 1 ? "" : "s", filled == 1 ? "" : "s");
-	/* the same family and verdicts as lab compare with the same options */
-	struct compare_family_spec spec = { .baseline = baseline, .globs = &globs, .all = all,
-					    .seed = seed };
-	struct compare_family family;
-	int trc = compare_family_build(&rd, &spec, &family, &err);
-	if (trc < 0 && (globs.n || all))
-		die_usage("report: %s", err.buf);
-	note("report: drawing the figures of %zu trials", rd.n);
-	struct report_figures figs;
-	report_figures_build(&rd, &figs);
-
-	char *html = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&html, &len);
-	if (!mem)
-		die("report: out of memory");
-	write_report(mem, &rd, &family, trc == 0, &figs, filled);
-	if (fclose(mem) != 0)
-		die("report: the report could not be put together");
-	int rc = 0;
-	if (to_stdout) {
-		if (fwrite(html, 1, len, stdout) != len || fflush(stdout) != 0)
-			rc = error("report: writing to stdout: %s", strerror(errno));
-	} else if (write_file_atomic(path, html, len) < 0) {
-		rc = error("report: cannot write %s: %s", path, strerror(errno));
-	} else {
-		print_figures(&figs, path);
-	}
-	free(html);
-	report_figures_free(&figs);
-	if (trc == 0)
-		compare_family_free(&family);
-	free(path);
-	run_data_free(&rd);
+	struct report_request req = { .out = out_path, .baseline = baseline, .globs = &globs,
+				      .all = all, .seed = seed, .list_figures = true };
+	int rc = report_runs(&runs, &req);
 	strlist_clear(&globs);
 	strlist_clear(&runs);
-	strbuf_release(&err);
-	return rc ? 1 : 0;
+	return rc;
 }

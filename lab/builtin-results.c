@@ -342,26 +342,42 @@ static int show_run(struct store *s, const char *run, enum format format)
 	return 0;
 }
 
+/* A trial's record as written (not as loaded for analysis, which may derive
+ * metrics): trial.json, else the record the boot gave (record.json); NULL when
+ * neither has an outcome. */
+static json_t *written_record(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	json_t *record = json_load_file(path, 0, NULL);
+	free(path);
+	if (!json_string_value(json_object_get(json_object_get(record, "outcome"), "outcome"))) {
+		json_decref(record);
+		return NULL;
+	}
+	return record;
+}
+
 /* Finishes every trial of a run again (trial-finish.h); a trial that fails is named, the rest go on. */
 static void recompute_run(const char *run)
 {
-	struct run_data rd = { 0 };
+	struct run_data rd = { .quiet = true };
 	struct strbuf err = STRBUF_INIT;
 	if (run_data_add(&rd, run, &err) < 0)
 		die_usage("results: %s", err.buf);
 	size_t done = 0, failed = 0;
 	for (size_t i = 0; i < rd.n; i++) {
 		const struct run_trial *t = &rd.trials[i];
-		/* The record as written, not as loaded for analysis (which may derive metrics). */
-		char *path = xasprintf("%s/trial.json", t->dir);
-		json_t *record = t->trial ? json_load_file(path, 0, NULL) : NULL;
-		free(path);
+		json_t *record = written_record(t->dir, TRIAL_RECORD);
+		bool rebuilt = !record && (record = written_record(t->dir, TRIAL_RECORD_GIVEN));
 		strbuf_reset(&err);
-		if (!json_is_object(record) || trial_finish(t->dir, record, &err) < 0) {
-			warning("%s: %s", t->dir,
-				!json_is_object(record) ? "no trial.json: the trial never ended" : err.buf);
+		if (!record || trial_finish(t->dir, record, &err) < 0) {
+			warning("%s: %s", t->dir, record ? err.buf
+				: "neither trial.json nor record.json has an outcome: the trial never "
+				  "finished (lab run --resume runs it)");
 			failed++;
 		} else {
+			if (rebuilt)
+				note("%s: trial.json rebuilt from record.json and the raw channels", t->dir);
 			done++;
 		}
 		json_decref(record);
@@ -391,7 +407,8 @@ int cmd_results(int argc, char **argv)
 		OPT_FLAG(0, "recompute", &recompute,
 			 "finish each trial again from its raw channels, as lab run does: split "
 			 "files.bin, decode perf.data, recompute the metrics into trial.json (the "
-			 "same inputs give the same trial.json), then import the run"),
+			 "same inputs give the same trial.json; an unreadable trial.json is rebuilt "
+			 "from record.json, the record the boot gave), then import the run"),
 		OPT_STRING(0, "db", &db, "PATH", "the database to use"),
 		OPT_CHOICE('f', "format", &format, "F", formats, "text (default) or json"),
 		OPT_END(),

@@ -12,7 +12,9 @@
 #include "analysis/store/store.h"
 #include "accel.h"
 #include "builtin.h"
+#include "command-check.h"
 #include "experiment.h"
+#include "first-round.h"
 #include "hash.h"
 #include "kbuild.h"
 #include "kernel-catalog.h"
@@ -24,6 +26,7 @@
 #include "common/run-command.h"
 #include "common/run-folder.h"
 #include "analysis/run/run-data.h"
+#include "run-id.h"
 #include "run-order.h"
 #include "trial.h"
 
@@ -45,6 +48,10 @@ static const char run_usage[] =
 	"often does not raise the error rate. A shard of such a run runs its whole\n"
 	"slice of max-trials rounds without looking; the merged shards are judged at\n"
 	"the look their trials reach.\n"
+	"\n"
+	"Every workload and prepare line is checked on the host first (README: Bad\n"
+	"input and faults); a first round that ends the same broken way in every\n"
+	"group (failed with one status, or boot failures) stops the run.\n"
 	"\n";
 
 struct run_plan {
@@ -55,6 +62,7 @@ struct run_plan {
 	struct strlist labels;
 	unsigned long seed;
 	unsigned shard_k, shard_n;
+	struct clock_choice clock;
 	char *run_id;
 	char *dir;
 	struct run_slot *slots;
@@ -92,6 +100,10 @@ static json_t *run_json(const struct run_plan *p)
 	json_object_set_new(run, "baseline", json_string(p->exp.baseline));
 	json_object_set_new(run, "trials_per_group", json_integer(planned_trials(&p->exp)));
 	json_object_set_new(run, "seed", json_integer((json_int_t)p->seed));
+	json_object_set_new(run, "clock", json_pack("{s:s, s:s, s:s}", "name",
+						    guest_clock_name(p->clock.clock), "settings",
+						    guest_clock_settings(p->clock.clock), "from",
+						    p->clock.from));
 	json_t *groups = json_array();
 	for (size_t i = 0; i < p->labels.n; i++) {
 		char *name = group_variant(p->labels.items[i]);
@@ -125,20 +137,36 @@ static json_t *run_json(const struct run_plan *p)
 	return run;
 }
 
-static bool trial_finished(const char *dir)
+/* The trial's outcome as trial.json has it (malloc'd), NULL when unfinished:
+ * the VM's outcome, or what finishing the trial made of it ("off-target"). */
+static char *trial_outcome(const char *dir)
 {
 	char *path = xasprintf("%s/trial.json", dir);
 	json_t *t = json_load_file(path, 0, NULL);
 	free(path);
-	bool done = t && json_object_get(json_object_get(t, "outcome"), "outcome");
+	const char *o = json_string_value(json_object_get(json_object_get(t, "outcome"), "outcome"));
+	char *outcome = o ? xstrdup(o) : NULL;
 	json_decref(t);
+	return outcome;
+}
+
+static bool trial_finished(const char *dir)
+{
+	char *outcome = trial_outcome(dir);
+	bool done = outcome != NULL;
+	free(outcome);
 	return done;
 }
 
-static void load_plan_parts(struct run_plan *p, const char *profile_name)
+static void load_plan_parts(struct run_plan *p, const char *profile_name, struct clock_choice option)
 {
 	struct strbuf err = STRBUF_INIT;
 	if (profile_load(&p->profile, profile_name, &err) < 0)
+		die_usage("run: %s", err.buf);
+	p->clock = guest_clock_choose(
+		option, (struct clock_choice){ p->exp.clock, p->exp.clock_given ? p->exp.path : NULL },
+		(struct clock_choice){ p->profile.clock, p->profile.clock_given ? p->profile.path : NULL });
+	if (accel_check_clock(&p->clock, &err) < 0)
 		die_usage("run: %s", err.buf);
 	load_base_config(&p->base);
 	load_variants(&p->variants, &p->base);
@@ -146,6 +174,13 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name)
 		if (!variant_find(&p->variants, p->exp.variants.items[i]))
 			die_usage("%s: variant '%s' does not exist (see lab kernel list)", p->exp.path,
 				  p->exp.variants.items[i]);
+	/* every command line on the host, before anything is built or booted */
+	struct guest_view guest;
+	if (guest_view_load(&guest, &p->profile, &err) < 0)
+		die("run: %s", err.buf);
+	if (experiment_check_commands(&p->exp, &guest, &err) < 0)
+		die_usage("%s", err.buf);
+	guest_view_clear(&guest);
 	experiment_groups(&p->exp, &p->labels);
 	for (size_t i = 0; i < p->labels.n; i++) {
 		char *name = group_variant(p->labels.items[i]);
@@ -171,6 +206,14 @@ static void plan_resume(struct run_plan *p, const char *run)
 	const char *run_id = json_string_value(json_object_get(meta, "run_id"));
 	if (!text || !name || !profile || !run_id)
 		die_usage("run: %s lacks the experiment it ran", path);
+	/* The run keeps the clock it started on; a run from before clocks ran on realtime. */
+	json_t *clock_json = json_object_get(meta, "clock");
+	const char *clock = json_string_value(json_object_get(clock_json, "name"));
+	const char *from = json_string_value(json_object_get(clock_json, "from"));
+	/* the plan lives as long as the process: the copy is never freed */
+	struct clock_choice kept = { GUEST_CLOCK_REALTIME, xstrdup(from ? from : path) };
+	if (clock && guest_clock_parse(clock, &kept.clock) < 0)
+		die_usage("run: %s: clock '%s' is not realtime or icount", path, clock);
 	struct strbuf err = STRBUF_INIT;
 	if (experiment_parse(&p->exp, name, path, text, &err) < 0)
 		die_usage("run: %s", err.buf);
@@ -186,7 +229,7 @@ static void plan_resume(struct run_plan *p, const char *run)
 	p->shard_k = (unsigned)json_integer_value(json_object_get(shard, "k"));
 	p->shard_n = (unsigned)json_integer_value(json_object_get(shard, "n"));
 	p->run_id = xstrdup(run_id);
-	load_plan_parts(p, profile);
+	load_plan_parts(p, profile, kept);
 	json_decref(meta);
 	free(path);
 }
@@ -198,15 +241,17 @@ static void run_one(const struct run_plan *p, const struct run_slot *slot, const
 	char *variant_name = group_variant(slot->label);
 	struct trial_spec spec = {
 		.variant = variant_find(&p->variants, variant_name), .profile = &p->profile,
-		.command = command, .dir = trial_dir, .accel = accel,
+		.command = command, .dir = trial_dir, .accel = accel, .clock = p->clock,
 		.watchdogs = default_watchdogs(), .use_cgroup = true, .perf_args = perf_args,
 		.prepare = p->exp.prepare,
+		.has_target = p->exp.has_target, .target_order = p->exp.target_order,
+		.target_max_free_blocks = p->exp.target_max_free_blocks,
 	};
 	spec.watchdogs.total = p->exp.trial_timeout;
 	struct strbuf err = STRBUF_INIT;
 	remove_tree(trial_dir);
 	if (trial_run(&spec, vm, &err) < 0)
-		die("run: trial %s/%u could not start: %s", slot->label, slot->index, err.buf);
+		die("run: trial %s/%u: %s", slot->label, slot->index, err.buf);
 	free(variant_name);
 }
 
@@ -234,7 +279,21 @@ static bool look(const struct run_plan *p, size_t *decided, size_t *rows)
 	return *rows > 0 && *decided == *rows;
 }
 
-static void execute(struct run_plan *p)
+/* The first round's trials in this shard (the first slot of each group). */
+static bool first_round_broken_in(const struct run_plan *p, struct strbuf *why)
+{
+	struct strlist dirs = STRLIST_INIT;
+	for (size_t i = 0; i < p->n_slots && i < p->labels.n; i++)
+		if (run_slot_in_shard(i, p->shard_k, p->shard_n))
+			strlist_push_owned(&dirs, xasprintf("%s/%s/%03u", p->dir, p->slots[i].label,
+							    p->slots[i].index));
+	bool broken = first_round_broken((const char *const *)dirs.items, dirs.n, why);
+	strlist_clear(&dirs);
+	return broken;
+}
+
+/* Runs the plan's trials; STOPPED gets why when the run stopped short of its plan. */
+static void execute(struct run_plan *p, struct strbuf *stopped)
 {
 	struct strbuf err = STRBUF_INIT;
 	/* every group's kernel: the variants' and, with debug = yes, their companions' */
@@ -249,7 +308,10 @@ static void execute(struct run_plan *p)
 	if (perf_events_to_args(&p->exp.perf_events, &perf_args, &err) < 0)
 		die_usage("%s: %s", p->exp.path, err.buf);
 	char *command = experiment_command(&p->exp);
-	const char *accel = accel_choose(variant_find(&p->variants, p->exp.baseline), &p->profile);
+	const char *accel;
+	if (accel_for_clock(&p->clock, variant_find(&p->variants, p->exp.baseline), &p->profile, &accel,
+			    &err) < 0)
+		die_usage("run: %s", err.buf);
 
 	size_t total = 0, done = 0, ran = 0;
 	for (size_t i = 0; i < p->n_slots; i++)
@@ -259,6 +321,7 @@ static void execute(struct run_plan *p)
 	size_t groups = p->labels.n;
 	char decided_note[96] = "";
 	double started = now_monotonic();
+	size_t ran_first_round = 0;
 	for (size_t i = 0; i < p->n_slots; i++) {
 		const struct run_slot *slot = &p->slots[i];
 		bool last_of_round = (i + 1) % groups == 0;
@@ -270,19 +333,25 @@ static void execute(struct run_plan *p)
 				double t0 = now_monotonic();
 				run_one(p, slot, accel, &perf_args, command, trial_dir, &vm);
 				ran++;
+				ran_first_round += slot->index == 0;
 				double now = now_monotonic();
 				char took[32], eta[32];
 				format_duration(took, sizeof(took), now - t0);
 				format_duration(eta, sizeof(eta),
 						(now - started) / (double)ran * (double)(total - done));
+				char *outcome = trial_outcome(trial_dir);
 				note("[%zu/%zu] %s #%u: %s in %s;%s ETA %s%s", done, total, slot->label,
-				     slot->index, vm_outcome_name(vm.outcome), took, decided_note,
-				     looking ? "at most " : "", eta);
+				     slot->index, outcome ? outcome : vm_outcome_name(vm.outcome), took,
+				     decided_note, looking ? "at most " : "", eta);
+				free(outcome);
 				free(vm.detail);
 			}
 			free(trial_dir);
 		}
 		unsigned round = slot->index + 1;
+		/* judged once, by the run that ran it: --resume goes on regardless */
+		if (round == 1 && last_of_round && ran_first_round && first_round_broken_in(p, stopped))
+			break;
 		if (!looking || !last_of_round || round < SEQUENTIAL_FIRST_LOOK)
 			continue;
 		size_t decided, rows;
@@ -312,6 +381,28 @@ static void import_into_store(const char *dir)
 		store_close(store);
 	free(path);
 	strbuf_release(&err);
+}
+
+/* A new run's id and folder: OUT, or <results>/<id>. A folder that holds a
+ * run already is bad input with --out; under <results> another id is drawn. */
+static void create_run_folder(struct run_plan *p, const char *out)
+{
+	for (int attempt = 1;; attempt++) {
+		p->run_id = run_id_new(p->exp.name, time(NULL), p->shard_k, p->shard_n);
+		p->dir = out ? xstrdup(out) : xasprintf("%s/%s", results_root(), p->run_id);
+		json_t *meta = run_json(p);
+		struct strbuf err = STRBUF_INIT;
+		int rc = run_folder_create(p->dir, meta, &err);
+		json_decref(meta);
+		if (rc == 0)
+			return;
+		if (rc == RUN_FOLDER_TAKEN && out)
+			die_usage("run: --out %s (lab run --resume %s continues that run)", err.buf, out);
+		if (rc != RUN_FOLDER_TAKEN || attempt == 10)
+			die("run: %s", err.buf);
+		free(p->run_id);
+		free(p->dir);
+	}
 }
 
 static int shard_option(const struct opt *o, const char *value, char *err, size_t err_size)
@@ -344,6 +435,7 @@ int cmd_run(int argc, char **argv)
 	const char *experiment = DEFAULT_EXPERIMENT, *profile = NULL, *out = NULL, *resume = NULL;
 	unsigned long trials = 0, seed = 0, max_trials = 0;
 	bool list = false, until_decided = false;
+	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
 	p.shard_k = p.shard_n = 1;
@@ -354,13 +446,18 @@ int cmd_run(int argc, char **argv)
 		OPT_STRING('p', "profile", &profile, "P", "another machine profile than the experiment's"),
 		OPT_ULONG('n', "trials", &trials, "N", 1, ULONG_MAX,
 			  "trials per variant instead of the experiment's"),
+		OPT_CALL(0, "clock", &clock_option, "C", opt_clock,
+			 "the guest's clock, realtime or icount, instead of the experiment's (or "
+			 "else the profile's; docs/CLOCKS.md); under icount the trial timeout is "
+			 "multiplied by 6"),
 		OPT_FLAG(0, "until-decided", &until_decided,
 			 "run rounds until every headline metric is decided (better, worse, differs "
 			 "or equivalent), looking after each; see below"),
 		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK + 1, 1000,
 			  "with --until-decided: at most N trials a variant (default the experiment's "
 			  "max_trials, else 20)"),
-		OPT_STRING('o', "out", &out, "DIR", "the run folder (default results/<experiment>-<time>)"),
+		OPT_STRING('o', "out", &out, "DIR",
+			   "the run folder (default results/<run id>); one that holds a run is refused"),
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX,
 			  "the shuffle's seed (default: derived from the experiment, profile and "
 			  "trials, so shards agree)"),
@@ -380,7 +477,8 @@ int cmd_run(int argc, char **argv)
 	bool seed_given = seed > 0;
 
 	if (resume) {
-		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials)
+		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials ||
+		    clock_option.from)
 			die_usage("run: --resume takes no other settings: the run keeps its own");
 		plan_resume(&p, resume);
 	} else {
@@ -402,38 +500,40 @@ int cmd_run(int argc, char **argv)
 			p.exp.trials = (unsigned)trials;
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
-		load_plan_parts(&p, profile_name);
-		char stamp[32];
-		time_t now = time(NULL);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-		p.run_id = p.shard_n > 1 ? xasprintf("%s-%s-shard%u-of-%u", p.exp.name, stamp, p.shard_k, p.shard_n)
-					 : xasprintf("%s-%s", p.exp.name, stamp);
-		p.dir = out ? xstrdup(out) : xasprintf("%s/%s", results_root(), p.run_id);
-		if (mkdir_p(p.dir, 0755) < 0)
-			die("run: cannot create %s: %s", p.dir, strerror(errno));
-		char *path = xasprintf("%s/run.json", p.dir);
-		json_t *meta = run_json(&p);
-		if (json_dump_file(meta, path, JSON_INDENT(2)) < 0)
-			die("run: cannot write %s", path);
-		json_decref(meta);
-		free(path);
+		load_plan_parts(&p, profile_name, clock_option);
+		create_run_folder(&p, out);
 	}
 	if (p.exp.until_decided)
-		note("run %s: %s on %s, until every headline metric is decided, at most %u trials per "
-		     "variant, seed %lu%s", p.run_id, p.exp.name, p.profile.name, p.exp.max_trials, p.seed,
+		note("run %s: %s on %s, clock %s, until every headline metric is decided, at most %u "
+		     "trials per variant, seed %lu%s", p.run_id, p.exp.name, p.profile.name,
+		     guest_clock_name(p.clock.clock), p.exp.max_trials, p.seed,
 		     p.shard_n > 1 ? " (one shard: its whole slice, no looks)" : "");
 	else
-		note("run %s: %s on %s, %u trial%s per variant, seed %lu%s", p.run_id, p.exp.name,
-		     p.profile.name, p.exp.trials, p.exp.trials == 1 ? "" : "s", p.seed,
+		note("run %s: %s on %s, clock %s, %u trial%s per variant, seed %lu%s", p.run_id,
+		     p.exp.name, p.profile.name, guest_clock_name(p.clock.clock), p.exp.trials,
+		     p.exp.trials == 1 ? "" : "s", p.seed,
 		     p.shard_n > 1 ? " (one shard)" : "");
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
-	execute(&p);
+	struct strbuf stopped = STRBUF_INIT;
+	execute(&p, &stopped);
 
 	import_into_store(p.dir);
+	if (stopped.len) {
+		error("run: %s: the run stops here, its other trials would end the same way (the "
+		      "folder: %s; lab run --resume goes on regardless)", stopped.buf, p.dir);
+		return 1;
+	}
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
 	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);
+	/* the report of the run beside its trials: the same table, with figures */
+	struct report_request report = { .seed = 1 };
+	char *report_path = xasprintf("%s/report.html", p.dir);
+	bool reported = report_runs(&runs, &report) == 0;
 	printf("\nresults: %s\n", p.dir);
+	if (reported)
+		printf("report:  %s\n", report_path);
+	free(report_path);
 	strlist_clear(&runs);
 	return 0;
 }

@@ -20,4 +20,15 @@ int cmd_export(int argc, char **argv);
 int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
 		 const char *format, unsigned long seed, bool all, FILE *out);
 
+/* lab report's work: the HTML report of RUNS (lab run writes one at its end). */
+struct report_request {
+	const char *out;		/* NULL: report.html in the first run's folder */
+	const char *baseline;		/* NULL: the run's */
+	const struct strlist *globs;	/* NULL or empty: the headline metrics */
+	bool all;
+	unsigned long seed;
+	bool list_figures;		/* print which figures were drawn */
+};
+int report_runs(const struct strlist *runs, const struct report_request *req);
+
 #endif

@@ -75,7 +75,7 @@ static const char *set_margin(struct experiment *e, const char *glob, const char
 	return NULL;
 }
 
-static const char *set_key(void *ctx, const char *key, const char *v)
+static const char *set_key(void *ctx, const char *key, const char *v, int line)
 {
 	struct experiment *e = ctx;
 	unsigned long ul;
@@ -109,6 +109,15 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 		if (!parse_ulong(v, &ul) || ul < 1 || ul > MAX_TRIALS)
 			return "wants a number of trials from 1 to 1000";
 		e->trials = (unsigned)ul;
+	} else if (!strcmp(key, "target_order")) {
+		if (!parse_ulong(v, &ul) || ul < 1 || ul > 10)
+			return "wants a page order from 1 to 10";
+		e->target_order = (int)ul;
+	} else if (!strcmp(key, "target_max_free_blocks")) {
+		if (!parse_ulong(v, &ul) || ul > 1000000)
+			return "wants a number of free blocks from 0 to 1000000";
+		e->target_max_free_blocks = (long)ul;
+		e->has_target = true;
 	} else if (!strcmp(key, "until_decided")) {
 		if (strcmp(v, "yes") && strcmp(v, "no"))
 			return "wants yes or no";
@@ -124,13 +133,20 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 	} else if (!strcmp(key, "prepare")) {
 		free(e->prepare);
 		e->prepare = strcmp(v, "none") ? xstrdup(v) : NULL;
+		e->prepare_line = line;
 	} else if (!strcmp(key, "workload")) {
 		strlist_push(&e->workloads, v);
+		e->workload_lines = xrealloc(e->workload_lines, e->workloads.n * sizeof(int));
+		e->workload_lines[e->workloads.n - 1] = line;
 	} else if (!strcmp(key, "metrics")) {
 		strlist_clear(&e->metrics);
 		split_words(v, &e->metrics);
 	} else if (!strcmp(key, "perf_events")) {
 		return set_perf_events(e, v);
+	} else if (!strcmp(key, "clock")) {
+		if (guest_clock_parse(v, &e->clock) < 0)
+			return guest_clock_bad_value;
+		e->clock_given = true;
 	} else if (!strcmp(key, "equivalence")) {
 		return set_margin(e, "*", v);
 	} else if (starts_with(key, "equivalence.")) {
@@ -150,6 +166,7 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 	e->text = xstrdup(text);
 	e->trials = 3;
 	e->trial_timeout = 600;
+	e->target_order = 3;
 	perf_default_events(&e->perf_events);
 	/* '#' starts a comment only at the start of a line: commands may hold one. */
 	static const char *const repeatable[] = { "workload", NULL };
@@ -158,6 +175,11 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 		return -1;
 	if (!e->description || !e->variants.n || !e->profile || !e->workloads.n) {
 		strbuf_addf(err, "%s: description, variants, profile and at least one workload are required",
+			    file);
+		return -1;
+	}
+	if (e->has_target && !e->prepare) {
+		strbuf_addf(err, "%s: target_max_free_blocks is the prepare step's target: it needs prepare",
 			    file);
 		return -1;
 	}
@@ -242,7 +264,9 @@ char *experiment_command(const struct experiment *e)
 		      "run() {\n"
 		      "\t(echo 0 > /proc/self/oom_score_adj; exec \"$@\")\n"
 		      "\ts=$?\n"
-		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$1\\\","
+		      /* a workload pinned with `taskset MASK W ...` is still W */
+		      "\tw=$1; [ \"$w\" = taskset ] && w=$3\n"
+		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$w\\\","
 		      "\\\"name\\\":\\\"exit_status\\\",\\\"value\\\":$s,\\\"unit\\\":\\\"status\\\"}\"\n"
 		      "\tcase $s in 2|126|127) rc=$s ;; esac\n"
 		      "}\n");
@@ -263,6 +287,7 @@ void experiment_clear(struct experiment *e)
 	free(e->profile);
 	free(e->prepare);
 	strlist_clear(&e->workloads);
+	free(e->workload_lines);
 	strlist_clear(&e->perf_events);
 	strlist_clear(&e->metrics);
 	strlist_clear(&e->margin_globs);

@@ -1,15 +1,16 @@
 /*
  * Experiments (configs/experiments/<name>.conf): which variants, on which
  * profile, with which preparation, workloads, perf events, how many trials
- * and how long each may take. `key = value` lines; `workload` may repeat
- * (the workloads run one after another in each boot). Unknown keys and bad
- * values are errors naming the file and line.
+ * and how long each may take, on which guest clock. `key = value` lines;
+ * `workload` may repeat (the workloads run one after another in each
+ * boot). Unknown keys and bad values are errors naming the file and line.
  */
 #ifndef LAB_EXPERIMENT_H
 #define LAB_EXPERIMENT_H
 
 #include <stdbool.h>
 
+#include "clock.h"
 #include "common/util.h"
 
 struct experiment {
@@ -30,13 +31,23 @@ struct experiment {
 	unsigned max_trials;      /* 0: not given (DEFAULT_MAX_TRIALS then) */
 	double trial_timeout;     /* seconds for one boot, all included */
 	char *prepare;            /* NULL: none */
+	/* The prepare step's target (target_order = K, target_max_free_blocks =
+	 * N): at most N free blocks of order >= K when the workload starts, else
+	 * the trial is "off-target". */
+	bool has_target;
+	int target_order;
+	long target_max_free_blocks;
+	int prepare_line;         /* its line in the file */
 	struct strlist workloads; /* command lines */
+	int *workload_lines;      /* each one's line in the file */
 	struct strlist perf_events;
 	struct strlist metrics;   /* headline metric globs: the default of the comparison */
 	/* Equivalence margins as written ("2%", "0.5", "10pp"): per metric glob
 	 * (`equivalence.GLOB = M`, in file order), then the default
 	 * (`equivalence = M`, glob "*") when given. */
 	struct strlist margin_globs, margins;
+	enum guest_clock clock;   /* clock.h; wins over the profile's */
+	bool clock_given;         /* the file says clock = */
 };
 
 #define DEFAULT_MAX_TRIALS 20

@@ -209,6 +209,32 @@ static int workload_names(const char *workload_bin, struct strlist *names, struc
 	return 0;
 }
 
+char *guest_workload_binary(void)
+{
+	return guest_binary("oomlab-workload");
+}
+
+int guest_programs(struct strlist *paths, struct strlist *workloads, struct strbuf *err)
+{
+	struct strlist applets = STRLIST_INIT;
+	char *workload_bin = guest_workload_binary();
+	int rc = busybox_applets(&applets, err);
+	if (rc == 0)
+		rc = workload_names(workload_bin, workloads, err);
+	/* where build_initramfs and stage_tools put them */
+	for (size_t i = 0; rc == 0 && i < applets.n; i++)
+		strlist_push_owned(paths, xasprintf("/bin/%s", applets.items[i]));
+	strlist_push(paths, "/bin/busybox");
+	for (const char *const *p = tool_programs; rc == 0 && *p; p++)
+		strlist_push_owned(paths, xasprintf("/usr/bin/%s", strrchr(*p, '/') + 1));
+	strlist_push(paths, "/usr/bin/oomlab-workload");
+	for (size_t i = 0; rc == 0 && i < workloads->n; i++)
+		strlist_push_owned(paths, xasprintf("/usr/bin/%s", workloads->items[i]));
+	strlist_clear(&applets);
+	free(workload_bin);
+	return rc;
+}
+
 struct tools_inputs {
 	struct strlist programs;  /* host paths */
 	struct strlist libs;      /* "soname-path\treal-path" */
@@ -219,7 +245,7 @@ static int gather_tools(struct tools_inputs *in, struct strbuf *err)
 {
 	for (const char *const *p = tool_programs; *p; p++)
 		strlist_push(&in->programs, *p);
-	strlist_push_owned(&in->programs, guest_binary("oomlab-workload"));
+	strlist_push_owned(&in->programs, guest_workload_binary());
 	for (size_t i = 0; i < in->programs.n; i++) {
 		if (!path_exists(in->programs.items[i])) {
 			strbuf_addf(err, "%s is missing (make lab builds the guest programs; "

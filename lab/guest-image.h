@@ -35,4 +35,12 @@ int guest_write_initrd(const struct guest_images *img, const struct job_file *fi
 		       const char *job_cpio, const char *path, struct strbuf *err);
 void guest_images_clear(struct guest_images *img);
 
+/* The programs a guest has, by their paths there (busybox's applets in /bin;
+ * perf, stress-ng, oomlab-workload and a link per workload in /usr/bin), and
+ * the workloads' names; 0 or -1 with the reason in err. */
+int guest_programs(struct strlist *paths, struct strlist *workloads, struct strbuf *err);
+/* The workloads' binary on the host (build/guest/oomlab-workload): the guest's
+ * copy, and the host's check mode of every workload line. */
+char *guest_workload_binary(void);
+
 #endif

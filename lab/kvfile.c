@@ -59,7 +59,7 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 		} else if (!repeatable(opts, key) && strlist_has(&seen, key)) {
 			strbuf_addf(err, "%s:%d: %s is set twice", file, lineno, key);
 			rc = -1;
-		} else if ((why = set(ctx, key, value)) == kvfile_unknown_key) {
+		} else if ((why = set(ctx, key, value, lineno)) == kvfile_unknown_key) {
 			strbuf_addf(err, "%s:%d: unknown key '%s'", file, lineno, key);
 			rc = -1;
 		} else if (why) {

@@ -13,8 +13,9 @@
 /* What a setter returns for a key it does not know. */
 extern const char kvfile_unknown_key[];
 
-/* Returns NULL when the value was taken, kvfile_unknown_key, or why the value is bad. */
-typedef const char *(*kvfile_setter)(void *ctx, const char *key, const char *value);
+/* Returns NULL when the value was taken, kvfile_unknown_key, or why the value is bad.
+ * LINE is the value's line in the file. */
+typedef const char *(*kvfile_setter)(void *ctx, const char *key, const char *value, int line);
 
 struct kvfile_options {
 	bool inline_comments;             /* '#' anywhere starts a comment (else only at a line's start) */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "clock.h"
 #include "common/util.h"
 
 int lab_parse_options(const char *command, int argc, char **argv, const struct opt *opts,
@@ -42,5 +43,16 @@ int opt_seconds(const struct opt *o, const char *value, char *err, size_t err_si
 		return -1;
 	}
 	*(double *)o->target = v;
+	return 0;
+}
+
+int opt_clock(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	struct clock_choice *c = o->target;
+	if (guest_clock_parse(value, &c->clock) < 0) {
+		snprintf(err, err_size, "%s, not '%s'", guest_clock_bad_value, value);
+		return -1;
+	}
+	c->from = "--clock";
 	return 0;
 }

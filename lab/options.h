@@ -23,5 +23,8 @@ int lab_parse_options_until(const char *command, int argc, char **argv, const st
 int opt_push(const struct opt *o, const char *value, char *err, size_t err_size);
 /* A positive number of seconds into the double the option targets. */
 int opt_seconds(const struct opt *o, const char *value, char *err, size_t err_size);
+/* realtime or icount into the struct clock_choice the option targets, asked
+ * for by "--clock" (clock.h). */
+int opt_clock(const struct opt *o, const char *value, char *err, size_t err_size);
 
 #endif

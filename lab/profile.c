@@ -85,8 +85,9 @@ static bool parse_long_range(const char *v, long lo, long hi, long *out)
 }
 
 /* Sets one key; returns NULL, kvfile_unknown_key or the reason the value is bad. */
-static const char *set_key(void *ctx, const char *key, const char *v)
+static const char *set_key(void *ctx, const char *key, const char *v, int line)
 {
+	(void)line;
 	struct profile *p = ctx;
 	unsigned long ul;
 	long l;
@@ -152,6 +153,10 @@ static const char *set_key(void *ctx, const char *key, const char *v)
 		if (strcmp(v, "0") && strcmp(v, "1"))
 			return "wants 0 or 1";
 		p->cgroup_memory_oom_group = v[0] - '0';
+	} else if (!strcmp(key, "clock")) {
+		if (guest_clock_parse(v, &p->clock) < 0)
+			return guest_clock_bad_value;
+		p->clock_given = true;
 	} else {
 		return kvfile_unknown_key;
 	}
@@ -240,6 +245,7 @@ char *profile_format(const struct profile *p)
 	strbuf_addf(&sb, "cgroup.memory.max=%s\ncgroup.memory.high=%s\ncgroup.memory.swap.max=%s\n"
 		    "cgroup.memory.oom.group=%d\n", p->cgroup_memory_max, p->cgroup_memory_high,
 		    p->cgroup_memory_swap_max, p->cgroup_memory_oom_group);
+	strbuf_addf(&sb, "clock=%s\n", guest_clock_name(p->clock));
 	return strbuf_detach(&sb);
 }
 

@@ -1,7 +1,8 @@
 /*
  * Low-memory machine profiles (configs/profiles/<name>.conf): the VM's
  * RAM, CPUs and NUMA layout, zram swap, VM sysctls, an optional throttled
- * "slow flash" disk, and the cgroup v2 limits of the workload cgroup.
+ * "slow flash" disk, the cgroup v2 limits of the workload cgroup, and the
+ * guest's clock (clock.h; an experiment's own clock wins).
  * Files are `key = value` lines; unknown keys and bad values are errors
  * naming the file and line.
  */
@@ -10,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "clock.h"
 #include "common/util.h"
 
 #define PROFILE_MAX_NODES 8
@@ -35,6 +37,8 @@ struct profile {
 	char *cgroup_memory_high;
 	char *cgroup_memory_swap_max;
 	int cgroup_memory_oom_group;               /* 0/1 */
+	enum guest_clock clock;                    /* default realtime */
+	bool clock_given;                          /* the file says clock = */
 };
 
 /* Parses TEXT as profile NAME read from FILE; on error err holds "file:line: reason". */

@@ -101,15 +101,22 @@ static void add_disks(const struct qemu_spec *spec, struct strlist *out)
 void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
 {
 	bool kvm = !strcmp(spec->accel, "kvm");
+	bool icount = !kvm && spec->clock == GUEST_CLOCK_ICOUNT;
+	/* The instruction counter needs one thread running every vCPU in turn. */
+	const char *accel = kvm ? "kvm" : icount ? "tcg,thread=single" : "tcg,thread=multi";
 	push(out, QEMU_BINARY);
 	const char *fixed[] = { "-nodefaults", "-no-user-config", "-machine", "q35", "-cpu",
-				kvm ? "host" : "max", "-accel", kvm ? "kvm" : "tcg,thread=multi",
+				kvm ? "host" : "max", "-accel", accel,
 				"-display", "none", "-vga", "none", "-net", "none", "-no-reboot",
 				/* pvpanic tells QEMU of a panic: exit with status 1, not a reboot. */
 				"-device", "pvpanic-pci", "-action", "panic=exit-failure", "-m", NULL };
 	for (const char **f = fixed; *f; f++)
 		push(out, *f);
 	add_memory(spec, out);
+	if (icount) {
+		push(out, "-icount");
+		push(out, guest_clock_settings(GUEST_CLOCK_ICOUNT));
+	}
 	push(out, "-kernel");
 	push(out, spec->kernel);
 	push(out, "-initrd");

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 
+#include "clock.h"
 #include "profile.h"
 #include "common/util.h"
 
@@ -16,6 +17,7 @@
 struct qemu_spec {
 	const struct profile *profile;
 	const char *accel;         /* "tcg" or "kvm" */
+	enum guest_clock clock;    /* icount only with "tcg" */
 	const char *kernel;        /* bzImage */
 	const char *initrd;
 	const char *cmdline_extra; /* the variant's, may be "" */

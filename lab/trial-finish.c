@@ -20,8 +20,11 @@ int trial_split_files(const char *dir, struct strbuf *err)
 	size_t len = 0;
 	char *data = read_file(bin, &len);
 	int rc = 0;
-	mkdir_p(out, 0755);
-	for (size_t pos = 0; data && pos < len;) {
+	if (mkdir_p(out, 0755) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", out, strerror(errno));
+		rc = TRIAL_SPLIT_EWRITE;
+	}
+	for (size_t pos = 0; data && pos < len && rc == 0;) {
 		struct files_record rec;
 		if (files_record_parse(data + pos, len - pos, &rec) < 0) {
 			strbuf_addf(err, "%s: unreadable record at byte %zu", bin, pos);
@@ -36,12 +39,16 @@ int trial_split_files(const char *dir, struct strbuf *err)
 		*strrchr(parent, '/') = '\0';
 		mkdir_p(parent, 0755);
 		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0 || write(fd, data + body, have) != (ssize_t)have) {
-			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-			rc = -1;
+		ssize_t wrote = fd < 0 ? -1 : write(fd, data + body, have);
+		if (wrote != (ssize_t)have) {
+			/* a short write is a full disk */
+			strbuf_addf(err, "cannot write %s: %s", path, strerror(wrote < 0 ? errno : ENOSPC));
+			rc = TRIAL_SPLIT_EWRITE;
 		}
-		if (fd >= 0)
-			close(fd);
+		if (fd >= 0 && close(fd) < 0 && rc == 0) {
+			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+			rc = TRIAL_SPLIT_EWRITE;
+		}
 		free(parent);
 		free(path);
 		pos = body + have + (complete ? 1 : 0);
@@ -52,6 +59,39 @@ int trial_split_files(const char *dir, struct strbuf *err)
 	return rc;
 }
 
+/* A trial whose prepare step missed its target measured another machine
+ * than the experiment asked for: its outcome says so, and the comparison
+ * counts it among the trials that ended otherwise, never as a result. */
+static void mark_off_target(json_t *full)
+{
+	json_t *miss = json_object_get(full, "off_target");
+	json_t *outcome = json_object_get(full, "outcome");
+	const char *was = json_string_value(json_object_get(outcome, "outcome"));
+	if (!miss || !was || strcmp(was, "ok"))
+		return;
+	json_object_set_new(outcome, "outcome", json_string("off-target"));
+	json_object_set_new(outcome, "detail",
+			    json_sprintf("%lld free blocks of order >= %lld when the workload started "
+					 "(the target: at most %lld)",
+					 (long long)json_integer_value(json_object_get(miss, "free_blocks")),
+					 (long long)json_integer_value(json_object_get(miss, "order")),
+					 (long long)json_integer_value(json_object_get(miss, "max_blocks"))));
+}
+
+static int write_record(const char *dir, const char *name, json_t *record, struct strbuf *err)
+{
+	/* Sorted keys, and reals in jansson's round-trip precision: a value read
+	 * back is written back the same, so finishing again gives the same bytes. */
+	char *path = xasprintf("%s/%s", dir, name);
+	char *text = json_dumps(record, JSON_INDENT(2) | JSON_SORT_KEYS);
+	int rc = text ? write_file_str(path, text) : -1;
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	return rc;
+}
+
 int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 {
 	if (!is_dir(dir)) {
@@ -59,7 +99,14 @@ int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 		return -1;
 	}
 	struct strbuf why = STRBUF_INIT;
-	if (trial_split_files(dir, &why) < 0)
+	int split = trial_split_files(dir, &why);
+	if (split == TRIAL_SPLIT_EWRITE) {
+		/* metrics from snapshots that did not land would be wrong: not finished */
+		strbuf_addstr(err, why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	if (split < 0)
 		warning("%s", why.buf);
 	strbuf_reset(&why);
 	if (perf_recorded(dir) && perf_decode(dir, &why) < 0)
@@ -70,19 +117,20 @@ int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 		warning("metrics: %s", why.buf);
 	strbuf_release(&why);
 
-	json_t *full = json_copy(record);
+	/* deep: marking the outcome off-target must not change the record given */
+	json_t *full = json_deep_copy(record), *given = json_copy(record);
+	const char *key;
+	json_t *value;
+	json_object_foreach(computed, key, value)
+		json_object_del(given, key);
 	if (computed)
 		json_object_update(full, computed);
 	json_decref(computed);
-	/* Sorted keys, and reals in jansson's round-trip precision: a value read
-	 * back is written back the same, so finishing again gives the same bytes. */
-	char *path = xasprintf("%s/trial.json", dir);
-	char *text = json_dumps(full, JSON_INDENT(2) | JSON_SORT_KEYS);
-	int rc = text ? write_file_str(path, text) : -1;
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	free(text);
-	free(path);
+	mark_off_target(full);
+	int rc = write_record(dir, TRIAL_RECORD_GIVEN, given, err);
+	if (rc == 0)
+		rc = write_record(dir, TRIAL_RECORD, full, err);
+	json_decref(given);
 	json_decref(full);
 	return rc;
 }

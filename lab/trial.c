@@ -65,6 +65,45 @@ static json_t *profile_json(const struct profile *p)
 	return obj;
 }
 
+static json_t *clock_json(const struct clock_choice *c)
+{
+	json_t *obj = json_object();
+	json_object_set_new(obj, "name", json_string(guest_clock_name(c->clock)));
+	json_object_set_new(obj, "settings", json_string(guest_clock_settings(c->clock)));
+	json_object_set_new(obj, "meaning", json_string(guest_clock_meaning(c->clock)));
+	json_object_set_new(obj, "from", json_string(c->from ? c->from : "default"));
+	json_object_set_new(obj, "watchdog_scale", json_real(guest_clock_watchdog_scale(c->clock)));
+	return obj;
+}
+
+static json_t *watchdogs_json(const struct vm_watchdogs *w)
+{
+	return json_pack("{s:f, s:f, s:f}", "boot_s", w->boot, "silence_s", w->silence, "total_s",
+			 w->total);
+}
+
+static const char *timing_note(const char *accel, enum guest_clock clock)
+{
+	if (strcmp(accel, "tcg"))
+		return "KVM: times are this host's, not a phone's";
+	if (clock == GUEST_CLOCK_ICOUNT)
+		return "TCG with an instruction-count clock: guest time counts instructions, not host "
+		       "time; absolute times are not device times; compare ratios between variants "
+		       "measured in the same run";
+	return "TCG emulation: absolute times are not device times; compare ratios "
+	       "between variants measured in the same run";
+}
+
+static struct vm_watchdogs scaled_watchdogs(const struct trial_spec *spec)
+{
+	double k = guest_clock_watchdog_scale(spec->clock.clock);
+	struct vm_watchdogs w = spec->watchdogs;
+	w.boot *= k;
+	w.silence *= k;
+	w.total *= k;
+	return w;
+}
+
 static json_t *environment_json(const struct trial_spec *spec, const char *accel,
 				const char *kernel_cmdline, const struct guest_images *img)
 {
@@ -77,6 +116,9 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	json_object_set_new(env, "kernel_cmdline", json_string(kernel_cmdline));
 	json_object_set_new(env, "qemu_version", json_string(qemu_version()));
 	json_object_set_new(env, "accelerator", json_string(accel));
+	json_object_set_new(env, "clock", clock_json(&spec->clock));
+	struct vm_watchdogs w = scaled_watchdogs(spec);
+	json_object_set_new(env, "watchdogs", watchdogs_json(&w));
 	json_object_set_new(env, "guest_images_hash", json_string(img->hash));
 	json_object_set_new(env, "profile", profile_json(spec->profile));
 	char *cpu = host_cpu_model(), *load = host_loadavg();
@@ -87,11 +129,7 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	free(load);
 	json_object_set_new(env, "command", json_string(spec->command ? spec->command : ""));
 	json_object_set_new(env, "started_unix", json_integer((json_int_t)time(NULL)));
-	json_object_set_new(env, "timing_note",
-			    json_string(!strcmp(accel, "tcg")
-					? "TCG emulation: absolute times are not device times; compare ratios "
-					  "between variants measured in the same run"
-					: "KVM: times are this host's, not a phone's"));
+	json_object_set_new(env, "timing_note", json_string(timing_note(accel, spec->clock.clock)));
 	return env;
 }
 
@@ -143,6 +181,12 @@ static char *job_spec(const struct trial_spec *spec)
 	char *text = xasprintf("%suse_cgroup=%d\ninteractive=%d\n", profile, spec->use_cgroup ? 1 : 0,
 			       spec->interactive ? 1 : 0);
 	free(profile);
+	if (spec->has_target) {
+		char *with = xasprintf("%s" JOB_TARGET_ORDER "=%d\n" JOB_TARGET_MAX_BLOCKS "=%ld\n", text,
+				       spec->target_order, spec->target_max_free_blocks);
+		free(text);
+		text = with;
+	}
 	return text;
 }
 
@@ -167,10 +211,16 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 		strbuf_addf(err, "cannot create %s: %s", spec->dir, strerror(errno));
 		return -1;
 	}
+	const char *accel = spec->accel;
+	if (!accel && accel_for_clock(&spec->clock, spec->variant, spec->profile, &accel, err) < 0)
+		return -1;
+	if (!strcmp(accel, "kvm") && spec->clock.clock == GUEST_CLOCK_ICOUNT) {
+		strbuf_addstr(err, "the icount clock needs TCG, not KVM");
+		return -1;
+	}
 	struct guest_images img;
 	if (guest_images_prepare(&img, err) < 0)
 		return -1;
-	const char *accel = spec->accel ? spec->accel : accel_choose(spec->variant, spec->profile);
 	char *kdir = kernel_cache_dir(spec->variant);
 	char *kernel = xasprintf("%s/bzImage", kdir);
 	char *job_cpio = xasprintf("%s/job.cpio", spec->dir);
@@ -195,7 +245,8 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 		goto out;
 	/* Per-boot files are named relative to the trial folder, where QEMU runs, so
 	 * that the saved command line reproduces the boot in any folder. */
-	struct qemu_spec q = { .profile = spec->profile, .accel = accel, .kernel = kernel,
+	struct qemu_spec q = { .profile = spec->profile, .accel = accel, .clock = spec->clock.clock,
+			       .kernel = kernel,
 			       .initrd = "initrd.img", .cmdline_extra = spec->variant->cmdline,
 			       .tools_image = img.tools, .slow_disk = slow ? "slow-disk.img" : NULL,
 			       .channel_dir = ".",
@@ -217,7 +268,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 
 	vm->argv = &argv;
 	vm->dir = spec->dir;
-	vm->watchdogs = spec->watchdogs;
+	vm->watchdogs = scaled_watchdogs(spec);
 	vm->stream_output = spec->stream_output;
 	vm->interactive = spec->interactive;
 	if (vm_run(vm, err) < 0)

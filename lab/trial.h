@@ -1,7 +1,8 @@
 /*
  * One boot of one variant under one profile, recorded in a folder and
  * finished (trial-finish.h):
- *   trial.json      environment (variant, hashes, QEMU, accelerator, host)
+ *   trial.json      environment (variant, hashes, QEMU, accelerator, clock,
+ *                   watchdogs, host)
  *                   and outcome (ok, failed, panic, hang, boot-failure)
  *   qemu.cmdline    the exact QEMU command line
  *   reproduce.sh    boots the same trial again
@@ -15,6 +16,7 @@
 
 #include <stdbool.h>
 
+#include "clock.h"
 #include "profile.h"
 #include "variant.h"
 #include "vm.h"
@@ -25,12 +27,21 @@ struct trial_spec {
 	const char *command;          /* run by /bin/sh -c in the guest */
 	const char *dir;              /* the trial folder (created) */
 	const char *accel;            /* "tcg" or "kvm"; NULL: choose (accel.c) */
+	struct clock_choice clock;    /* zero: realtime */
+	/* For the realtime clock; trial_run multiplies them by the clock's
+	 * slowdown (guest_clock_watchdog_scale), so they stay host seconds. */
 	struct vm_watchdogs watchdogs;
 	bool stream_output;
 	bool interactive;
 	bool use_cgroup;              /* run the command inside the workload cgroup */
 	const struct strlist *perf_args; /* perf record arguments (events, filters); NULL: no perf */
 	const char *prepare;          /* shapes the machine first (e.g. fragment); NULL: none */
+	/* The prepare step's target, checked as the workload starts: at most
+	 * target_max_free_blocks free blocks of order >= target_order, else the
+	 * trial is "off-target". */
+	bool has_target;
+	int target_order;
+	long target_max_free_blocks;
 };
 
 /* Runs the trial; fills vm with the outcome. -1 (err) when it could not start. */

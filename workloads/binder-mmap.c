@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "lib/args.h"
+#include "lib/check.h"
 #include "lib/binder.h"
 #include "lib/binder_setup.h"
 #include "lib/proc.h"
@@ -456,7 +457,7 @@ int binder_mmap_main(int argc, char **argv)
 
 	if (done)
 		return r;
-	wl_stop_on_signals();
+	wl_start();
 	r = setup(&run);
 	if (r)
 		return r;

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "lib/args.h"
+#include "lib/check.h"
 #include "lib/binder.h"
 #include "lib/binder_setup.h"
 #include "lib/proc.h"
@@ -776,6 +777,7 @@ int binder_objects_main(int argc, char **argv)
 	cfg.death = !no_death;
 	if (cfg.clients * cfg.threads * cfg.rounds * cfg.nodes > 4000000)
 		return wl_usage_error(NAME, "clients x threads x rounds x nodes must stay below 4000000");
+	wl_start();
 
 	if (stats) {
 		wl_strlcpy0(cfg.stats, stats, sizeof(cfg.stats));
@@ -789,7 +791,6 @@ int binder_objects_main(int argc, char **argv)
 		wl_err(NAME, "cannot read binder stats from %s (mount binderfs with "
 		       "-o stats=global); counts will be missing", cfg.stats);
 
-	wl_stop_on_signals();
 	wl_raise_nofile(256);
 	if (wl_binder_device_setup(NAME, &dev, device, binderfs))
 		return WL_EXIT_FAIL;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib/args.h"
+#include "lib/check.h"
 #include "lib/binder.h"
 #include "lib/binder_setup.h"
 #include "lib/proc.h"
@@ -254,7 +255,7 @@ int binder_sendvec_main(int argc, char **argv)
 	if (total_ns)
 		per_size_ns = total_ns / (uint64_t)nsizes;
 
-	wl_stop_on_signals();
+	wl_start();
 	if (wl_binder_device_setup(NAME, &dev, device, binderfs))
 		return WL_EXIT_FAIL;
 

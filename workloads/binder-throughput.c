@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/args.h"
+#include "lib/check.h"
 #include "lib/binder.h"
 #include "lib/binder_setup.h"
 #include "lib/proc.h"
@@ -401,7 +402,7 @@ int binder_throughput_main(int argc, char **argv)
 		return wl_usage_error(NAME, "-p needs an even number of workers, got %llu",
 				      (unsigned long long)cfg.workers);
 
-	wl_stop_on_signals();
+	wl_start();
 	r = wl_raise_nofile(64);
 	if (wl_binder_device_setup(NAME, &dev, device, binderfs))
 		return WL_EXIT_FAIL;

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "lib/args.h"
+#include "lib/check.h"
 #include "lib/proc.h"
 #include "lib/report.h"
 #include "lib/sysinfo.h"
@@ -517,7 +518,8 @@ int fragment_main(int argc, char **argv)
 		return r;
 	cfg.pipes = !no_pipes;
 	cfg.node = com.node;
-	if (cfg.zones && strcmp(cfg.zones, "all")) {
+	/* the zones are the guest's: not checked in check mode */
+	if (cfg.zones && strcmp(cfg.zones, "all") && !wl_checking()) {
 		struct buddyinfo bi;
 		bool any = false;
 
@@ -530,7 +532,7 @@ int fragment_main(int argc, char **argv)
 	}
 	cfg.chunk &= ~(PAGE - 1);
 
-	wl_stop_on_signals();
+	wl_start();
 	t0 = mono_ns();
 	if (wl_set_oom_score_adj(0, cfg.self_adj))
 		wl_err(NAME, "cannot set oom_score_adj %d", cfg.self_adj);

@@ -31,6 +31,7 @@
 #include "common/kernel-text/kmsg.h"
 #include "common/kernel-text/oom-lines.h"
 #include "lib/args.h"
+#include "lib/check.h"
 #include "lib/proc.h"
 #include "lib/report.h"
 #include "lib/sysinfo.h"
@@ -597,7 +598,7 @@ static int parse_args(struct hogrun *run, int argc, char **argv, bool *done)
 
 		if (!cfg->disk)
 			return wl_usage_error(NAME, "--mode reaper needs --disk PATH (a slow block device)");
-		if (stat(cfg->disk, &st) < 0)
+		if (!wl_checking() && stat(cfg->disk, &st) < 0)
 			return wl_usage_error(NAME, "--disk %s: %s", cfg->disk, strerror(errno));
 		if (cfg->io_size % 4096)
 			return wl_usage_error(NAME, "--io-size must be a multiple of 4096");
@@ -874,7 +875,7 @@ int oom_hog_main(int argc, char **argv)
 	r = parse_args(&run, argc, argv, &done);
 	if (done)
 		return r;
-	wl_stop_on_signals();
+	wl_start();
 	r = setup(&run);
 	if (r)
 		return r;

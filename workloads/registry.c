@@ -2,8 +2,12 @@
  * NAME_main() and NAME_usage[], declare it in workload.h, add a row here. */
 #include "workload.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include "lib/args.h"
 #include "lib/report.h"
 
 const struct workload workload_table[] = {
@@ -46,6 +50,31 @@ int workload_run(const struct workload *w, int argc, char **argv)
 	argv[0] = (char *)w->name;
 	report_set_source(w->name);
 	return w->main(argc, argv);
+}
+
+/* A workload that acts instead of stopping at wl_start() cannot do much on the
+ * host in check mode: 1 GiB of address space, ten seconds. */
+static void check_limits(void)
+{
+	const struct rlimit mem = { 1ul << 30, 1ul << 30 };
+
+	setrlimit(RLIMIT_AS, &mem);
+	alarm(10);
+}
+
+int workload_check(const struct workload *w, const struct wl_guest_shape *guest, int argc,
+		   char **argv)
+{
+	check_limits();
+	wl_check_mode(guest);
+	int rc = workload_run(w, argc, argv);
+	/* Good arguments end in wl_start(); a return is an error, or a workload that
+	 * forgot to call it. */
+	if (rc == WL_EXIT_OK) {
+		fprintf(stderr, "%s: returned without calling wl_start() in check mode\n", w->name);
+		return WL_EXIT_FAIL;
+	}
+	return rc;
 }
 
 void workload_list(FILE *f)

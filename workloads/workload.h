@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include "lib/check.h"
+
 struct workload {
 	const char *name;                     /* argv[0] / symlink name */
 	const char *summary;                  /* one line */
@@ -21,6 +23,11 @@ extern const struct workload workload_table[];  /* ends with name == NULL */
 const struct workload *workload_find(const char *name);
 /* Runs w with argv[0] replaced by w->name; sets the report source. */
 int workload_run(const struct workload *w, int argc, char **argv);
+/* Checks argv as w would in a guest of that shape, without running it
+ * (lib/check.h): 0 when good, else w's usage error (2). Does not return
+ * when the arguments are good. */
+int workload_check(const struct workload *w, const struct wl_guest_shape *guest, int argc,
+		   char **argv);
 void workload_list(FILE *f);
 
 /* One per workload file. */

@@ -446,5 +446,8 @@ void compare_table_free(struct compare_table *table)
 	free(table->metrics);
 	free(table->rows);
 	free(table->baseline);
+	free(table->clock.name);
+	free(table->clock.settings);
+	free(table->clock.meaning);
 	memset(table, 0, sizeof(*table));
 }

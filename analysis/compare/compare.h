@@ -148,8 +148,17 @@ struct compare_row {
 	double se, df;
 };
 
+/* The guest clock every group of a table ran on (trial.json
+ * environment.clock); all NULL when the table was built without one. */
+struct compare_clock {
+	char *name;		/* "realtime", "icount" */
+	char *settings;		/* "shift=0,sleep=off,align=off", "" */
+	char *meaning;		/* "guest time counts instructions ...", or NULL */
+};
+
 struct compare_table {
 	char *baseline;
+	struct compare_clock clock;	/* set by compare_family_build() */
 	struct compare_options opts;
 	struct compare_metric_info *metrics;
 	size_t n_metrics;

@@ -34,6 +34,7 @@ static const char *const header[] = {
 	"centre_base", "centre", "median_base", "median", "mean_base", "mean",
 	"sd_base", "sd", "diff", "scale", "ci_lo", "ci_hi", "eq_lo", "eq_hi", "margin",
 	"exact", "p", "p_adj", "level", "mde", "aa_noise", "within_noise", "verdict", "why",
+	"clock",
 };
 
 static void put_header(FILE *out)
@@ -47,6 +48,7 @@ static void put_row(FILE *out, const struct compare_table *t,
 		    const struct compare_row *r)
 {
 	const struct compare_metric_info *m = &t->metrics[r->metric];
+	char clock[256];
 
 	csv_put_field(out, m->name, true);
 	csv_put_field(out, m->unit, false);
@@ -84,6 +86,9 @@ static void put_row(FILE *out, const struct compare_table *t,
 	csv_put_field(out, r->within_noise ? "true" : "false", false);
 	csv_put_field(out, compare_verdict_word(r->verdict), false);
 	csv_put_field(out, r->why ? r->why : "", false);
+	/* a table built without a clock (not from a run) has an empty one */
+	csv_put_field(out, t->clock.name ? compare_fmt_clock(clock, sizeof(clock), &t->clock) : "",
+		      false);
 	fputs("\r\n", out);
 }
 

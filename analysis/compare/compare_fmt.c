@@ -137,6 +137,17 @@ char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
 	return buf;
 }
 
+char *compare_fmt_clock(char *buf, size_t size, const struct compare_clock *clock)
+{
+	if (!clock->name)
+		snprintf(buf, size, "-");
+	else if (clock->settings && *clock->settings)
+		snprintf(buf, size, "%s (%s)", clock->name, clock->settings);
+	else
+		snprintf(buf, size, "%s", clock->name);
+	return buf;
+}
+
 char *compare_fmt_n(char *buf, size_t size, const struct compare_side *side)
 {
 	if (side->n_other)

@@ -47,6 +47,9 @@ char *compare_fmt_centre(char *buf, size_t size, const struct compare_side *side
  * for it). Returns BUF. */
 char *compare_fmt_row_variant(char *buf, size_t size, const struct compare_table *table,
 			      const struct compare_row *row);
+/* The clock every group ran on: "icount (shift=0,sleep=off,align=off)",
+ * "realtime", or "-" when the table has none. */
+char *compare_fmt_clock(char *buf, size_t size, const struct compare_clock *clock);
 
 /* The legend under a table (words, methods, columns), one line of at most
  * 78 characters per call of EMIT; a line starting with two blanks

@@ -102,6 +102,14 @@ static json_t *row(const struct compare_table *t, const struct compare_row *r)
 	return o;
 }
 
+static json_t *clock(const struct compare_clock *c)
+{
+	if (!c->name)
+		return json_null();
+	return json_pack("{s:s, s:s, s:o}", "name", c->name, "settings",
+			 c->settings ? c->settings : "", "meaning", text(c->meaning));
+}
+
 int compare_format_json(FILE *out, const struct compare_table *t)
 {
 	json_t *metrics = json_array(), *rows = json_array(), *doc;
@@ -111,9 +119,9 @@ int compare_format_json(FILE *out, const struct compare_table *t)
 		json_array_append_new(metrics, metric(&t->metrics[m]));
 	for (size_t i = 0; i < t->n_rows; i++)
 		json_array_append_new(rows, row(t, &t->rows[i]));
-	doc = json_pack("{s:o, s:o, s:I, s:o, s:o}", "baseline", text(t->baseline),
-			"options", options(t), "tests", (json_int_t)t->n_tests,
-			"metrics", metrics, "rows", rows);
+	doc = json_pack("{s:o, s:o, s:o, s:I, s:o, s:o}", "baseline", text(t->baseline),
+			"clock", clock(&t->clock), "options", options(t),
+			"tests", (json_int_t)t->n_tests, "metrics", metrics, "rows", rows);
 	if (!doc)
 		return -ENOMEM;
 	rc = json_dumpf(doc, out, JSON_COMPACT | JSON_REAL_PRECISION(10));

@@ -76,8 +76,18 @@ static void emit_note(void *ctx, const char *line)
 
 int compare_format_markdown(FILE *out, const struct compare_table *t)
 {
+	char clock[256];
+
 	fputs("Baseline: ", out);
 	put_escaped(out, t->baseline ? t->baseline : "-");
+	if (t->clock.name) {
+		fputs("\n\nClock of every group: ", out);
+		put_escaped(out, compare_fmt_clock(clock, sizeof(clock), &t->clock));
+		if (t->clock.meaning) {
+			fputs(": ", out);
+			put_escaped(out, t->clock.meaning);
+		}
+	}
 	fprintf(out, "\n\n| metric | variant | n | centre | sd | diff | "
 		"%g%% CI | p | p-adj | MDE | margin | A/A | verdict |\n", 100.0 * t->opts.ci_level);
 	fputs("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n", out);

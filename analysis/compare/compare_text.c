@@ -233,9 +233,17 @@ int compare_format_text(FILE *out, const struct compare_table *t, bool colour)
 	struct layout l = layout_for(t);
 	char base[1024];
 
-	fprintf(out, "baseline %s: %zu metrics, %zu comparisons, %zu tests\n\n",
+	char clock[256];
+
+	fprintf(out, "baseline %s: %zu metrics, %zu comparisons, %zu tests\n",
 		printable(base, sizeof(base), t->baseline ? t->baseline : "-"),
 		t->n_metrics, t->n_rows, t->n_tests);
+	if (t->clock.name)
+		fprintf(out, "clock of every group: %s\n%s%s%s",
+			compare_fmt_clock(clock, sizeof(clock), &t->clock),
+			t->clock.meaning ? "  " : "", t->clock.meaning ? t->clock.meaning : "",
+			t->clock.meaning ? "\n" : "");
+	fputc('\n', out);
 	for (size_t m = 0; m < t->n_metrics; m++)
 		print_metric(out, &l, t, m, colour);
 	compare_fmt_notes(t, emit_note, out);

@@ -17,6 +17,12 @@ static const struct metric_def known_metrics[] = {
 	{ "alloc_stall_time_total_ms",    "ms",     METRIC_TIME,       BETTER_LOWER },
 	{ "reclaim_stall_p99_us",         "us",     METRIC_TIME,       BETTER_LOWER },
 	{ "workload_window_s",            "s",      METRIC_TIME,       BETTER_NEITHER },
+	{ "workload_start_free_blocks_ge*", "count", METRIC_COUNT,     BETTER_NEITHER },
+	/* kvcalloc's failed order-3 try is its design (it falls back to vmalloc):
+	 * how often each variant tries and fails is evidence, not a quality */
+	{ "binder_page_array_order3*",    "count",  METRIC_COUNT,      BETTER_NEITHER },
+	{ "binder_mmap_stall_ms",         "ms",     METRIC_TIME,       BETTER_LOWER },
+	{ "prepare_target_met",           "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
 	{ "workload_*_stalls_*",          "count",  METRIC_COUNT,      BETTER_LOWER },
 	{ "mmap_failures",                "count",  METRIC_EVENTS,      BETTER_LOWER },
 	{ "binder_throughput_iter_per_s", "iter/s", METRIC_THROUGHPUT, BETTER_HIGHER },

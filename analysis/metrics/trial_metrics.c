@@ -52,12 +52,25 @@
  *       trace's events between the two reads (window.h), so that the two
  *       sources count the same thing over the same time:
  *   workload_window_s          the window's length                 s      ctl
+ *   workload_start_free_blocks_geK  free blocks of order >= K as the  count  ctl
+ *                              workload started (K: the target's order, else 3)
+ *   prepare_target_met         1 when those were at most the       ok     ctl
+ *                              experiment's target_max_free_blocks (only with a
+ *                              target; a miss also puts "off_target" in trial.json
+ *                              and makes the trial's outcome "off-target")
  *   workload_direct_reclaim_stalls_vmstat  allocstall_* delta      count  vmstat
  *   workload_direct_reclaim_stalls_trace   direct_reclaim_begin    count  trace
  *   workload_compaction_stalls_vmstat      compact_stall delta     count  vmstat
  *   workload_compaction_stalls_trace       attempts not skipped    count  trace
  *       (the trace counts fall short of vmstat's by at most the events perf
  *       lost: tests/integration/recording.sh holds them to that)
+ *   binder_page_array_order3   order-3 zeroed compound allocations  count  trace
+ *                              by the binder-mmap processes: binder's page array
+ *                              (kcalloc, or kvcalloc's kmalloc try; window.h)
+ *   binder_page_array_order3_failed  those that found no page      count  trace
+ *                              (kvcalloc then falls back to vmalloc)
+ *   binder_mmap_stall_ms       the binder-mmap processes' direct   ms     trace
+ *                              reclaim and compaction stall time
  * Stalls (trace; K = direct_reclaim, memcg_reclaim, direct_compaction; stall.h)
  *   K_stall_count              completed begin/end pairs           count  trace
  *   K_stall_total_us, K_stall_p50_us, K_stall_p99_us, K_stall_max_us      us  trace
@@ -431,6 +444,8 @@ struct window_edges {
 	uint64_t start_ns, end_ns;
 	bool have_start, have_end;
 	char *recorded;		/* CTL_RECORDING's "events", or NULL: nothing recorded */
+	/* the fragmentation as the workload started (-1: not said) */
+	long long target_order, free_blocks_ge, target_max_blocks;
 };
 
 static void note_window(json_t *record, void *ctx)
@@ -451,6 +466,13 @@ static void note_window(json_t *record, void *ctx)
 		if (!strcmp(edge, WINDOW_EDGE_START)) {
 			e->start_ns = (uint64_t)json_integer_value(t);
 			e->have_start = true;
+			json_t *v;
+			if ((v = json_object_get(record, WINDOW_TARGET_ORDER)) && json_is_integer(v))
+				e->target_order = json_integer_value(v);
+			if ((v = json_object_get(record, WINDOW_FREE_BLOCKS_GE)) && json_is_integer(v))
+				e->free_blocks_ge = json_integer_value(v);
+			if ((v = json_object_get(record, WINDOW_TARGET_MAX_BLOCKS)) && json_is_integer(v))
+				e->target_max_blocks = json_integer_value(v);
 		} else if (!strcmp(edge, WINDOW_EDGE_END)) {
 			e->end_ns = (uint64_t)json_integer_value(t);
 			e->have_end = true;
@@ -468,6 +490,11 @@ static void window_sample(const struct perf_sample *s, const struct trace *t, vo
 static void window_metrics(struct metric_set *m, const char *dir, const struct window_edges *e,
 			   const struct stall_window *w, bool have_trace)
 {
+	if (e->have_start && e->target_order > 0 && e->free_blocks_ge >= 0)
+		addf_metric(m, (double)e->free_blocks_ge, "count", "ctl", "workload_start_free_blocks_ge%lld",
+			    e->target_order);
+	if (e->have_start && e->target_max_blocks >= 0 && e->free_blocks_ge >= 0)
+		ADD(m, "prepare_target_met", e->free_blocks_ge <= e->target_max_blocks, "ok", "ctl");
 	if (!e->have_start || !e->have_end)
 		return;
 	ADD(m, "workload_window_s", (double)(e->end_ns - e->start_ns) / 1e9, "s", "ctl");
@@ -495,6 +522,13 @@ static void window_metrics(struct metric_set *m, const char *dir, const struct w
 		ADD(m, "workload_direct_reclaim_stalls_trace", w->direct_reclaims, "count", "trace");
 	if (w->can_count_compaction)
 		ADD(m, "workload_compaction_stalls_trace", w->compaction_stalls, "count", "trace");
+	if (!w->opener_seen)
+		return;
+	if (strstr(e->recorded, "kmem:mm_page_alloc")) {
+		ADD(m, "binder_page_array_order3", w->page_array_allocs, "count", "trace");
+		ADD(m, "binder_page_array_order3_failed", w->page_array_failed, "count", "trace");
+	}
+	ADD(m, "binder_mmap_stall_ms", (double)w->opener_stall_ns / 1e6, "ms", "trace");
 }
 
 /* ---- the kernel's complaints ---- */
@@ -583,7 +617,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		return -1;
 	}
 	struct metric_set m = METRIC_SET_INIT;
-	struct window_edges edges = { 0 };
+	struct window_edges edges = { .target_order = -1, .free_blocks_ge = -1, .target_max_blocks = -1 };
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	jsonl_read_file(ctl, note_window, &edges);
 	free(ctl);
@@ -638,6 +672,12 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	json_object_set_new(o, "partial", json_boolean(partial));
 	if (have_logs)
 		json_object_set_new(o, "kernel_complaints", kernel_complaints_json(&complaints, COMPLAINTS_KEPT));
+	/* the prepare step missed its target: the trial measured another machine */
+	if (edges.target_max_blocks >= 0 && edges.free_blocks_ge > edges.target_max_blocks)
+		json_object_set_new(o, "off_target",
+				    json_pack("{s:I, s:I, s:I}", "order", (json_int_t)edges.target_order,
+					      "free_blocks", (json_int_t)edges.free_blocks_ge,
+					      "max_blocks", (json_int_t)edges.target_max_blocks));
 	*out = o;
 	kernel_complaints_release(&complaints);
 

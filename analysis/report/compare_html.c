@@ -63,9 +63,22 @@ static void emit_note(void *ctx, const char *line)
 
 int compare_format_html(FILE *out, const struct compare_table *t)
 {
+	char clock[256];
+
 	fputs("<p>Baseline: <strong>", out);
 	html_put(out, t->baseline ? t->baseline : "-");
-	fprintf(out, "</strong></p>\n<div class=\"scroll\"><table class=\"compare\">\n<tr><th>metric</th><th>unit</th>"
+	fputs("</strong></p>\n", out);
+	if (t->clock.name) {
+		fputs("<p class=\"clock\">Clock of every group: <strong>", out);
+		html_put(out, compare_fmt_clock(clock, sizeof(clock), &t->clock));
+		fputs("</strong>", out);
+		if (t->clock.meaning) {
+			fputs(": ", out);
+			html_put(out, t->clock.meaning);
+		}
+		fputs("</p>\n", out);
+	}
+	fprintf(out, "<div class=\"scroll\"><table class=\"compare\">\n<tr><th>metric</th><th>unit</th>"
 		"<th>variant</th><th>n</th><th>centre</th><th>sd</th>"
 		"<th>diff</th><th>%g%% CI</th><th>p</th><th>p-adj</th><th>MDE</th><th>margin</th>"
 		"<th>A/A</th><th>verdict</th></tr>\n",

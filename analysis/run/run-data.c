@@ -50,6 +50,19 @@ static bool derive_metrics(json_t *trial, const char *dir)
 	return done;
 }
 
+static void read_clock(struct run_trial *t)
+{
+	json_t *clock = json_object_get(json_object_get(t->trial, "environment"), "clock");
+	const char *name = json_string_value(json_object_get(clock, "name"));
+	const char *settings = json_string_value(json_object_get(clock, "settings"));
+
+	if (!t->trial)
+		return;
+	t->clock = name ? name : "realtime";
+	t->clock_settings = settings ? settings : "";
+	t->clock_meaning = json_string_value(json_object_get(clock, "meaning"));
+}
+
 static void add_trial(const char *label, unsigned index, const char *dir, void *ctx)
 {
 	struct run_data *rd = ctx;
@@ -63,13 +76,30 @@ static void add_trial(const char *label, unsigned index, const char *dir, void *
 	t->index = index;
 	t->dir = xstrdup(dir);
 	char *path = xasprintf("%s/trial.json", dir);
-	t->trial = json_load_file(path, 0, NULL);
-	free(path);
+	json_error_t jerr;
+	t->trial = json_load_file(path, 0, &jerr);
 	const char *outcome = t->trial ? json_string_value(json_object_get(
 						 json_object_get(t->trial, "outcome"), "outcome"))
 				       : NULL;
-	t->outcome = outcome ? outcome : "missing";
+	t->outcome = outcome ? outcome : path_exists(path) ? "unreadable" : "missing";
+	if (!outcome && !rd->quiet) {
+		if (!path_exists(path))
+			warning("%s: no trial.json, the trial never finished: counted among the trials "
+				"that ended otherwise; lab run --resume runs it", dir);
+		else if (t->trial)
+			warning("%s: no outcome: counted among the trials that ended otherwise; lab "
+				"results --recompute rebuilds it", path);
+		else
+			warning("%s: unreadable (line %d: %s): counted among the trials that ended "
+				"otherwise; lab results --recompute rebuilds it", path, jerr.line, jerr.text);
+	}
+	if (!outcome) {
+		json_decref(t->trial);
+		t->trial = NULL;
+	}
+	free(path);
 	rd->derived += derive_metrics(t->trial, dir);
+	read_clock(t);
 }
 
 int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
@@ -152,6 +182,10 @@ double *run_data_values(const struct run_data *rd, const char *metric, const cha
 		if (strcmp(t->label, label))
 			continue;
 		bool ok = !strcmp(t->outcome, "ok");
+		if (!t->trial) {
+			(*n_other)++;   /* no record: its outcome is not known */
+			continue;
+		}
 		if (outcome_metric) {
 			values[(*n)++] = ok ? 1.0 : 0.0;
 			continue;

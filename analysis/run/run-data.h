@@ -18,8 +18,14 @@ struct run_trial {
 	char *label;      /* group: "stock", "stock#2" */
 	unsigned index;
 	char *dir;
-	json_t *trial;    /* trial.json, or NULL when the trial never finished */
-	const char *outcome;  /* "ok", "failed", ..., "missing" */
+	json_t *trial;    /* trial.json, or NULL when there is none with an outcome */
+	const char *outcome;  /* "ok", "failed", ...; "missing" (no trial.json: never
+			       * finished), "unreadable" (a trial.json without an outcome) */
+	/* The guest clock it ran on (trial.json environment.clock): "realtime"
+	 * or "icount", its QEMU settings ("" for none) and what a guest second
+	 * meant (NULL when not recorded). A trial.json from before the lab had
+	 * clocks ran on realtime; NULL name when there is no trial.json. */
+	const char *clock, *clock_settings, *clock_meaning;
 };
 
 struct run_data {
@@ -33,19 +39,23 @@ struct run_data {
 	struct run_trial *trials;
 	size_t n, alloc;
 	size_t derived;           /* trials whose metrics were computed on loading */
+	bool quiet;               /* set before loading: no warning for trials without a record */
 };
 
 /* Resolves RUN as a folder or as a run id under the results folder. */
 char *run_dir_resolve(const char *run);
 /* Adds one run folder's trials (see above for those without metrics); -1 with
- * a one-line reason when it is not a run. */
+ * a one-line reason when it is not a run. A trial without a readable record is
+ * named in a warning, unless rd->quiet. */
 int run_data_add(struct run_data *rd, const char *run, struct strbuf *err);
 /* Every metric name any trial has, sorted; plus "trial_ok". */
 void run_data_metric_names(const struct run_data *rd, struct strlist *names);
 /*
  * The values of one metric for one group: ok trials that have it. n_other
  * counts the group's trials that did not end ok. For "trial_ok" every
- * trial counts, 1 for ok and 0 otherwise. The unit is the first seen.
+ * trial counts, 1 for ok and 0 otherwise, but those without a record (missing
+ * or unreadable), whose outcome is not known, are in n_other. The unit is the
+ * first seen.
  */
 double *run_data_values(const struct run_data *rd, const char *metric, const char *label, size_t *n,
 			size_t *n_other, const char **unit);

@@ -136,12 +136,15 @@ void stats_holm_adjust(double *p, size_t n);
  * Both return INFINITY when no difference can reach POWER (too few trials
  * for ALPHA), NAN on bad input. */
 double stats_mde_t(double se, double df, double alpha, double power);
-/* ratio: the smallest relative increase d of mean_b over MEAN_A that the
- * same test detects when the variant's spread grows with its mean (a
- * constant coefficient of variation): d |mean_a| = lambda sqrt(va + vb
- * (1 + d)^2), with lambda = stats_mde_t(1, DF, ALPHA, POWER) and va, vb the
- * variances of the two means as measured. Counts that grow grow noisier;
- * a shift model would promise power it does not have. A fraction. */
+/* ratio: the smallest relative increase of mean_b over MEAN_A the same
+ * test detects, read on the log scale: exp(lambda * se_log) - 1 with
+ * lambda = stats_mde_t(1, DF, ALPHA, POWER) and se_log = sqrt(va + vb) /
+ * |mean_a| (va, vb the variances of the two means, measured), the delta
+ * method's standard error of log(mean_b / mean_a) at no difference. It
+ * holds when the spread grows with the mean (a constant coefficient of
+ * variation), and errs to the safe side when it grows more slowly (counts
+ * whose variance follows the mean) or not at all. A fraction; symmetric on
+ * the log scale, so a decrease of 1 - 1/(1 + d) is found as well. */
 double stats_mde_ratio(double mean_a, double var_mean_a, double var_mean_b, double df,
 		       double alpha, double power);
 double stats_mde_share(unsigned na, unsigned nb, double p0, double alpha, double power);

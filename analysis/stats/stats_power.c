@@ -27,27 +27,13 @@ double stats_mde_t(double se, double df, double alpha, double power)
 double stats_mde_ratio(double mean_a, double var_mean_a, double var_mean_b, double df,
 		       double alpha, double power)
 {
-	double lambda = stats_mde_t(1.0, df, alpha, power), lo = 0.0, hi = 1.0;
+	double lambda = stats_mde_t(1.0, df, alpha, power);
 
 	if (isnan(lambda) || !(mean_a != 0.0) || !(var_mean_a >= 0.0) || !(var_mean_b >= 0.0))
 		return NAN;
-	/* f(d) = d |mean_a| - lambda sqrt(va + vb (1 + d)^2) grows without bound
-	 * only when lambda sqrt(vb) < |mean_a|; else no increase is enough */
-	if (lambda * sqrt(var_mean_b) >= fabs(mean_a))
-		return INFINITY;
-#define SHORT_OF(d) ((d) * fabs(mean_a) - lambda * sqrt(var_mean_a + var_mean_b * (1.0 + (d)) * (1.0 + (d))))
-	while (SHORT_OF(hi) < 0.0)
-		hi *= 2.0;
-	for (int i = 0; i < 100; i++) {
-		double mid = 0.5 * (lo + hi);
-
-		if (SHORT_OF(mid) < 0.0)
-			lo = mid;
-		else
-			hi = mid;
-	}
-#undef SHORT_OF
-	return hi;
+	/* the log of the ratio, whose standard error at no difference is
+	 * sqrt(va + vb) / |mean_a| (the delta method) */
+	return expm1(lambda * sqrt(var_mean_a + var_mean_b) / fabs(mean_a));
 }
 
 /* Which outcomes (xa events of NA, xb of NB) Fisher's test rejects at

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/run-folder.h"
 #include "store_internal.h"
 
 /* ---- what was read from the folder ---- */
@@ -276,11 +277,13 @@ static const struct {
 	  "INSERT INTO trials (grp, trial_index, order_position, outcome, exit_status, qemu_status,\n"
 	  "                    detail, partial, wall_seconds_to_ready, guest_uptime_at_ready,\n"
 	  "                    wall_seconds_total, accelerator, variant_hash, started_unix,\n"
-	  "                    lost_events, profile, environment_json, trial_dir, record_error)\n"
+	  "                    lost_events, profile, environment_json, trial_dir, record_error,\n"
+	  "                    clock, clock_settings)\n"
 	  "VALUES (:grp, :trial_index, :order_position, :outcome, :exit_status, :qemu_status,\n"
 	  "        :detail, :partial, :wall_seconds_to_ready, :guest_uptime_at_ready,\n"
 	  "        :wall_seconds_total, :accelerator, :variant_hash, :started_unix,\n"
-	  "        :lost_events, :profile, :environment_json, :trial_dir, :record_error)" },
+	  "        :lost_events, :profile, :environment_json, :trial_dir, :record_error,\n"
+	  "        :clock, :clock_settings)" },
 	{ offsetof(struct statements, metric),
 	  "INSERT INTO metrics (trial, name, value, unit, source)\n"
 	  "VALUES (:trial, :name, :value, :unit, :source)" },
@@ -553,6 +556,14 @@ static int insert_trial(struct store *s, struct statements *sts, const struct ru
 	if (profile)
 		bind_int(st, ":profile", profile);
 	bind_text(st, ":environment_json", env_text);
+	if (json_is_object(env)) {
+		/* a record from before clocks ran on the host's clock */
+		const json_t *clock = json_object_get(env, "clock");
+		const char *name = json_string_value(json_object_get(clock, "name"));
+		const char *settings = json_string_value(json_object_get(clock, "settings"));
+		bind_text(st, ":clock", name ? name : "realtime");
+		bind_text(st, ":clock_settings", settings ? settings : "");
+	}
 	bind_text(st, ":trial_dir", t->dir->path);
 	bind_text(st, ":record_error", t->error);
 	int rc = step_done(s, st, "storing a trial", err);
@@ -572,6 +583,38 @@ static int insert_trial(struct store *s, struct statements *sts, const struct ru
 	return 0;
 }
 
+/* Runs are keyed by run id: a run of this id stored from another folder that
+ * still holds it is another run (a copy, or a clash of ids), never replaced by
+ * this one. A run whose folder moved, or was replaced, is replaced. */
+static int check_one_folder(struct store *s, const struct run_in *run, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT run_dir FROM runs WHERE run_id = ?", &st, err) < 0)
+		return STORE_EDB;
+	sqlite3_bind_text(st, 1, run->run_id, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(st);
+	char *stored = rc == SQLITE_ROW ? store_column_str(st, 0) : NULL;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(s, err, "looking up a run id");
+	rc = 0;
+	if (stored && strcmp(stored, run->dir)) {
+		struct strbuf why = STRBUF_INIT;
+		json_t *other = run_folder_load(stored, &why);
+		const char *id = json_string_value(json_object_get(other, "run_id"));
+		if (id && !strcmp(id, run->run_id)) {
+			strbuf_addf(err, "run id %s is stored from %s, which still holds it: %s is "
+				    "another folder of the same id, not merged with it (give one a "
+				    "run_id of its own in its run.json)", run->run_id, stored, run->dir);
+			rc = STORE_EINPUT;
+		}
+		json_decref(other);
+		strbuf_release(&why);
+	}
+	free(stored);
+	return rc;
+}
+
 static int write_run(struct store *s, struct run_in *run, struct store_import_report *report,
 		     struct strbuf *err)
 {
@@ -581,6 +624,8 @@ static int write_run(struct store *s, struct run_in *run, struct store_import_re
 		goto out;
 	if ((rc = store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
+	if ((rc = check_one_folder(s, run, err)) < 0)
+		goto rollback;
 	bind_text(sts.delete_run, ":run_id", run->run_id);
 	sqlite3_int64 run_row;
 	if ((rc = step_done(s, sts.delete_run, "deleting the run's old rows", err)) < 0 ||

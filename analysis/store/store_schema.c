@@ -143,7 +143,26 @@ static const char schema_v1[] =
 	"	FROM metrics m JOIN trials t ON t.id = m.trial\n"
 	"	JOIN run_groups g ON g.id = t.grp JOIN runs r ON r.id = g.run;\n";
 
-static const char *const migrations[STORE_SCHEMA_VERSION] = { schema_v1 };
+/* Version 2: the guest clock each trial ran on (trial.json
+ * environment.clock; docs/FORMATS.md). Trials stored before had no clock
+ * in their record and ran on the host's: realtime. NULL where there is no
+ * record at all. */
+static const char schema_v2[] =
+	"ALTER TABLE trials ADD COLUMN clock TEXT;\n"
+	"ALTER TABLE trials ADD COLUMN clock_settings TEXT;\n"
+	"UPDATE trials SET\n"
+	"	clock = coalesce(json_extract(environment_json, '$.clock.name'), 'realtime'),\n"
+	"	clock_settings = coalesce(json_extract(environment_json, '$.clock.settings'), '')\n"
+	"	WHERE environment_json IS NOT NULL;\n"
+	"CREATE INDEX trials_by_clock ON trials (clock);\n"
+	"DROP VIEW trial_list;\n"
+	"CREATE VIEW trial_list AS\n"
+	"	SELECT r.run_id, r.experiment, g.label, g.variant, t.trial_index, t.outcome,\n"
+	"	       t.exit_status, t.detail, t.partial, t.wall_seconds_total, t.accelerator,\n"
+	"	       t.clock, t.clock_settings, t.started_unix, t.trial_dir, t.record_error\n"
+	"	FROM trials t JOIN run_groups g ON g.id = t.grp JOIN runs r ON r.id = g.run;\n";
+
+static const char *const migrations[STORE_SCHEMA_VERSION] = { schema_v1, schema_v2 };
 
 static int pragma_int(struct store *s, const char *pragma, int *value, struct strbuf *err)
 {

@@ -67,12 +67,84 @@ static bool is(const struct perf_sample *s, const char *event)
 	return !strcmp(s->event, event);
 }
 
+#define OPENER_COMM "binder-mmap"
+
+/* A null page: "(nil)", or all zeros (perf's own formatting), with pfn 0. */
+static bool failed_alloc(const struct perf_sample *s)
+{
+	const char *page = perf_field(s, "page");
+	long long pfn = -1;
+
+	if (!page || !perf_field_long(s, "pfn", &pfn) || pfn != 0)
+		return false;
+	if (!strcmp(page, "(nil)"))
+		return true;
+	page += strncmp(page, "0x", 2) ? 0 : 2;
+	return page[strspn(page, "0")] == '\0';
+}
+
+static bool has_flag(const char *flags, const char *flag)
+{
+	size_t len = strlen(flag);
+
+	for (const char *p = flags; p && (p = strstr(p, flag)); p += len)
+		if ((p == flags || p[-1] == '|') && (p[len] == '|' || p[len] == '\0'))
+			return true;
+	return false;
+}
+
+static void page_array_sample(struct stall_window *w, const struct perf_sample *s)
+{
+	long long order;
+	const char *gfp = perf_field(s, "gfp_flags");
+
+	if (!perf_field_long(s, "order", &order) || order != 3 || !has_flag(gfp, "__GFP_ZERO") ||
+	    !has_flag(gfp, "__GFP_COMP"))
+		return;
+	w->page_array_allocs++;
+	w->page_array_failed += failed_alloc(s);
+}
+
+/* The openers' stall time: begins and ends of reclaim and compaction paired per thread. */
+static void opener_stall_sample(struct stall_window *w, const struct perf_sample *s, bool begin)
+{
+	size_t i = 0;
+
+	while (i < w->n_stalls && w->stalls[i].tid != s->tid)
+		i++;
+	if (begin) {
+		if (i == w->n_stalls) {
+			if (w->n_stalls == w->alloc_stalls) {
+				w->alloc_stalls = w->alloc_stalls ? 2 * w->alloc_stalls : 8;
+				w->stalls = xrealloc(w->stalls, w->alloc_stalls * sizeof(*w->stalls));
+			}
+			w->n_stalls++;
+		}
+		w->stalls[i] = (struct window_stall){ .tid = s->tid, .begin_ns = s->t_ns };
+	} else if (i < w->n_stalls) {
+		if (s->t_ns >= w->stalls[i].begin_ns)
+			w->opener_stall_ns += s->t_ns - w->stalls[i].begin_ns;
+		w->stalls[i] = w->stalls[--w->n_stalls];
+	}
+}
+
 void stall_window_sample(struct stall_window *w, const struct perf_sample *s)
 {
 	struct window_attempt *a = pending_of(w, s->tid);
 
 	if (is(s, "vmscan:mm_vmscan_direct_reclaim_begin") && inside(w, s->t_ns))
 		w->direct_reclaims++;
+	if (s->comm && !strcmp(s->comm, OPENER_COMM) && inside(w, s->t_ns)) {
+		w->opener_seen = true;
+		if (is(s, "kmem:mm_page_alloc"))
+			page_array_sample(w, s);
+		else if (is(s, "vmscan:mm_vmscan_direct_reclaim_begin") ||
+			 is(s, "compaction:mm_compaction_begin"))
+			opener_stall_sample(w, s, true);
+		else if (is(s, "vmscan:mm_vmscan_direct_reclaim_end") ||
+			 is(s, "compaction:mm_compaction_end"))
+			opener_stall_sample(w, s, false);
+	}
 	if (!w->can_count_compaction)
 		return;
 	if (is(s, "compaction:mm_compaction_suitable") && a) {
@@ -106,5 +178,6 @@ void stall_window_finish(struct stall_window *w)
 void stall_window_release(struct stall_window *w)
 {
 	free(w->pending);
+	free(w->stalls);
 	memset(w, 0, sizeof(*w));
 }

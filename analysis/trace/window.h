@@ -24,6 +24,15 @@
  *                   several zones an attempt whose first zone is skipped and
  *                   second meets its watermark is missed.
  *
+ * binder's page array, the allocation the kcalloc/kvcalloc change is about:
+ * the order-3 zeroed compound pages (kmem:mm_page_alloc, order=3, gfp_flags
+ * with __GFP_ZERO and __GFP_COMP) that the binder-mmap workload's processes
+ * (comm "binder-mmap") allocate; kcalloc's one try, or kvcalloc's kmalloc
+ * try (with __GFP_NORETRY), which falls back to vmalloc when it fails.
+ * Their failures (page and pfn 0) are counted apart, and so is the time the
+ * same processes spent stalled in direct reclaim and compaction (begin/end
+ * pairs per thread) inside the window.
+ *
  * Only attempts and reclaims that begin inside [start_ns, end_ns] count.
  * The compaction count needs mm_compaction_suitable and
  * mm_compaction_deferred recorded: stall_window_init says whether it can.
@@ -43,6 +52,11 @@ struct window_attempt {
 	bool decided, counted;	/* a zone event came; whether the attempt counts */
 };
 
+struct window_stall {
+	int tid;
+	uint64_t begin_ns;
+};
+
 struct stall_window {
 	uint64_t start_ns, end_ns;
 	bool can_count_compaction;	/* the events it needs were recorded */
@@ -50,6 +64,12 @@ struct stall_window {
 	uint64_t compaction_stalls;
 	struct window_attempt *pending;	/* one open attempt per thread at most */
 	size_t n_pending, alloc_pending;
+	/* binder's page array, by the binder-mmap processes */
+	bool opener_seen;		/* a binder-mmap sample in the window */
+	uint64_t page_array_allocs, page_array_failed;
+	uint64_t opener_stall_ns;
+	struct window_stall *stalls;	/* their open reclaim/compaction begins */
+	size_t n_stalls, alloc_stalls;
 };
 
 /* RECORDED: the recorded events, ',' separated (CTL_RECORDING's "events"). */

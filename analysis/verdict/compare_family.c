@@ -116,6 +116,78 @@ static int add_metric(const struct run_data *rd, const char *name, bool all,
 	return compare_family_margin(rd, name, &metric->margin, err);
 }
 
+/* "icount (shift=0,sleep=off,align=off)", "realtime": a clock in messages. */
+static void add_clock_label(struct strbuf *sb, const struct run_trial *t)
+{
+	strbuf_addstr(sb, t->clock);
+	if (*t->clock_settings)
+		strbuf_addf(sb, " (%s)", t->clock_settings);
+}
+
+static bool same_clock(const struct run_trial *a, const struct run_trial *b)
+{
+	return !strcmp(a->clock, b->clock) && !strcmp(a->clock_settings, b->clock_settings);
+}
+
+/* "stock on icount (...), binder-kcalloc on realtime": each group's clocks. */
+static void describe_clocks(const struct run_data *rd, struct strbuf *sb)
+{
+	int any = 0;
+
+	for (size_t g = 0; g < rd->labels.n; g++) {
+		const char *label = rd->labels.items[g];
+		struct strlist seen = STRLIST_INIT;
+
+		for (size_t i = 0; i < rd->n; i++) {
+			struct strbuf one = STRBUF_INIT;
+
+			if (!rd->trials[i].clock || strcmp(rd->trials[i].label, label))
+				continue;
+			add_clock_label(&one, &rd->trials[i]);
+			if (!strlist_has(&seen, one.buf))
+				strlist_push(&seen, one.buf);
+			strbuf_release(&one);
+		}
+		if (seen.n)
+			strbuf_addf(sb, "%s%s on ", any++ ? ", " : "", label);
+		for (size_t k = 0; k < seen.n; k++)
+			strbuf_addf(sb, "%s%s", k ? " and " : "", seen.items[k]);
+		strlist_clear(&seen);
+	}
+}
+
+/* The trial whose clock every trial shares (NULL: no trial.json at all);
+ * COMPARE_FAMILY_MIXED_CLOCKS with ERR when they differ. */
+static int one_clock(const struct run_data *rd, const struct run_trial **clock, struct strbuf *err)
+{
+	*clock = NULL;
+	for (size_t i = 0; i < rd->n; i++) {
+		const struct run_trial *t = &rd->trials[i];
+
+		if (!t->clock)
+			continue;
+		if (!*clock) {
+			*clock = t;
+		} else if (!same_clock(*clock, t)) {
+			strbuf_addstr(err, "the groups ran on different clocks (");
+			describe_clocks(rd, err);
+			strbuf_addstr(err, "): their times are not in one unit; compare groups "
+				      "of one clock (lab run --clock)");
+			return COMPARE_FAMILY_MIXED_CLOCKS;
+		}
+	}
+	return 0;
+}
+
+static void set_clock(struct compare_table *table, const struct run_trial *t)
+{
+	if (!t)
+		return;
+	table->clock.name = xstrdup(t->clock);
+	table->clock.settings = xstrdup(t->clock_settings);
+	table->clock.meaning = t->clock_meaning ? xstrdup(t->clock_meaning) : NULL;
+}
+
 static size_t sequential_max(const struct run_data *rd)
 {
 	json_t *seq = json_object_get(json_array_get(rd->runs, 0), "sequential");
@@ -131,6 +203,7 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 	const struct strlist *globs = spec->globs;
 	struct family_input in = { 0 };
 	struct compare_options opts;
+	const struct run_trial *clock;
 	int rc = 0;
 
 	memset(family, 0, sizeof(*family));
@@ -138,6 +211,8 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 		strbuf_addf(err, "no variant '%s' in the run", spec->baseline);
 		return -1;
 	}
+	if ((rc = one_clock(rd, &clock, err)) != 0)
+		return rc;
 	family->headline = (!globs || !globs->n) && !spec->all && rd->headline.n;
 	if (family->headline)
 		globs = &rd->headline;
@@ -161,6 +236,8 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 		if (compare_table_build(in.metrics, in.n_metrics, &opts, &family->table) != 0) {
 			strbuf_addstr(err, "the comparison could not be built");
 			rc = -1;
+		} else {
+			set_clock(&family->table, clock);
 		}
 	}
 	input_free(&in);

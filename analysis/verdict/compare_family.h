@@ -12,6 +12,12 @@
  * are left out (nothing to compare), except trial_ok. Margins come from
  * run.json "equivalence" (the experiment's `equivalence` keys), the
  * sequential design from run.json "sequential".
+ *
+ * Every group must have run on one guest clock (trial.json
+ * environment.clock; a trial from before clocks ran on realtime): times on
+ * an instruction-count clock and on the host's clock are not the same
+ * unit, so a family over groups of different clocks is refused. The
+ * table's clock says which one they all ran on.
  */
 #ifndef OOMLAB_COMPARE_FAMILY_H
 #define OOMLAB_COMPARE_FAMILY_H
@@ -32,8 +38,13 @@ struct compare_family {
 	size_t hidden;		/* constant metrics left out */
 };
 
-/* Returns 0, or -1 with a one-line reason in ERR (no such baseline, no
- * metric matches, a margin in run.json that does not parse). */
+/* What compare_family_build() returns when the groups ran on different
+ * clocks (ERR names each group's clock). */
+#define COMPARE_FAMILY_MIXED_CLOCKS (-2)
+
+/* Returns 0; COMPARE_FAMILY_MIXED_CLOCKS; or -1 with a one-line reason in
+ * ERR (no such baseline, no metric matches, a margin in run.json that does
+ * not parse). */
 int compare_family_build(const struct run_data *rd, const struct compare_family_spec *spec,
 			 struct compare_family *family, struct strbuf *err);
 void compare_family_free(struct compare_family *family);

@@ -44,12 +44,20 @@ extern const char *const channel_file_name[CHANNEL_COUNT];  /* "ctl.jsonl", "out
  * "read_mono_ns", sends this event ("edge": "start" or "end") and the text
  * as the files.bin record WINDOW_<edge>/vmstat. Trace events are counted
  * between the two read_mono_ns, so both sources count one window.
+ * At the start it also reads /proc/buddyinfo (record window-start/buddyinfo)
+ * and says how fragmented the machine is as the workload starts:
+ * "target_order" K (the job's JOB_TARGET_ORDER, else 3), "free_blocks_ge"
+ * (free blocks of order >= K, all zones) and, when the job sets one,
+ * "target_max_blocks" (the prepare step's target: more is "off-target").
  */
 #define CTL_WINDOW       "window"
 #define WINDOW_EDGE_START "start"
 #define WINDOW_EDGE_END   "end"
 #define SNAPSHOT_WINDOW_START "window-start"
 #define SNAPSHOT_WINDOW_END   "window-end"
+#define WINDOW_TARGET_ORDER      "target_order"
+#define WINDOW_FREE_BLOCKS_GE    "free_blocks_ge"
+#define WINDOW_TARGET_MAX_BLOCKS "target_max_blocks"
 /* A heartbeat's sample of the memory state (the prepare step's carry none). */
 #define HB_MEM_FREE_KB        "mem_free_kb"
 #define HB_MEM_AVAILABLE_KB   "mem_available_kb"
@@ -101,6 +109,9 @@ extern const struct snapshot_file snapshot_files[];  /* ends with { NULL, NULL }
 /* The job: files the host puts under JOB_DIR in the guest's initramfs. */
 #define JOB_DIR        "/job"
 #define JOB_SPEC       "spec"        /* key=value lines: the profile, use_cgroup, interactive */
+/* spec keys of the prepare step's target, checked as the workload starts */
+#define JOB_TARGET_ORDER      "prepare_target_order"
+#define JOB_TARGET_MAX_BLOCKS "prepare_target_max_blocks"
 #define JOB_CMD        "cmd"         /* the command, run by /bin/sh -c */
 #define JOB_PERF_ARGS  "perf-args"   /* perf record arguments, one a line; empty: no perf */
 #define JOB_PREPARE    "prepare"     /* the prepare step's command; empty: none */
@@ -108,5 +119,13 @@ extern const struct snapshot_file snapshot_files[];  /* ends with { NULL, NULL }
 /* Disks, found in the guest by their serial. */
 #define DISK_TOOLS_SERIAL "oomlab-tools"  /* erofs: perf, stress-ng, the workloads */
 #define DISK_SLOW_SERIAL  "oomlab-slow"   /* the throttled "slow flash" disk */
+
+/* The environment the agent gives the command and the prepare step (the lab
+ * expands these when it checks command lines before a boot). */
+#define GUEST_ENV_PATH     "/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin"
+#define GUEST_ENV_HOME     "/root"
+#define GUEST_ENV_TERM     "linux"
+#define GUEST_ENV_SCRATCH  "/tmp"   /* $OOMLAB_SCRATCH */
+/* $OOMLAB_SLOW_DISK: the slow disk's device node, set only when there is one. */
 
 #endif

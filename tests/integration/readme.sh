@@ -1,6 +1,6 @@
 # Every `build/lab ...` line of README.md, run as written, so the README
 # cannot rot. Run in a scratch folder where the README's example run
-# (results/quick-20261130-101500) and shard folders are real runs of the
+# (results/quick-20261130-101500-3fa2c1) and shard folders are real runs of the
 # end-to-end experiment; `--trials 5` becomes `--trials 1` to keep it short;
 # the interactive shell is driven through tmux; the new-variant lines run in
 # a copy of the checkout. `make lab run` (the other README command besides
@@ -16,7 +16,7 @@ mkdir -p "$W/build"
 ln -s "$LAB" "$W/build/lab"
 export OOMLAB_ROOT="$W/root" OOMLAB_RESULTS="$W/results" OOMLAB_DB="$W/results/oomlab.sqlite"
 
-EXAMPLE=results/quick-20261130-101500
+EXAMPLE=results/quick-20261130-101500-3fa2c1
 cd "$W"
 "$LAB" --quiet run -x quick -o "$EXAMPLE" > /dev/null 2>&1 || fail "making the example run"
 for k in 1 2; do
@@ -70,4 +70,8 @@ unset OOMLAB_ROOT OOMLAB_RESULTS OOMLAB_DB
 export OOMLAB_RESULTS="$SCRATCH/make-results" OOMLAB_DB="$SCRATCH/make-results/oomlab.sqlite"
 make --no-print-directory lab run > "$SCRATCH/make.out" 2>&1 || fail "make lab run: $(tail -5 "$SCRATCH/make.out")"
 check "make lab run ended with the comparison and the results" grep -q '^results: ' "$SCRATCH/make.out"
+report=$(sed -n 's/^report: *//p' "$SCRATCH/make.out")
+check "make lab run named its report ($report)" [ -n "$report" ]
+check "the report it named is there, in the run folder, with figures" \
+	sh -c "grep -q '<svg' '$report' && [ \"\$(dirname '$report')\" = \"\$(sed -n 's/^results: *//p' '$SCRATCH/make.out')\" ]"
 check_text "make lab run compared the quick experiment's variants" "$(cat "$SCRATCH/make.out")" 'binder-k'

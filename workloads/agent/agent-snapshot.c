@@ -1,10 +1,12 @@
 /* Snapshots of the guest's memory state, sent as files to the host. */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "common/kernel-text/buddyinfo.h"
 #include "workloads/lib/report.h"
 
 void send_snapshots(const char *when)
@@ -16,24 +18,55 @@ void send_snapshots(const char *when)
 	}
 }
 
-/* One edge of the stall window (protocol.h): the read first, its time
- * right after, then the event and the text (sending takes a while under
- * TCG; the read is what counts). */
-void send_window(const char *edge)
+/* The whole of a small /proc file; its length, 0 when it cannot be read. */
+static size_t read_proc(const char *path, char *buf, size_t size)
 {
-	static char text[32768];
-	int fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
-	ssize_t len = 0, n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
 
 	if (fd < 0)
-		return;
-	while (len < (ssize_t)sizeof(text) && (n = read(fd, text + len, sizeof(text) - (size_t)len)) > 0)
-		len += n;
+		return 0;
+	while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
 	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+static uint64_t free_blocks_ge(const char *buddyinfo, int order)
+{
+	struct buddyinfo bi;
+	uint64_t n = 0;
+
+	if (buddyinfo_parse(buddyinfo, &bi) < 0)
+		return 0;
+	for (int z = 0; z < bi.nzones; z++)
+		for (int o = order; o < bi.z[z].norders; o++)
+			n += bi.z[z].free[o];
+	return n;
+}
+
+/* One edge of the stall window (protocol.h): the reads first, their time
+ * right after, then the event and the texts (sending takes a while under
+ * TCG; the reads are what count). */
+void send_window(const char *edge, const struct job *job)
+{
+	static char vmstat[32768], buddy[4096];
+	bool start = !strcmp(edge, WINDOW_EDGE_START);
+	size_t vlen = read_proc("/proc/vmstat", vmstat, sizeof(vmstat));
+	size_t blen = start ? read_proc("/proc/buddyinfo", buddy, sizeof(buddy)) : 0;
 	uint64_t read_ns = mono_ns();
-	char name[64];
-	ctl_window(edge, read_ns);
-	snprintf(name, sizeof(name), "%s/" SNAP_VMSTAT,
-		 !strcmp(edge, WINDOW_EDGE_START) ? SNAPSHOT_WINDOW_START : SNAPSHOT_WINDOW_END);
-	send_buffer(name, text, (size_t)len);
+	struct window_state w = { .edge = edge, .read_ns = read_ns };
+
+	if (start) {
+		w.target_order = (int)job_get_long(job, JOB_TARGET_ORDER, 3);
+		w.target_max_blocks = job_get_long(job, JOB_TARGET_MAX_BLOCKS, -1);
+		w.free_blocks_ge = blen ? (int64_t)free_blocks_ge(buddy, w.target_order) : -1;
+	}
+	ctl_window(&w);
+	send_buffer(start ? SNAPSHOT_WINDOW_START "/" SNAP_VMSTAT : SNAPSHOT_WINDOW_END "/" SNAP_VMSTAT,
+		    vmstat, vlen);
+	if (start && blen)
+		send_buffer(SNAPSHOT_WINDOW_START "/" SNAP_BUDDYINFO, buddy, blen);
 }

@@ -52,15 +52,22 @@ void ctl_event(const char *type, const char *key, const char *value)
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
-void ctl_window(const char *edge, uint64_t read_ns)
+void ctl_window(const struct window_state *w)
 {
 	struct jl j;
 	jl_begin(&j);
 	jl_str(&j, "type", CTL_WINDOW);
 	jl_dbl(&j, "uptime", uptime_seconds());
 	jl_u64(&j, "t_mono_ns", mono_ns());
-	jl_str(&j, "edge", edge);
-	jl_u64(&j, "read_mono_ns", read_ns);
+	jl_str(&j, "edge", w->edge);
+	jl_u64(&j, "read_mono_ns", w->read_ns);
+	if (!strcmp(w->edge, WINDOW_EDGE_START)) {
+		jl_i64(&j, WINDOW_TARGET_ORDER, w->target_order);
+		if (w->free_blocks_ge >= 0)
+			jl_i64(&j, WINDOW_FREE_BLOCKS_GE, w->free_blocks_ge);
+		if (w->target_max_blocks >= 0)
+			jl_i64(&j, WINDOW_TARGET_MAX_BLOCKS, w->target_max_blocks);
+	}
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
@@ -140,10 +147,10 @@ static void load_job(struct job *job)
 
 static void set_environment(void)
 {
-	setenv("PATH", "/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin", 1);
-	setenv("HOME", "/root", 1);
-	setenv("TERM", "linux", 1);
-	setenv("OOMLAB_SCRATCH", "/tmp", 1);
+	setenv("PATH", GUEST_ENV_PATH, 1);
+	setenv("HOME", GUEST_ENV_HOME, 1);
+	setenv("TERM", GUEST_ENV_TERM, 1);
+	setenv("OOMLAB_SCRATCH", GUEST_ENV_SCRATCH, 1);
 	const char *slow = find_disk_by_serial(DISK_SLOW_SERIAL);
 	if (slow)
 		setenv("OOMLAB_SLOW_DISK", slow, 1);
@@ -269,7 +276,7 @@ int main(void)
 		ctl_event(CTL_RECORDING, "events", perf_recorded_events());
 	else if (perf < 0)
 		ctl_event(CTL_WARNING, "message", "perf could not start: nothing is recorded");
-	send_window(WINDOW_EDGE_START);
+	send_window(WINDOW_EDGE_START, &job);
 	bool interactive = !strcmp(job_get(&job, "interactive", "0"), "1");
 	/*
 	 * The command writes straight into its port, not through a relay: a line
@@ -279,7 +286,7 @@ int main(void)
 	pid_t command = start_command(&job, interactive, port_fd(CHANNEL_OUT));
 	int status = wait_for_command(command);
 	ctl_event(CTL_COMMAND_DONE, NULL, NULL);
-	send_window(WINDOW_EDGE_END);
+	send_window(WINDOW_EDGE_END, &job);
 	perf_stop();
 	prepare_stop();
 	send_snapshots(SNAPSHOT_AFTER);

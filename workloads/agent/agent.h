@@ -84,7 +84,8 @@ int workload_cgroup_enter(void);
 /* agent-snapshot.c */
 void send_snapshots(const char *when);
 /* An edge of the stall window: WINDOW_EDGE_START or WINDOW_EDGE_END. */
-void send_window(const char *edge);
+struct job;
+void send_window(const char *edge, const struct job *job);
 
 /* agent-perf.c: launch (events off) 0 ready, 1 nothing asked for, -1 failed; then enable */
 int perf_launch(const char *args_path);
@@ -108,8 +109,16 @@ const char *job_get(const struct job *job, const char *key, const char *fallback
 long job_get_long(const struct job *job, const char *key, long fallback);
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ctl_event(const char *type, const char *key, const char *value);
-/* CTL_WINDOW: the EDGE of the stall window, its vmstat read at READ_NS. */
-void ctl_window(const char *edge, uint64_t read_ns);
+/* CTL_WINDOW: an edge of the stall window, read at read_ns; at the start
+ * also the fragmentation (protocol.h). */
+struct window_state {
+	const char *edge;
+	uint64_t read_ns;
+	int target_order;
+	int64_t free_blocks_ge;		/* -1: unknown */
+	long target_max_blocks;		/* -1: no target */
+};
+void ctl_window(const struct window_state *w);
 void protect_from_oom_killer(void);
 double uptime_seconds(void);
 

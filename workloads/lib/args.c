@@ -1,5 +1,6 @@
 /* Argument helpers; see args.h. */
 #include "args.h"
+#include "check.h"
 #include "sysinfo.h"
 
 #include <ctype.h>
@@ -197,12 +198,18 @@ int wl_parse_args(const char *name, int argc, char **argv, const struct opt *opt
 		return wl_usage_error(name, "%s", err);
 	if (n > 0)
 		return wl_usage_error(name, "unexpected argument '%s'", argv[1]);
+	const struct wl_guest_shape *guest = wl_checking();
 	if (n == OPT_PARSE_HELP) {
+		if (guest)
+			wl_start();  /* --help is a good line: it prints and exits 0 */
 		print_usage(stdout, usage, opts, tail);
 		fflush(stdout);
 		return WL_EXIT_OK;
 	}
-	if (com->node >= 0) {
+	if (guest && com->node >= guest->numa_nodes)
+		return wl_usage_error(name, "--node %d: no such NUMA node (nodes 0..%d)", com->node,
+				      guest->numa_nodes - 1);
+	if (com->node >= 0 && !guest) {
 		int r = wl_numa_bind(com->node);
 
 		if (r == -ENODEV || r == -ENOSYS)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "common/kernel-text/binder-stats.h"
 #include "common/kernel-text/kv.h"
 
@@ -460,9 +461,12 @@ int wl_cgroup2_mount(char *buf, size_t cap)
 
 uint64_t wl_mem_total_bytes(void)
 {
+	const struct wl_guest_shape *guest = wl_checking();
 	char buf[4096];
 	uint64_t kb;
 
+	if (guest && guest->mem_total)
+		return guest->mem_total;
 	if (wl_read_text("/proc/meminfo", buf, sizeof(buf)) < 0 ||
 	    wl_kv_get(buf, "MemTotal", &kb))
 		return 0;

@@ -53,6 +53,7 @@ static void parses_every_key(void **state)
 	char *cmd = experiment_command(&e);
 	assert_non_null(strstr(cmd, "run binder-mmap --opens 300 # not a comment\nrun binder-sendvec\nexit $rc\n"));
 	assert_non_null(strstr(cmd, "case $s in 2|126|127) rc=$s ;; esac"));
+	assert_non_null(strstr(cmd, "w=$1; [ \"$w\" = taskset ] && w=$3\n"));
 	free(cmd);
 	strlist_clear(&labels);
 	experiment_clear(&e);
@@ -92,6 +93,50 @@ static void bad_input_names_file_and_line(void **state)
 	expect_error("description = d\nvariants = stock\nprofile = p\n", "at least one workload");
 	expect_error("description = d\nvariants = a#2\nprofile = p\nworkload = w\n", "t.conf:2");
 	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\ntrials = 0\n", "t.conf:5");
+	t = xasprintf("%sclock = virtual\n", head);
+	expect_error(t, "t.conf:5: clock = virtual: clock wants realtime or icount");
+	free(t);
+	t = xasprintf("%sclock =\n", head);
+	expect_error(t, "t.conf:5: clock has no value");
+	free(t);
+	t = xasprintf("%sclock = icount # the timing experiments\n", head);
+	expect_error(t, "t.conf:5: clock = icount # the timing experiments");
+	free(t);
+}
+
+static void clock_is_given_only_when_the_file_says(void **state)
+{
+	(void)state;
+	const char *head = "description = d\nvariants = stock\nprofile = p\nworkload = spawn\n";
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", head, &err), 0);
+	assert_false(e.clock_given);
+	/* unset, the profile's clock applies; the experiment's wins when set */
+	struct clock_choice none = { 0 }, icount_profile = { GUEST_CLOCK_ICOUNT, "p.conf" };
+	struct clock_choice c = guest_clock_choose(none, (struct clock_choice){ e.clock, NULL },
+						   icount_profile);
+	assert_int_equal(c.clock, GUEST_CLOCK_ICOUNT);
+	assert_string_equal(c.from, "p.conf");
+	experiment_clear(&e);
+	char *t = xasprintf("%sclock = realtime\n", head);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", t, &err), 0);
+	free(t);
+	assert_true(e.clock_given);
+	assert_int_equal(e.clock, GUEST_CLOCK_REALTIME);
+	c = guest_clock_choose(none, (struct clock_choice){ e.clock, "t.conf" }, icount_profile);
+	assert_int_equal(c.clock, GUEST_CLOCK_REALTIME);
+	assert_string_equal(c.from, "t.conf");
+	/* an option wins over both */
+	c = guest_clock_choose((struct clock_choice){ GUEST_CLOCK_ICOUNT, "--clock" },
+			       (struct clock_choice){ e.clock, "t.conf" }, icount_profile);
+	assert_int_equal(c.clock, GUEST_CLOCK_ICOUNT);
+	assert_string_equal(c.from, "--clock");
+	/* nothing given: realtime */
+	c = guest_clock_choose(none, none, none);
+	assert_int_equal(c.clock, GUEST_CLOCK_REALTIME);
+	assert_string_equal(c.from, "default");
+	experiment_clear(&e);
 }
 
 /* debug = yes: every variant's debug companion is a group of its own,
@@ -268,6 +313,7 @@ int main(void)
 		cmocka_unit_test(parses_every_key),
 		cmocka_unit_test(bad_input_names_file_and_line),
 		cmocka_unit_test(debug_companions),
+		cmocka_unit_test(clock_is_given_only_when_the_file_says),
 		cmocka_unit_test(equivalence_margins),
 		cmocka_unit_test(sequential_keys),
 		cmocka_unit_test(shipped_experiments_load),

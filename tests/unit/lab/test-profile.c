@@ -80,6 +80,32 @@ static void bad_input_names_file_line_and_reason(void **state)
 	expect_error("description = x\n", "memory is required");
 	expect_error("description = x\nmemory = 1G\nnuma_nodes = 512M,256M\n", "add up to 768M");
 	expect_error("description = x\nmemory = 1G\ncpus = 1\nnuma_nodes = 512M,512M\n", "need at least");
+	expect_error("description = x\nmemory = 512M\nclock = instructions\n",
+		     "t.conf:3: clock = instructions: clock wants realtime or icount");
+	expect_error("description = x\nclock = ICOUNT\nmemory = 512M\n", "t.conf:2: clock = ICOUNT");
+	expect_error("description = x\nmemory = 512M\nclock = icount\nclock = realtime\n",
+		     "t.conf:4: clock is set twice");
+}
+
+static void clock_is_realtime_unless_the_file_says(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\n", &err), 0);
+	assert_int_equal(p.clock, GUEST_CLOCK_REALTIME);
+	assert_false(p.clock_given);
+	char *text = profile_format(&p);
+	assert_non_null(strstr(text, "clock=realtime\n"));
+	free(text);
+	profile_clear(&p);
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\nclock = icount # counted\n", &err), 0);
+	assert_int_equal(p.clock, GUEST_CLOCK_ICOUNT);
+	assert_true(p.clock_given);
+	text = profile_format(&p);
+	assert_non_null(strstr(text, "clock=icount\n"));
+	free(text);
+	profile_clear(&p);
 }
 
 static void defaults_when_unset(void **state)
@@ -134,6 +160,7 @@ int main(void)
 		cmocka_unit_test(parses_a_full_profile),
 		cmocka_unit_test(bad_input_names_file_line_and_reason),
 		cmocka_unit_test(defaults_when_unset),
+		cmocka_unit_test(clock_is_realtime_unless_the_file_says),
 		cmocka_unit_test(shipped_profiles_all_load),
 	};
 	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);

@@ -113,6 +113,34 @@ static void interactive_puts_the_console_on_the_terminal(void **state)
 	profile_clear(&p);
 }
 
+static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state)
+{
+	(void)state;
+	struct profile p = make_profile("description = d\nmemory = 512M\ncpus = 2\n");
+	struct qemu_spec spec = { .profile = &p, .accel = "tcg", .clock = GUEST_CLOCK_ICOUNT,
+				  .kernel = "k", .initrd = "i", .cmdline_extra = "", .tools_image = "t",
+				  .channel_dir = "." };
+	struct strlist argv = STRLIST_INIT;
+	qemu_build_argv(&spec, &argv);
+	assert_non_null(arg_after(&argv, "-accel", "tcg,thread=single"));
+	assert_null(arg_after(&argv, "-accel", "tcg,thread=multi"));
+	const char *icount = arg_after(&argv, "-icount", "");
+	assert_non_null(icount);
+	assert_string_equal(icount, "shift=0,sleep=off,align=off");
+	assert_string_equal(icount, guest_clock_settings(GUEST_CLOCK_ICOUNT));
+	/* the guest still sees the profile's CPUs: QEMU runs them in turn */
+	assert_non_null(arg_after(&argv, "-smp", "2"));
+	strlist_clear(&argv);
+
+	/* realtime has no counter */
+	spec.clock = GUEST_CLOCK_REALTIME;
+	qemu_build_argv(&spec, &argv);
+	assert_int_equal(count(&argv, "-icount"), 0);
+	assert_non_null(arg_after(&argv, "-accel", "tcg,thread=multi"));
+	strlist_clear(&argv);
+	profile_clear(&p);
+}
+
 static void shell_join_quotes_what_needs_it(void **state)
 {
 	(void)state;
@@ -134,6 +162,7 @@ int main(void)
 		cmocka_unit_test(phone_profile_under_tcg),
 		cmocka_unit_test(numa_nodes_get_memory_and_cpus),
 		cmocka_unit_test(interactive_puts_the_console_on_the_terminal),
+		cmocka_unit_test(icount_runs_one_tcg_thread_with_the_instruction_counter),
 		cmocka_unit_test(shell_join_quotes_what_needs_it),
 	};
 	return cmocka_run_group_tests_name("qemu", tests, NULL, NULL);

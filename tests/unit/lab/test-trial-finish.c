@@ -101,6 +101,47 @@ static void test_finish_twice_same_bytes(void **state)
 	free(dir);
 }
 
+/* record.json keeps the record as given, without what finishing computes, so a
+ * trial.json cut short is finished again from it to the same bytes. */
+static void test_record_kept_for_a_rebuild(void **state)
+{
+	(void)state;
+	char *dir = copy_sample("memcg-kill");
+	json_t *orig = load(dir, "trial.json");
+	json_t *record = json_pack("{s:O, s:O}", "environment", json_object_get(orig, "environment"),
+				   "outcome", json_object_get(orig, "outcome"));
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish(dir, record, &err), 0);
+	size_t len1, len2;
+	char *finished = slurp(dir, TRIAL_RECORD, &len1);
+	json_t *given = load(dir, TRIAL_RECORD_GIVEN);
+	assert_true(json_equal(given, record));
+	/* finishing from the whole trial.json keeps record.json the record given */
+	json_t *whole = load(dir, TRIAL_RECORD);
+	assert_int_equal(trial_finish(dir, whole, &err), 0);
+	json_t *given_again = load(dir, TRIAL_RECORD_GIVEN);
+	assert_true(json_equal(given_again, record));
+	/* trial.json cut short: finished again from record.json, the same bytes */
+	char *path = xasprintf("%s/%s", dir, TRIAL_RECORD);
+	assert_int_equal(truncate(path, 100), 0);
+	assert_null(load(dir, TRIAL_RECORD));
+	assert_int_equal(trial_finish(dir, given_again, &err), 0);
+	char *rebuilt = slurp(dir, TRIAL_RECORD, &len2);
+	assert_int_equal(len1, len2);
+	assert_memory_equal(finished, rebuilt, len1);
+	free(path);
+	free(finished);
+	free(rebuilt);
+	json_decref(orig);
+	json_decref(record);
+	json_decref(given);
+	json_decref(whole);
+	json_decref(given_again);
+	strbuf_release(&err);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* One files.bin record as docs/FORMATS.md defines it, written by hand. */
 static void add_record(struct strbuf *bin, const char *name, const char *data, size_t len)
 {
@@ -169,6 +210,36 @@ static void test_files_bin_split_before_metrics(void **state)
 	free(dir);
 }
 
+/* Snapshots that cannot be written (here "files" is no folder; a full disk
+ * likewise) leave the trial unfinished: no metrics from what did not land. */
+static void test_snapshots_not_written_not_finished(void **state)
+{
+	(void)state;
+	char *dir = copy_sample("memcg-kill");
+	char *files = xasprintf("%s/files", dir), *trial = xasprintf("%s/trial.json", dir);
+	assert_int_equal(remove_tree(files), 0);
+	assert_int_equal(write_file_str(files, "not a folder\n"), 0);
+	assert_int_equal(unlink(trial), 0);
+	struct strbuf bin = STRBUF_INIT;
+	add_record(&bin, "before/meminfo", "MemTotal: 1 kB\n", 15);
+	char *bin_path = xasprintf("%s/files.bin", dir);
+	assert_int_equal(write_file_atomic(bin_path, bin.buf, bin.len), 0);
+	json_t *record = json_object();
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish(dir, record, &err), -1);
+	assert_non_null(strstr(err.buf, "cannot write"));
+	assert_null(strchr(err.buf, '\n'));
+	assert_false(path_exists(trial));
+	json_decref(record);
+	strbuf_release(&err);
+	strbuf_release(&bin);
+	free(bin_path);
+	free(files);
+	free(trial);
+	remove_tree(dir);
+	free(dir);
+}
+
 /* An empty perf.data (perf asked for nothing, or sent nothing) is not
  * decoded: the perf.script there stays; a perf.data perf cannot read is a
  * warning, and the trial is still finished. */
@@ -230,6 +301,8 @@ int main(void)
 	quiet = true;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finish_twice_same_bytes),
+		cmocka_unit_test(test_record_kept_for_a_rebuild),
+		cmocka_unit_test(test_snapshots_not_written_not_finished),
 		cmocka_unit_test(test_files_bin_split_before_metrics),
 		cmocka_unit_test(test_perf_decoded_only_when_recorded),
 		cmocka_unit_test(test_cannot_write),

@@ -550,6 +550,84 @@ static void test_workload_conventions(void **state)
 				      "node", NULL), 2);
 }
 
+/* workload_check() in a child, stdout and stderr captured: the exit status
+ * (-1 for a signal), what it printed on stdout and the first line of stderr. */
+static int run_check(const char *name, int numa_nodes, char *out, size_t outcap, char *err,
+		     size_t errcap, const char *a1, const char *a2)
+{
+	int ofd[2], efd[2], status;
+	pid_t pid;
+	ssize_t n;
+
+	assert_int_equal(pipe(ofd), 0);
+	assert_int_equal(pipe(efd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *argv[4] = { (char *)name, (char *)a1, (char *)a2, NULL };
+		int argc = a1 ? (a2 ? 3 : 2) : 1;
+		struct wl_guest_shape guest = { 512ull << 20, numa_nodes };
+
+		dup2(ofd[1], 1);
+		dup2(efd[1], 2);
+		close(ofd[0]);
+		close(efd[0]);
+		_exit(workload_check(workload_find(name), &guest, argc, argv));
+	}
+	close(ofd[1]);
+	close(efd[1]);
+	waitpid(pid, &status, 0);
+	n = read(ofd[0], out, outcap - 1);
+	out[n > 0 ? n : 0] = '\0';
+	n = read(efd[0], err, errcap - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(ofd[0]);
+	close(efd[0]);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The check mode: every workload stops at wl_start() with good arguments
+ * (binder and cgroup setup would fail on the host and exit 1 instead), and
+ * rejects bad ones with its usage error, without printing anything else. */
+static void test_check_mode(void **state)
+{
+	char out[4096], err[4096];
+
+	(void)state;
+	for (const struct workload *w = workload_table; w->name; w++) {
+		assert_int_equal(run_check(w->name, 1, out, sizeof(out), err, sizeof(err), NULL, NULL), 0);
+		assert_string_equal(out, "");
+		assert_string_equal(err, "");
+		assert_int_equal(run_check(w->name, 1, out, sizeof(out), err, sizeof(err), "--help", NULL),
+				 0);
+		assert_string_equal(out, "");
+		assert_int_equal(run_check(w->name, 1, out, sizeof(out), err, sizeof(err), "--bogus", NULL),
+				 2);
+		assert_non_null(strstr(err, "unknown option '--bogus'"));
+		assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
+		/* --node against the guest's nodes, not the host's */
+		assert_int_equal(run_check(w->name, 1, out, sizeof(out), err, sizeof(err), "--node", "1"),
+				 2);
+		assert_non_null(strstr(err, "no such NUMA node (nodes 0..0)"));
+		assert_int_equal(run_check(w->name, 2, out, sizeof(out), err, sizeof(err), "--node", "1"),
+				 0);
+	}
+	/* the workload's own rules between options are checked too */
+	assert_int_equal(run_check("oom-hog", 1, out, sizeof(out), err, sizeof(err), "--mode", "reaper"),
+			 2);
+	assert_non_null(strstr(err, "needs --disk"));
+	/* what exists only in the guest is not */
+	assert_int_equal(run_check("spawn", 1, out, sizeof(out), err, sizeof(err), "--cmd",
+				   "/no/such/program"), 0);
+	assert_int_equal(run_workload("spawn", err, sizeof(err), "--cmd", "/no/such/program", NULL), 2);
+	assert_int_equal(run_check("binder-mmap", 1, out, sizeof(out), err, sizeof(err),
+				   "--map-size", "5M"), 2);
+	/* '%' sizes are shares of the guest's memory: 0.001% of 512M is below 8K */
+	assert_int_equal(run_check("fragment", 1, out, sizeof(out), err, sizeof(err), "--max-pin",
+				   "0.001%"), 2);
+	assert_non_null(strstr(err, "must be between 8192"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +648,7 @@ int main(void)
 		cmocka_unit_test(test_kv),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_workload_conventions),
+		cmocka_unit_test(test_check_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

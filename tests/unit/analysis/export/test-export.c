@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "analysis/export/export_perfetto.h"
@@ -392,6 +393,42 @@ static void test_table_json(void **state)
 	run_data_free(&rd);
 }
 
+/* A trial without a readable record (a trial.json cut short, none at all) is
+ * kept, with its outcome unknown: counted in n_other, trial_ok included. */
+static void test_trials_without_a_record(void **state)
+{
+	char *trial = xasprintf("%s/run/binder-kcalloc/000/trial.json", (char *)*state);
+	char *never = xasprintf("%s/run/binder-kcalloc/001", (char *)*state);
+	assert_int_equal(truncate(trial, 40), 0);
+	assert_int_equal(mkdir_p(never, 0755), 0);
+	struct run_data rd = { .quiet = true };
+	char *run = xasprintf("%s/run", (char *)*state);
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(run_data_add(&rd, run, &err), 0);
+	assert_int_equal(rd.n, 3);
+	size_t unreadable = 0, missing = 0;
+	for (size_t i = 0; i < rd.n; i++) {
+		unreadable += !strcmp(rd.trials[i].outcome, "unreadable");
+		missing += !strcmp(rd.trials[i].outcome, "missing");
+		if (strcmp(rd.trials[i].label, "stock"))
+			assert_null(rd.trials[i].trial);
+	}
+	assert_int_equal(unreadable, 1);
+	assert_int_equal(missing, 1);
+	size_t n, n_other;
+	free(run_data_values(&rd, "trial_ok", "binder-kcalloc", &n, &n_other, NULL));
+	assert_int_equal(n, 0);
+	assert_int_equal(n_other, 2);
+	free(run_data_values(&rd, "trial_ok", "stock", &n, &n_other, NULL));
+	assert_int_equal(n, 1);
+	assert_int_equal(n_other, 0);
+	run_data_free(&rd);
+	strbuf_release(&err);
+	free(run);
+	free(trial);
+	free(never);
+}
+
 static void test_format_double(void **state)
 {
 	(void)state;
@@ -415,6 +452,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_perfetto_empty_folder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_csv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trials_without_a_record, setup, teardown),
 		cmocka_unit_test(test_format_double),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,13 +59,15 @@ static void write_text(const char *path, const char *text)
 	assert_int_equal(write_file_str(path, text), 0);
 }
 
-/* A trial.json; METRICS and VICTIMS are the inside of their JSON arrays. */
+/* A trial.json; METRICS and VICTIMS are the inside of their JSON arrays,
+ * CLOCK the environment's clock object, or "" for a record from before. */
 static char *trial_json(const char *outcome, bool partial, int min_free_kbytes,
-			const char *metrics, const char *victims)
+			const char *metrics, const char *victims, const char *clock)
 {
 	return xasprintf(
 		"{\n"
 		"  \"environment\": {\"variant\": \"v\", \"variant_hash\": \"h\", \"accelerator\": \"kvm\",\n"
+		"    %s%s\n"
 		"    \"started_unix\": 1796030400, \"command\": \"oom-hog\",\n"
 		"    \"profile\": {\"name\": \"phone-512m\", \"memory_bytes\": \"536870912\",\n"
 		"                \"min_free_kbytes\": \"%d\", \"description\": \"a phone\"}},\n"
@@ -77,7 +79,7 @@ static char *trial_json(const char *outcome, bool partial, int min_free_kbytes,
 		"  \"victims\": [%s],\n"
 		"  \"lost_events\": 3\n"
 		"}\n",
-		min_free_kbytes, outcome, strcmp(outcome, "ok") ? 1 : 0,
+		clock, *clock ? "," : "", min_free_kbytes, outcome, strcmp(outcome, "ok") ? 1 : 0,
 		strcmp(outcome, "ok") ? "Kernel panic - not syncing" : "", partial ? "true" : "false",
 		metrics, victims);
 }
@@ -130,26 +132,27 @@ static char *make_run(const char *parent, const char *run_id, long created)
 		const char *name, *outcome;
 		bool partial;
 		int mfk;
-		const char *metrics, *victims;
+		const char *metrics, *victims, *clock;
 	} trials[] = {
 		{ "stock/000", "ok", false, 2048,
 		  METRIC("oom_kills", 1, "count") "," METRIC("latency_ms", 10.5, "ms"),
-		  VICTIM(101, "hog") "," VICTIM(102, "hog2") },
+		  VICTIM(101, "hog") "," VICTIM(102, "hog2"), "" },
 		{ "stock/001", "panic", true, 2048,
 		  METRIC("oom_kills", 7, "count") "," METRIC("latency_ms", 99, "ms") ","
-		  METRIC("warnings", 2, "count"), "" },
+		  METRIC("warnings", 2, "count"), "", "" },
 		{ "stock/002", "ok", false, 2048,
-		  METRIC("oom_kills", 3, "count") "," METRIC("latency_ms", 12.5, "ms"), "" },
+		  METRIC("oom_kills", 3, "count") "," METRIC("latency_ms", 12.5, "ms"), "", "" },
 		{ "new/000", "ok", false, 4096,
 		  METRIC("oom_kills", 0, "count") "," METRIC("alloc_ns", 9, "ns") ","
-		  METRIC("alloc_ns", 5, "ns"), "" },
+		  METRIC("alloc_ns", 5, "ns"), "", "" },
 		{ "new/001", "ok", false, 2048,
-		  METRIC("oom_kills", 4, "count") "," METRIC("alloc_ns", 7, "ns"), VICTIM(201, "hog") },
+		  METRIC("oom_kills", 4, "count") "," METRIC("alloc_ns", 7, "ns"), VICTIM(201, "hog"),
+		  "\"clock\": {\"name\": \"icount\", \"settings\": \"shift=0,sleep=off,align=off\"}" },
 	};
 	for (size_t i = 0; i < sizeof(trials) / sizeof(trials[0]); i++) {
 		path = xasprintf("%s/%s/trial.json", dir, trials[i].name);
 		text = trial_json(trials[i].outcome, trials[i].partial, trials[i].mfk, trials[i].metrics,
-				  trials[i].victims);
+				  trials[i].victims, trials[i].clock);
 		write_text(path, text);
 		free(text);
 		free(path);
@@ -274,8 +277,8 @@ static void test_import_counts_and_values(void **state)
 	store_import_report_clear(&r);
 
 	/* The schema's own promises. */
-	assert_int_equal(sql_int(s, "PRAGMA user_version", NULL), 1);
-	assert_int_equal(sql_int(s, "SELECT max(version) FROM schema_version", NULL), 1);
+	assert_int_equal(sql_int(s, "PRAGMA user_version", NULL), 2);
+	assert_int_equal(sql_int(s, "SELECT max(version) FROM schema_version", NULL), 2);
 	assert_int_equal(sql_int(s, "PRAGMA foreign_keys", NULL), 1);
 	assert_sql_text(s, "PRAGMA journal_mode", "wal");
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM pragma_foreign_key_check", NULL), 0);
@@ -322,6 +325,14 @@ static void test_import_counts_and_values(void **state)
 	assert_close(sql_double(s, "SELECT min(guest_uptime_at_ready) FROM trials"), 0.75);
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE accelerator = 'kvm' "
 				    "AND started_unix = 1796030400 AND lost_events = 3", NULL), 5);
+	/* The clock: as recorded, realtime for records from before clocks,
+	 * NULL without a record. */
+	assert_sql_text(s, "SELECT clock || ' ' || clock_settings FROM trial_list "
+			   "WHERE label = 'new' AND trial_index = 1", "icount shift=0,sleep=off,align=off");
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE clock = 'realtime' "
+				    "AND clock_settings = ''", NULL), 4);
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE clock IS NULL "
+				    "AND outcome IS NULL", NULL), 1);
 	/* stock/002 is the sixth in info.json's order; new/002 the fifth. */
 	assert_int_equal(sql_int(s, "SELECT order_position FROM trials t JOIN run_groups g "
 				    "ON g.id = t.grp WHERE g.label = ? AND t.trial_index = 2", "stock"), 5);
@@ -384,6 +395,44 @@ static void test_reimport_does_not_duplicate(void **state)
 	free(run);
 }
 
+/* Two folders of one run id are two runs: the second is refused, not merged
+ * over the first; once the first folder is gone, the run has moved. */
+static void test_two_folders_of_one_id(void **state)
+{
+	struct fixture *f = *state;
+	char *run = make_run(f->dir, "quick-3", 100);
+	char *copy = xasprintf("%s/copy-of-quick-3", f->dir);
+	char *cmd = xasprintf("cp -R '%s' '%s'", run, copy);
+	assert_int_equal(system(cmd), 0);
+	struct store *s = open_store(f->db);
+	import_ok(s, run, NULL);
+	sqlite3_int64 before[6], after[6];
+	table_counts(s, before);
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(store_import_run(s, copy, NULL, &err), STORE_EINPUT);
+	assert_non_null(strstr(err.buf, "not merged"));
+	assert_non_null(strstr(err.buf, copy));
+	table_counts(s, after);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(after[i], before[i]);
+	char *dir = sql_text(s, "SELECT run_dir FROM runs");
+	assert_non_null(strstr(dir, "/quick-3"));
+	free(dir);
+	assert_int_equal(remove_tree(run), 0);
+	import_ok(s, copy, NULL);
+	dir = sql_text(s, "SELECT run_dir FROM runs");
+	assert_non_null(strstr(dir, "/copy-of-quick-3"));
+	table_counts(s, after);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(after[i], before[i]);
+	free(dir);
+	store_close(s);
+	strbuf_release(&err);
+	free(cmd);
+	free(copy);
+	free(run);
+}
+
 static void test_changed_folder_is_reimported(void **state)
 {
 	struct fixture *f = *state;
@@ -400,7 +449,7 @@ static void test_changed_folder_is_reimported(void **state)
 
 	/* The corrupt trial gets written properly (as a finished trial would). */
 	char *path = xasprintf("%s/new/002/trial.json", run);
-	char *text = trial_json("ok", false, 2048, METRIC("oom_kills", 6, "count"), "");
+	char *text = trial_json("ok", false, 2048, METRIC("oom_kills", 6, "count"), "", "");
 	write_text(path, text);
 	struct timespec later[2] = { { 2000000000, 0 }, { 2000000000, 0 } };
 	assert_int_equal(utimensat(AT_FDCWD, path, later, 0), 0);
@@ -658,10 +707,48 @@ static void test_concurrent_imports(void **state)
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM run_groups", NULL), 6);
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM victims", NULL), 3 * RUN_VICTIMS);
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM profiles", NULL), 2);
-	assert_int_equal(sql_int(s, "SELECT count(*) FROM schema_version", NULL), 1);
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM schema_version", NULL), 2);
 	store_close(s);
 	for (int i = 0; i < CHILDREN; i++)
 		free(runs[i]);
+}
+
+/* A store of version 1 (before clocks) is migrated in place: its trials get
+ * the clock their record names, realtime when it names none. */
+static void test_migrates_a_version_1_store(void **state)
+{
+	struct fixture *f = *state;
+	char *run = make_run(f->dir, "quick-old", 7);
+	struct store *s = open_store(f->db);
+	import_ok(s, run, NULL);
+	store_close(s);
+
+	/* Back to version 1: no clock columns, no index, the old view. */
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
+	static const char downgrade[] =
+		"DROP VIEW trial_list; DROP INDEX trials_by_clock;"
+		"ALTER TABLE trials DROP COLUMN clock; ALTER TABLE trials DROP COLUMN clock_settings;"
+		"CREATE VIEW trial_list AS SELECT trial_index FROM trials;"
+		"DELETE FROM schema_version WHERE version = 2; PRAGMA user_version = 1;";
+	char *msg = NULL;
+	if (sqlite3_exec(db, downgrade, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("downgrade: %s", msg);
+	sqlite3_close(db);
+
+	s = open_store(f->db);
+	assert_int_equal(sql_int(s, "PRAGMA user_version", NULL), 2);
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM schema_version", NULL), 2);
+	assert_sql_text(s, "SELECT clock FROM trial_list WHERE label = 'new' AND trial_index = 1",
+			"icount");
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM trial_list WHERE clock = 'realtime'", NULL),
+			 4);
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE clock IS NULL", NULL), 1);
+	/* and the store takes runs as before */
+	import_ok(s, run, NULL);
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE clock = 'icount'", NULL), 1);
+	store_close(s);
+	free(run);
 }
 
 int main(void)
@@ -670,10 +757,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_import_counts_and_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reimport_does_not_duplicate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_changed_folder_is_reimported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_folders_of_one_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_medians, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_newest_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_imports, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrates_a_version_1_store, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,13 @@
  *   tid 208: an attempt (60 s) and the thread's exit: counted.
  *   kcompactd (tid 40) runs compact_zone with no attempt: nothing.
  * Compaction stalls 5 (201 at 20 s, 202, 203, 206, 208); direct reclaims 1.
+ *
+ * binder's page array: tid 201 allocates an order-3 zeroed compound page at
+ * 21 s (kcalloc-like) and fails one with __GFP_NORETRY at 22 s (kvcalloc's
+ * try); tid 203's order-3 allocation at 31 s has no __GFP_ZERO (a slab's):
+ * not counted, nor kcompactd's. Page arrays 2, failed 1. The openers' stall
+ * time: tid 201's reclaim 12 s -> 12.5 s and compaction 20.0002 s -> 20.1 s,
+ * 599.8 ms; kcompactd's does not count.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +45,9 @@
 #define END "compaction:mm_compaction_end: zone_start=0x1 migrate_pfn=0x1 free_pfn=0x7fe00 zone_end=0x80000, mode=async status=complete"
 #define DEFER "compaction:mm_compaction_deferred: node=0 zone=DMA32    order=3 order_failed=3 consider=1 limit=2"
 #define RECLAIM "vmscan:mm_vmscan_direct_reclaim_begin: order=3 gfp_flags=GFP_KERNEL"
+#define RECLAIM_END "vmscan:mm_vmscan_direct_reclaim_end: nr_reclaimed=32"
+#define PAGE_ARRAY "kmem:mm_page_alloc: page=0xffffea0000123400 pfn=0x48d0 order=3 migratetype=0 gfp_flags=GFP_KERNEL|__GFP_COMP|__GFP_ZERO"
+#define PAGE_ARRAY_FAILED "kmem:mm_page_alloc: page=0000000000000000 pfn=0x0 order=3 migratetype=0 gfp_flags=GFP_KERNEL|__GFP_COMP|__GFP_NOWARN|__GFP_NORETRY|__GFP_ZERO"
 #define ALLOC "kmem:mm_page_alloc: page=0x1 pfn=0x2 order=3 migratetype=0 gfp_flags=GFP_KERNEL"
 #define EXIT "sched:sched_process_exit: comm=binder-mmap pid=208 prio=120"
 
@@ -46,12 +56,16 @@ static const char *const trace_lines[] = {
 	"binder-mmap 200/201 [000] 10.000000000: " TRY,
 	"binder-mmap 200/201 [000] 10.100000000: " SKIP,
 	"binder-mmap 200/201 [000] 12.000000000: " RECLAIM,
+	"binder-mmap 200/201 [000] 12.500000000: " RECLAIM_END,
 	"binder-mmap 200/202 [001] 15.000000000: " TRY,
 	"binder-mmap 200/202 [001] 15.000100000: " DEFER,
 	"binder-mmap 200/201 [000] 20.000000000: " TRY,
 	"binder-mmap 200/201 [000] 20.000100000: " GO,
 	"binder-mmap 200/201 [000] 20.000200000: " BEGIN,
 	"binder-mmap 200/201 [000] 20.100000000: " END,
+	"binder-mmap 200/201 [000] 21.000000000: " PAGE_ARRAY,
+	"binder-mmap 200/201 [000] 22.000000000: " PAGE_ARRAY_FAILED,
+	"kcompactd0 40/40 [001] 23.000000000: " PAGE_ARRAY,
 	"kcompactd0 40/40 [001] 25.000000000: " BEGIN,
 	"kcompactd0 40/40 [001] 25.100000000: " END,
 	"binder-mmap 200/203 [001] 30.000000000: " TRY,
@@ -96,6 +110,10 @@ static void counts_like_vmstat(void **state)
 	feed_all(&w);
 	assert_int_equal(w.compaction_stalls, 5);
 	assert_int_equal(w.direct_reclaims, 1);
+	assert_true(w.opener_seen);
+	assert_int_equal(w.page_array_allocs, 2);
+	assert_int_equal(w.page_array_failed, 1);
+	assert_int_equal(w.opener_stall_ns, 599800000);
 	stall_window_release(&w);
 }
 

@@ -1,0 +1,26 @@
+/*
+ * The first round's word on a run: when every trial of it (the first of each
+ * group, in a shard those the shard has) ended the same broken way, the rest
+ * of the run would end that way too, so lab run stops there. Broken means:
+ *   - 'failed' with one exit status: the experiment's script fails a trial
+ *     only for a usage error or a program the guest lacks (status 2, 126,
+ *     127; experiment_command), the command's own failures being results;
+ *   - 'boot-failure': the kernel or the guest images do not come up.
+ * Panics and hangs are results of the kernels under test: they never stop a
+ * run, nor does a round whose trials ended in different ways.
+ */
+#ifndef LAB_FIRST_ROUND_H
+#define LAB_FIRST_ROUND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/util.h"
+
+/* The trial folders DIRS of the first round: true, and the reason in WHY (one
+ * line: the outcome, the status, what the first trial said), when they all
+ * ended the same broken way. A trial without a readable trial.json is no
+ * evidence: false. */
+bool first_round_broken(const char *const *dirs, size_t n, struct strbuf *why);
+
+#endif

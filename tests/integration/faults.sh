@@ -1,0 +1,251 @@
+# The fault campaign, on real kernels and VMs: bad input is rejected before
+# any boot (no QEMU started); a first round that fails the same way in every
+# group stops the run; lab run killed (SIGKILL) and interrupted (SIGINT)
+# mid-trial leaves no QEMU, and --resume boots every unfinished trial once and
+# no finished one again; lab boot killed leaves no QEMU; a guest that stops
+# answering is a hang within the watchdog; a disk that fills under --out is
+# one line with the earlier trials intact; a trial.json cut short is named,
+# counted and rebuilt; two runs started in the same second into one store
+# keep every trial once.
+. "$(dirname "$0")/lib.sh"
+
+export OOMLAB_RESULTS="$SCRATCH/results" OOMLAB_DB="$SCRATCH/results/oomlab.sqlite"
+EXP="$ROOT/tests/experiments/faults.conf"
+"$LAB" --quiet kernel build stock binder-kcalloc || fail "building the kernels"
+
+# QEMU through a wrapper that logs every boot's folder to $BOOTS and execs the
+# real one (the same process, so the lab's guard against orphans holds). With
+# $FILL_AFTER_FIRST_BOOT it waits instead, for that test's first boot.
+REAL_QEMU=$(command -v qemu-system-x86_64)
+BOOTS="$SCRATCH/boots"
+mkdir -p "$SCRATCH/bin"
+cat > "$SCRATCH/bin/qemu-system-x86_64" <<EOF
+#!/bin/sh
+case " \$* " in *" -kernel "*) pwd >> "$BOOTS" ;; esac
+exec "$REAL_QEMU" "\$@"
+EOF
+chmod +x "$SCRATCH/bin/qemu-system-x86_64"
+export PATH="$SCRATCH/bin:$PATH"
+: > "$BOOTS"
+
+boots_in() { grep -c "^$1" "$BOOTS" || true; }
+qemus_in() {
+	n=0
+	for p in $(pgrep -f qemu-system-x86_64 || true); do
+		case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$1"*) n=$((n + 1)) ;; esac
+	done
+	echo $n
+}
+finished() { ls "$1"/*/*/trial.json 2>/dev/null | wc -l; }
+# the trial folders of RUN that have no trial.json
+unfinished() {
+	for d in "$1"/*/*/; do
+		[ -e "$d/trial.json" ] || echo "${d%/}"
+	done
+}
+# wait_for COND...: up to 5 minutes
+wait_for() {
+	for i in $(seq 1 1500); do
+		"$@" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+# running_after RUN N: N trials finished, and an unfinished one's QEMU runs with its agent up
+running_after() {
+	[ "$(finished "$1")" -ge "$2" ] || return 1
+	for c in "$1"/*/*/ctl.jsonl; do
+		[ -e "${c%/ctl.jsonl}/trial.json" ] && continue
+		grep -qs '"ready"' "$c" && [ "$(qemus_in "$1")" -eq 1 ] && return 0
+	done
+	return 1
+}
+
+# --- bad input: one line naming file and line (or the option), exit 2, nothing booted
+bad_exp="$SCRATCH/bad.conf"
+for line in 'nosuch --x' 'binder-mmap --opens x' 'oom-hog --mode reaper' 'spawn --node 1' \
+	    'if true; then spawn; fi' 'spawn --time $OOMLAB_TIME' 'spawn "-n 5'; do
+	printf 'description = bad\nvariants = stock binder-kcalloc\nprofile = phone-512m\n# the line\nworkload = %s\n' \
+		"$line" > "$bad_exp"
+	set +e
+	msg=$("$LAB" run -x "$bad_exp" -o "$SCRATCH/bad-run" 2>&1)
+	status=$?
+	set -e
+	echo "$msg"
+	check "'$line' is exit 2" [ "$status" -eq 2 ]
+	check "'$line' is one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
+	check_text "'$line' names the file and line" "$msg" "bad.conf:5: workload = "
+	check "'$line' made no run folder" [ ! -e "$SCRATCH/bad-run" ]
+done
+check_text "an unknown name says what there is" "$(printf 'description = b\nvariants = stock\nprofile = phone-512m\nworkload = nosuch\n' > "$bad_exp"; "$LAB" run -x "$bad_exp" 2>&1 || true)" \
+	"'nosuch' is neither a workload (binder-sendvec.*) nor a program of the guest"
+printf 'description = bad\nvariants = stock\nprofile = phone-512m\nprepare = fragment --bogus\nworkload = spawn\n' > "$bad_exp"
+set +e
+msg=$("$LAB" run -x "$bad_exp" 2>&1)
+status=$?
+set -e
+check "a bad prepare line is exit 2" [ "$status" -eq 2 ]
+check_text "and names its line" "$msg" "bad.conf:4: prepare = fragment --bogus: fragment: unknown option '--bogus'"
+for cmd in 'binder-mmap --opens x' 'true; nosuch'; do
+	set +e
+	msg=$("$LAB" boot stock -o "$SCRATCH/bad-boot" -- "$cmd" 2>&1)
+	status=$?
+	set -e
+	echo "$msg"
+	check "lab boot -- '$cmd' is exit 2, one line" [ "$status" -eq 2 -a "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
+done
+set +e
+msg=$("$LAB" boot stock --prepare 'fragment --target-order x' -o "$SCRATCH/bad-boot" -- true 2>&1)
+status=$?
+set -e
+check "a bad lab boot --prepare is exit 2" [ "$status" -eq 2 ]
+check_text "and names the option" "$msg" "boot: --prepare fragment --target-order x: fragment: --target-order"
+check "no bad input booted anything" [ ! -s "$BOOTS" ]
+check "nor made a trial folder" [ ! -e "$SCRATCH/bad-boot" ]
+
+# --- a first round that fails the same way everywhere stops the run
+printf 'description = fails\nvariants = stock binder-kcalloc\nprofile = phone-512m\ntrials = 3\nperf_events = none\nworkload = spawn --cmd /no/such/program\n' \
+	> "$SCRATCH/fails.conf"
+set +e
+"$LAB" run -x "$SCRATCH/fails.conf" -o "$SCRATCH/fails" > "$SCRATCH/fails.out" 2> "$SCRATCH/fails.err"
+status=$?
+set -e
+tail -1 "$SCRATCH/fails.err"
+check "the run stops with exit 1" [ "$status" -eq 1 ]
+check "after the first round: one trial a group" [ "$(finished "$SCRATCH/fails")" -eq 2 -a "$(boots_in "$SCRATCH/fails")" -eq 2 ]
+check_text "saying why" "$(tail -1 "$SCRATCH/fails.err")" \
+	"every trial of the first round (2) ended 'failed' with exit status 2; .* said: spawn: --cmd /no/such/program: No such file or directory: the run stops here"
+check "and no table" [ ! -s "$SCRATCH/fails.out" ]
+
+# --- lab run killed (SIGKILL) and interrupted (SIGINT) mid-trial, then resumed
+RUN="$SCRATCH/run"
+"$LAB" run -x "$EXP" --trials 1 -o "$RUN" > /dev/null 2> "$SCRATCH/run.err1" &
+lab=$!
+wait_for running_after "$RUN" 1 || fail "the run did not get to its second trial"
+kill -KILL $lab
+wait $lab || true
+sleep 1
+check "SIGKILL mid-trial left no QEMU" [ "$(qemus_in "$RUN")" -eq 0 ]
+cut="$(unfinished "$RUN")"
+check "one trial finished before the SIGKILL" [ "$(finished "$RUN")" -eq 1 ]
+first=$(ls "$RUN"/*/*/trial.json)
+stamp=$(stat -c %Y "$first")
+"$LAB" run --resume "$RUN" > /dev/null 2> "$SCRATCH/run.err2" &
+lab=$!
+wait_for running_after "$RUN" 1 || fail "the resumed run did not boot the cut trial again"
+kill -INT $lab
+set +e
+wait $lab
+status=$?
+set -e
+sleep 1
+check "SIGINT is exit 130" [ "$status" -eq 130 ]
+check "SIGINT mid-trial left no QEMU" [ "$(qemus_in "$RUN")" -eq 0 ]
+cut="$cut $(unfinished "$RUN")"
+check "no other trial finished before the SIGINT" [ "$(finished "$RUN")" -eq 1 ]
+"$LAB" run --resume "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err3" ||
+	fail "the last resume failed: $(tail -3 "$SCRATCH/run.err3")"
+check "every trial finished" [ "$(finished "$RUN")" -eq 2 ]
+check "the first finished trial was not run again" [ "$(stat -c %Y "$first")" = "$stamp" ]
+check "each trial ended once over the three invocations" \
+	[ "$(cat "$SCRATCH"/run.err[123] | grep -c '\] .*: ok in')" -eq 2 ]
+check "each signal cut a trial ($cut)" [ "$(echo $cut | wc -w)" -eq 2 ]
+for t in "$RUN"/*/*/; do
+	t=${t%/}
+	want=$(( 1 + $(echo $cut | tr ' ' '\n' | grep -cx "$t" || true) ))
+	check "$(basename "$(dirname "$t")")/$(basename "$t") booted $want times: once more for each cut" \
+		[ "$(boots_in "$t")" -eq $want ]
+done
+
+# --- lab boot killed (SIGTERM and SIGKILL): no QEMU survives
+for sig in TERM KILL; do
+	dir="$SCRATCH/kill-$sig"
+	"$LAB" --quiet boot stock -o "$dir" -- 'sleep 120' > /dev/null 2>&1 &
+	lab=$!
+	wait_for grep -qs '"ready"' "$dir/ctl.jsonl" || fail "lab boot did not come up"
+	check "QEMU runs before SIG$sig" [ "$(qemus_in "$dir")" -eq 1 ]
+	kill -$sig $lab
+	wait $lab || true
+	sleep 1
+	check "no QEMU left after the lab got SIG$sig" [ "$(qemus_in "$dir")" -eq 0 ]
+done
+
+# --- a guest that stops talking: real-time hogs starve everything else
+start=$(date +%s)
+set +e
+"$LAB" boot stock --silence-timeout 8 -o "$SCRATCH/hang" -- \
+	'echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	 for c in /sys/kernel/debug/sched/fair_server/cpu*; do echo 0 > $c/runtime; done
+	 stress-ng --cpu 2 --sched fifo --sched-prio 50 --timeout 300 --temp-path /tmp' 2> "$SCRATCH/hang.err"
+status=$?
+set -e
+took=$(( $(date +%s) - start ))
+check "a silent guest exits 124" [ "$status" -eq 124 ]
+check "the outcome is hang" grep -q '"outcome": "hang"' "$SCRATCH/hang/trial.json"
+check "the hang was caught within the watchdog, not the 300 s workload (took $took s)" [ "$took" -lt 60 ]
+check "the hang record has the last console lines" grep -q 'last console lines' "$SCRATCH/hang/trial.json"
+check "and no QEMU is left" [ "$(qemus_in "$SCRATCH/hang")" -eq 0 ]
+
+# --- a full disk under --out: a tmpfs with room for the initrd and one and a half trials
+folder_kb=$(du -sk "$RUN/stock/000" | cut -f1)
+initramfs=$(grep -o "'[^']*initramfs[^']*'" "$RUN/stock/000/reproduce.sh" | tr -d "'")
+initrd_kb=$(( ($(stat -c %s "$initramfs") + $(stat -c %s "$RUN/stock/000/job.cpio")) / 1024 + 1 ))
+FULL="$SCRATCH/full"
+mkdir -p "$FULL"
+mount -t tmpfs -o size=$(( initrd_kb + folder_kb * 3 / 2 ))k oomlab-faults "$FULL" || fail "cannot mount a tmpfs"
+trap 'umount "$FULL" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+set +e
+"$LAB" --quiet run -x "$EXP" --trials 1 -o "$FULL/run" > /dev/null 2> "$SCRATCH/full.err"
+status=$?
+set -e
+cat "$SCRATCH/full.err"
+check "the full disk is exit 1" [ "$status" -eq 1 ]
+check "in one line" [ "$(wc -l < "$SCRATCH/full.err")" -eq 1 ]
+check_text "that says so" "$(cat "$SCRATCH/full.err")" "No space left on device"
+done_full=$(finished "$FULL/run")
+check "the first trial finished before the disk was full" [ "$done_full" -eq 1 ]
+for t in "$FULL"/run/*/*/trial.json; do
+	check "$t is whole" [ "$(jq -r .outcome.outcome "$t")" = ok ]
+done
+check "no QEMU is left" [ "$(qemus_in "$FULL")" -eq 0 ]
+mount -o remount,size=64m "$FULL"
+"$LAB" --quiet run --resume "$FULL/run" > /dev/null 2> "$SCRATCH/full2.err" ||
+	fail "resuming after the disk was freed: $(tail -3 "$SCRATCH/full2.err")"
+check "with room again the run finishes" [ "$(finished "$FULL/run")" -eq 2 ]
+
+# --- a trial.json cut short: named by compare, report and export, counted, rebuilt
+t="$RUN/stock/000/trial.json"
+cp "$t" "$SCRATCH/whole.json"
+head -c 200 "$SCRATCH/whole.json" > "$t"
+"$LAB" compare "$RUN" --format json > "$SCRATCH/cut.json" 2> "$SCRATCH/cut.err" || fail "compare with a cut trial.json"
+check_text "compare names it" "$(cat "$SCRATCH/cut.err")" "$t: unreadable (line"
+check "and counts it among the trials that ended otherwise" \
+	[ "$(jq '[.rows[] | select(.metric == "trial_ok")][0].baseline_stats | .n == 0 and .n_other == 1' "$SCRATCH/cut.json")" = true ]
+"$LAB" report "$RUN" -o "$SCRATCH/cut.html" > /dev/null 2> "$SCRATCH/cut-report.err" || fail "report with a cut trial.json"
+check_text "report names it" "$(cat "$SCRATCH/cut-report.err")" "$t: unreadable"
+"$LAB" export "$RUN" --format csv -o "$SCRATCH/cut-csv" > /dev/null 2> "$SCRATCH/cut-export.err" || fail "export"
+check_text "export names it" "$(cat "$SCRATCH/cut-export.err")" "$t: unreadable"
+"$LAB" results --recompute "$RUN" > /dev/null 2> "$SCRATCH/recompute.err" || fail "lab results --recompute"
+check_text "lab results --recompute rebuilds it" "$(cat "$SCRATCH/recompute.err")" "trial.json rebuilt from record.json"
+check "to the same bytes" cmp "$SCRATCH/whole.json" "$t"
+
+# --- two runs of one experiment started in the same second, into one store
+export OOMLAB_DB="$SCRATCH/two.sqlite"
+grep -v '^variants' "$EXP" > "$SCRATCH/twin.conf"
+echo 'variants = stock' >> "$SCRATCH/twin.conf"
+# at the start of a second, so that both take their time stamp in it
+sleep "$(printf '0.%09d' $(( 1000000000 - $(date +%N | sed 's/^0*//;s/^$/0/') )))"
+"$LAB" --quiet run -x "$SCRATCH/twin.conf" --trials 1 -o "$SCRATCH/twin1" > /dev/null 2> "$SCRATCH/twin1.err" &
+one=$!
+"$LAB" --quiet run -x "$SCRATCH/twin.conf" --trials 1 -o "$SCRATCH/twin2" > /dev/null 2> "$SCRATCH/twin2.err" &
+two=$!
+wait $one || fail "the first of two runs: $(tail -3 "$SCRATCH/twin1.err")"
+wait $two || fail "the second of two runs: $(tail -3 "$SCRATCH/twin2.err")"
+id1=$(jq -r .run_id "$SCRATCH/twin1/run.json")
+id2=$(jq -r .run_id "$SCRATCH/twin2/run.json")
+echo "run ids: $id1 $id2 (the same second: $([ "${id1%-*}" = "${id2%-*}" ] && echo yes || echo no))"
+check "two runs, two ids" [ "$id1" != "$id2" ]
+check "the store has both runs" [ "$(sqlite3 "$OOMLAB_DB" 'SELECT count(*) FROM runs')" -eq 2 ]
+check "and every trial once" [ "$(sqlite3 "$OOMLAB_DB" \
+	"SELECT count(DISTINCT trial_dir) || ' ' || count(*) FROM trial_list")" = "2 2" ]
+check "no QEMU is left anywhere the campaign ran" [ "$(qemus_in "$SCRATCH")" -eq 0 ]

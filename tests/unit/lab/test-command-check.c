@@ -1,0 +1,254 @@
+/* Unit tests: command lines are checked on the host as the guest would run
+ * them, workload arguments by the workload binary's check mode. Needs
+ * build/guest/oomlab-workload (the Makefile builds it first). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/command-check.h"
+#include "lab/experiment.h"
+#include "lab/profile.h"
+
+static const char *const workload_names[] = { "binder-mmap", "spawn", "oom-hog", "fragment",
+					      "binder-sendvec", "binder-throughput", "binder-objects",
+					      NULL };
+static const char *const program_paths[] = { "/bin/sh", "/bin/true", "/bin/echo", "/bin/kill",
+					     "/bin/tee", "/bin/cat", "/bin/grep", "/bin/ls", "/bin/wc",
+					     "/bin/mount", "/bin/sleep", "/bin/taskset", "/usr/bin/stress-ng",
+					     "/usr/bin/oomlab-workload", NULL };
+
+/* A guest of 512M, one node, a slow disk or not; the real workload binary checks. */
+static void guest(struct guest_view *g, bool slow_disk)
+{
+	memset(g, 0, sizeof(*g));
+	for (const char *const *w = workload_names; *w; w++) {
+		strlist_push(&g->workloads, *w);
+		strlist_push_owned(&g->programs, xasprintf("/usr/bin/%s", *w));
+	}
+	for (const char *const *p = program_paths; *p; p++)
+		strlist_push(&g->programs, *p);
+	g->check_binary = xstrdup("build/guest/oomlab-workload");
+	g->memory = 512ull << 20;
+	g->numa_nodes = 1;
+	g->slow_disk = slow_disk;
+}
+
+/* "" when LINE passes, else the reason. */
+static char *check(const char *line, bool program_first, bool slow_disk, size_t *n_notes)
+{
+	struct guest_view g;
+	struct strlist notes = STRLIST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	guest(&g, slow_disk);
+	int rc = command_check(&g, line, program_first, &notes, &err);
+	assert_true(rc == 0 ? err.len == 0 : err.len > 0);
+	assert_null(strchr(strbuf_str(&err), '\n'));
+	if (n_notes)
+		*n_notes = notes.n;
+	strlist_clear(&notes);
+	guest_view_clear(&g);
+	return strbuf_detach(&err);
+}
+
+#define assert_passes(line, first)                         \
+	do {                                               \
+		char *why = check(line, first, true, NULL); \
+		assert_string_equal(why, "");              \
+		free(why);                                 \
+	} while (0)
+
+#define assert_fails(line, first, needle)                                   \
+	do {                                                                \
+		char *why = check(line, first, true, NULL);                  \
+		if (!strstr(why, needle))                                   \
+			fail_msg("'%s': wanted '%s' in '%s'", line, needle, why); \
+		free(why);                                                  \
+	} while (0)
+
+static void workload_arguments_use_the_workload_parser(void **state)
+{
+	(void)state;
+	assert_passes("binder-mmap --opens 50", true);
+	assert_passes("spawn -n 5 --method vfork", true);
+	assert_fails("binder-mmap --opens x", true, "binder-mmap: --opens wants a whole number");
+	assert_fails("spawn --bogus", true, "spawn: unknown option '--bogus'");
+	assert_fails("spawn stray", true, "unexpected argument 'stray'");
+	/* rules between options, and the guest's shape */
+	assert_fails("oom-hog --mode reaper", true, "needs --disk");
+	assert_fails("spawn --node 1", true, "no such NUMA node (nodes 0..0)");
+	assert_fails("fragment --max-pin 0.001%", true, "must be between 8192");
+	/* through oomlab-workload, by path, after other commands */
+	assert_passes("oomlab-workload spawn -n 3", true);
+	assert_fails("oomlab-workload spawn -n x", true, "spawn: --count");
+	assert_fails("oomlab-workload nosuch", true, "unknown workload 'nosuch'");
+	assert_passes("oomlab-workload --list", true);
+	assert_fails("/usr/bin/spawn -n x", true, "spawn: --count");
+	assert_fails("true; spawn -n x | tee /tmp/x", true, "spawn: --count");
+	assert_fails("true && 'spawn' \"-n\" x", true, "spawn: --count");
+	/* pinned with taskset: the workload behind it is checked */
+	assert_passes("taskset 1 binder-sendvec --time-per-size 0.5", true);
+	assert_passes("taskset -a 3 spawn -n 5", true);
+	assert_fails("taskset 1 binder-sendvec --time-per-size soon", true, "binder-sendvec: --time-per-size");
+	assert_fails("taskset 1 nosuch", true, "'nosuch' is neither a workload");
+}
+
+static void programs_and_shell_syntax(void **state)
+{
+	(void)state;
+	assert_fails("nosuch --x", true, "'nosuch' is neither a workload (binder-mmap, spawn, oom-hog");
+	assert_fails("/opt/prog", true, "'/opt/prog' is neither");
+	assert_passes("stress-ng --vm 1 --timeout 1", true);
+	assert_passes("sh -c 'nosuch; anything goes in here'", true);
+	assert_passes("kill -STOP 1", false);
+	assert_passes("echo x > /tmp/a 2>&1; cat /tmp/a", true);
+	/* shell syntax, builtins and assignments: fine in a script... */
+	assert_passes("if true; then spawn -n 2; fi", false);
+	assert_passes("for i in 1 2; do spawn -n $i; done", false);
+	assert_passes("cd /tmp && exit 3", false);
+	assert_passes("command -v perf && exec spawn -n 2", false);
+	assert_fails("exec spawn -n x", false, "spawn: --count");
+	assert_passes("N=4; spawn -n $N", false);
+	assert_fails("N=x; spawn -n $N", false, "spawn: --count");
+	assert_passes("case $1 in a|b) nosuch;; esac", false);
+	assert_passes("{ spawn -n 2; } > /tmp/log", false);
+	assert_fails("if true; then nosuch; fi", false, "'nosuch' is neither");
+	/* ...but a workload line is run with exec: it starts with a program */
+	assert_fails("if true; then spawn; fi", true, "starts with its program, not 'if'");
+	assert_fails("FOO=1 spawn", true, "not an assignment");
+	assert_fails("cd /tmp", true, "'cd' is neither");
+	assert_fails("sh -c 'x", true, "not closed");
+}
+
+/* The commands the integration tests and the README boot pass as they stand. */
+static void commands_in_use_pass(void **state)
+{
+	(void)state;
+	static const char *const commands[] = {
+		"grep MemTotal /proc/meminfo; ls -d /sys/devices/system/node/node* | wc -l;\n"
+		"\t cat /sys/fs/cgroup/workload/memory.max; cat /proc/self/cgroup; grep -c zram0 /proc/swaps;\n"
+		"\t cat /proc/sys/vm/min_free_kbytes; ls /dev/binderfs/binder_logs/stats; mount | grep -c erofs",
+		"exit 7",
+		"echo written-just-before-the-panic; echo c > /proc/sysrq-trigger",
+		"echo -1 > /proc/sys/kernel/sched_rt_runtime_us\n"
+		"\t for c in /sys/kernel/debug/sched/fair_server/cpu*; do echo 0 > $c/runtime; done\n"
+		"\t stress-ng --cpu 2 --sched fifo --sched-prio 50 --timeout 300 --temp-path /tmp",
+		"sleep 120",
+		"oom-hog --mode memcg --hogs 1 --kills 1 > /dev/null; echo c > /proc/sysrq-trigger",
+		"oom-hog --mode reaper --scope memcg --disk $OOMLAB_SLOW_DISK",
+		"binder-sendvec --time-per-size 0.2",
+		"binder-throughput -w 4 -i 300",
+		"binder-objects",
+		"binder-mmap --opens 300",
+		"grep MemTotal /proc/meminfo; cat /sys/fs/cgroup/workload/memory.max",
+		NULL,
+	};
+	for (const char *const *c = commands; *c; c++) {
+		char *why = check(*c, false, true, NULL);
+		if (*why)
+			fail_msg("'%s': %s", *c, why);
+		free(why);
+	}
+}
+
+static void variables_of_the_guest(void **state)
+{
+	(void)state;
+	size_t notes = 0;
+	assert_passes("oom-hog --mode reaper --disk $OOMLAB_SLOW_DISK", true);
+	assert_passes("spawn --cmd $OOMLAB_SCRATCH/x", true);
+	assert_fails("spawn --time $OOMLAB_TIME", true, "the guest has no $OOMLAB_TIME");
+	char *why = check("oom-hog --mode reaper --disk $OOMLAB_SLOW_DISK", true, false, NULL);
+	assert_non_null(strstr(why, "$OOMLAB_SLOW_DISK is set only under a profile with a slow disk"));
+	free(why);
+	/* only the guest knows: a note, not an error */
+	why = check("spawn -n $(nproc)", true, true, &notes);
+	assert_string_equal(why, "");
+	assert_int_equal(notes, 1);
+	free(why);
+	why = check("spawn -n 3", true, true, &notes);
+	assert_int_equal(notes, 0);
+	free(why);
+}
+
+static void experiment_lines_are_named(void **state)
+{
+	(void)state;
+	struct experiment e;
+	struct guest_view g;
+	struct strbuf err = STRBUF_INIT;
+	guest(&g, false);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf",
+					  "description = t\nvariants = stock\nprofile = p\n"
+					  "prepare = fragment --target-order 3\n"
+					  "# a comment\n"
+					  "workload = spawn -n 5\n"
+					  "workload = binder-mmap --opens x\n", &err), 0);
+	assert_int_equal(experiment_check_commands(&e, &g, &err), -1);
+	assert_string_equal(err.buf, "t.conf:7: workload = binder-mmap --opens x: binder-mmap: --opens "
+				     "wants a whole number from 1 to 1000000, not 'x'");
+	experiment_clear(&e);
+	strbuf_reset(&err);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf",
+					  "description = t\nvariants = stock\nprofile = p\n"
+					  "workload = spawn\n"
+					  "prepare = fragment --bogus\n", &err), 0);
+	assert_int_equal(experiment_check_commands(&e, &g, &err), -1);
+	assert_string_equal(err.buf, "t.conf:5: prepare = fragment --bogus: fragment: unknown option "
+				     "'--bogus'");
+	experiment_clear(&e);
+	strbuf_release(&err);
+	guest_view_clear(&g);
+}
+
+/* Every experiment of the checkout and of the tests passes under its profile. */
+static void shipped_experiments_pass(void **state)
+{
+	(void)state;
+	static const char *const files[] = { "configs/experiments", "tests/experiments", NULL };
+	setenv("OOMLAB_ROOT", ".", 1);
+	for (const char *const *dir = files; *dir; dir++) {
+		char *cmd = xasprintf("ls %s/*.conf", *dir);
+		FILE *ls = popen(cmd, "r");
+		char path[512];
+		int n = 0;
+		while (ls && fgets(path, sizeof(path), ls)) {
+			path[strcspn(path, "\n")] = '\0';
+			struct experiment e;
+			struct profile p;
+			struct guest_view g;
+			struct strbuf err = STRBUF_INIT;
+			if (experiment_load(&e, path, &err) < 0 || profile_load(&p, e.profile, &err) < 0)
+				fail_msg("%s", err.buf);
+			guest(&g, p.slow_disk_size > 0);
+			g.memory = p.memory;
+			g.numa_nodes = p.numa_nodes;
+			if (experiment_check_commands(&e, &g, &err) < 0)
+				fail_msg("%s", err.buf);
+			experiment_clear(&e);
+			profile_clear(&p);
+			guest_view_clear(&g);
+			n++;
+		}
+		assert_true(n > 0);
+		pclose(ls);
+		free(cmd);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(workload_arguments_use_the_workload_parser),
+		cmocka_unit_test(programs_and_shell_syntax),
+		cmocka_unit_test(commands_in_use_pass),
+		cmocka_unit_test(variables_of_the_guest),
+		cmocka_unit_test(experiment_lines_are_named),
+		cmocka_unit_test(shipped_experiments_pass),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
