@@ -7,7 +7,7 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -MMD -MP -I.
 BUILD   := build
 
 # Host side: the lab binary, the analysis code it links, and common/ below both.
-LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -ljansson -lcrypto -lm -lpthread
+LAB_LIBS   := -lsqlite3 -lgsl -lgslcblas -ljansson -lcrypto -lz -llzma -lzstd -lm -lpthread
 LAB_MAIN   := lab/lab.c
 # Sources are every .c file of these folders and their subfolders.
 sources     = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))

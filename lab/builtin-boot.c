@@ -9,6 +9,7 @@
 #include "builtin.h"
 #include "command-check.h"
 #include "kbuild.h"
+#include "kernel-catalog.h"
 #include "options.h"
 #include "common/paths.h"
 #include "perf-events.h"

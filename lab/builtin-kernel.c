@@ -5,17 +5,22 @@
 
 #include "builtin.h"
 #include "kbuild.h"
+#include "kernel-catalog.h"
 #include "options.h"
 
 static const char kernel_usage[] =
 	"usage: lab kernel list\n"
-	"       lab kernel build [VARIANT...]\n"
+	"       lab kernel build [--debug] [VARIANT...]\n"
 	"       lab kernel path VARIANT\n"
 	"\n"
 	"  list    every variant in kernels/variants/: name, content hash, whether a\n"
-	"          built kernel is cached, and its description\n"
+	"          built kernel is cached, whether its debug build is, where it comes\n"
+	"          from (Debian's tarball, or the variant's `source`: a tree, a git ref\n"
+	"          or a prebuilt bzImage) and its description\n"
 	"  build   build the named variants (all when none is named); cached ones\n"
-	"          are not rebuilt\n"
+	"          are not rebuilt. With --debug, their debug companions instead\n"
+	"          (VARIANT+debug: kernels/debug.config merged last); a companion\n"
+	"          can also be named as VARIANT+debug\n"
 	"  path    print the cache folder of a variant's built kernel\n"
 	"\n";
 
@@ -29,6 +34,23 @@ static int no_options(const char *command, int argc, char **argv)
 	return lab_parse_options(command, argc, argv, opts, kernel_usage, kernel_tail);
 }
 
+static const char *cached_word(const struct variant *v)
+{
+	return !v ? "-" : kernel_is_cached(v) ? "yes" : "no";
+}
+
+/* "debian 6.12.117-1~deb12u1", "tree DIR", "git DIR@REF", "bzimage FILE" */
+static char *source_column(const struct kernel_source *s)
+{
+	switch (s->kind) {
+	case SOURCE_TREE:    return xasprintf("tree %s", s->path);
+	case SOURCE_GIT:     return xasprintf("git %s@%s", s->path, s->ref);
+	case SOURCE_BZIMAGE: return xasprintf("bzimage %s", s->path);
+	case SOURCE_DEBIAN:  break;
+	}
+	return xasprintf("debian %s", s->id);
+}
+
 static int kernel_list(int argc, char **argv)
 {
 	if (no_options("kernel list", argc, argv))
@@ -37,32 +59,63 @@ static int kernel_list(int argc, char **argv)
 	struct variant_set set;
 	load_base_config(&base);
 	load_variants(&set, &base);
-	printf("%-20s %-12s %-6s %s\n", "VARIANT", "HASH", "CACHED", "DESCRIPTION");
+	printf("%-20s %-12s %-6s %-6s %-30s %s\n", "VARIANT", "HASH", "CACHED", "DEBUG", "SOURCE",
+	       "DESCRIPTION");
 	for (size_t i = 0; i < set.n; i++) {
 		const struct variant *v = &set.items[i];
-		printf("%-20s %.12s %-6s %s\n", v->name, v->hash, kernel_is_cached(v) ? "yes" : "no",
-		       v->description);
+		/* a companion is its variant's DEBUG column, not a line of its own */
+		if (v->target.debug)
+			continue;
+		char *source = source_column(&v->source);
+		printf("%-20s %.12s %-6s %-6s %-30s %s\n", v->name, v->hash, cached_word(v),
+		       cached_word(variant_debug_companion(&set, v)), source, v->description);
+		free(source);
 	}
 	variants_clear(&set);
 	kconfig_clear(&base);
 	return 0;
 }
 
+/* What `kernel build` builds: the named variants (or every one), or their companions. */
+static void build_list(const struct variant_set *set, int n, char **names, bool debug,
+		       struct strlist *out)
+{
+	/* Check every name before building anything: a typo must not cost a build. */
+	for (int i = 1; i <= n; i++) {
+		const struct variant *v = variant_find(set, names[i]);
+		if (!v)
+			die_usage("kernel build: no variant '%s' (see lab kernel list)", names[i]);
+		if (debug && !v->target.debug && !variant_debug_companion(set, v))
+			die_usage("kernel build --debug: variant '%s' has no debug build", names[i]);
+	}
+	for (size_t i = 0; i < (n ? (size_t)n : set->n); i++) {
+		const struct variant *v = n ? variant_find(set, names[1 + i]) : &set->items[i];
+		if (!n && v->target.debug)
+			continue;
+		if (debug && !v->target.debug)
+			v = variant_debug_companion(set, v);
+		if (!strlist_has(out, v->name))
+			strlist_push(out, v->name);
+	}
+}
+
 static int kernel_build_cmd(int argc, char **argv)
 {
-	int n = no_options("kernel build", argc, argv);
+	bool debug = false;
+	const struct opt opts[] = {
+		OPT_FLAG(0, "debug", &debug, "build the debug companions (VARIANT+debug) instead"),
+		OPT_END(),
+	};
+	int n = lab_parse_options("kernel build", argc, argv, opts, kernel_usage, kernel_tail);
 	struct kconfig base = KCONFIG_INIT;
 	struct variant_set set;
 	load_base_config(&base);
 	load_variants(&set, &base);
-	/* Check every name before building anything: a typo must not cost a build. */
-	for (int i = 1; i <= n; i++)
-		if (!variant_find(&set, argv[i]))
-			die_usage("kernel build: no variant '%s' (see lab kernel list)", argv[i]);
+	struct strlist names = STRLIST_INIT;
+	build_list(&set, n, argv, debug, &names);
 	int failures = 0;
-	size_t count = n ? (size_t)n : set.n;
-	for (size_t i = 0; i < count; i++) {
-		const struct variant *v = n ? variant_find(&set, argv[1 + i]) : &set.items[i];
+	for (size_t i = 0; i < names.n; i++) {
+		const struct variant *v = variant_find(&set, names.items[i]);
 		if (kernel_is_cached(v)) {
 			note("kernel %s: cached (%.12s)", v->name, v->hash);
 			continue;
@@ -74,6 +127,7 @@ static int kernel_build_cmd(int argc, char **argv)
 		}
 		strbuf_release(&err);
 	}
+	strlist_clear(&names);
 	variants_clear(&set);
 	kconfig_clear(&base);
 	return failures ? 1 : 0;

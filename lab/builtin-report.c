@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/verdict/compare_family.h"
+#include "analysis/report/report_complaints.h"
 #include "analysis/report/report_figures.h"
 #include "analysis/report/report_html.h"
 #include "builtin.h"
@@ -287,7 +288,8 @@ static void write_report(FILE *out, const struct run_data *rd, const struct comp
 	free(title);
 	write_summary(out, rd, filled);
 	fputs("<nav><a href=\"#figures\">figures</a><a href=\"#comparison\">comparison</a>"
-	      "<a href=\"#trials\">trials</a><a href=\"#environment\">environment</a></nav>\n",
+	      "<a href=\"#complaints\">kernel complaints</a><a href=\"#trials\">trials</a>"
+	      "<a href=\"#environment\">environment</a></nav>\n",
 	      out);
 
 	html_section_begin(out, "figures", "Figures");
@@ -308,6 +310,10 @@ static void write_report(FILE *out, const struct run_data *rd, const struct comp
 		compare_format_html(out, &family->table);
 	} else
 		html_para(out, "absent", "No metric to compare in this run.");
+	html_section_end(out);
+
+	html_section_begin(out, "complaints", "What the kernel complained about");
+	report_complaints_write(out, rd);
 	html_section_end(out);
 
 	html_section_begin(out, "trials", "Trials");

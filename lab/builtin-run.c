@@ -17,6 +17,7 @@
 #include "first-round.h"
 #include "hash.h"
 #include "kbuild.h"
+#include "kernel-catalog.h"
 #include "options.h"
 #include "common/paths.h"
 #include "perf-events.h"
@@ -181,6 +182,13 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 		die_usage("%s", err.buf);
 	guest_view_clear(&guest);
 	experiment_groups(&p->exp, &p->labels);
+	for (size_t i = 0; i < p->labels.n; i++) {
+		char *name = group_variant(p->labels.items[i]);
+		if (!variant_find(&p->variants, name))
+			die_usage("%s: debug = yes, but variant '%.*s' has no debug build", p->exp.path,
+				  (int)strcspn(name, "+"), name);
+		free(name);
+	}
 	run_order_make(&p->labels, planned_trials(&p->exp), p->seed, &p->slots, &p->n_slots);
 }
 
@@ -288,8 +296,11 @@ static bool first_round_broken_in(const struct run_plan *p, struct strbuf *why)
 static void execute(struct run_plan *p, struct strbuf *stopped)
 {
 	struct strbuf err = STRBUF_INIT;
-	for (size_t i = 0; i < p->exp.variants.n; i++) {
-		const struct variant *v = variant_find(&p->variants, p->exp.variants.items[i]);
+	/* every group's kernel: the variants' and, with debug = yes, their companions' */
+	for (size_t i = 0; i < p->labels.n; i++) {
+		char *name = group_variant(p->labels.items[i]);
+		const struct variant *v = variant_find(&p->variants, name);
+		free(name);
 		if (kernel_build(v, &p->base, &err) < 0)
 			die("kernel %s: %s", v->name, err.buf);
 	}

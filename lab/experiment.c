@@ -10,6 +10,7 @@
 #include "kvfile.h"
 #include "common/paths.h"
 #include "perf-events.h"
+#include "variant.h"
 
 #define MAX_TRIALS 1000
 
@@ -97,6 +98,10 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 		if (strcmp(v, "yes") && strcmp(v, "no"))
 			return "wants yes or no";
 		e->aa = !strcmp(v, "yes");
+	} else if (!strcmp(key, "debug")) {
+		if (strcmp(v, "yes") && strcmp(v, "no"))
+			return "wants yes or no";
+		e->debug = !strcmp(v, "yes");
 	} else if (!strcmp(key, "profile")) {
 		free(e->profile);
 		e->profile = xstrdup(v);
@@ -230,6 +235,9 @@ void experiment_groups(const struct experiment *e, struct strlist *labels)
 {
 	for (size_t i = 0; i < e->variants.n; i++)
 		strlist_push(labels, e->variants.items[i]);
+	for (size_t i = 0; e->debug && i < e->variants.n; i++)
+		strlist_push_owned(labels, xasprintf("%s%s", e->variants.items[i],
+						     build_target_suffix(&(struct build_target){ .debug = true })));
 	if (e->aa)
 		strlist_push_owned(labels, xasprintf("%s#2", e->baseline));
 }

@@ -21,6 +21,7 @@ struct experiment {
 	struct strlist variants;  /* in the order given */
 	char *baseline;           /* default: the first variant */
 	bool aa;                  /* also run the baseline as a second group, "<baseline>#2" */
+	bool debug;               /* every variant also on its debug build, "<variant>+debug" */
 	char *profile;
 	unsigned trials;          /* per group */
 	/* Trials until decided: rounds until every headline metric is better,
@@ -57,9 +58,11 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 		     struct strbuf *err);
 int experiment_load(struct experiment *e, const char *name, struct strbuf *err);
 void experiment_names(struct strlist *names);
-/* The group labels: the variants, then "<baseline>#2" with A/A. */
+/* The group labels: the variants, their debug companions "<variant>+debug"
+ * with debug = yes, then "<baseline>#2" with A/A. */
 void experiment_groups(const struct experiment *e, struct strlist *labels);
-/* The variant a group label stands for ("stock#2" -> "stock"), malloc'd. */
+/* The variant a group label stands for ("stock#2" -> "stock", "stock+debug"
+ * -> "stock+debug": a debug companion is a variant of its own), malloc'd. */
 char *group_variant(const char *label);
 /* The shell script the guest runs: every workload, each one's failure remembered. */
 char *experiment_command(const struct experiment *e);

@@ -1,10 +1,14 @@
 /* Content hashes (SHA-256 from libcrypto) for cache keys. */
 #include "hash.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "common/util.h"
 
@@ -49,4 +53,21 @@ void hasher_finish(struct hasher *h, char hex[65])
 	for (unsigned i = 0; i < 32 && i < len; i++)
 		sprintf(hex + 2 * i, "%02x", digest[i]);
 	hex[64] = '\0';
+}
+
+int hash_file_content(const char *path, char hex[65])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct hasher *h = hasher_new();
+	static char buf[1 << 16];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		hasher_add(h, buf, (size_t)n);
+	int saved = errno;
+	close(fd);
+	hasher_finish(h, hex);
+	errno = saved;
+	return n < 0 ? -1 : 0;
 }

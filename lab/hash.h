@@ -13,5 +13,7 @@ void hasher_add_field(struct hasher *h, const char *label, const void *data, siz
 void hasher_add_str(struct hasher *h, const char *label, const char *s);
 /* Writes 64 hex digits and a NUL into hex, and frees h. */
 void hasher_finish(struct hasher *h, char hex[65]);
+/* The SHA-256 of a file's content, read in pieces; -1 with errno. */
+int hash_file_content(const char *path, char hex[65]);
 
 #endif

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel-source.h"
 #include "patchset.h"
 #include "common/paths.h"
 #include "progress.h"
@@ -26,76 +28,6 @@ static const char *const required_tools[] = {
 	"make", "gcc", "ld", "patch", "tar", "xz", "ccache", "flex", "bison", "bc", "objdump", NULL
 };
 
-const char *kernel_source_version(void)
-{
-	static char *version;
-	if (version)
-		return version;
-	const char *argv[] = { "dpkg-query", "-W", "-f=${Version}", KERNEL_SOURCE_PACKAGE, NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (capture_command(argv, NULL, &out) != 0 || !out.len)
-		die("the Debian package %s is not installed (scripts/install-deps installs it)",
-		    KERNEL_SOURCE_PACKAGE);
-	version = xstrdup(trim(out.buf));
-	strbuf_release(&out);
-	return version;
-}
-
-void load_base_config(struct kconfig *base)
-{
-	char *path = repo_path("kernels/base.config");
-	struct strbuf err = STRBUF_INIT;
-	if (kconfig_load(base, path, &err) < 0)
-		die_usage("%s", err.buf);
-	free(path);
-}
-
-/* Moves the variants of FROM behind those of SET; a name in both is an error. */
-static int append_variants(struct variant_set *set, struct variant_set *from, const char *dir,
-			   struct strbuf *err)
-{
-	for (size_t i = 0; i < from->n; i++)
-		if (variant_find(set, from->items[i].name)) {
-			strbuf_addf(err, "%s/%s: a variant of that name exists already in %s", dir,
-				    from->items[i].name, variant_find(set, from->items[i].name)->dir);
-			return -1;
-		}
-	set->items = xrealloc(set->items, (set->n + from->n + 1) * sizeof(*set->items));
-	memcpy(set->items + set->n, from->items, from->n * sizeof(*from->items));
-	set->n += from->n;
-	free(from->items);
-	memset(from, 0, sizeof(*from));
-	return 0;
-}
-
-/*
- * kernels/variants/, then every folder of OOMLAB_VARIANT_PATH (':'
- * separated): the tests keep the variants only they need (a patch that
- * changes a comment, a planted cost) in tests/variants/ that way, out of
- * the list users see.
- */
-void load_variants(struct variant_set *set, struct kconfig *base)
-{
-	char *dir = repo_path("kernels/variants");
-	struct strbuf err = STRBUF_INIT;
-	if (variants_discover(dir, set, &err) < 0)
-		die_usage("%s", err.buf);
-	const char *extra = getenv("OOMLAB_VARIANT_PATH");
-	char *copy = xstrdup(extra ? extra : ""), *save = NULL;
-	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		struct variant_set more;
-		if (variants_discover(d, &more, &err) < 0 || append_variants(set, &more, d, &err) < 0)
-			die_usage("OOMLAB_VARIANT_PATH: %s", err.buf);
-	}
-	free(copy);
-	if (!set->n)
-		die_usage("%s: no kernel variants found", dir);
-	for (size_t i = 0; i < set->n; i++)
-		if (variant_hash(&set->items[i], kernel_source_version(), base, &err) < 0)
-			die_usage("%s", err.buf);
-	free(dir);
-}
-
 char *kernel_cache_dir(const struct variant *v)
 {
 	return xasprintf("%s/kernels/%s", cache_root(), v->hash);
@@ -109,18 +41,6 @@ bool kernel_is_cached(const struct variant *v)
 	free(bz);
 	free(dir);
 	return cached;
-}
-
-/* The per-source-version workspace: src/ (the tree), obj/, applied/, lock. */
-static char *source_workspace(void)
-{
-	char *version = xstrdup(kernel_source_version());
-	for (char *p = version; *p; p++)
-		if (*p == '~' || *p == ':' || *p == '/')
-			*p = '_';
-	char *dir = xasprintf("%s/linux-%s", cache_root(), version);
-	free(version);
-	return dir;
 }
 
 static int check_tools(struct strbuf *err)
@@ -165,42 +85,6 @@ static int take_lock(const char *path, struct strbuf *err)
 	return fd;
 }
 
-static int extract_source(const char *ws, const char *tree, struct progress *pr, struct strbuf *err)
-{
-	if (is_dir(tree))
-		return 0;
-	if (!path_exists(KERNEL_SOURCE_TARBALL)) {
-		strbuf_addf(err, "%s is missing: reinstall the Debian package %s", KERNEL_SOURCE_TARBALL,
-			    KERNEL_SOURCE_PACKAGE);
-		return -1;
-	}
-	if (check_disk_space(ws, MIN_FREE_BYTES_COLD, err) < 0)
-		return -1;
-	progress_step(pr, "extracting the kernel source", 0);
-	char *tmp = xasprintf("%s/src.tmp", ws);
-	remove_tree(tmp);
-	mkdir_p(tmp, 0755);
-	const char *argv[] = { "tar", "-xf", KERNEL_SOURCE_TARBALL, "-C", tmp, NULL };
-	struct strbuf out = STRBUF_INIT;
-	int rc = 0;
-	if (capture_command(argv, NULL, &out) != 0) {
-		strbuf_addf(err, "extracting %s failed: %s", KERNEL_SOURCE_TARBALL, trim(out.buf));
-		rc = -1;
-	} else {
-		char *top = xasprintf("%s/linux-source-6.12", tmp);
-		if (rename(top, tree) < 0) {
-			strbuf_addf(err, "%s: unexpected tarball layout: %s", KERNEL_SOURCE_TARBALL,
-				    strerror(errno));
-			rc = -1;
-		}
-		free(top);
-	}
-	remove_tree(tmp);
-	free(tmp);
-	strbuf_release(&out);
-	return rc;
-}
-
 /* Runs make in the tree with our objdir and compiler; output appended to log. */
 static int run_make(const char *tree, const char *obj, const char *log, const char *target,
 		    struct progress *pr, unsigned long expected_steps, unsigned long *steps)
@@ -208,6 +92,9 @@ static int run_make(const char *tree, const char *obj, const char *log, const ch
 	char *objarg = xasprintf("O=%s", obj);
 	char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	char *ccache_dir = xasprintf("CCACHE_DIR=%s/ccache", cache_root());
+	/* No CCACHE_BASEDIR: ccache would hand the compiler relative paths, which
+	 * -fmacro-prefix-map no longer strips, and every WARN and BUG of the
+	 * kernel would name its file "../src/...". */
 	const char *argv[] = { "make", objarg, jobs, "CC=ccache gcc", target, NULL };
 	const char *env[] = { ccache_dir, "KBUILD_BUILD_USER=oomlab", "KBUILD_BUILD_HOST=oomlab",
 			      "LC_ALL=C", NULL };
@@ -320,22 +207,21 @@ static int stage_copy(const char *from, const char *dir, const char *name, struc
 	return rc;
 }
 
-static int install_into_cache(const struct variant *v, const char *obj, const char *staging,
-			      const char *log, double seconds, struct strbuf *err)
+/* What a cache entry holds besides its meta: paths, NULL when there is none. */
+struct entry_files {
+	const char *bzimage, *vmlinux, *config, *log;
+};
+
+static int install_into_cache(const struct variant *v, const struct entry_files *f,
+			      const char *staging, double seconds, struct strbuf *err)
 {
-	char *bz = xasprintf("%s/arch/x86/boot/bzImage", obj);
-	char *vmlinux = xasprintf("%s/vmlinux", obj);
-	char *config = xasprintf("%s/.config", obj);
-	int rc = stage_copy(bz, staging, "bzImage", err);
-	if (rc == 0)
-		rc = stage_copy(log, staging, "build.log", err);
-	if (rc == 0)
-		rc = stage_copy(vmlinux, staging, "vmlinux", err);
-	if (rc == 0)
-		rc = stage_copy(config, staging, "config", err);
-	free(bz);
-	free(vmlinux);
-	free(config);
+	int rc = stage_copy(f->bzimage, staging, "bzImage", err);
+	if (rc == 0 && f->log)
+		rc = stage_copy(f->log, staging, "build.log", err);
+	if (rc == 0 && f->vmlinux)
+		rc = stage_copy(f->vmlinux, staging, "vmlinux", err);
+	if (rc == 0 && f->config)
+		rc = stage_copy(f->config, staging, "config", err);
 	if (rc < 0)
 		return -1;
 
@@ -344,9 +230,10 @@ static int install_into_cache(const struct variant *v, const char *obj, const ch
 		const char *name = strrchr(v->patches.items[i], '/');
 		strbuf_addf(&list, "%s\n", name ? name + 1 : v->patches.items[i]);
 	}
-	strbuf_addf(&meta, "variant=%s\nhash=%s\nsource=%s %s\ncmdline=%s\nbuild_seconds=%.0f\nbuilt=%ld\n",
-		    v->name, v->hash, KERNEL_SOURCE_PACKAGE, kernel_source_version(), v->cmdline,
-		    seconds, (long)time(NULL));
+	char *source = kernel_source_describe(&v->source);
+	strbuf_addf(&meta, "variant=%s\nhash=%s\nsource=%s\ncmdline=%s\nbuild_seconds=%.0f\nbuilt=%ld\n",
+		    v->name, v->hash, source, v->cmdline, seconds, (long)time(NULL));
+	free(source);
 	char *list_path = xasprintf("%s/patches", staging);
 	char *meta_path = xasprintf("%s/meta", staging);
 	rc = write_file_str(list_path, list.buf ? list.buf : "");
@@ -370,9 +257,31 @@ static int install_into_cache(const struct variant *v, const char *obj, const ch
 	return rc;
 }
 
-static unsigned long remembered_steps(const char *ws)
+static int install_built(const struct variant *v, const char *obj, const char *staging,
+			 const char *log, double seconds, struct strbuf *err)
 {
-	char *path = xasprintf("%s/cold-build-steps", ws);
+	char *bz = xasprintf("%s/%s", obj, build_target_image(&v->target));
+	char *vmlinux = xasprintf("%s/vmlinux", obj);
+	char *config = xasprintf("%s/.config", obj);
+	const struct entry_files f = { .bzimage = bz, .vmlinux = vmlinux, .config = config, .log = log };
+	int rc = install_into_cache(v, &f, staging, seconds, err);
+	free(bz);
+	free(vmlinux);
+	free(config);
+	return rc;
+}
+
+/* Each target's object folder has its own length: "cold-build-steps", "cold-build-steps-obj-debug". */
+static char *steps_path(const char *ws, const struct build_target *t)
+{
+	const char *obj = build_target_objdir(t);
+	return !strcmp(obj, "obj") ? xasprintf("%s/cold-build-steps", ws)
+				   : xasprintf("%s/cold-build-steps-%s", ws, obj);
+}
+
+static unsigned long remembered_steps(const char *ws, const struct build_target *t)
+{
+	char *path = steps_path(ws, t);
 	char *text = read_file(path, NULL);
 	unsigned long n = COLD_BUILD_STEPS;
 	if (text)
@@ -382,12 +291,12 @@ static unsigned long remembered_steps(const char *ws)
 	return n;
 }
 
-static void remember_steps(const char *ws, unsigned long steps)
+static void remember_steps(const char *ws, const struct build_target *t, unsigned long steps)
 {
 	/* Only a build that compiled most of the tree tells how long a cold one is. */
 	if (steps < COLD_BUILD_STEPS / 2)
 		return;
-	char *path = xasprintf("%s/cold-build-steps", ws);
+	char *path = steps_path(ws, t);
 	char *text = xasprintf("%lu\n", steps);
 	write_file_str(path, text);
 	free(text);
@@ -395,8 +304,9 @@ static void remember_steps(const char *ws, unsigned long steps)
 }
 
 /*
- * Staging folders are only made under the build lock, so one that exists
- * while we hold it belongs to a build that was killed: remove it.
+ * A staging folder ".tmp-HASH-PID" whose process is gone belongs to a build
+ * that was killed: remove it. Builds of other sources hold other locks and
+ * stage beside ours, so a living process's folder stays.
  */
 static void remove_stale_staging(const char *kernels)
 {
@@ -404,6 +314,11 @@ static void remove_stale_staging(const char *kernels)
 	struct dirent *de;
 	while (d && (de = readdir(d))) {
 		if (!starts_with(de->d_name, ".tmp-"))
+			continue;
+		const char *dash = strrchr(de->d_name, '-');
+		unsigned long pid = 0;
+		if (dash && parse_ulong(dash + 1, &pid) && pid > 0 && (pid_t)pid != getpid() &&
+		    (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 			continue;
 		char *path = xasprintf("%s/%s", kernels, de->d_name);
 		remove_tree(path);
@@ -416,7 +331,8 @@ static void remove_stale_staging(const char *kernels)
 static int build_locked(const struct variant *v, const struct kconfig *base, const char *ws,
 			struct progress *pr, struct strbuf *err)
 {
-	char *tree = xasprintf("%s/src", ws), *obj = xasprintf("%s/obj", ws);
+	/* One object folder per target, so a debug build does not undo the plain one's objects. */
+	char *tree = xasprintf("%s/src", ws), *obj = xasprintf("%s/%s", ws, build_target_objdir(&v->target));
 	char *state = xasprintf("%s/applied", ws);
 	char *kernels = xasprintf("%s/kernels", cache_root());
 	char *staging = xasprintf("%s/.tmp-%s-%d", kernels, v->hash, (int)getpid());
@@ -432,7 +348,14 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 		strbuf_addf(err, "cannot create %s: %s", staging, strerror(errno));
 		goto out;
 	}
-	if (extract_source(ws, tree, pr, err) < 0 || tree_restore(tree, state, err) < 0)
+	/* What a killed build left applied goes first: the source is then brought up to date. */
+	if (!is_dir(tree))
+		remove_tree(state);
+	if (tree_restore(tree, state, err) < 0)
+		goto out;
+	if (!is_dir(tree) && check_disk_space(ws, MIN_FREE_BYTES_COLD, err) < 0)
+		goto out;
+	if (kernel_source_prepare(&v->source, ws, tree, pr, err) < 0)
 		goto out;
 	if (check_disk_space(ws, MIN_FREE_BYTES_WARM, err) < 0)
 		goto out;
@@ -443,7 +366,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	if (configure(tree, obj, log, v, base, pr, err) == 0) {
 		/* A tree that was built before rebuilds only what changed: its length is unknown. */
 		char *vmlinux = xasprintf("%s/vmlinux", obj);
-		unsigned long steps = 0, expected = path_exists(vmlinux) ? 0 : remembered_steps(ws);
+		unsigned long steps = 0, expected = path_exists(vmlinux) ? 0 : remembered_steps(ws, &v->target);
 		free(vmlinux);
 		progress_step(pr, "compiling", expected);
 		int status = run_make(tree, obj, log, "bzImage", pr, expected, &steps);
@@ -453,7 +376,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 				    tail, log);
 			free(tail);
 		} else {
-			remember_steps(ws, steps);
+			remember_steps(ws, &v->target, steps);
 			rc = 0;
 		}
 	}
@@ -461,7 +384,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	if (tree_restore(tree, state, err) < 0)
 		rc = -1;
 	if (rc == 0)
-		rc = install_into_cache(v, obj, staging, log, now_monotonic() - start, err);
+		rc = install_built(v, obj, staging, log, now_monotonic() - start, err);
 	if (rc == 0)
 		unlink(log);
 out:
@@ -477,16 +400,50 @@ out:
 	return rc;
 }
 
+/* A prebuilt kernel goes into the cache as it is, with the configuration it was checked by. */
+static int install_prebuilt(const struct variant *v, struct strbuf *err)
+{
+	char *kernels = xasprintf("%s/kernels", cache_root());
+	char *staging = xasprintf("%s/.tmp-%s-%d", kernels, v->hash, (int)getpid());
+	char *config = xasprintf("%s/config", staging);
+	mkdir_p(kernels, 0755);
+	int rc = mkdir_p(staging, 0755) < 0 || write_file_str(config, v->source.config) < 0 ? -1 : 0;
+	if (rc < 0) {
+		strbuf_addf(err, "cannot write %s: %s", config, strerror(errno));
+	} else {
+		const struct entry_files f = { .bzimage = v->source.path, .vmlinux = v->source.vmlinux };
+		rc = install_into_cache(v, &f, staging, 0, err);
+	}
+	if (rc == 0)
+		note("kernel %s: the prebuilt %s is in the cache (%.12s)", v->name, v->source.path, v->hash);
+	if (path_exists(staging))
+		remove_tree(staging);
+	free(config);
+	free(staging);
+	free(kernels);
+	return rc;
+}
+
 int kernel_build(const struct variant *v, const struct kconfig *base, struct strbuf *err)
 {
 	if (kernel_is_cached(v))
 		return 0;
+	if (!kernel_source_builds(&v->source))
+		return install_prebuilt(v, err);
 	if (check_tools(err) < 0)
 		return -1;
-	char *ws = source_workspace();
+	char *ws = kernel_source_workspace(&v->source);
 	char *kernels = xasprintf("%s/kernels", cache_root());
 	mkdir_p(ws, 0755);
 	mkdir_p(kernels, 0755);
+	/* what a workspace of the cache is for, for whoever finds it */
+	char *origin = xasprintf("%s/origin", ws), *described = kernel_source_describe(&v->source);
+	char *line = xasprintf("%s\n", described);
+	if (v->source.kind != SOURCE_DEBIAN)
+		write_file_str(origin, line);
+	free(line);
+	free(described);
+	free(origin);
 	char *lock_path = xasprintf("%s/lock", ws);
 	int lock = take_lock(lock_path, err);
 	int rc = -1;

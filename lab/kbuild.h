@@ -1,9 +1,12 @@
 /*
- * Building kernel variants into the cache. The Debian source tarball is
- * extracted once; all variants share that tree and one object folder, so a
- * variant rebuild recompiles only what its patches touch. Built kernels are
- * stored under <cache>/kernels/<hash>/ (bzImage, vmlinux, config,
- * patches, build.log, meta) and found again by their hash.
+ * Building kernel variants into the cache. Each source (kernel-source.h)
+ * has one workspace: its tree (Debian's tarball extracted once, a mirror of
+ * a tree, a git export) and one object folder per build target (obj,
+ * obj-debug), shared by every variant of that source, so a variant rebuild
+ * recompiles only what its patches touch. Built kernels are stored under
+ * <cache>/kernels/<hash>/ (bzImage, vmlinux, config, patches, build.log,
+ * meta) and found again by their hash; a prebuilt kernel is stored there as
+ * it is (bzImage, its vmlinux if given, the configuration it was checked by).
  */
 #ifndef LAB_KBUILD_H
 #define LAB_KBUILD_H
@@ -13,15 +16,6 @@
 #include "kconfig.h"
 #include "variant.h"
 
-#define KERNEL_SOURCE_PACKAGE "linux-source-6.12"
-#define KERNEL_SOURCE_TARBALL "/usr/src/linux-source-6.12.tar.xz"
-
-/* The installed package version, e.g. "6.12.117-1~deb12u1"; dies if missing. */
-const char *kernel_source_version(void);
-/* kernels/base.config of the checkout; dies with file:line on bad input. */
-void load_base_config(struct kconfig *base);
-/* Discovers and hashes every variant; dies with a clear line on bad input. */
-void load_variants(struct variant_set *set, struct kconfig *base);
 /* <cache>/kernels/<hash>, whether built or not (malloc'd). */
 char *kernel_cache_dir(const struct variant *v);
 bool kernel_is_cached(const struct variant *v);

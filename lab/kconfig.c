@@ -164,7 +164,9 @@ static bool same_setting(const char *a, const char *b)
 	return !strcmp(a, b);
 }
 
-size_t kconfig_check(const struct kconfig *wanted, const struct kconfig *actual, struct strbuf *report)
+/* Calls FN for every option of WANTED that ACTUAL does not have as wanted. */
+static size_t each_miss(const struct kconfig *wanted, const struct kconfig *actual,
+			void (*fn)(const struct kconfig_option *w, const char *got, void *ctx), void *ctx)
 {
 	size_t misses = 0;
 	for (size_t i = 0; i < wanted->n; i++) {
@@ -174,10 +176,30 @@ size_t kconfig_check(const struct kconfig *wanted, const struct kconfig *actual,
 		if (same_setting(w->value, got))
 			continue;
 		misses++;
-		strbuf_addf(report, "%s: wanted %s (%s), got %s\n", w->name,
-			    w->value ? w->value : "not set", w->origin, got ? got : "not set");
+		fn(w, got, ctx);
 	}
 	return misses;
+}
+
+static void report_miss(const struct kconfig_option *w, const char *got, void *report)
+{
+	strbuf_addf(report, "%s: wanted %s (%s), got %s\n", w->name, w->value ? w->value : "not set",
+		    w->origin, got ? got : "not set");
+}
+
+size_t kconfig_check(const struct kconfig *wanted, const struct kconfig *actual, struct strbuf *report)
+{
+	return each_miss(wanted, actual, report_miss, report);
+}
+
+static void name_miss(const struct kconfig_option *w, const char *got, void *names)
+{
+	strlist_push_owned(names, got ? xasprintf("%s (is %s)", w->name, got) : xstrdup(w->name));
+}
+
+size_t kconfig_lacking(const struct kconfig *wanted, const struct kconfig *actual, struct strlist *names)
+{
+	return each_miss(wanted, actual, name_miss, names);
 }
 
 void kconfig_clear(struct kconfig *kc)

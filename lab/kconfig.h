@@ -42,6 +42,9 @@ char *kconfig_format(const struct kconfig *kc);
  * report as "CONFIG_X: wanted y (file:line), got not set".
  */
 size_t kconfig_check(const struct kconfig *wanted, const struct kconfig *actual, struct strbuf *report);
+/* The same, naming each miss in NAMES: "CONFIG_X", or "CONFIG_X (is m)"
+ * when it has another value. */
+size_t kconfig_lacking(const struct kconfig *wanted, const struct kconfig *actual, struct strlist *names);
 void kconfig_clear(struct kconfig *kc);
 
 #endif

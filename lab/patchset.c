@@ -175,6 +175,29 @@ static int back_up_targets(const char *tree, const char *state_dir, const struct
 	return rc;
 }
 
+/*
+ * A file of the tree that shares its inode with another (a mirror's hard
+ * link to the user's tree, or a hard-linked copy of this one) gets one of
+ * its own before patch(1) writes it, so that nothing outside the tree changes.
+ */
+static int unshare_targets(const char *tree, const struct strlist *targets, struct strbuf *err)
+{
+	for (size_t i = 0; i < targets->n; i++) {
+		char *path = xasprintf("%s/%s", tree, targets->items[i]);
+		struct stat st;
+		int rc = 0;
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1 &&
+		    (copy_file(path, path) < 0 || chmod(path, st.st_mode & 07777) < 0)) {
+			strbuf_addf(err, "cannot give %s an inode of its own: %s", path, strerror(errno));
+			rc = -1;
+		}
+		free(path);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int run_patch(const char *tree, const char *patch, bool dry_run, struct strbuf *out)
 {
 	const char *argv[] = { "patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch",
@@ -200,6 +223,8 @@ int tree_apply_patches(const char *tree, const char *state_dir, const struct str
 		return -1;
 	}
 	int rc = back_up_targets(tree, state_dir, &targets, err);
+	if (rc == 0)
+		rc = unshare_targets(tree, &targets, err);
 	strlist_clear(&targets);
 	for (size_t i = 0; rc == 0 && i < patches->n; i++) {
 		struct strbuf out = STRBUF_INIT;

@@ -4,6 +4,8 @@
  * backed up and listed in a state folder; restoring puts those files back
  * with a fresh modification time (so make recompiles them) and deletes the
  * files the patches created. A build killed half-way is undone by the next.
+ * A file that shares its inode (a hard link) gets one of its own before it
+ * is patched: only the tree's own files are ever written.
  */
 #ifndef LAB_PATCHSET_H
 #define LAB_PATCHSET_H

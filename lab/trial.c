@@ -110,8 +110,9 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	json_t *env = json_object();
 	json_object_set_new(env, "variant", json_string(spec->variant->name));
 	json_object_set_new(env, "variant_hash", json_string(spec->variant->hash));
-	json_object_set_new(env, "kernel_source", json_sprintf("%s %s", KERNEL_SOURCE_PACKAGE,
-								    kernel_source_version()));
+	char *source = kernel_source_describe(&spec->variant->source);
+	json_object_set_new(env, "kernel_source", json_string(source));
+	free(source);
 	json_object_set_new(env, "kernel_cmdline", json_string(kernel_cmdline));
 	json_object_set_new(env, "qemu_version", json_string(qemu_version()));
 	json_object_set_new(env, "accelerator", json_string(accel));

@@ -137,22 +137,67 @@ struct variant *variant_find(const struct variant_set *set, const char *name)
 	return NULL;
 }
 
-int variant_config(const struct variant *v, const struct kconfig *base, struct kconfig *out,
-		   struct strbuf *err)
+const char *build_target_suffix(const struct build_target *t)
 {
-	kconfig_merge(out, base);
-	if (!v->config_path)
+	return t->debug ? "+debug" : "";
+}
+
+const char *build_target_objdir(const struct build_target *t)
+{
+	return t->debug ? "obj-debug" : "obj";
+}
+
+const char *build_target_image(const struct build_target *t)
+{
+	(void)t;
+	return "arch/x86/boot/bzImage";
+}
+
+void variant_for_target(const struct variant *v, const struct build_target *target,
+			const char *target_config, struct variant *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = xasprintf("%s%s", v->name, build_target_suffix(target));
+	out->dir = xstrdup(v->dir);
+	out->description = xstrdup(v->description);
+	for (size_t i = 0; i < v->patches.n; i++)
+		strlist_push(&out->patches, v->patches.items[i]);
+	out->config_path = v->config_path ? xstrdup(v->config_path) : NULL;
+	out->target_config = target_config ? xstrdup(target_config) : NULL;
+	out->cmdline = xstrdup(v->cmdline);
+	kernel_source_copy(&out->source, &v->source);
+	out->target = *target;
+}
+
+void variant_set_add(struct variant_set *set, struct variant *v)
+{
+	set->items = xrealloc(set->items, (set->n + 1) * sizeof(*set->items));
+	set->items[set->n++] = *v;
+	memset(v, 0, sizeof(*v));
+}
+
+static int merge_fragment(struct kconfig *out, const char *path, struct strbuf *err)
+{
+	if (!path)
 		return 0;
 	struct kconfig frag = KCONFIG_INIT;
-	int rc = kconfig_load(&frag, v->config_path, err);
+	int rc = kconfig_load(&frag, path, err);
 	if (rc == 0)
 		kconfig_merge(out, &frag);
 	kconfig_clear(&frag);
 	return rc;
 }
 
-int variant_hash(struct variant *v, const char *source_version, const struct kconfig *base,
-		 struct strbuf *err)
+int variant_config(const struct variant *v, const struct kconfig *base, struct kconfig *out,
+		   struct strbuf *err)
+{
+	kconfig_merge(out, base);
+	if (merge_fragment(out, v->config_path, err) < 0)
+		return -1;
+	return merge_fragment(out, v->target_config, err);
+}
+
+int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *err)
 {
 	struct kconfig merged = KCONFIG_INIT;
 	if (variant_config(v, base, &merged, err) < 0) {
@@ -161,8 +206,11 @@ int variant_hash(struct variant *v, const char *source_version, const struct kco
 	}
 	struct hasher *h = hasher_new();
 	hasher_add_str(h, "recipe", KBUILD_RECIPE);
-	hasher_add_str(h, "source", source_version);
-	char *config = kconfig_format(&merged);
+	/* Debian's "source" is its version alone, as before other sources: old keys stay */
+	hasher_add_str(h, "source", v->source.id);
+	/* a prebuilt kernel's configuration is its own, whatever base.config says */
+	char *config = kernel_source_builds(&v->source) ? kconfig_format(&merged)
+							: xstrdup(v->source.config ? v->source.config : "");
 	hasher_add_str(h, "config", config);
 	free(config);
 	kconfig_clear(&merged);
@@ -192,7 +240,9 @@ static void variant_clear(struct variant *v)
 	free(v->description);
 	strlist_clear(&v->patches);
 	free(v->config_path);
+	free(v->target_config);
 	free(v->cmdline);
+	kernel_source_clear(&v->source);
 }
 
 void variants_clear(struct variant_set *set)

@@ -1,23 +1,49 @@
 /*
  * Kernel variants: kernels/variants/<name>/ holds patches (*.patch, *.diff,
  * applied in name order with patch -p1), an optional config fragment
- * (`config`), an optional extra kernel command line (`cmdline`) and a
- * description (first line of `README`). Dropping a folder in is all it
- * takes to add one.
+ * (`config`), an optional extra kernel command line (`cmdline`), an
+ * optional `source` (another tree, a git ref or a prebuilt kernel:
+ * kernel-source.h) and a description (first line of `README`). Dropping a
+ * folder in is all it takes to add one.
  */
 #ifndef LAB_VARIANT_H
 #define LAB_VARIANT_H
 
+#include <stdbool.h>
+
 #include "kconfig.h"
+#include "kernel-source.h"
 #include "common/util.h"
 
+/*
+ * What is built from a variant's files besides the files themselves: each
+ * field is a dimension of a build, part of the cache key (through the
+ * merged configuration) and of the object folder, so that the builds of
+ * one source for different targets each stay incremental.
+ */
+struct build_target {
+	bool debug;             /* kernels/debug.config merged last */
+	/* An architecture joins here: its objects' folder, its image, its
+	 * toolchain and its fragment, all from this struct. */
+};
+
+/* "" or "+debug": what a variant's name gets for the target ("stock+debug"). */
+const char *build_target_suffix(const struct build_target *t);
+/* The object folder's name in the source's workspace: "obj", "obj-debug". */
+const char *build_target_objdir(const struct build_target *t);
+/* Where make leaves the image the lab boots, in the object folder (x86: the bzImage). */
+const char *build_target_image(const struct build_target *t);
+
 struct variant {
-	char *name;
+	char *name;              /* the folder's name, plus the target's suffix */
 	char *dir;
 	char *description;
 	struct strlist patches;  /* paths, in the order they are applied */
 	char *config_path;       /* NULL when the variant has no fragment */
+	char *target_config;     /* the target's fragment (kernels/debug.config), or NULL */
 	char *cmdline;           /* "" when none */
+	struct kernel_source source; /* Debian's tarball unless a file `source` says otherwise */
+	struct build_target target;
 	char hash[65];           /* set by variant_hash() */
 };
 
@@ -29,16 +55,25 @@ struct variant_set {
 /* Reads every variant below dir, sorted by name. */
 int variants_discover(const char *dir, struct variant_set *set, struct strbuf *err);
 struct variant *variant_find(const struct variant_set *set, const char *name);
-/* base.config with the variant's fragment merged on top. */
+/*
+ * The variant built for another target: its name gets the target's suffix,
+ * TARGET_CONFIG (a fragment path, may be NULL) is merged after the
+ * variant's own fragment. OUT is a new variant that owns its copies.
+ */
+void variant_for_target(const struct variant *v, const struct build_target *target,
+			const char *target_config, struct variant *out);
+/* Appends V (taken over: V is left empty) to SET. */
+void variant_set_add(struct variant_set *set, struct variant *v);
+/* base.config with the variant's fragment, then the target's, merged on top. */
 int variant_config(const struct variant *v, const struct kconfig *base, struct kconfig *out,
 		   struct strbuf *err);
 /*
- * The cache key: source version, merged configuration (as options, so
- * comments do not count), each patch's name and bytes, the command line,
- * and the recipe version of the builder.
+ * The cache key: the source's identity (kernel-source.h), the merged
+ * configuration (as options, so comments do not count; a prebuilt kernel's
+ * own), each patch's name and bytes, the command line, and the recipe
+ * version of the builder.
  */
-int variant_hash(struct variant *v, const char *source_version, const struct kconfig *base,
-		 struct strbuf *err);
+int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *err);
 void variants_clear(struct variant_set *set);
 
 #endif

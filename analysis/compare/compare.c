@@ -211,6 +211,30 @@ static int add_info(struct compare_table *t, const struct compare_metric *m,
 	return 0;
 }
 
+/*
+ * The group a variant is compared with. A variant built for another target
+ * ("binder-kcalloc+debug") goes against the baseline built for the same
+ * target ("stock+debug") when the run has it, so that a row changes one
+ * thing; that group itself, and every other, against the baseline.
+ */
+static size_t base_for(const struct compare_metric *m, const struct compare_table *t,
+		       const char *start, size_t len, size_t base_index)
+{
+	const char *plus = memchr(start, '+', len);
+	size_t blen = strlen(t->baseline), tlen = plus ? len - (size_t)(plus - start) : 0;
+	char *paired;
+	size_t i;
+
+	if (!plus || !(paired = malloc(blen + tlen + 1)))
+		return base_index;
+	memcpy(paired, t->baseline, blen);
+	memcpy(paired + blen, plus, tlen);
+	paired[blen + tlen] = '\0';
+	i = find_group(m, 0, paired, blen + tlen);
+	free(paired);
+	return i < m->n_groups && !group_is(&m->groups[i], start, len) ? i : base_index;
+}
+
 /* A row and what it is computed from, until the levels are known. */
 static int add_row(struct compare_table *t, struct compare_row_input *inputs,
 		   const struct compare_metric *m, size_t var_index, size_t base_index)
@@ -218,23 +242,31 @@ static int add_row(struct compare_table *t, struct compare_row_input *inputs,
 	const struct compare_metric_info *info = &t->metrics[t->n_metrics - 1];
 	const struct compare_group *var = &m->groups[var_index];
 	struct compare_row *row = &t->rows[t->n_rows];
-	const char *start;
+	const char *start, *bstart;
 	size_t len = variant_span(var, &start);
-	size_t blen = strlen(t->baseline);
+	size_t own_base = base_for(m, t, start, len, base_index);
+	size_t blen = own_base < m->n_groups ? variant_span(&m->groups[own_base], &bstart)
+					     : strlen(bstart = t->baseline);
 	char *name = strndup(start, len);
+	char *base_name = own_base == base_index ? NULL : strndup(bstart, blen);
 
-	if (!name)
+	if (!name || (own_base != base_index && !base_name)) {
+		free(name);
 		return -ENOMEM;
+	}
 	inputs[t->n_rows] = (struct compare_row_input){
 		.metric = info->name, .method = info->method, .kind = info->kind,
 		.margin = info->margin,
-		.base = group_at(m, base_index), .var = var,
-		.base_twin = group_at(m, find_group(m, base_index + 1, t->baseline, blen)),
+		.base = group_at(m, own_base), .var = var,
+		.base_twin = group_at(m, find_group(m, own_base + 1, bstart, blen)),
 		.var_twin = group_at(m, find_group(m, var_index + 1, start, len)),
 	};
 	memset(row, 0, sizeof(*row));
 	row->metric = t->n_metrics - 1;
 	row->base = info->base;
+	if (base_name)	/* owns BASE_NAME */
+		compare_side_fill(&row->base, group_at(m, own_base), base_name, info->method,
+				  info->kind);
 	compare_side_fill(&row->var, var, name, info->method, info->kind); /* owns NAME */
 	t->n_rows++;
 	return 0;
@@ -404,9 +436,13 @@ void compare_table_free(struct compare_table *table)
 		free(table->metrics[i].name);
 		free(table->metrics[i].unit);
 	}
-	/* a row's var.variant is its own copy; base.variant is the table's */
-	for (size_t i = 0; i < table->n_rows; i++)
+	/* a row's var.variant is its own copy; base.variant is the table's
+	 * baseline, or the row's own copy when it has a baseline of its own */
+	for (size_t i = 0; i < table->n_rows; i++) {
 		free((char *)table->rows[i].var.variant);
+		if (table->rows[i].base.variant != table->baseline)
+			free((char *)table->rows[i].base.variant);
+	}
 	free(table->metrics);
 	free(table->rows);
 	free(table->baseline);

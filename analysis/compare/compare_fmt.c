@@ -244,6 +244,24 @@ static void level_notes(const struct compare_table *t, const struct notes *to)
 		note(to, "~: |diff| smaller than the A/A noise");
 }
 
+char *compare_fmt_row_variant(char *buf, size_t size, const struct compare_table *t,
+			      const struct compare_row *r)
+{
+	if (r->base.variant && r->base.variant != t->baseline && strcmp(r->base.variant, t->baseline))
+		snprintf(buf, size, "%s (vs %s)", r->var.variant, r->base.variant);
+	else
+		snprintf(buf, size, "%s", r->var.variant);
+	return buf;
+}
+
+static bool own_baselines(const struct compare_table *t)
+{
+	for (size_t i = 0; i < t->n_rows; i++)
+		if (t->rows[i].base.variant != t->baseline)
+			return true;
+	return false;
+}
+
 void compare_fmt_notes(const struct compare_table *t,
 		       void (*emit)(void *ctx, const char *line), void *ctx)
 {
@@ -253,6 +271,12 @@ void compare_fmt_notes(const struct compare_table *t,
 	note(&to, "n: trials that count, +k: trials that ended otherwise");
 	note(&to, "diff: variant against baseline, with its %g%% interval",
 	     100.0 * o->ci_level);
+	if (own_baselines(t)) {
+		note(&to, "V+debug (vs %s+debug): a debug build against the baseline's debug",
+		     t->baseline);
+		note(&to, "  build, so that a row changes one thing; %s+debug against %s", t->baseline,
+		     t->baseline);
+	}
 	method_notes(t, &to);
 	level_notes(t, &to);
 	note(&to, "better/worse: p-adj < %g in the metric's direction; differs: the same",

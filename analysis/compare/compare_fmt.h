@@ -41,6 +41,12 @@ char *compare_fmt_n(char *buf, size_t size, const struct compare_side *side);
 char *compare_fmt_centre(char *buf, size_t size, const struct compare_side *side,
 			 enum compare_method method, int width);
 
+/* The row's variant as the tables show it: "binder-kcalloc", or
+ * "binder-kcalloc+debug (vs stock+debug)" when the row has a baseline of
+ * its own (a variant built for another target against the baseline built
+ * for it). Returns BUF. */
+char *compare_fmt_row_variant(char *buf, size_t size, const struct compare_table *table,
+			      const struct compare_row *row);
 /* The clock every group ran on: "icount (shift=0,sleep=off,align=off)",
  * "realtime", or "-" when the table has none. */
 char *compare_fmt_clock(char *buf, size_t size, const struct compare_clock *clock);

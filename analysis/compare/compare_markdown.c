@@ -32,11 +32,12 @@ static void put_cell_num(FILE *out, double x)
 	put_cell_text(out, compare_fmt_num(buf, sizeof(buf), x, MD_NUM_WIDTH, false));
 }
 
-static void put_side(FILE *out, const struct compare_side *s, enum compare_method method)
+static void put_side(FILE *out, const char *label, const struct compare_side *s,
+		     enum compare_method method)
 {
 	char n[32], c[32];
 
-	put_cell_text(out, s->variant);
+	put_cell_text(out, label);
 	put_cell_text(out, compare_fmt_n(n, sizeof(n), s));
 	put_cell_text(out, compare_fmt_centre(c, sizeof(c), s, method, MD_NUM_WIDTH));
 	put_cell_num(out, s->sd);
@@ -45,17 +46,17 @@ static void put_side(FILE *out, const struct compare_side *s, enum compare_metho
 static void put_baseline(FILE *out, const struct compare_metric_info *m)
 {
 	put_cell_text(out, m->name);
-	put_side(out, &m->base, m->method);
+	put_side(out, m->base.variant, &m->base, m->method);
 	fputs("| | | | | | | | baseline |\n", out);
 }
 
 static void put_row(FILE *out, const struct compare_table *t,
 		    const struct compare_row *r)
 {
-	char buf[96];
+	char buf[96], name[1024];
 
 	put_cell_text(out, t->metrics[r->metric].name);
-	put_side(out, &r->var, r->method);
+	put_side(out, compare_fmt_row_variant(name, sizeof(name), t, r), &r->var, r->method);
 	put_cell_text(out, compare_fmt_diff(buf, sizeof(buf), r, MD_NUM_WIDTH));
 	put_cell_text(out, compare_fmt_ci(buf, sizeof(buf), r, MD_NUM_WIDTH));
 	put_cell_text(out, compare_fmt_p(buf, sizeof(buf), r->p));

@@ -56,9 +56,13 @@ static struct layout layout_for(const struct compare_table *t)
 
 	if (t->baseline && strlen(t->baseline) > longest)
 		longest = strlen(t->baseline);
-	for (size_t i = 0; i < t->n_rows; i++)
-		if (strlen(t->rows[i].var.variant) > longest)
-			longest = strlen(t->rows[i].var.variant);
+	for (size_t i = 0; i < t->n_rows; i++) {
+		char name[1024];
+
+		compare_fmt_row_variant(name, sizeof(name), t, &t->rows[i]);
+		if (strlen(name) > longest)
+			longest = strlen(name);
+	}
 	if (2 + (int)longest + 1 + NUMBERS_WIDTH + 2 + VERDICT_ROOM <= TEXT_COLUMNS)
 		return (struct layout){ (int)longest + 1, "  " };
 	return (struct layout){ 0, "    " };
@@ -182,17 +186,18 @@ static void row_tail(char *buf, size_t size, const struct compare_row *r)
 	}
 }
 
-static void print_row(FILE *out, const struct layout *l, const struct compare_row *r,
-		      bool colour)
+static void print_row(FILE *out, const struct layout *l, const struct compare_table *t,
+		      const struct compare_row *r, bool colour)
 {
 	const char *on = colour ? verdict_colour(r->verdict) : NULL;
 	char n[32], c[32], diff[32], ci[48], p[16], verdict[96], sd[32], mde[32], margin[32];
-	char tail[256];
+	char tail[256], name[1024];
 
 	snprintf(verdict, sizeof(verdict), "%s%s%s", on ? on : "", compare_verdict_word(r->verdict),
 		 on ? "\033[0m" : "");
-	print_name_line(out, l, r->var.variant);
-	print_cells(out, l, r->var.variant, compare_fmt_n(n, sizeof(n), &r->var),
+	compare_fmt_row_variant(name, sizeof(name), t, r);
+	print_name_line(out, l, name);
+	print_cells(out, l, name, compare_fmt_n(n, sizeof(n), &r->var),
 		    compare_fmt_centre(c, sizeof(c), &r->var, r->method, NUM_WIDTH),
 		    compare_fmt_diff(diff, sizeof(diff), r, DIFF_WIDTH),
 		    compare_fmt_ci(ci, sizeof(ci), r, DIFF_WIDTH),
@@ -214,7 +219,7 @@ static void print_metric(FILE *out, const struct layout *l, const struct compare
 	print_baseline(out, l, &info->base, info->method);
 	for (size_t i = 0; i < t->n_rows; i++)
 		if (t->rows[i].metric == m)
-			print_row(out, l, &t->rows[i], colour);
+			print_row(out, l, t, &t->rows[i], colour);
 	fprintf(out, "\n");
 }
 

@@ -22,6 +22,13 @@
  *   oom_invocations_kmsg       "invoked oom-killer" lines          count  kmsg
  *   oom_reaped_kmsg            "oom_reaper: reaped process" lines  count  kmsg
  *   kmsg_missed_records        gaps in the kmsg sequence numbers   count  kmsg
+ * The kernel's complaints (kernel_complaints.h: kmsg.log, and what only the
+ * console kept), every kind in every trial that has either log, 0 included
+ *   kernel_warnings            reports of every kind               count  kmsg+console
+ *   kernel_warnings.kind=K     reports of kind K (warning, sleep-in-atomic,  count  kmsg+console
+ *                              lockdep, kasan, kfence, slub, bad-page, oops,
+ *                              soft-lockup, hard-lockup, hung-task, rcu-stall,
+ *                              alloc-failure, other-bug)
  * OOM victims and the reaper (trace; times from mark_victim, medians over the
  * victims that have both ends)
  *   oom_victims                victims (trace and kmsg merged)     count  trace+kmsg
@@ -118,6 +125,7 @@
 #include "analysis/trace/window.h"
 #include "common/proto/protocol.h"
 #include "analysis/parse/binder_stats.h"
+#include "analysis/parse/kernel_complaints.h"
 #include "analysis/parse/slabinfo.h"
 #include "analysis/parse/snapshot.h"
 #include "analysis/trace/trace.h"
@@ -523,6 +531,21 @@ static void window_metrics(struct metric_set *m, const char *dir, const struct w
 	ADD(m, "binder_mmap_stall_ms", (double)w->opener_stall_ns / 1e6, "ms", "trace");
 }
 
+/* ---- the kernel's complaints ---- */
+
+/* trial.json keeps this many of a trial's reports; the counts are of all. */
+#define COMPLAINTS_KEPT 100
+
+static void complaint_metrics(struct metric_set *m, const struct kernel_complaints *c)
+{
+	size_t counts[COMPLAINT_KINDS];
+	kernel_complaints_count(c, counts);
+	ADD(m, "kernel_warnings", c->n, "count", "kmsg+console");
+	for (int k = 0; k < COMPLAINT_KINDS; k++)
+		addf_metric(m, (double)counts[k], "count", "kmsg+console", "kernel_warnings.kind=%s",
+			    complaint_kind_name(k));
+}
+
 /* ---- the whole trial ---- */
 
 static void note_exit(json_t *record, void *found)
@@ -632,6 +655,11 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	oom_kill_totals(&m, &trace.reports, have_kmsg, vm_oom, ev_oom, have_trace,
 			trace.oom.mark_victim_events);
 
+	struct kernel_complaints complaints;
+	bool have_logs = kernel_complaints_read_trial(dir, &complaints);
+	if (have_logs)
+		complaint_metrics(&m, &complaints);
+
 	char *outlog = read_in(dir, channel_file_name[CHANNEL_OUT]);
 	if (outlog)
 		workload_metrics_parse(outlog, &m);
@@ -642,6 +670,8 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	json_object_set_new(o, "victims", oom_victims_json(&trace.oom));
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)trace.perf.lost_events));
 	json_object_set_new(o, "partial", json_boolean(partial));
+	if (have_logs)
+		json_object_set_new(o, "kernel_complaints", kernel_complaints_json(&complaints, COMPLAINTS_KEPT));
 	/* the prepare step missed its target: the trial measured another machine */
 	if (edges.target_max_blocks >= 0 && edges.free_blocks_ge > edges.target_max_blocks)
 		json_object_set_new(o, "off_target",
@@ -649,6 +679,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 					      "free_blocks", (json_int_t)edges.free_blocks_ge,
 					      "max_blocks", (json_int_t)edges.target_max_blocks));
 	*out = o;
+	kernel_complaints_release(&complaints);
 
 	free(outlog);
 	snap_free(&vmstat);

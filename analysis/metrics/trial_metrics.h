@@ -10,6 +10,7 @@
  *                      vmstat, cgroup-memory.events, PSI (snapshot.h) deltas;
  *                      slabinfo (slabinfo.h) and binder stats (binder_stats.h)
  *                      as after the workload, plus deltas
+ *   console.log        with kmsg.log: the kernel's complaints (kernel_complaints.h)
  *   out.log            the workloads' metric lines (workload_metrics.h)
  *   ctl.jsonl          whether the agent saw the command end
  *
@@ -27,8 +28,9 @@
 
 #include "common/util.h"
 
-/* Computes {"metrics": [...], "victims": [...], "lost_events": N, "partial": bool}
- * into *OUT (a new reference).  Returns 0, or -1 (ERR) when TRIAL_DIR is not
+/* Computes {"metrics": [...], "victims": [...], "lost_events": N, "partial": bool,
+ * "kernel_complaints": [...] (when kmsg.log or console.log exists)} into *OUT
+ * (a new reference).  Returns 0, or -1 (ERR) when TRIAL_DIR is not
  * a folder.  lab/trial-finish.h writes them into trial.json. */
 int trial_metrics_compute(const char *trial_dir, json_t **out, struct strbuf *err);
 

@@ -25,10 +25,11 @@ static void num(FILE *out, double x)
 	cell(out, "num", compare_fmt_num(buf, sizeof(buf), x, HTML_NUM_WIDTH, false));
 }
 
-static void side(FILE *out, const struct compare_side *s, enum compare_method method)
+static void side(FILE *out, const char *label, const struct compare_side *s,
+		 enum compare_method method)
 {
 	char n[32], c[32];
-	cell(out, NULL, s->variant);
+	cell(out, NULL, label);
 	cell(out, "num", compare_fmt_n(n, sizeof(n), s));
 	cell(out, "num", compare_fmt_centre(c, sizeof(c), s, method, HTML_NUM_WIDTH));
 	num(out, s->sd);
@@ -89,12 +90,12 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 		fputs("<tr class=\"base\">", out);
 		cell(out, "metric", mi->name);
 		cell(out, NULL, what);
-		side(out, &mi->base, mi->method);
+		side(out, mi->base.variant, &mi->base, mi->method);
 		fputs("<td></td><td></td><td></td><td></td><td></td><td></td><td></td>"
 		      "<td>baseline</td></tr>\n", out);
 		for (size_t i = 0; i < t->n_rows; i++) {
 			const struct compare_row *r = &t->rows[i];
-			char buf[96];
+			char buf[96], name[1024];
 			if (r->metric != m)
 				continue;
 			/* the verdict and p-adj as data too, for scripts and the tests
@@ -109,7 +110,7 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 			fputs("\">", out);
 			cell(out, "metric", mi->name);
 			cell(out, NULL, what);
-			side(out, &r->var, r->method);
+			side(out, compare_fmt_row_variant(name, sizeof(name), t, r), &r->var, r->method);
 			cell(out, "num", compare_fmt_diff(buf, sizeof(buf), r, HTML_NUM_WIDTH));
 			cell(out, "num", compare_fmt_ci(buf, sizeof(buf), r, HTML_NUM_WIDTH));
 			cell(out, "num", compare_fmt_p(buf, sizeof(buf), r->p));

@@ -49,7 +49,8 @@ static const char style[] =
 	"nav a{margin-right:1em}div.scroll{overflow-x:auto;max-width:100%}\n"
 	"td.metric{max-width:22em;overflow-wrap:anywhere;font-family:ui-monospace,monospace;"
 	"font-size:.95em}\n"
-	"pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.85em}\n";
+	"pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.85em}\n"
+	"table.complaints td{white-space:pre-line;overflow-wrap:anywhere}\n";
 
 void html_begin(FILE *out, const char *title)
 {

@@ -139,6 +139,35 @@ static void clock_is_given_only_when_the_file_says(void **state)
 	experiment_clear(&e);
 }
 
+/* debug = yes: every variant's debug companion is a group of its own,
+ * after the variants and before the A/A twin; the baseline stays plain. */
+static void debug_companions(void **state)
+{
+	(void)state;
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	const char *text = "description = d\nvariants = stock binder-kcalloc\nprofile = p\n"
+			   "workload = spawn\naa = yes\ndebug = yes\n";
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", text, &err), 0);
+	assert_true(e.debug);
+	struct strlist labels = STRLIST_INIT;
+	experiment_groups(&e, &labels);
+	assert_int_equal(labels.n, 5);
+	assert_string_equal(labels.items[0], "stock");
+	assert_string_equal(labels.items[1], "binder-kcalloc");
+	assert_string_equal(labels.items[2], "stock+debug");
+	assert_string_equal(labels.items[3], "binder-kcalloc+debug");
+	assert_string_equal(labels.items[4], "stock#2");
+	char *v = group_variant("binder-kcalloc+debug");
+	assert_string_equal(v, "binder-kcalloc+debug");
+	free(v);
+	assert_string_equal(e.baseline, "stock");
+	strlist_clear(&labels);
+	experiment_clear(&e);
+	expect_error("description = d\nvariants = stock\nprofile = p\nworkload = w\ndebug = maybe\n",
+		     "t.conf:5: debug = maybe: debug wants yes or no");
+}
+
 /* Margins: the default last whatever the order, globs may hold '=' (the
  * sendVec sizes), and a value that is not a margin names file and line. */
 static void equivalence_margins(void **state)
@@ -283,6 +312,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_every_key),
 		cmocka_unit_test(bad_input_names_file_and_line),
+		cmocka_unit_test(debug_companions),
 		cmocka_unit_test(clock_is_given_only_when_the_file_says),
 		cmocka_unit_test(equivalence_margins),
 		cmocka_unit_test(sequential_keys),

@@ -129,6 +129,40 @@ static void applies_then_restores_exactly(void **state)
 	strlist_clear(&patches);
 }
 
+/* A file of the tree that is a hard link to one outside it (a mirror of a
+ * user's tree, a hard-linked copy) is patched without the outside file
+ * changing, and restored. (GNU patch 2.7 writes a new file as well; the
+ * lab gives the file its own inode first so as not to rely on that.) */
+static void hard_links_are_never_written_through(void **state)
+{
+	(void)state;
+	char *outside = path_in(root, "users-a.c"), *a = path_in(tree, "drivers/a.c");
+	put(outside, "one\ntwo\nthree\n");
+	unlink(a);
+	assert_int_equal(link(outside, a), 0);
+	struct stat before;
+	assert_int_equal(stat(outside, &before), 0);
+	struct strlist patches = one_patch("m.patch", modify_patch);
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(tree_apply_patches(tree, state_dir, &patches, &err), 0);
+	char *in_tree = get("drivers/a.c"), *theirs = read_file(outside, NULL);
+	assert_string_equal(in_tree, "one\nTWO\nthree\n");
+	assert_string_equal(theirs, "one\ntwo\nthree\n");
+	struct stat after;
+	assert_int_equal(stat(outside, &after), 0);
+	assert_true(after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+		    after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+	free(in_tree);
+	free(theirs);
+	assert_int_equal(tree_restore(tree, state_dir, &err), 0);
+	in_tree = get("drivers/a.c");
+	assert_string_equal(in_tree, "one\ntwo\nthree\n");
+	free(in_tree);
+	strlist_clear(&patches);
+	free(outside);
+	free(a);
+}
+
 static void failing_hunk_is_named_and_nothing_leaks(void **state)
 {
 	(void)state;
@@ -192,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(targets_are_stripped_once),
 		cmocka_unit_test_setup(applies_then_restores_exactly, reset_tree),
+		cmocka_unit_test_setup(hard_links_are_never_written_through, reset_tree),
 		cmocka_unit_test_setup(failing_hunk_is_named_and_nothing_leaks, reset_tree),
 		cmocka_unit_test_setup(second_patch_failing_undoes_the_first, reset_tree),
 		cmocka_unit_test(describes_patch_output),

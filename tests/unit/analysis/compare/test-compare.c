@@ -35,6 +35,7 @@
 #include <jansson.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/compare/compare_fmt.h"
 
 /* cmocka 1.1.5 only compares floats; TOL is absolute for |expected| <= 1,
  * relative above. */
@@ -225,6 +226,20 @@ static void test_shares(void **state)
 	 * them: stats_mde_share(6, 6, 0, 0.05, 0.8), large */
 	assert_true(t.rows[0].mde > 60.0 && isfinite(t.rows[0].mde));
 	assert_int_equal(t.rows[0].verdict, VERDICT_NOT_DETECTED);
+	compare_table_free(&t);
+
+	/* a WARN_ON_ONCE hit in every trial of the variant, never on stock: the
+	 * share 6/6 against 0/6, Fisher's p = 2/924 (the two most extreme of
+	 * the C(12,6) splits), worse */
+	static const double warned[] = { 1, 1, 1, 1, 1, 1 };
+	build_pair(&t, "kernel_warnings", none, 6, warned, 6);
+	assert_int_equal(t.rows[0].method, COMPARE_SHARES);
+	assert_close(t.rows[0].p, 2.0 / 924.0, 1e-12);
+	assert_close(t.rows[0].diff, 100.0, 1e-9);
+	assert_int_equal(t.rows[0].verdict, VERDICT_WORSE);
+	compare_table_free(&t);
+	build_pair(&t, "kernel_warnings.kind=sleep-in-atomic", none, 6, warned, 6);
+	assert_int_equal(t.rows[0].verdict, VERDICT_WORSE);
 	compare_table_free(&t);
 }
 
@@ -512,6 +527,50 @@ static void test_baseline_option(void **state)
 	assert_int_equal(t.n_rows, 1);
 	assert_string_equal(t.rows[0].var.variant, "stock");
 	assert_int_equal(t.rows[0].verdict, VERDICT_BETTER);
+	compare_table_free(&t);
+}
+
+/* Debug companions: binder-kcalloc+debug is compared with stock+debug (one
+ * change a row), stock+debug with stock. The debug builds here are 5.3%
+ * slower than the plain ones; binder-kcalloc+debug is as fast as stock+debug. */
+static void test_companion_baselines(void **state)
+{
+	struct compare_group g[] = { group("stock", sendvec, 6), group("binder-kcalloc", sendvec, 6),
+				     group("stock+debug", sendvec_slow, 6),
+				     group("binder-kcalloc+debug", sendvec_slow, 6) };
+	struct compare_metric m = metric("binder-sendvec.sendvec_ns_per_rt.size=4", g, 4);
+	struct compare_options o;
+	struct compare_table t;
+	char name[128];
+
+	(void)state;
+	compare_options_default(&o);
+	assert_int_equal(compare_table_build(&m, 1, &o, &t), 0);
+	assert_int_equal(t.n_rows, 3);
+	assert_string_equal(t.rows[0].var.variant, "binder-kcalloc");
+	assert_string_equal(t.rows[0].base.variant, "stock");
+	assert_string_equal(t.rows[1].var.variant, "stock+debug");
+	assert_string_equal(t.rows[1].base.variant, "stock");
+	assert_int_equal(t.rows[1].verdict, VERDICT_WORSE);
+	assert_string_equal(t.rows[2].var.variant, "binder-kcalloc+debug");
+	assert_string_equal(t.rows[2].base.variant, "stock+debug");
+	assert_close(t.rows[2].base.centre, t.rows[1].var.centre, 1e-12);
+	assert_close(t.rows[2].diff, 0.0, 1e-9);
+	assert_int_not_equal(t.rows[2].verdict, VERDICT_WORSE);
+	assert_string_equal(compare_fmt_row_variant(name, sizeof(name), &t, &t.rows[2]),
+			    "binder-kcalloc+debug (vs stock+debug)");
+	assert_string_equal(compare_fmt_row_variant(name, sizeof(name), &t, &t.rows[1]), "stock+debug");
+	char *text = format(&t, "text");
+	assert_non_null(strstr(text, "binder-kcalloc+debug (vs stock+debug)"));
+	free(text);
+	compare_table_free(&t);
+
+	/* without the baseline's companion, a debug build goes against the baseline */
+	struct compare_metric two = metric("binder-sendvec.sendvec_ns_per_rt.size=4", (struct compare_group[]){
+		group("stock", sendvec, 6), group("binder-kcalloc+debug", sendvec_slow, 6) }, 2);
+	assert_int_equal(compare_table_build(&two, 1, &o, &t), 0);
+	assert_string_equal(t.rows[0].base.variant, "stock");
+	assert_int_equal(t.rows[0].verdict, VERDICT_WORSE);
 	compare_table_free(&t);
 }
 
@@ -828,6 +887,12 @@ static void test_metric_table(void **state)
 	assert_int_equal(d.better, BETTER_LOWER);
 	metric_resolve("binder-mmap.mmap_openers_killed", NULL, &d);
 	assert_int_equal(d.kind, METRIC_EVENTS);
+	metric_resolve("kernel_warnings", NULL, &d);
+	assert_int_equal(d.kind, METRIC_EVENTS);
+	assert_int_equal(d.better, BETTER_LOWER);
+	metric_resolve("kernel_warnings.kind=lockdep", NULL, &d);
+	assert_int_equal(d.kind, METRIC_EVENTS);
+	assert_int_equal(d.better, BETTER_LOWER);
 	metric_resolve("workload_compaction_stalls_vmstat", NULL, &d);
 	assert_int_equal(d.kind, METRIC_COUNT);
 	metric_resolve("direct_compaction_stall_count", NULL, &d);
@@ -905,6 +970,7 @@ int main(void)
 		cmocka_unit_test(test_sequential_look),
 		cmocka_unit_test(test_aa_noise),
 		cmocka_unit_test(test_baseline_option),
+		cmocka_unit_test(test_companion_baselines),
 		cmocka_unit_test(test_rejects_bad_input),
 		cmocka_unit_test(test_text_names_whole),
 		cmocka_unit_test(test_text_short_names),

@@ -216,6 +216,17 @@ static void test_fragmented(void **state)
 	assert_metric(out, "oom_kills_global", 1, "count", "kmsg");
 	/* direct reclaim 109808134 + compaction 51715954 ns, no memcg reclaim */
 	assert_metric(out, "alloc_stall_time_total_ms", 161.524088, "ms", "trace");
+	/* kmsg line 413: "binder-mmap: page allocation failure: order:3, ..." and no other complaint */
+	assert_metric(out, "kernel_warnings", 1, "count", "kmsg+console");
+	assert_metric(out, "kernel_warnings.kind=alloc-failure", 1, "count", "kmsg+console");
+	assert_metric(out, "kernel_warnings.kind=warning", 0, "count", "kmsg+console");
+	assert_metric(out, "kernel_warnings.kind=lockdep", 0, "count", "kmsg+console");
+	json_t *complaints = json_object_get(out, "kernel_complaints");
+	assert_int_equal(json_array_size(complaints), 1);
+	json_t *first = json_array_get(complaints, 0);
+	assert_string_equal(json_string_value(json_object_get(first, "kind")), "alloc-failure");
+	assert_int_equal(json_integer_value(json_object_get(first, "order")), 3);
+	assert_string_equal(json_string_value(json_object_get(first, "function")), "binder_alloc_mmap_handler");
 	json_decref(out);
 }
 

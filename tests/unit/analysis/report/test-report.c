@@ -16,6 +16,7 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/report/plot.h"
+#include "analysis/report/report_complaints.h"
 #include "analysis/report/report_figures.h"
 #include "analysis/report/report_html.h"
 #include "analysis/report/report_trace.h"
@@ -267,10 +268,78 @@ static void test_report_command(void **state)
 	free(out);
 }
 
+/* The complaints section: one line per distinct complaint (the signature
+ * trial_metrics wrote), the trials it came up in per group, the stack. */
+static json_t *complaint(const char *kind, const char *summary, const char *function,
+			 const char *top)
+{
+	char *sig = xasprintf("%s|%s|%s", kind, summary, function);
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:[s, s]}", "kind", kind, "summary", summary,
+			      "function", function, "signature", sig, "title", "WARNING: <title>",
+			      "frames", top, "caller_of_it");
+	free(sig);
+	return o;
+}
+
+static void complaints(FILE *out, void *rd)
+{
+	report_complaints_write(out, rd);
+}
+
+static void test_complaints_section(void **state)
+{
+	(void)state;
+	struct run_data rd = { 0 };
+	strlist_push(&rd.labels, "stock");
+	strlist_push(&rd.labels, "stock+debug");
+	struct run_trial trials[3] = {
+		{ .label = "stock", .index = 0, .outcome = "ok" },
+		{ .label = "stock+debug", .index = 0, .outcome = "ok" },
+		{ .label = "stock+debug", .index = 1, .outcome = "ok" },
+	};
+	trials[0].trial = json_pack("{s:[]}", "kernel_complaints");
+	trials[1].trial = json_pack("{s:[o, o]}", "kernel_complaints",
+				    complaint("sleep-in-atomic", "sleeping function called", "vfree", "vfree"),
+				    complaint("warning", "mm/x.c:1", "f<g>", "f<g>"));
+	trials[2].trial = json_pack("{s:[o]}", "kernel_complaints",
+				    complaint("sleep-in-atomic", "sleeping function called", "vfree", "vfree"));
+	rd.trials = trials;
+	rd.n = 3;
+	char *html = capture(complaints, &rd);
+	assert_non_null(strstr(html, "2 distinct complaints in 3 trials"));
+	/* the one in two trials comes first, with both trials of its group */
+	char *sleep = strstr(html, "<td>sleep-in-atomic</td>"), *warn = strstr(html, "<td>warning</td>");
+	assert_non_null(sleep);
+	assert_non_null(warn);
+	assert_true(sleep < warn);
+	assert_non_null(strstr(html, "stock+debug: 2 of 2 (000 001)"));
+	assert_non_null(strstr(html, "stock+debug: 1 of 2 (000)"));
+	assert_null(strstr(html, "stock: "));
+	assert_non_null(strstr(html, "vfree\ncaller_of_it"));
+	/* names from the kernel are escaped */
+	assert_non_null(strstr(html, "f&lt;g&gt;"));
+	assert_null(strstr(html, "<g>"));
+	free(html);
+
+	/* trials that read the logs and found nothing say so; trials that never
+	 * read them are not taken for quiet ones */
+	json_decref(trials[1].trial);
+	json_decref(trials[2].trial);
+	trials[1].trial = json_pack("{s:[]}", "kernel_complaints");
+	trials[2].trial = json_object();
+	html = capture(complaints, &rd);
+	assert_non_null(strstr(html, "complained in none of the 2 trials"));
+	free(html);
+	for (size_t i = 0; i < 3; i++)
+		json_decref(trials[i].trial);
+	strlist_clear(&rd.labels);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_html_escape),
+		cmocka_unit_test(test_complaints_section),
 		cmocka_unit_test(test_html_pieces_escape_data),
 		cmocka_unit_test(test_compare_html_escapes),
 		cmocka_unit_test(test_svg_inline_prefixes_ids),

@@ -1,0 +1,128 @@
+/* The kernels the checkout knows (kernel-catalog.h). */
+#include "kernel-catalog.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "kbuild.h"
+#include "common/paths.h"
+
+void load_base_config(struct kconfig *base)
+{
+	char *path = repo_path("kernels/base.config");
+	struct strbuf err = STRBUF_INIT;
+	if (kconfig_load(base, path, &err) < 0)
+		die_usage("%s", err.buf);
+	free(path);
+}
+
+/* Moves the variants of FROM behind those of SET; a name in both is an error. */
+static int append_variants(struct variant_set *set, struct variant_set *from, const char *dir,
+			   struct strbuf *err)
+{
+	for (size_t i = 0; i < from->n; i++)
+		if (variant_find(set, from->items[i].name)) {
+			strbuf_addf(err, "%s/%s: a variant of that name exists already in %s", dir,
+				    from->items[i].name, variant_find(set, from->items[i].name)->dir);
+			return -1;
+		}
+	set->items = xrealloc(set->items, (set->n + from->n + 1) * sizeof(*set->items));
+	memcpy(set->items + set->n, from->items, from->n * sizeof(*from->items));
+	set->n += from->n;
+	free(from->items);
+	memset(from, 0, sizeof(*from));
+	return 0;
+}
+
+/*
+ * The variant's source (kernel-source.h). A prebuilt kernel takes no
+ * patches and no fragment: a file `config` beside its image, in the
+ * variant's folder, is the image's configuration, not a fragment.
+ */
+static int load_source(struct variant *v, struct strbuf *err)
+{
+	if (kernel_source_load(&v->source, v->dir, err) < 0)
+		return -1;
+	if (kernel_source_builds(&v->source))
+		return 0;
+	if (v->patches.n) {
+		strbuf_addf(err, "%s: patches cannot apply to a prebuilt kernel (its source is a bzimage)",
+			    v->patches.items[0]);
+		return -1;
+	}
+	struct stat a, b;
+	bool image_config = v->config_path && v->source.config_origin &&
+			    stat(v->config_path, &a) == 0 && stat(v->source.config_origin, &b) == 0 &&
+			    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	if (v->config_path && !image_config) {
+		strbuf_addf(err, "%s: a prebuilt kernel takes no configuration fragment (its source is "
+			    "a bzimage, whose configuration is its own)", v->config_path);
+		return -1;
+	}
+	free(v->config_path);
+	v->config_path = NULL;
+	return 0;
+}
+
+/* Every variant the lab builds gets its debug build as a variant of its own. */
+static void add_debug_companions(struct variant_set *set)
+{
+	const struct build_target debug = { .debug = true };
+	char *fragment = repo_path(DEBUG_CONFIG);
+	size_t plain = set->n;
+	for (size_t i = 0; i < plain; i++) {
+		struct variant companion;
+		if (!kernel_source_builds(&set->items[i].source))
+			continue;
+		variant_for_target(&set->items[i], &debug, fragment, &companion);
+		variant_set_add(set, &companion);
+	}
+	free(fragment);
+}
+
+/*
+ * kernels/variants/, then every folder of OOMLAB_VARIANT_PATH (':'
+ * separated): the tests keep the variants only they need (a patch that
+ * changes a comment, a planted cost) in tests/variants/ that way, out of
+ * the list users see.
+ */
+void load_variants(struct variant_set *set, struct kconfig *base)
+{
+	char *dir = repo_path("kernels/variants");
+	struct strbuf err = STRBUF_INIT;
+	if (variants_discover(dir, set, &err) < 0)
+		die_usage("%s", err.buf);
+	const char *extra = getenv("OOMLAB_VARIANT_PATH");
+	char *copy = xstrdup(extra ? extra : ""), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		struct variant_set more;
+		/* absolute, for patch(1) runs in the tree, not here */
+		char real[PATH_MAX];
+		const char *folder = realpath(d, real) ? real : d;
+		if (variants_discover(folder, &more, &err) < 0 ||
+		    append_variants(set, &more, folder, &err) < 0)
+			die_usage("OOMLAB_VARIANT_PATH: %s", err.buf);
+	}
+	free(copy);
+	if (!set->n)
+		die_usage("%s: no kernel variants found", dir);
+	for (size_t i = 0; i < set->n; i++)
+		if (load_source(&set->items[i], &err) < 0)
+			die_usage("%s", err.buf);
+	add_debug_companions(set);
+	for (size_t i = 0; i < set->n; i++)
+		if (variant_hash(&set->items[i], base, &err) < 0)
+			die_usage("%s", err.buf);
+	free(dir);
+}
+
+struct variant *variant_debug_companion(const struct variant_set *set, const struct variant *v)
+{
+	char *name = xasprintf("%s%s", v->name, build_target_suffix(&(struct build_target){ .debug = true }));
+	struct variant *companion = variant_find(set, name);
+	free(name);
+	return companion;
+}
+

@@ -1,0 +1,24 @@
+/*
+ * The kernels this checkout knows: kernels/base.config, every variant of
+ * kernels/variants/ and of the folders of OOMLAB_VARIANT_PATH, and each
+ * variant's debug companion ("VARIANT+debug": kernels/debug.config merged
+ * last), all with their cache keys. Bad input anywhere (a variant folder,
+ * a fragment, a patch that cannot be read) dies with one line naming the
+ * file, exit 2, before anything is built.
+ */
+#ifndef LAB_KERNEL_CATALOG_H
+#define LAB_KERNEL_CATALOG_H
+
+#include "kconfig.h"
+#include "variant.h"
+
+#define DEBUG_CONFIG "kernels/debug.config"
+
+/* kernels/base.config of the checkout; dies with file:line on bad input. */
+void load_base_config(struct kconfig *base);
+/* Discovers, completes with the debug companions and hashes every variant. */
+void load_variants(struct variant_set *set, struct kconfig *base);
+/* The debug companion of V in SET, or NULL. */
+struct variant *variant_debug_companion(const struct variant_set *set, const struct variant *v);
+
+#endif

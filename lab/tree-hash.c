@@ -1,0 +1,171 @@
+/* The content hash of a folder, with a stat cache (tree-hash.h). */
+#include "tree-hash.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hash.h"
+
+/* Younger than this, a file's stat does not vouch for its content yet. */
+#define SETTLED_NS 2000000000LL
+
+struct known {
+	char *path;
+	char hex[65];
+	unsigned long long dev, ino, size;
+	long long mtime, ctime;
+};
+
+struct walk {
+	const char *root;
+	struct hasher *tree;
+	struct known *old;            /* the stat cache as read, sorted by path */
+	size_t n_old;
+	struct strbuf fresh;          /* the stat cache to write */
+	long long now;
+	size_t read;                  /* files whose content was read */
+	struct strbuf *err;
+};
+
+static long long ns_of(struct timespec t)
+{
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct known *)a)->path, ((const struct known *)b)->path);
+}
+
+/* Lines "HEX DEV INO SIZE MTIME CTIME PATH"; anything else is skipped. */
+static void load_cache(struct walk *w, const char *path)
+{
+	char *text = path ? read_file(path, NULL) : NULL;
+	size_t alloc = 0;
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		struct known k;
+		int off = 0;
+		if (sscanf(line, "%64s %llu %llu %llu %lld %lld %n", k.hex, &k.dev, &k.ino, &k.size,
+			   &k.mtime, &k.ctime, &off) != 6 || !off || strlen(k.hex) != 64)
+			continue;
+		k.path = xstrdup(line + off);
+		if (w->n_old == alloc) {
+			alloc = alloc ? 2 * alloc : 4096;
+			w->old = xrealloc(w->old, alloc * sizeof(*w->old));
+		}
+		w->old[w->n_old++] = k;
+	}
+	free(text);
+	if (w->n_old)
+		qsort(w->old, w->n_old, sizeof(*w->old), by_path);
+}
+
+/* A file's own hash: remembered, or read. */
+static int file_hash(struct walk *w, const char *rel, const char *path, const struct stat *st,
+		     char hex[65])
+{
+	struct known key = { .path = (char *)rel };
+	struct known *k = w->n_old ? bsearch(&key, w->old, w->n_old, sizeof(*w->old), by_path) : NULL;
+	long long mtime = ns_of(st->st_mtim), ctime = ns_of(st->st_ctim);
+	if (k && k->dev == (unsigned long long)st->st_dev && k->ino == (unsigned long long)st->st_ino &&
+	    k->size == (unsigned long long)st->st_size && k->mtime == mtime && k->ctime == ctime) {
+		memcpy(hex, k->hex, 65);
+	} else {
+		if (hash_file_content(path, hex) < 0) {
+			strbuf_addf(w->err, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		w->read++;
+	}
+	if (!strchr(rel, '\n') && w->now - mtime > SETTLED_NS && w->now - ctime > SETTLED_NS)
+		strbuf_addf(&w->fresh, "%s %llu %llu %llu %lld %lld %s\n", hex,
+			    (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+			    (unsigned long long)st->st_size, mtime, ctime, rel);
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int walk_dir(struct walk *w, const char *rel)
+{
+	char *dir = *rel ? xasprintf("%s/%s", w->root, rel) : xstrdup(w->root);
+	DIR *d = opendir(dir);
+	if (!d) {
+		strbuf_addf(w->err, "%s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	struct strlist names = STRLIST_INIT;
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
+			strlist_push(&names, de->d_name);
+	closedir(d);
+	/* byte order, whatever the locale */
+	qsort(names.items, names.n, sizeof(*names.items), by_name);
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < names.n; i++) {
+		char *sub = *rel ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
+		char *path = xasprintf("%s/%s", w->root, sub);
+		struct stat st;
+		char hex[65], target[4096];
+		if (lstat(path, &st) < 0) {
+			strbuf_addf(w->err, "%s: %s", path, strerror(errno));
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = walk_dir(w, sub);
+		} else if (S_ISREG(st.st_mode)) {
+			rc = file_hash(w, sub, path, &st, hex);
+			if (rc == 0) {
+				hasher_add_str(w->tree, "path", sub);
+				hasher_add_str(w->tree, "kind", st.st_mode & 0111 ? "exec" : "file");
+				hasher_add_str(w->tree, "data", hex);
+			}
+		} else if (S_ISLNK(st.st_mode)) {
+			ssize_t n = readlink(path, target, sizeof(target) - 1);
+			if (n < 0) {
+				strbuf_addf(w->err, "%s: %s", path, strerror(errno));
+				rc = -1;
+			} else {
+				target[n] = '\0';
+				hasher_add_str(w->tree, "path", sub);
+				hasher_add_str(w->tree, "kind", "link");
+				hasher_add_str(w->tree, "data", target);
+			}
+		}
+		free(path);
+		free(sub);
+	}
+	strlist_clear(&names);
+	free(dir);
+	return rc;
+}
+
+int tree_hash(const char *dir, const char *stat_cache, char hex[65], struct strbuf *err)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	struct walk w = { .root = dir, .tree = hasher_new(), .now = ns_of(now), .err = err };
+	load_cache(&w, stat_cache);
+	int rc = walk_dir(&w, "");
+	hasher_finish(w.tree, hex);
+	if (rc == 0 && stat_cache && w.read)
+		write_file_str(stat_cache, strbuf_str(&w.fresh));
+	for (size_t i = 0; i < w.n_old; i++)
+		free(w.old[i].path);
+	free(w.old);
+	strbuf_release(&w.fresh);
+	return rc;
+}

@@ -1,0 +1,153 @@
+/* A mirror of a source tree to build from (tree-mirror.h). */
+#include "tree-mirror.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool same_bytes(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *x = read_file(a, &la), *y = x ? read_file(b, &lb) : NULL;
+	bool same = x && y && la == lb && !memcmp(x, y, la);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* A copy of FROM at TO with FROM's mode; its time is now. */
+static int copy_fresh(const char *from, const char *to, mode_t mode, struct strbuf *err)
+{
+	if (copy_file(from, to) < 0 || chmod(to, mode & 07777) < 0) {
+		strbuf_addf(err, "cannot copy %s to %s: %s", from, to, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int mirror_file(const char *src, const char *dest, const struct stat *s, struct strbuf *err)
+{
+	struct stat d;
+	bool exists = lstat(dest, &d) == 0;
+	if (exists && S_ISREG(d.st_mode)) {
+		if (d.st_dev == s->st_dev && d.st_ino == s->st_ino)
+			return 0;
+		/* a copy the mirror made across file systems keeps the tree's time */
+		if (d.st_size == s->st_size && d.st_mtim.tv_sec == s->st_mtim.tv_sec &&
+		    d.st_mtim.tv_nsec == s->st_mtim.tv_nsec)
+			return 0;
+		if (d.st_size == s->st_size && same_bytes(src, dest))
+			return 0;
+	}
+	if (exists && remove_tree(dest) < 0) {
+		strbuf_addf(err, "cannot remove %s: %s", dest, strerror(errno));
+		return -1;
+	}
+	/* only a file new to the mirror is linked: a replaced one must look new to make */
+	if (!exists && link(src, dest) == 0)
+		return 0;
+	if (!exists && errno != EXDEV && errno != EPERM && errno != EMLINK) {
+		strbuf_addf(err, "cannot link %s to %s: %s", src, dest, strerror(errno));
+		return -1;
+	}
+	if (copy_fresh(src, dest, s->st_mode, err) < 0)
+		return -1;
+	if (!exists) {
+		/* new to the mirror: as a link would, it has the tree's time */
+		struct timespec times[2] = { s->st_atim, s->st_mtim };
+		utimensat(AT_FDCWD, dest, times, AT_SYMLINK_NOFOLLOW);
+	}
+	return 0;
+}
+
+static int mirror_link(const char *src, const char *dest, struct strbuf *err)
+{
+	char want[4096], have[4096];
+	ssize_t n = readlink(src, want, sizeof(want) - 1);
+	if (n < 0) {
+		strbuf_addf(err, "%s: %s", src, strerror(errno));
+		return -1;
+	}
+	want[n] = '\0';
+	ssize_t m = readlink(dest, have, sizeof(have) - 1);
+	if (m >= 0) {
+		have[m] = '\0';
+		if (!strcmp(want, have))
+			return 0;
+	}
+	remove_tree(dest);
+	if (symlink(want, dest) < 0) {
+		strbuf_addf(err, "cannot make the link %s: %s", dest, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int names_of(const char *dir, struct strlist *names, struct strbuf *err)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		if (err)
+			strbuf_addf(err, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
+			strlist_push(names, de->d_name);
+	closedir(d);
+	return 0;
+}
+
+static int mirror_dir(const char *src, const char *dest, struct strbuf *err)
+{
+	struct stat d;
+	if (lstat(dest, &d) == 0 && !S_ISDIR(d.st_mode))
+		remove_tree(dest);
+	if (mkdir_p(dest, 0755) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", dest, strerror(errno));
+		return -1;
+	}
+	struct strlist want = STRLIST_INIT, have = STRLIST_INIT;
+	if (names_of(src, &want, err) < 0)
+		return -1;
+	names_of(dest, &have, NULL);
+	int rc = 0;
+	for (size_t i = 0; i < have.n; i++) {
+		if (strlist_has(&want, have.items[i]))
+			continue;
+		char *gone = xasprintf("%s/%s", dest, have.items[i]);
+		remove_tree(gone);
+		free(gone);
+	}
+	for (size_t i = 0; rc == 0 && i < want.n; i++) {
+		char *from = xasprintf("%s/%s", src, want.items[i]);
+		char *to = xasprintf("%s/%s", dest, want.items[i]);
+		struct stat s;
+		if (lstat(from, &s) < 0) {
+			strbuf_addf(err, "%s: %s", from, strerror(errno));
+			rc = -1;
+		} else if (S_ISDIR(s.st_mode)) {
+			rc = mirror_dir(from, to, err);
+		} else if (S_ISREG(s.st_mode)) {
+			rc = mirror_file(from, to, &s, err);
+		} else if (S_ISLNK(s.st_mode)) {
+			rc = mirror_link(from, to, err);
+		}
+		free(from);
+		free(to);
+	}
+	strlist_clear(&want);
+	strlist_clear(&have);
+	return rc;
+}
+
+int tree_mirror(const char *src, const char *dest, struct strbuf *err)
+{
+	return mirror_dir(src, dest, err);
+}

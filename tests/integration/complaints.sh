@@ -1,0 +1,50 @@
+# The kernel's complaints as outcomes, on real VMs: stock against
+# warn-binder (tests/variants: a WARN_ON_ONCE in binder_open), six trials
+# each. Every warn-binder trial records the WARNING with its function and
+# stack, no stock trial records one; lab compare calls kernel_warnings
+# worse (Fisher, 6/6 against 0/6: p = 2/924); the report lists the
+# complaint with the trials it came up in.
+. "$(dirname "$0")/lib.sh"
+
+export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
+EXP="$ROOT/tests/experiments/complaints.conf"
+RUN="$SCRATCH/run"
+start=$(date +%s)
+"$LAB" run -x "$EXP" -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" ||
+	fail "lab run failed: $(tail -5 "$SCRATCH/run.err")"
+echo "the run took $(( $(date +%s) - start )) s"
+check "the run has twelve trials" [ "$(ls "$RUN"/*/*/trial.json | wc -l)" -eq 12 ]
+
+warned=0
+for t in "$RUN"/warn-binder/*/trial.json; do
+	kind=$(jq -r '[.kernel_complaints[] | select(.kind == "warning")][0].function // ""' "$t")
+	[ "$kind" = binder_open ] && warned=$((warned + 1))
+done
+check "every warn-binder trial recorded a WARNING in binder_open ($warned of 6)" [ "$warned" -eq 6 ]
+quiet=0
+for t in "$RUN"/stock/*/trial.json; do
+	[ "$(jq '[.metrics[] | select(.name == "kernel_warnings")][0].value' "$t")" = 0 ] && quiet=$((quiet + 1))
+done
+check "no stock trial recorded a complaint ($quiet of 6 at 0)" [ "$quiet" -eq 6 ]
+first=$(ls "$RUN"/warn-binder/*/trial.json | head -1)
+jq -c '.kernel_complaints[0]' "$first"
+check "the complaint's summary is the file and line of the WARN" \
+	[ "$(jq -r '.kernel_complaints[0].summary' "$first")" = "drivers/android/binder.c:6021" ]
+check "its stack runs from binder_open up through the open syscall" \
+	jq -e '.kernel_complaints[0].frames | index("binder_open") == 0 and index("do_sys_openat2") != null' "$first"
+
+"$LAB" compare "$RUN" --format json > "$SCRATCH/cmp.json" || fail "lab compare --format json"
+row() { jq -r --arg m "$1" --arg f "$2" '.rows[] | select(.metric == $m and .variant == "warn-binder") | .[$f] | tostring' "$SCRATCH/cmp.json"; }
+echo "kernel_warnings: $(row kernel_warnings verdict), p $(row kernel_warnings p), p-adj $(row kernel_warnings p_adj)"
+check "kernel_warnings is worse on warn-binder" [ "$(row kernel_warnings verdict)" = worse ]
+check "by Fisher's exact test on the share of trials" [ "$(row kernel_warnings test)" = "Fisher exact" ]
+check "6 of 6 against 0 of 6: p = 2/924" \
+	awk -v p="$(row kernel_warnings p)" 'BEGIN { exit !(p > 0.002164 && p < 0.002165) }'
+check "kernel_warnings.kind=warning is worse too" [ "$(row kernel_warnings.kind=warning verdict)" = worse ]
+"$LAB" compare "$RUN" > "$SCRATCH/cmp.txt"
+check "lab compare's table shows the kernel_warnings rows" grep -q '^kernel_warnings$' "$SCRATCH/cmp.txt"
+
+"$LAB" --quiet report "$RUN" -o "$SCRATCH/report.html" > /dev/null || fail "lab report"
+check "the report has the complaints section" grep -q 'id="complaints"' "$SCRATCH/report.html"
+check "it lists the warning with its function" grep -q '<td>binder_open</td>' "$SCRATCH/report.html"
+check "and the trials it came up in" grep -q 'warn-binder: 6 of 6 (000 001 002 003 004 005)' "$SCRATCH/report.html"

@@ -1,0 +1,38 @@
+# Debug companions on real VMs: an experiment with debug = yes runs stock and
+# stock+debug (kernels/debug.config merged last) as two groups; the debug
+# kernel has the checkers on; the comparison has the stock+debug row and
+# the kernel_warnings metrics; trial times of both groups are printed (what
+# a debug build costs here).
+. "$(dirname "$0")/lib.sh"
+
+"$LAB" kernel build --debug stock || fail "lab kernel build --debug stock"
+debug=$("$LAB" kernel path stock+debug)
+for opt in CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y CONFIG_KFENCE=y CONFIG_DEBUG_VM=y CONFIG_SLUB_DEBUG_ON=y; do
+	check "the debug kernel has $opt" grep -qx "$opt" "$debug/config"
+done
+check "the plain one has not" sh -c "! grep -qx CONFIG_PROVE_LOCKING=y '$("$LAB" kernel path stock)/config'"
+"$LAB" kernel list > "$SCRATCH/list"
+check "kernel list says stock's debug build is cached" grep -qE '^stock +[0-9a-f]{12} +yes +yes ' "$SCRATCH/list"
+
+RUN="$SCRATCH/run"
+"$LAB" run -x "$ROOT/tests/experiments/debug.conf" -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" ||
+	fail "lab run failed: $(tail -5 "$SCRATCH/run.err")"
+check "run.json has the groups stock and stock+debug" \
+	[ "$(jq -r '[.groups[].label] | join(" ")' "$RUN/run.json")" = "stock stock+debug" ]
+check "three trials of each" [ "$(ls "$RUN"/stock+debug/*/trial.json | wc -l)" -eq 3 ]
+for g in stock stock+debug; do
+	ok=$(jq -r .outcome.outcome "$RUN"/$g/*/trial.json | grep -c '^ok$' || true)
+	wall=$(jq -r .outcome.wall_seconds_total "$RUN"/$g/*/trial.json | awk '{ s += $1 } END { printf "%.1f", s / NR }')
+	tput=$(jq -r '.metrics[] | select(.name == "binder-throughput.throughput_iterations_per_s") | .value' "$RUN"/$g/*/trial.json |
+		awk '{ s += $1 } END { printf "%.0f", s / NR }')
+	complaints=$(jq -r '.metrics[] | select(.name == "kernel_warnings") | .value' "$RUN"/$g/*/trial.json | tr '\n' ' ')
+	echo "$g: $ok of 3 ok, mean trial wall time $wall s, binder throughput $tput/s, complaints per trial: $complaints"
+	check "every $g trial ended ok" [ "$ok" -eq 3 ]
+done
+check "the debug trials ran the debug kernel" \
+	[ "$(jq -r .environment.variant_hash "$RUN"/stock+debug/000/trial.json)" = "$(basename "$debug")" ]
+"$LAB" compare "$RUN" --all --format json > "$SCRATCH/cmp.json" || fail "lab compare"
+check "the comparison has stock+debug against stock" \
+	[ "$(jq '[.rows[] | select(.variant == "stock+debug" and .baseline_stats.variant == "stock")] | length' "$SCRATCH/cmp.json")" -gt 0 ]
+check "with the kernel_warnings rows" \
+	[ "$(jq '[.rows[] | select(.metric | startswith("kernel_warnings"))] | length' "$SCRATCH/cmp.json")" -ge 15 ]
