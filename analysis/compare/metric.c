@@ -34,6 +34,7 @@ static const struct metric_def known_metrics[] = {
 	{ "reaper_reap_ms",               "ms",     METRIC_TIME,       BETTER_LOWER },
 	{ "oom_victim_exit_ms",           "ms",     METRIC_TIME,       BETTER_LOWER },
 	{ "slab_binder_bytes",            "B",      METRIC_SIZE,       BETTER_LOWER },
+	{ "slab_total_bytes",             "B",      METRIC_SIZE,       BETTER_LOWER },
 	/* the kernel's complaints (kernel_complaints.h): rare, so the share of trials with one */
 	{ "kernel_warnings",              "count",  METRIC_EVENTS,     BETTER_LOWER },
 	{ "kernel_warnings.kind=*",       "count",  METRIC_EVENTS,     BETTER_LOWER },

@@ -104,6 +104,7 @@
  *   slab_<cache>_bytes         bytes    slab_<cache>_efficiency     ratio
  *   slab_<cache>_bytes_delta   bytes (after - before)
  *   slab_binder_bytes, slab_kmalloc_bytes   sums of the _bytes  bytes  slabinfo
+ *   slab_total_bytes           every cache's slabs (merged ones too) bytes slabinfo
  * Binder (after; binder_stats.h), T = proc thread node ref death transaction
  * transaction_complete
  *   binder_<T>_active          alive after the workload            count  binder-stats
@@ -378,9 +379,10 @@ static void slab_metrics(struct metric_set *m, const struct snap *s)
 		return;
 	}
 	bool have_before = s->before && slabinfo_parse(s->before, &b) >= 0;
-	unsigned long long binder = 0, kmalloc = 0;
+	unsigned long long binder = 0, kmalloc = 0, total = 0;
 	for (size_t i = 0; i < a.n; i++) {
 		const struct slab_cache *c = &a.caches[i];
+		total += slab_cache_bytes(c);
 		bool is_binder = starts_with(c->name, "binder_");
 		if (!is_binder && !starts_with(c->name, "kmalloc-"))
 			continue;
@@ -413,6 +415,10 @@ static void slab_metrics(struct metric_set *m, const struct snap *s)
 	}
 	ADD(m, "slab_binder_bytes", binder, "bytes", "slabinfo");
 	ADD(m, "slab_kmalloc_bytes", kmalloc, "bytes", "slabinfo");
+	/* What a dedicated cache saves in kmalloc-N it may spend in its own partly
+	 * filled slabs, or in the cache it was merged into: the sum over every cache
+	 * is the one figure that says whether slab memory went down. */
+	ADD(m, "slab_total_bytes", total, "bytes", "slabinfo");
 	slabinfo_clear(&a);
 	slabinfo_clear(&b);
 }

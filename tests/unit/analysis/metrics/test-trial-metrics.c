@@ -252,11 +252,14 @@ static void test_binder(void **state)
 	assert_null(metric(out, "slab_kmalloc-1k_pages_per_slab"));
 	assert_null(metric(out, "slab_kmalloc-cg-1k_bytes"));
 	assert_metric(out, "slab_binder_bytes", 0, "bytes", "slabinfo");
+	/* num_slabs x pages_per_slab x 4096 over all 97 caches, summed with awk */
+	assert_metric(out, "slab_total_bytes", 10366976, "bytes", "slabinfo");
 	assert_metric(out, "binder-mmap.mmap_ok", 200, "count", "out.log");
 	json_decref(out);
 
 	out = compute("binder-kmem-cache");
 	assert_metric(out, "slab_binder_bytes", 126976, "bytes", "slabinfo");
+	assert_metric(out, "slab_total_bytes", 10174464, "bytes", "slabinfo");
 	assert_metric(out, "slab_binder_work_bytes", 8192, "bytes", "slabinfo");
 	assert_metric(out, "slab_binder_work_efficiency", 0.99609375, "ratio", "slabinfo");
 	assert_metric(out, "slab_binder_work_active_objs", 340, "count", "slabinfo");
