@@ -20,4 +20,18 @@ static inline void scratch_put(const char *root, const char *rel, const char *te
 	free(path);
 }
 
+/* A test file's cmocka group fixtures for its scratch folder ROOT, a
+ * mkdtemp template (char ROOT[]): made before the group, removed after. */
+#define SCRATCH_ROOT_FIXTURES(root)                          \
+	static int setup(void **state)                       \
+	{                                                    \
+		(void)state;                                 \
+		return mkdtemp(root) ? 0 : -1;               \
+	}                                                    \
+	static int teardown(void **state)                    \
+	{                                                    \
+		(void)state;                                 \
+		return remove_tree(root);                    \
+	}
+
 #endif

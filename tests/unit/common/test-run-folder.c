@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/run-folder.h"
+#include "tests/unit/scratch.h"
 
 static char root[] = "/tmp/oomlab-run-folder.XXXXXX";
 
@@ -66,17 +67,7 @@ static void at_the_same_moment_one_wins(void **state)
 	free(dir);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(root) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return remove_tree(root);
-}
+SCRATCH_ROOT_FIXTURES(root)
 
 int main(void)
 {

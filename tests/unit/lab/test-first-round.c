@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lab/first-round.h"
+#include "tests/unit/scratch.h"
 
 static char root[] = "/tmp/oomlab-first-round.XXXXXX";
 
@@ -92,17 +93,7 @@ static void anything_else_goes_on(void **state)
 	strbuf_release(&why);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(root) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return remove_tree(root);
-}
+SCRATCH_ROOT_FIXTURES(root)
 
 int main(void)
 {

@@ -38,17 +38,7 @@ static void put(const char *rel, const char *text)
 	scratch_put(root, rel, text);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	return mkdtemp(root) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return remove_tree(root);
-}
+SCRATCH_ROOT_FIXTURES(root)
 
 static void expect_parse_error(const char *text, const char *needle)
 {
