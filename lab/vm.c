@@ -63,7 +63,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		qemu.err_to_out = true;
 	}
 	if (start_command(&qemu) < 0) {
-		strbuf_addstr(err, "cannot start " QEMU_BINARY);
+		strbuf_addf(err, "cannot start %s", run->argv->items[0]);
 		free(qemu_log);
 		return -1;
 	}
