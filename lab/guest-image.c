@@ -221,7 +221,11 @@ static int gather_tools(const struct guest_root *r, struct tools_inputs *in, str
 		if (guest_root_libraries(r, in->programs.items[i], &in->libs, err) < 0)
 			return -1;
 	strlist_sort(&in->libs);
-	return workload_names(in->programs.items[in->programs.n - 1], &in->workloads, err);
+	/* the host's build lists them: the same sources as any architecture's */
+	char *host_workloads = guest_workload_binary();
+	int rc = workload_names(host_workloads, &in->workloads, err);
+	free(host_workloads);
+	return rc;
 }
 
 static int stage_tools(const struct tools_inputs *in, const char *stage, struct strbuf *err)
