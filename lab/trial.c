@@ -146,6 +146,9 @@ static json_t *outcome_json(const struct vm_run *vm)
 	json_object_set_new(o, "guest_uptime_at_ready", json_real(vm->guest_ready_uptime));
 	json_object_set_new(o, "wall_seconds_total", json_real(vm->wall_total));
 	json_object_set_new(o, "qemu_status", json_integer(vm->qemu_status));
+	/* what the guest said it is, beside what was asked for (environment.arch, page_size) */
+	json_object_set_new(o, "guest_machine", json_string(vm->guest_machine));
+	json_object_set_new(o, "guest_page_size", json_integer(vm->guest_page_size));
 	return o;
 }
 

@@ -85,6 +85,10 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		double now = now_monotonic();
 		if (fresh)
 			last_activity = now;
+		if (ctl.page_size && !run->guest_page_size) {
+			snprintf(run->guest_machine, sizeof(run->guest_machine), "%s", ctl.machine);
+			run->guest_page_size = ctl.page_size;
+		}
 		if (ctl.ready && run->wall_ready < 0) {
 			run->wall_ready = now - start;
 			run->guest_ready_uptime = ctl.ready_uptime;
