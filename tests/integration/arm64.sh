@@ -2,7 +2,8 @@
 # machine virt, under TCG): the guest says aarch64 and 16384, the agent's
 # hello says the same, the channels and outcomes work there (ok, a failed
 # command's status, a panic), the profile's machine (memory, the cgroup's
-# limit), perf recording, and sendVec and binder-mmap run. A page size the
+# limit, two NUMA nodes), the icount clock, perf recording, and sendVec and
+# binder-mmap run. A page size the
 # arch does not have is one line naming it, before anything is built.
 # Prints how long the cold build took when it had to build (the CI figure).
 . "$(dirname "$0")/lib.sh"
@@ -81,6 +82,16 @@ check "a panic exits 125" [ "$pstatus" -eq 125 ]
 check "the outcome is panic" [ "$(jq -r .outcome.outcome "$SCRATCH/t3/trial.json")" = panic ]
 check "with the panic's text" grep -q 'sysrq triggered crash' "$SCRATCH/t3/trial.json"
 check "output written before it reached the host" grep -q before-the-panic "$SCRATCH/t3/out.log"
+
+# --- two NUMA nodes on virt (its device tree), and the instruction-count clock
+# shellcheck disable=SC2086
+out=$("$LAB" boot stock $A64 -p numa-2node -o "$SCRATCH/numa" -- 'ls -d /sys/devices/system/node/node* | wc -l')
+check "numa-2node shows two nodes on arm64" [ "$out" = 2 ]
+# shellcheck disable=SC2086
+"$LAB" --quiet boot stock $A64 --clock icount -o "$SCRATCH/icount" -- true > /dev/null 2>&1 ||
+	fail "an icount boot of arm64"
+check "the icount clock was used" [ "$(jq -r .environment.clock.name "$SCRATCH/icount/trial.json")" = icount ]
+check "QEMU counted instructions" grep -q -- '-icount shift=0' "$SCRATCH/icount/qemu.cmdline"
 
 # metric OUTLOG NAME: the values of a workload metric, one per line
 metric() {
