@@ -286,6 +286,21 @@ static int stage_tools(const struct tools_inputs *in, const char *stage, struct 
 	return rc;
 }
 
+/*
+ * The image grows to a whole number of the largest page (64 KiB): a kernel
+ * with 16 KiB pages reads the disk's last page whole, and erofs failed to
+ * read its last inodes (EIO) when the image ended inside one.
+ */
+#define IMAGE_ALIGN (64 << 10)
+static int pad_image(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -1;
+	off_t size = (st.st_size + IMAGE_ALIGN - 1) / IMAGE_ALIGN * IMAGE_ALIGN;
+	return size == st.st_size ? 0 : truncate(path, size);
+}
+
 static int build_tools_image(const struct tools_inputs *in, const char *path, struct strbuf *err)
 {
 	char *stage = xasprintf("%s.stage.%d", path, (int)getpid());
@@ -295,7 +310,7 @@ static int build_tools_image(const struct tools_inputs *in, const char *path, st
 	if (rc == 0) {
 		const char *argv[] = { "mkfs.erofs", "--quiet", "-T0", "--all-root", tmp, stage, NULL };
 		struct strbuf out = STRBUF_INIT;
-		if (capture_command(argv, NULL, &out) != 0 || rename(tmp, path) < 0) {
+		if (capture_command(argv, NULL, &out) != 0 || pad_image(tmp) < 0 || rename(tmp, path) < 0) {
 			strbuf_addf(err, "mkfs.erofs failed: %s", strbuf_first_line(&out));
 			unlink(tmp);
 			rc = -1;
