@@ -49,7 +49,7 @@ deps:
 lab: deps
 	@$(MAKE) --no-print-directory $(BUILD)/lab guest
 
-guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent
+guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent guest-arm64
 
 $(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a $(BUILD)/libshared.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
@@ -80,6 +80,39 @@ $(BUILD)/guest/oomlab-agent: $(AGENT_OBJS) $(BUILD)/libworkload.a $(BUILD)/libsh
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# arm64 guests (lab/platform.h): the same guest programs cross-compiled with Debian's
+# gcc-aarch64-linux-gnu against the arm64 libcgroup and libnuma of multiarch
+# (scripts/install-deps), objects in build/obj-arm64/, programs in build/guest-arm64/.
+A64_CC      := aarch64-linux-gnu-gcc
+A64         := $(BUILD)/obj-arm64
+A64_SHARED  := $(SHARED_SRCS:%.c=$(A64)/%.o)
+A64_WL_LIB  := $(WL_LIB_SRCS:%.c=$(A64)/%.o)
+A64_WL      := $(WL_SRCS:%.c=$(A64)/%.o)
+A64_AGENT   := $(AGENT_SRCS:%.c=$(A64)/%.o)
+
+.PHONY: guest-arm64
+guest-arm64: $(BUILD)/guest-arm64/oomlab-workload $(BUILD)/guest-arm64/oomlab-agent
+
+$(BUILD)/guest-arm64/oomlab-workload: $(A64)/workloads/main.o $(A64_WL) $(A64_WL_LIB) $(A64_SHARED)
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(CFLAGS) -o $@ $^ $(GUEST_LIBS)
+
+$(BUILD)/guest-arm64/oomlab-agent: $(A64_AGENT) $(A64)/libworkload.a $(A64)/libshared.a
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(CFLAGS) -static -Wl,--no-warnings -o $@ $^ -lcgroup -lpthread
+
+$(A64)/libworkload.a: $(A64_WL_LIB) $(A64_WL)
+	@rm -f $@
+	aarch64-linux-gnu-ar rcs $@ $^
+
+$(A64)/libshared.a: $(A64_SHARED)
+	@rm -f $@
+	aarch64-linux-gnu-ar rcs $@ $^
+
+$(A64)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)

@@ -14,25 +14,26 @@
 
 #define PROBE_BOOT_SECONDS 40.0
 
-const char *qemu_version(void)
+const char *qemu_version(enum guest_arch arch)
 {
-	static char *version;
-	if (version)
-		return version;
-	const char *argv[] = { QEMU_BINARY, "--version", NULL };
+	static char *version[2];
+	if (version[arch])
+		return version[arch];
+	const struct arch_facts *f = arch_facts(arch);
+	const char *argv[] = { f->qemu, "--version", NULL };
 	struct strbuf out = STRBUF_INIT;
 	if (capture_command(argv, NULL, &out) != 0)
-		die("%s is not installed (scripts/install-deps installs qemu-system-x86)", QEMU_BINARY);
-	version = xstrndup(out.buf, strcspn(out.buf, "\n"));
+		die("%s is not installed (scripts/install-deps installs %s)", f->qemu, f->qemu_package);
+	version[arch] = xstrndup(out.buf, strcspn(out.buf, "\n"));
 	strbuf_release(&out);
-	return version;
+	return version[arch];
 }
 
 static char *probe_key(void)
 {
 	struct utsname u;
 	uname(&u);
-	return xasprintf("host=%s %s; %s", u.release, u.version, qemu_version());
+	return xasprintf("host=%s %s; %s", u.release, u.version, qemu_version(host_arch()));
 }
 
 static const char *remembered(const char *key)
@@ -100,9 +101,12 @@ static bool kvm_device_opens(void)
 	return true;
 }
 
-/* What is known without booting: "tcg", "kvm", or NULL (only a probe can tell). */
-static const char *known_accel(void)
+/* What is known without booting: "tcg", "kvm", or NULL (only a probe can tell).
+ * Another architecture than the host's is emulated, whatever KVM can do. */
+static const char *known_accel(const struct platform *p)
 {
+	if (p->arch != host_arch())
+		return "tcg";
 	const char *forced = forced_accel();
 	if (forced)
 		return forced;
@@ -116,7 +120,7 @@ static const char *known_accel(void)
 
 const char *accel_choose(const struct variant *v, const struct profile *p)
 {
-	const char *known = known_accel();
+	const char *known = known_accel(&v->target.platform);
 	if (known)
 		return known;
 	note("checking once whether KVM really boots a guest here (up to %.0f s)", PROBE_BOOT_SECONDS);
@@ -144,9 +148,9 @@ static const char *kvm_reason(void)
 			      : "KVM boots guests on this host (the probe remembered in the cache)";
 }
 
-int accel_check_clock(const struct clock_choice *clock, struct strbuf *err)
+int accel_check_clock(const struct clock_choice *clock, const struct platform *p, struct strbuf *err)
 {
-	const char *known = known_accel();
+	const char *known = known_accel(p);
 	if (clock->clock == GUEST_CLOCK_ICOUNT && known && !strcmp(known, "kvm"))
 		return refuse_icount(clock, kvm_reason(), err);
 	return 0;

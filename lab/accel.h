@@ -3,7 +3,8 @@
  * guest: the first boot on a machine with /dev/kvm tries it once, and the
  * answer is remembered in the cache (per host kernel and QEMU version).
  * Here /dev/kvm exists but guests hang under it (a PVM host), so the probe
- * falls back to TCG. OOMLAB_ACCEL=tcg|kvm overrides.
+ * falls back to TCG. OOMLAB_ACCEL=tcg|kvm overrides. A guest of another
+ * architecture than the host's (arm64 here) is always emulated: TCG.
  */
 #ifndef LAB_ACCEL_H
 #define LAB_ACCEL_H
@@ -26,8 +27,8 @@ int accel_for_clock(const struct clock_choice *clock, const struct variant *v,
 		    const struct profile *p, const char **accel, struct strbuf *err);
 /* The same refusal, from what is known without booting (OOMLAB_ACCEL and a
  * remembered probe), so that bad input stops before any build or boot. */
-int accel_check_clock(const struct clock_choice *clock, struct strbuf *err);
-/* QEMU's version line, e.g. "QEMU emulator version 7.2.22 (...)". */
-const char *qemu_version(void);
+int accel_check_clock(const struct clock_choice *clock, const struct platform *p, struct strbuf *err);
+/* The version line of ARCH's QEMU, e.g. "QEMU emulator version 7.2.22 (...)". */
+const char *qemu_version(enum guest_arch arch);
 
 #endif

@@ -81,6 +81,7 @@ static int default_events(const struct opt *o, const char *value, char *err, siz
 int cmd_boot(int argc, char **argv)
 {
 	const char *profile_name = DEFAULT_PROFILE, *out = NULL, *prepare = NULL;
+	const char *arch = NULL, *page_size = NULL;
 	struct vm_watchdogs wd = default_watchdogs();
 	bool no_cgroup = false;
 	struct strlist events = STRLIST_INIT;
@@ -88,6 +89,11 @@ int cmd_boot(int argc, char **argv)
 	const struct opt opts[] = {
 		OPT_STRING('p', "profile", &profile_name, "P",
 			   "machine profile (default " DEFAULT_PROFILE "; see lab profiles)"),
+		OPT_STRING(0, "arch", &arch, "A",
+			   "the guest's architecture: x86_64 (default) or arm64 (QEMU's virt machine, "
+			   "a kernel cross-built from the same source)"),
+		OPT_STRING(0, "page-size", &page_size, "P",
+			   "the kernel's page size: 4k (default), or on arm64 16k or 64k"),
 		OPT_CALL(0, "clock", &clock_option, "C", opt_clock,
 			 "the guest's clock: realtime or icount (instructions counted under "
 			 "single-threaded TCG; default: the profile's clock, else realtime; see "
@@ -126,21 +132,24 @@ int cmd_boot(int argc, char **argv)
 	if (interactive && !isatty(0))
 		die_usage("boot: give a command after -- (a shell needs a terminal)");
 
+	struct strbuf err = STRBUF_INIT;
+	struct platform platform;
+	if (platform_parse(arch, page_size, &platform, &err) < 0)
+		die_usage("boot: %s", err.buf);
 	struct kconfig base = KCONFIG_INIT;
 	struct variant_set set;
 	load_base_config(&base);
-	load_variants(&set, &base);
+	load_variants(&set, &base, &platform);
 	const struct variant *v = variant_find(&set, variant_name);
 	if (!v)
 		die_usage("boot: no variant '%s' (see lab kernel list)", variant_name);
 	struct profile profile;
-	struct strbuf err = STRBUF_INIT;
 	if (profile_load(&profile, profile_name, &err) < 0)
 		die_usage("boot: %s", err.buf);
 	struct clock_choice clock = guest_clock_choose(
 		clock_option, (struct clock_choice){ 0 },
 		(struct clock_choice){ profile.clock, profile.clock_given ? profile.path : NULL });
-	if (accel_check_clock(&clock, &err) < 0)
+	if (accel_check_clock(&clock, &platform, &err) < 0)
 		die_usage("boot: %s", err.buf);
 	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
 	check_commands(&profile, interactive ? NULL : command, prepare);
@@ -183,8 +192,10 @@ int cmd_boot(int argc, char **argv)
 		status = EXIT_BOOT_FAILURE;
 		break;
 	}
-	note("boot: %s on %s (clock %s): %s; trial folder %s", v->name, profile.name,
-	     guest_clock_name(clock.clock), vm_outcome_name(vm.outcome), dir);
+	char *platform_text = platform_name(&platform);
+	note("boot: %s (%s) on %s (clock %s): %s; trial folder %s", v->name, platform_text,
+	     profile.name, guest_clock_name(clock.clock), vm_outcome_name(vm.outcome), dir);
+	free(platform_text);
 	free(vm.detail);
 	strlist_clear(&perf_args);
 	strlist_clear(&events);

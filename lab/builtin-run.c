@@ -97,6 +97,8 @@ static json_t *run_json(const struct run_plan *p)
 	json_object_set_new(run, "experiment_file", json_string(p->exp.path));
 	json_object_set_new(run, "experiment_text", json_string(p->exp.text));
 	json_object_set_new(run, "profile", json_string(p->profile.name));
+	json_object_set_new(run, "arch", json_string(arch_facts(p->exp.platform.arch)->name));
+	json_object_set_new(run, "page_size", json_integer((json_int_t)platform_page_bytes(&p->exp.platform)));
 	json_object_set_new(run, "baseline", json_string(p->exp.baseline));
 	json_object_set_new(run, "trials_per_group", json_integer(planned_trials(&p->exp)));
 	json_object_set_new(run, "seed", json_integer((json_int_t)p->seed));
@@ -166,10 +168,10 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 	p->clock = guest_clock_choose(
 		option, (struct clock_choice){ p->exp.clock, p->exp.clock_given ? p->exp.path : NULL },
 		(struct clock_choice){ p->profile.clock, p->profile.clock_given ? p->profile.path : NULL });
-	if (accel_check_clock(&p->clock, &err) < 0)
+	if (accel_check_clock(&p->clock, &p->exp.platform, &err) < 0)
 		die_usage("run: %s", err.buf);
 	load_base_config(&p->base);
-	load_variants(&p->variants, &p->base);
+	load_variants(&p->variants, &p->base, &p->exp.platform);
 	for (size_t i = 0; i < p->exp.variants.n; i++)
 		if (!variant_find(&p->variants, p->exp.variants.items[i]))
 			die_usage("%s: variant '%s' does not exist (see lab kernel list)", p->exp.path,
@@ -503,16 +505,18 @@ int cmd_run(int argc, char **argv)
 		load_plan_parts(&p, profile_name, clock_option);
 		create_run_folder(&p, out);
 	}
+	char *platform = platform_name(&p.exp.platform);
 	if (p.exp.until_decided)
-		note("run %s: %s on %s, clock %s, until every headline metric is decided, at most %u "
-		     "trials per variant, seed %lu%s", p.run_id, p.exp.name, p.profile.name,
+		note("run %s: %s on %s (%s), clock %s, until every headline metric is decided, at most "
+		     "%u trials per variant, seed %lu%s", p.run_id, p.exp.name, p.profile.name, platform,
 		     guest_clock_name(p.clock.clock), p.exp.max_trials, p.seed,
 		     p.shard_n > 1 ? " (one shard: its whole slice, no looks)" : "");
 	else
-		note("run %s: %s on %s, clock %s, %u trial%s per variant, seed %lu%s", p.run_id,
-		     p.exp.name, p.profile.name, guest_clock_name(p.clock.clock), p.exp.trials,
+		note("run %s: %s on %s (%s), clock %s, %u trial%s per variant, seed %lu%s", p.run_id,
+		     p.exp.name, p.profile.name, platform, guest_clock_name(p.clock.clock), p.exp.trials,
 		     p.exp.trials == 1 ? "" : "s", p.seed,
 		     p.shard_n > 1 ? " (one shard)" : "");
+	free(platform);
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
 	struct strbuf stopped = STRBUF_INIT;
 	execute(&p, &stopped);

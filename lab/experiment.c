@@ -143,6 +143,14 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 		split_words(v, &e->metrics);
 	} else if (!strcmp(key, "perf_events")) {
 		return set_perf_events(e, v);
+	} else if (!strcmp(key, "arch")) {
+		if (arch_parse(v, &e->platform.arch) < 0)
+			return "wants x86_64 or arm64";
+		e->platform_line = line;
+	} else if (!strcmp(key, "page_size")) {
+		if (page_size_parse(v, &e->platform.page_kib) < 0)
+			return "wants 4k, 16k or 64k";
+		e->platform_line = line;
 	} else if (!strcmp(key, "clock")) {
 		if (guest_clock_parse(v, &e->clock) < 0)
 			return guest_clock_bad_value;
@@ -167,6 +175,7 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 	e->trials = 3;
 	e->trial_timeout = 600;
 	e->target_order = 3;
+	e->platform = PLATFORM_DEFAULT;
 	perf_default_events(&e->perf_events);
 	/* '#' starts a comment only at the start of a line: commands may hold one. */
 	static const char *const repeatable[] = { "workload", NULL };
@@ -176,6 +185,12 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 	if (!e->description || !e->variants.n || !e->profile || !e->workloads.n) {
 		strbuf_addf(err, "%s: description, variants, profile and at least one workload are required",
 			    file);
+		return -1;
+	}
+	struct strbuf why = STRBUF_INIT;
+	if (platform_check(&e->platform, &why) < 0) {
+		strbuf_addf(err, "%s:%d: %s", file, e->platform_line, why.buf);
+		strbuf_release(&why);
 		return -1;
 	}
 	if (e->has_target && !e->prepare) {

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "clock.h"
+#include "platform.h"
 #include "common/util.h"
 
 struct experiment {
@@ -46,6 +47,10 @@ struct experiment {
 	 * (`equivalence.GLOB = M`, in file order), then the default
 	 * (`equivalence = M`, glob "*") when given. */
 	struct strlist margin_globs, margins;
+	/* arch = x86_64 | arm64, page_size = 4k | 16k | 64k (platform.h); default x86_64/4k.
+	 * A page size the arch does not have is an error naming the line. */
+	struct platform platform;
+	int platform_line;        /* the line of the last of them, 0: neither given */
 	enum guest_clock clock;   /* clock.h; wins over the profile's */
 	bool clock_given;         /* the file says clock = */
 };

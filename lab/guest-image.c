@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guest-root.h"
 #include "hash.h"
 #include "kbuild.h"
 #include "common/paths.h"
@@ -16,8 +17,10 @@
 
 /* Bump when the image layout changes. */
 #define GUEST_RECIPE "oomlab-guest-1"
+/* The host's busybox lists the applets: an arm64 one cannot run here, and
+ * both are Debian's busybox-static of one version (scripts/install-deps). */
 #define BUSYBOX "/bin/busybox"
-/* Host programs the tools disk carries (the workloads binary is added to these). */
+/* The programs the tools disk carries, in the guest's /usr/bin (guest-root.h has their files). */
 static const char *const tool_programs[] = { "/usr/bin/perf", "/usr/bin/stress-ng", NULL };
 
 static char *guest_binary(const char *name)
@@ -130,7 +133,7 @@ static int busybox_applets(struct strlist *applets, struct strbuf *err)
 	return 0;
 }
 
-static int build_initramfs(const char *agent, const char *path, struct strbuf *err)
+static int build_initramfs(const struct guest_root *r, const char *path, struct strbuf *err)
 {
 	struct strlist applets = STRLIST_INIT;
 	if (busybox_applets(&applets, err) < 0)
@@ -141,8 +144,8 @@ static int build_initramfs(const char *agent, const char *path, struct strbuf *e
 	for (const char *const *d = dirs; *d; d++)
 		strbuf_addf(&spec, "dir %s 0755 0 0\n", *d);
 	strbuf_addstr(&spec, "nod /dev/console 0600 0 0 c 5 1\nnod /dev/null 0666 0 0 c 1 3\n");
-	strbuf_addf(&spec, "file /init %s 0755 0 0\n", agent);
-	strbuf_addf(&spec, "file /bin/busybox %s 0755 0 0\n", BUSYBOX);
+	strbuf_addf(&spec, "file /init %s 0755 0 0\n", r->agent);
+	strbuf_addf(&spec, "file /bin/busybox %s 0755 0 0\n", r->busybox);
 	for (size_t i = 0; i < applets.n; i++)
 		strbuf_addf(&spec, "slink /bin/%s busybox 0777 0 0\n", applets.items[i]);
 	/* Dynamically linked programs live on the tools disk, mounted at /ro. */
@@ -156,39 +159,6 @@ static int build_initramfs(const char *agent, const char *path, struct strbuf *e
 	strbuf_release(&spec);
 	strlist_clear(&applets);
 	return rc;
-}
-
-/* The shared libraries a program loads, as ldd resolves them on the host. */
-static int program_libraries(const char *program, struct strlist *libs, struct strbuf *err)
-{
-	const char *argv[] = { "ldd", program, NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (capture_command(argv, NULL, &out) != 0) {
-		strbuf_addf(err, "ldd %s failed: %s", program, strbuf_first_line(&out));
-		strbuf_release(&out);
-		return -1;
-	}
-	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
-		char *slash = strchr(line, '/');
-		if (!slash || strstr(line, "not found"))
-			continue;
-		char *end = slash + strcspn(slash, " \t(");
-		*end = '\0';
-		char *real = realpath(slash, NULL);
-		if (!real) {
-			strbuf_addf(err, "%s needs %s, which does not resolve", program, slash);
-			strbuf_release(&out);
-			return -1;
-		}
-		/* Keep the name ldd asked for (the soname); the content is the real file. */
-		char *entry = xasprintf("%s\t%s", slash, real);
-		if (!strlist_has(libs, entry))
-			strlist_push(libs, entry);
-		free(entry);
-		free(real);
-	}
-	strbuf_release(&out);
-	return 0;
 }
 
 static int workload_names(const char *workload_bin, struct strlist *names, struct strbuf *err)
@@ -241,22 +211,21 @@ struct tools_inputs {
 	struct strlist workloads; /* names to link to oomlab-workload */
 };
 
-static int gather_tools(struct tools_inputs *in, struct strbuf *err)
+static int gather_tools(const struct guest_root *r, struct tools_inputs *in, struct strbuf *err)
 {
-	for (const char *const *p = tool_programs; *p; p++)
-		strlist_push(&in->programs, *p);
-	strlist_push_owned(&in->programs, guest_workload_binary());
-	for (size_t i = 0; i < in->programs.n; i++) {
-		if (!path_exists(in->programs.items[i])) {
-			strbuf_addf(err, "%s is missing (make lab builds the guest programs; "
-				    "scripts/install-deps installs the rest)", in->programs.items[i]);
+	/* in tool_programs' order, the workloads last */
+	strlist_push(&in->programs, r->perf);
+	strlist_push(&in->programs, r->stress_ng);
+	strlist_push(&in->programs, r->workload);
+	for (size_t i = 0; i < in->programs.n; i++)
+		if (guest_root_libraries(r, in->programs.items[i], &in->libs, err) < 0)
 			return -1;
-		}
-		if (program_libraries(in->programs.items[i], &in->libs, err) < 0)
-			return -1;
-	}
 	strlist_sort(&in->libs);
-	return workload_names(in->programs.items[in->programs.n - 1], &in->workloads, err);
+	/* the host's build lists them: the same sources as any architecture's */
+	char *host_workloads = guest_workload_binary();
+	int rc = workload_names(host_workloads, &in->workloads, err);
+	free(host_workloads);
+	return rc;
 }
 
 static int stage_tools(const struct tools_inputs *in, const char *stage, struct strbuf *err)
@@ -317,6 +286,21 @@ static int stage_tools(const struct tools_inputs *in, const char *stage, struct 
 	return rc;
 }
 
+/*
+ * The image grows to a whole number of the largest page (64 KiB): a kernel
+ * with 16 KiB pages reads the disk's last page whole, and erofs failed to
+ * read its last inodes (EIO) when the image ended inside one.
+ */
+#define IMAGE_ALIGN (64 << 10)
+static int pad_image(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -1;
+	off_t size = (st.st_size + IMAGE_ALIGN - 1) / IMAGE_ALIGN * IMAGE_ALIGN;
+	return size == st.st_size ? 0 : truncate(path, size);
+}
+
 static int build_tools_image(const struct tools_inputs *in, const char *path, struct strbuf *err)
 {
 	char *stage = xasprintf("%s.stage.%d", path, (int)getpid());
@@ -326,7 +310,7 @@ static int build_tools_image(const struct tools_inputs *in, const char *path, st
 	if (rc == 0) {
 		const char *argv[] = { "mkfs.erofs", "--quiet", "-T0", "--all-root", tmp, stage, NULL };
 		struct strbuf out = STRBUF_INIT;
-		if (capture_command(argv, NULL, &out) != 0 || rename(tmp, path) < 0) {
+		if (capture_command(argv, NULL, &out) != 0 || pad_image(tmp) < 0 || rename(tmp, path) < 0) {
 			strbuf_addf(err, "mkfs.erofs failed: %s", strbuf_first_line(&out));
 			unlink(tmp);
 			rc = -1;
@@ -339,26 +323,34 @@ static int build_tools_image(const struct tools_inputs *in, const char *path, st
 	return rc;
 }
 
-int guest_images_prepare(struct guest_images *img, struct strbuf *err)
+int guest_images_prepare(struct guest_images *img, enum guest_arch arch, struct strbuf *err)
 {
 	memset(img, 0, sizeof(*img));
-	char *agent = guest_binary("oomlab-agent");
+	struct guest_root root;
 	struct tools_inputs in = { STRLIST_INIT, STRLIST_INIT, STRLIST_INIT };
 	int rc = -1;
 	char initramfs_hash[65], tools_hash[65];
+	if (guest_root_find(&root, arch, err) < 0)
+		goto out;
+	/* the host's own architecture's images keep their keys; another's names itself */
+	const char *arch_name = arch == host_arch() ? NULL : arch_facts(arch)->name;
 
 	struct hasher *h = hasher_new();
 	hasher_add_str(h, "recipe", GUEST_RECIPE);
-	if (hash_file(h, "agent", agent, err) < 0 || hash_file(h, "busybox", BUSYBOX, err) < 0) {
+	if (arch_name)
+		hasher_add_str(h, "arch", arch_name);
+	if (hash_file(h, "agent", root.agent, err) < 0 || hash_file(h, "busybox", root.busybox, err) < 0) {
 		hasher_finish(h, initramfs_hash);
 		goto out;
 	}
 	hasher_finish(h, initramfs_hash);
 
-	if (gather_tools(&in, err) < 0)
+	if (gather_tools(&root, &in, err) < 0)
 		goto out;
 	h = hasher_new();
 	hasher_add_str(h, "recipe", GUEST_RECIPE);
+	if (arch_name)
+		hasher_add_str(h, "arch", arch_name);
 	for (size_t i = 0; i < in.programs.n; i++)
 		if (hash_file(h, in.programs.items[i], in.programs.items[i], err) < 0) {
 			hasher_finish(h, tools_hash);
@@ -380,7 +372,7 @@ int guest_images_prepare(struct guest_images *img, struct strbuf *err)
 	img->initramfs = xasprintf("%s/initramfs-%.16s.cpio.gz", dir, initramfs_hash);
 	img->tools = xasprintf("%s/tools-%.16s.erofs", dir, tools_hash);
 	free(dir);
-	if (!path_exists(img->initramfs) && build_initramfs(agent, img->initramfs, err) < 0)
+	if (!path_exists(img->initramfs) && build_initramfs(&root, img->initramfs, err) < 0)
 		goto out;
 	if (!path_exists(img->tools) && build_tools_image(&in, img->tools, err) < 0)
 		goto out;
@@ -390,7 +382,7 @@ int guest_images_prepare(struct guest_images *img, struct strbuf *err)
 	hasher_finish(h, img->hash);
 	rc = 0;
 out:
-	free(agent);
+	guest_root_clear(&root);
 	strlist_clear(&in.programs);
 	strlist_clear(&in.libs);
 	strlist_clear(&in.workloads);

@@ -10,6 +10,7 @@
 #ifndef LAB_GUEST_IMAGE_H
 #define LAB_GUEST_IMAGE_H
 
+#include "platform.h"
 #include "common/util.h"
 
 struct guest_images {
@@ -18,8 +19,9 @@ struct guest_images {
 	char hash[65];     /* of both, for the trial record */
 };
 
-/* Builds whatever is missing; 0 or -1 with the reason in err. */
-int guest_images_prepare(struct guest_images *img, struct strbuf *err);
+/* Builds ARCH's images unless cached (guest-root.h says where their programs
+ * come from); 0 or -1 with the reason in err. */
+int guest_images_prepare(struct guest_images *img, enum guest_arch arch, struct strbuf *err);
 /* A file of the job archive: /job/<name> in the guest. */
 struct job_file {
 	const char *name;

@@ -33,23 +33,35 @@ char *kernel_cache_dir(const struct variant *v)
 	return xasprintf("%s/kernels/%s", cache_root(), v->hash);
 }
 
-bool kernel_is_cached(const struct variant *v)
+char *kernel_image_path(const struct variant *v)
 {
 	char *dir = kernel_cache_dir(v);
-	char *bz = xasprintf("%s/bzImage", dir);
-	bool cached = path_exists(bz);
-	free(bz);
+	char *image = xasprintf("%s/%s", dir, arch_facts(v->target.platform.arch)->cached_image);
 	free(dir);
+	return image;
+}
+
+bool kernel_is_cached(const struct variant *v)
+{
+	char *image = kernel_image_path(v);
+	bool cached = path_exists(image);
+	free(image);
 	return cached;
 }
 
-static int check_tools(struct strbuf *err)
+static int check_tools(const struct platform *p, struct strbuf *err)
 {
+	const char *compiler = arch_facts(p->arch)->compiler;
 	for (const char *const *t = required_tools; *t; t++)
 		if (!have_program(*t)) {
 			strbuf_addf(err, "the tool '%s' is missing (scripts/install-deps installs it)", *t);
 			return -1;
 		}
+	if (!have_program(compiler)) {
+		strbuf_addf(err, "the compiler '%s' of %s kernels is missing (scripts/install-deps "
+			    "installs it)", compiler, arch_facts(p->arch)->name);
+		return -1;
+	}
 	return 0;
 }
 
@@ -85,17 +97,24 @@ static int take_lock(const char *path, struct strbuf *err)
 	return fd;
 }
 
-/* Runs make in the tree with our objdir and compiler; output appended to log. */
-static int run_make(const char *tree, const char *obj, const char *log, const char *target,
-		    struct progress *pr, unsigned long expected_steps, unsigned long *steps)
+/* Runs make in the tree with our objdir and the platform's compiler; output appended to log. */
+static int run_make(const char *tree, const char *obj, const struct platform *p, const char *log,
+		    const char *target, struct progress *pr, unsigned long expected_steps,
+		    unsigned long *steps)
 {
+	const struct arch_facts *f = arch_facts(p->arch);
 	char *objarg = xasprintf("O=%s", obj);
 	char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	char *ccache_dir = xasprintf("CCACHE_DIR=%s/ccache", cache_root());
+	char *cc = xasprintf("CC=ccache %s", f->compiler);
+	char *arch = xasprintf("ARCH=%s", f->kernel_arch);
+	char *cross = xasprintf("CROSS_COMPILE=%s", f->cross_prefix);
 	/* No CCACHE_BASEDIR: ccache would hand the compiler relative paths, which
 	 * -fmacro-prefix-map no longer strips, and every WARN and BUG of the
-	 * kernel would name its file "../src/...". */
-	const char *argv[] = { "make", objarg, jobs, "CC=ccache gcc", target, NULL };
+	 * kernel would name its file "../src/...". The host's own architecture
+	 * is built as before, without ARCH= and CROSS_COMPILE=. */
+	bool as_before = p->arch == ARCH_X86_64;
+	const char *argv[] = { "make", objarg, jobs, cc, target, as_before ? NULL : arch, cross, NULL };
 	const char *env[] = { ccache_dir, "KBUILD_BUILD_USER=oomlab", "KBUILD_BUILD_HOST=oomlab",
 			      "LC_ALL=C", NULL };
 	struct child_process cp = { .argv = argv, .dir = tree, .env = env, .capture = true,
@@ -127,6 +146,9 @@ static int run_make(const char *tree, const char *obj, const char *log, const ch
 	free(objarg);
 	free(jobs);
 	free(ccache_dir);
+	free(cc);
+	free(arch);
+	free(cross);
 	return rc;
 }
 
@@ -150,7 +172,7 @@ static int configure(const char *tree, const char *obj, const char *log, const s
 		     const struct kconfig *base, struct progress *pr, struct strbuf *err)
 {
 	progress_step(pr, "configuring", 0);
-	if (run_make(tree, obj, log, "tinyconfig", pr, 0, NULL) != 0) {
+	if (run_make(tree, obj, &v->target.platform, log, "tinyconfig", pr, 0, NULL) != 0) {
 		strbuf_addf(err, "make tinyconfig failed (see %s)", log);
 		return -1;
 	}
@@ -167,7 +189,7 @@ static int configure(const char *tree, const char *obj, const char *log, const s
 		goto out;
 	}
 	free(text);
-	if (run_make(tree, obj, log, "olddefconfig", pr, 0, NULL) != 0) {
+	if (run_make(tree, obj, &v->target.platform, log, "olddefconfig", pr, 0, NULL) != 0) {
 		strbuf_addf(err, "make olddefconfig failed (see %s)", log);
 		goto out;
 	}
@@ -210,12 +232,13 @@ static int stage_copy(const char *from, const char *dir, const char *name, struc
 /* What a cache entry holds besides its meta: paths, NULL when there is none. */
 struct entry_files {
 	const char *bzimage, *vmlinux, *config, *log;
+	const char *image_name;  /* the image's name in the entry: bzImage, Image */
 };
 
 static int install_into_cache(const struct variant *v, const struct entry_files *f,
 			      const char *staging, double seconds, struct strbuf *err)
 {
-	int rc = stage_copy(f->bzimage, staging, "bzImage", err);
+	int rc = stage_copy(f->bzimage, staging, f->image_name, err);
 	if (rc == 0 && f->log)
 		rc = stage_copy(f->log, staging, "build.log", err);
 	if (rc == 0 && f->vmlinux)
@@ -231,8 +254,11 @@ static int install_into_cache(const struct variant *v, const struct entry_files 
 		strbuf_addf(&list, "%s\n", name ? name + 1 : v->patches.items[i]);
 	}
 	char *source = kernel_source_describe(&v->source);
-	strbuf_addf(&meta, "variant=%s\nhash=%s\nsource=%s\ncmdline=%s\nbuild_seconds=%.0f\nbuilt=%ld\n",
-		    v->name, v->hash, source, v->cmdline, seconds, (long)time(NULL));
+	char *platform = platform_name(&v->target.platform);
+	strbuf_addf(&meta, "variant=%s\nhash=%s\nsource=%s\ncmdline=%s\nbuild_seconds=%.0f\nbuilt=%ld\n"
+		    "platform=%s\n", v->name, v->hash, source, v->cmdline, seconds, (long)time(NULL),
+		    platform);
+	free(platform);
 	free(source);
 	char *list_path = xasprintf("%s/patches", staging);
 	char *meta_path = xasprintf("%s/meta", staging);
@@ -263,7 +289,8 @@ static int install_built(const struct variant *v, const char *obj, const char *s
 	char *bz = xasprintf("%s/%s", obj, build_target_image(&v->target));
 	char *vmlinux = xasprintf("%s/vmlinux", obj);
 	char *config = xasprintf("%s/.config", obj);
-	const struct entry_files f = { .bzimage = bz, .vmlinux = vmlinux, .config = config, .log = log };
+	const struct entry_files f = { .bzimage = bz, .vmlinux = vmlinux, .config = config, .log = log,
+				       .image_name = arch_facts(v->target.platform.arch)->cached_image };
 	int rc = install_into_cache(v, &f, staging, seconds, err);
 	free(bz);
 	free(vmlinux);
@@ -274,9 +301,11 @@ static int install_built(const struct variant *v, const char *obj, const char *s
 /* Each target's object folder has its own length: "cold-build-steps", "cold-build-steps-obj-debug". */
 static char *steps_path(const char *ws, const struct build_target *t)
 {
-	const char *obj = build_target_objdir(t);
-	return !strcmp(obj, "obj") ? xasprintf("%s/cold-build-steps", ws)
-				   : xasprintf("%s/cold-build-steps-%s", ws, obj);
+	char *obj = build_target_objdir(t);
+	char *path = !strcmp(obj, "obj") ? xasprintf("%s/cold-build-steps", ws)
+					 : xasprintf("%s/cold-build-steps-%s", ws, obj);
+	free(obj);
+	return path;
 }
 
 static unsigned long remembered_steps(const char *ws, const struct build_target *t)
@@ -332,7 +361,9 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 			struct progress *pr, struct strbuf *err)
 {
 	/* One object folder per target, so a debug build does not undo the plain one's objects. */
-	char *tree = xasprintf("%s/src", ws), *obj = xasprintf("%s/%s", ws, build_target_objdir(&v->target));
+	char *objdir = build_target_objdir(&v->target);
+	char *tree = xasprintf("%s/src", ws), *obj = xasprintf("%s/%s", ws, objdir);
+	free(objdir);
 	char *state = xasprintf("%s/applied", ws);
 	char *kernels = xasprintf("%s/kernels", cache_root());
 	char *staging = xasprintf("%s/.tmp-%s-%d", kernels, v->hash, (int)getpid());
@@ -369,7 +400,8 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 		unsigned long steps = 0, expected = path_exists(vmlinux) ? 0 : remembered_steps(ws, &v->target);
 		free(vmlinux);
 		progress_step(pr, "compiling", expected);
-		int status = run_make(tree, obj, log, "bzImage", pr, expected, &steps);
+		int status = run_make(tree, obj, &v->target.platform, log,
+				      arch_facts(v->target.platform.arch)->make_target, pr, expected, &steps);
 		if (status != 0) {
 			char *tail = last_lines(log, 1);
 			strbuf_addf(err, "the kernel build failed (status %d): %s(full log: %s)", status,
@@ -411,7 +443,8 @@ static int install_prebuilt(const struct variant *v, struct strbuf *err)
 	if (rc < 0) {
 		strbuf_addf(err, "cannot write %s: %s", config, strerror(errno));
 	} else {
-		const struct entry_files f = { .bzimage = v->source.path, .vmlinux = v->source.vmlinux };
+		const struct entry_files f = { .bzimage = v->source.path, .vmlinux = v->source.vmlinux,
+					       .image_name = "bzImage" };
 		rc = install_into_cache(v, &f, staging, 0, err);
 	}
 	if (rc == 0)
@@ -430,7 +463,7 @@ int kernel_build(const struct variant *v, const struct kconfig *base, struct str
 		return 0;
 	if (!kernel_source_builds(&v->source))
 		return install_prebuilt(v, err);
-	if (check_tools(err) < 0)
+	if (check_tools(&v->target.platform, err) < 0)
 		return -1;
 	char *ws = kernel_source_workspace(&v->source);
 	char *kernels = xasprintf("%s/kernels", cache_root());

@@ -66,10 +66,42 @@ static int load_source(struct variant *v, struct strbuf *err)
 	return 0;
 }
 
-/* Every variant the lab builds gets its debug build as a variant of its own. */
-static void add_debug_companions(struct variant_set *set)
+/* The platform's fragments of every variant; a prebuilt (x86_64/4k) kernel has no other platform. */
+static void set_platform(struct variant_set *set, const struct platform *platform)
 {
-	const struct build_target debug = { .debug = true };
+	char *arch = xasprintf("%s/%s.config", ARCH_CONFIG_DIR, arch_facts(platform->arch)->name);
+	char *slug = platform_slug(platform);
+	char *page = xasprintf("%s/%s.config", ARCH_CONFIG_DIR, slug);
+	char *arch_path = repo_path(arch), *page_path = repo_path(page);
+	size_t kept = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		struct variant *v = &set->items[i];
+		if (!kernel_source_builds(&v->source) && !platform_is_default(platform)) {
+			variant_clear(v);
+			continue;
+		}
+		v->target.platform = *platform;
+		if (kernel_source_builds(&v->source)) {
+			strlist_push(&v->platform_configs, arch_path);
+			if (path_exists(page_path))
+				strlist_push(&v->platform_configs, page_path);
+		}
+		if (kept != i)
+			set->items[kept] = *v;
+		kept++;
+	}
+	set->n = kept;
+	free(arch);
+	free(slug);
+	free(page);
+	free(arch_path);
+	free(page_path);
+}
+
+/* Every variant the lab builds gets its debug build as a variant of its own. */
+static void add_debug_companions(struct variant_set *set, const struct platform *platform)
+{
+	const struct build_target debug = { .debug = true, .platform = *platform };
 	char *fragment = repo_path(DEBUG_CONFIG);
 	size_t plain = set->n;
 	for (size_t i = 0; i < plain; i++) {
@@ -88,7 +120,7 @@ static void add_debug_companions(struct variant_set *set)
  * changes a comment, a planted cost) in tests/variants/ that way, out of
  * the list users see.
  */
-void load_variants(struct variant_set *set, struct kconfig *base)
+void load_variants(struct variant_set *set, struct kconfig *base, const struct platform *platform)
 {
 	char *dir = repo_path("kernels/variants");
 	struct strbuf err = STRBUF_INIT;
@@ -111,7 +143,8 @@ void load_variants(struct variant_set *set, struct kconfig *base)
 	for (size_t i = 0; i < set->n; i++)
 		if (load_source(&set->items[i], &err) < 0)
 			die_usage("%s", err.buf);
-	add_debug_companions(set);
+	set_platform(set, platform);
+	add_debug_companions(set, platform);
 	for (size_t i = 0; i < set->n; i++)
 		if (variant_hash(&set->items[i], base, &err) < 0)
 			die_usage("%s", err.buf);

@@ -13,11 +13,18 @@
 #include "variant.h"
 
 #define DEBUG_CONFIG "kernels/debug.config"
+#define ARCH_CONFIG_DIR "kernels/arch"
 
 /* kernels/base.config of the checkout; dies with file:line on bad input. */
 void load_base_config(struct kconfig *base);
-/* Discovers, completes with the debug companions and hashes every variant. */
-void load_variants(struct variant_set *set, struct kconfig *base);
+/*
+ * Discovers, completes with the debug companions and hashes every variant,
+ * built for PLATFORM (kernels/arch/<arch>.config, then
+ * kernels/arch/<arch>-<page size>.config when there is one, merged after
+ * base.config). A prebuilt bzImage is an x86_64/4k kernel: on another
+ * platform its variant is left out.
+ */
+void load_variants(struct variant_set *set, struct kconfig *base, const struct platform *platform);
 /* The debug companion of V in SET, or NULL. */
 struct variant *variant_debug_companion(const struct variant_set *set, const struct variant *v);
 

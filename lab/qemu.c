@@ -32,7 +32,8 @@ char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 	 * panic traces; every message still reaches the host through the
 	 * kmsg channel while the agent lives.
 	 */
-	strbuf_addstr(&sb, "console=ttyS0 panic=-1 oops=panic loglevel=5 rdinit=/init");
+	strbuf_addf(&sb, "console=%s panic=-1 oops=panic loglevel=5 rdinit=/init",
+		    arch_facts(spec->platform.arch)->console);
 	if (spec->cmdline_extra && *spec->cmdline_extra)
 		strbuf_addf(&sb, " %s", spec->cmdline_extra);
 	return strbuf_detach(&sb);
@@ -104,9 +105,14 @@ void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
 	bool icount = !kvm && spec->clock == GUEST_CLOCK_ICOUNT;
 	/* The instruction counter needs one thread running every vCPU in turn. */
 	const char *accel = kvm ? "kvm" : icount ? "tcg,thread=single" : "tcg,thread=multi";
-	push(out, QEMU_BINARY);
-	const char *fixed[] = { "-nodefaults", "-no-user-config", "-machine", "q35", "-cpu",
-				kvm ? "host" : "max", "-accel", accel,
+	const struct arch_facts *f = arch_facts(spec->platform.arch);
+	/* arm64's max CPU has every granule (4, 16 and 64 KiB); its pointer
+	 * authentication with QEMU's own cheap algorithm, not the
+	 * architected QARMA5 that costs TCG much of its speed. */
+	const char *cpu = kvm ? "host" : spec->platform.arch == ARCH_ARM64 ? "max,pauth-impdef=on" : "max";
+	push(out, f->qemu);
+	const char *fixed[] = { "-nodefaults", "-no-user-config", "-machine", f->machine, "-cpu",
+				cpu, "-accel", accel,
 				"-display", "none", "-vga", "none", "-net", "none", "-no-reboot",
 				/* pvpanic tells QEMU of a panic: exit with status 1, not a reboot. */
 				"-device", "pvpanic-pci", "-action", "panic=exit-failure", "-m", NULL };

@@ -9,16 +9,16 @@
 #include <stdbool.h>
 
 #include "clock.h"
+#include "platform.h"
 #include "profile.h"
 #include "common/util.h"
 
-#define QEMU_BINARY "qemu-system-x86_64"
-
 struct qemu_spec {
 	const struct profile *profile;
+	struct platform platform;  /* zero: x86_64/4k (q35); arm64: virt, -cpu max */
 	const char *accel;         /* "tcg" or "kvm" */
 	enum guest_clock clock;    /* icount only with "tcg" */
-	const char *kernel;        /* bzImage */
+	const char *kernel;        /* bzImage, arm64's Image */
 	const char *initrd;
 	const char *cmdline_extra; /* the variant's, may be "" */
 	const char *tools_image;   /* erofs with perf, stress-ng, workloads */
@@ -29,7 +29,7 @@ struct qemu_spec {
 
 /* The kernel command line every lab guest gets, plus the variant's extra. */
 char *qemu_kernel_cmdline(const struct qemu_spec *spec);
-/* Appends the full argv to out (argv[0] is QEMU_BINARY). */
+/* Appends the full argv to out (argv[0] is the platform's QEMU, arch_facts()->qemu). */
 void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out);
 
 #endif

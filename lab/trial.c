@@ -114,7 +114,10 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	json_object_set_new(env, "kernel_source", json_string(source));
 	free(source);
 	json_object_set_new(env, "kernel_cmdline", json_string(kernel_cmdline));
-	json_object_set_new(env, "qemu_version", json_string(qemu_version()));
+	const struct platform *platform = &spec->variant->target.platform;
+	json_object_set_new(env, "qemu_version", json_string(qemu_version(platform->arch)));
+	json_object_set_new(env, "arch", json_string(arch_facts(platform->arch)->name));
+	json_object_set_new(env, "page_size", json_integer((json_int_t)platform_page_bytes(platform)));
 	json_object_set_new(env, "accelerator", json_string(accel));
 	json_object_set_new(env, "clock", clock_json(&spec->clock));
 	struct vm_watchdogs w = scaled_watchdogs(spec);
@@ -143,6 +146,9 @@ static json_t *outcome_json(const struct vm_run *vm)
 	json_object_set_new(o, "guest_uptime_at_ready", json_real(vm->guest_ready_uptime));
 	json_object_set_new(o, "wall_seconds_total", json_real(vm->wall_total));
 	json_object_set_new(o, "qemu_status", json_integer(vm->qemu_status));
+	/* what the guest said it is, beside what was asked for (environment.arch, page_size) */
+	json_object_set_new(o, "guest_machine", json_string(vm->guest_machine));
+	json_object_set_new(o, "guest_page_size", json_integer(vm->guest_page_size));
 	return o;
 }
 
@@ -219,10 +225,9 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 		return -1;
 	}
 	struct guest_images img;
-	if (guest_images_prepare(&img, err) < 0)
+	if (guest_images_prepare(&img, spec->variant->target.platform.arch, err) < 0)
 		return -1;
-	char *kdir = kernel_cache_dir(spec->variant);
-	char *kernel = xasprintf("%s/bzImage", kdir);
+	char *kernel = kernel_image_path(spec->variant);
 	char *job_cpio = xasprintf("%s/job.cpio", spec->dir);
 	char *initrd = xasprintf("%s/initrd.img", spec->dir);
 	char *slow = spec->profile->slow_disk_size ? xasprintf("%s/slow-disk.img", spec->dir) : NULL;
@@ -245,7 +250,8 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 		goto out;
 	/* Per-boot files are named relative to the trial folder, where QEMU runs, so
 	 * that the saved command line reproduces the boot in any folder. */
-	struct qemu_spec q = { .profile = spec->profile, .accel = accel, .clock = spec->clock.clock,
+	struct qemu_spec q = { .profile = spec->profile, .platform = spec->variant->target.platform,
+			       .accel = accel, .clock = spec->clock.clock,
 			       .kernel = kernel,
 			       .initrd = "initrd.img", .cmdline_extra = spec->variant->cmdline,
 			       .tools_image = img.tools, .slow_disk = slow ? "slow-disk.img" : NULL,
@@ -289,7 +295,6 @@ out:
 	free(initrd);
 	free(job_cpio);
 	free(kernel);
-	free(kdir);
 	guest_images_clear(&img);
 	return rc;
 }

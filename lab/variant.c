@@ -46,6 +46,7 @@ static char *first_line(const char *path)
 static int load_variant(struct variant *v, const char *dir, const char *name, struct strbuf *err)
 {
 	memset(v, 0, sizeof(*v));
+	v->target.platform = PLATFORM_DEFAULT;
 	v->name = xstrdup(name);
 	v->dir = xasprintf("%s/%s", dir, name);
 
@@ -142,15 +143,19 @@ const char *build_target_suffix(const struct build_target *t)
 	return t->debug ? "+debug" : "";
 }
 
-const char *build_target_objdir(const struct build_target *t)
+char *build_target_objdir(const struct build_target *t)
 {
-	return t->debug ? "obj-debug" : "obj";
+	if (platform_is_default(&t->platform))
+		return xstrdup(t->debug ? "obj-debug" : "obj");
+	char *slug = platform_slug(&t->platform);
+	char *dir = xasprintf("obj-%s%s", slug, t->debug ? "-debug" : "");
+	free(slug);
+	return dir;
 }
 
 const char *build_target_image(const struct build_target *t)
 {
-	(void)t;
-	return "arch/x86/boot/bzImage";
+	return arch_facts(t->platform.arch)->image;
 }
 
 void variant_for_target(const struct variant *v, const struct build_target *target,
@@ -164,6 +169,8 @@ void variant_for_target(const struct variant *v, const struct build_target *targ
 		strlist_push(&out->patches, v->patches.items[i]);
 	out->config_path = v->config_path ? xstrdup(v->config_path) : NULL;
 	out->target_config = target_config ? xstrdup(target_config) : NULL;
+	for (size_t i = 0; i < v->platform_configs.n; i++)
+		strlist_push(&out->platform_configs, v->platform_configs.items[i]);
 	out->cmdline = xstrdup(v->cmdline);
 	kernel_source_copy(&out->source, &v->source);
 	out->target = *target;
@@ -192,6 +199,9 @@ int variant_config(const struct variant *v, const struct kconfig *base, struct k
 		   struct strbuf *err)
 {
 	kconfig_merge(out, base);
+	for (size_t i = 0; i < v->platform_configs.n; i++)
+		if (merge_fragment(out, v->platform_configs.items[i], err) < 0)
+			return -1;
 	if (merge_fragment(out, v->config_path, err) < 0)
 		return -1;
 	return merge_fragment(out, v->target_config, err);
@@ -229,11 +239,17 @@ int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *e
 		free(data);
 	}
 	hasher_add_str(h, "cmdline", v->cmdline);
+	/* x86_64/4k's keys are as before platforms; the others' name theirs */
+	if (!platform_is_default(&v->target.platform)) {
+		char *platform = platform_name(&v->target.platform);
+		hasher_add_str(h, "platform", platform);
+		free(platform);
+	}
 	hasher_finish(h, v->hash);
 	return 0;
 }
 
-static void variant_clear(struct variant *v)
+void variant_clear(struct variant *v)
 {
 	free(v->name);
 	free(v->dir);
@@ -241,6 +257,7 @@ static void variant_clear(struct variant *v)
 	strlist_clear(&v->patches);
 	free(v->config_path);
 	free(v->target_config);
+	strlist_clear(&v->platform_configs);
 	free(v->cmdline);
 	kernel_source_clear(&v->source);
 }

@@ -13,6 +13,7 @@
 
 #include "kconfig.h"
 #include "kernel-source.h"
+#include "platform.h"
 #include "common/util.h"
 
 /*
@@ -23,14 +24,17 @@
  */
 struct build_target {
 	bool debug;             /* kernels/debug.config merged last */
-	/* An architecture joins here: its objects' folder, its image, its
-	 * toolchain and its fragment, all from this struct. */
+	/* The architecture and page size: the toolchain, the image, the
+	 * fragments kernels/arch/<arch>.config and <arch>-<page size>.config,
+	 * merged after base.config (platform.h). */
+	struct platform platform;
 };
 
 /* "" or "+debug": what a variant's name gets for the target ("stock+debug"). */
 const char *build_target_suffix(const struct build_target *t);
-/* The object folder's name in the source's workspace: "obj", "obj-debug". */
-const char *build_target_objdir(const struct build_target *t);
+/* The object folder's name in the source's workspace: "obj", "obj-debug" for
+ * x86_64/4k, "obj-arm64-16k", "obj-arm64-16k-debug" for the others (malloc'd). */
+char *build_target_objdir(const struct build_target *t);
 /* Where make leaves the image the lab boots, in the object folder (x86: the bzImage). */
 const char *build_target_image(const struct build_target *t);
 
@@ -41,6 +45,7 @@ struct variant {
 	struct strlist patches;  /* paths, in the order they are applied */
 	char *config_path;       /* NULL when the variant has no fragment */
 	char *target_config;     /* the target's fragment (kernels/debug.config), or NULL */
+	struct strlist platform_configs; /* kernels/arch/ fragments, merged after base.config */
 	char *cmdline;           /* "" when none */
 	struct kernel_source source; /* Debian's tarball unless a file `source` says otherwise */
 	struct build_target target;
@@ -64,16 +69,18 @@ void variant_for_target(const struct variant *v, const struct build_target *targ
 			const char *target_config, struct variant *out);
 /* Appends V (taken over: V is left empty) to SET. */
 void variant_set_add(struct variant_set *set, struct variant *v);
-/* base.config with the variant's fragment, then the target's, merged on top. */
+/* base.config, the platform's fragments, the variant's fragment, then the target's, merged on top. */
 int variant_config(const struct variant *v, const struct kconfig *base, struct kconfig *out,
 		   struct strbuf *err);
 /*
  * The cache key: the source's identity (kernel-source.h), the merged
  * configuration (as options, so comments do not count; a prebuilt kernel's
- * own), each patch's name and bytes, the command line, and the recipe
- * version of the builder.
+ * own), each patch's name and bytes, the command line, the recipe version
+ * of the builder, and the platform unless it is the default x86_64/4k.
  */
 int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *err);
+/* Frees what V owns (V itself is the caller's). */
+void variant_clear(struct variant *v);
 void variants_clear(struct variant_set *set);
 
 #endif

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -77,7 +78,11 @@ void vm_control_parse(struct vm_control *ctl, struct strbuf *data)
 		if (!obj)
 			continue;
 		const char *type = jsonl_type(obj);
-		if (type && !strcmp(type, CTL_READY)) {
+		if (type && !strcmp(type, CTL_HELLO)) {
+			const char *machine = json_string_value(json_object_get(obj, HELLO_MACHINE));
+			snprintf(ctl->machine, sizeof(ctl->machine), "%s", machine ? machine : "");
+			ctl->page_size = (long)json_integer_value(json_object_get(obj, HELLO_PAGE_SIZE));
+		} else if (type && !strcmp(type, CTL_READY)) {
 			ctl->ready = true;
 			ctl->ready_uptime = json_number_value(json_object_get(obj, "uptime"));
 		} else if (type && !strcmp(type, CTL_EXIT)) {

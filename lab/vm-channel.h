@@ -39,6 +39,8 @@ struct vm_control {
 	bool ready, exited;
 	double ready_uptime;
 	int exit_status;
+	char machine[32];       /* the hello's: uname -m in the guest, "" until it came */
+	long page_size;         /* the hello's page size in bytes, 0 until it came */
 };
 
 /* Parses the complete lines of DATA not parsed yet (a line still being written waits). */

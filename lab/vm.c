@@ -63,7 +63,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		qemu.err_to_out = true;
 	}
 	if (start_command(&qemu) < 0) {
-		strbuf_addstr(err, "cannot start " QEMU_BINARY);
+		strbuf_addf(err, "cannot start %s", run->argv->items[0]);
 		free(qemu_log);
 		return -1;
 	}
@@ -85,6 +85,10 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		double now = now_monotonic();
 		if (fresh)
 			last_activity = now;
+		if (ctl.page_size && !run->guest_page_size) {
+			snprintf(run->guest_machine, sizeof(run->guest_machine), "%s", ctl.machine);
+			run->guest_page_size = ctl.page_size;
+		}
 		if (ctl.ready && run->wall_ready < 0) {
 			run->wall_ready = now - start;
 			run->guest_ready_uptime = ctl.ready_uptime;

@@ -35,6 +35,8 @@ struct vm_run {
 	double guest_ready_uptime;    /* guest uptime at ready, -1 if never */
 	double wall_total;
 	int qemu_status;
+	char guest_machine[32];       /* what the guest said it is (uname -m), "" if it never did */
+	long guest_page_size;         /* its page size in bytes, 0 if it never said */
 };
 
 const char *vm_outcome_name(enum vm_outcome outcome);

@@ -225,8 +225,9 @@ static int parse_args(struct run *run, int argc, char **argv, bool *done)
 	if (*done)
 		return r;
 	*done = true;
-	if (cfg->map_size % 4096)
-		return wl_usage_error(NAME, "--map-size must be a multiple of 4096");
+	if (cfg->map_size % wl_page_size())
+		return wl_usage_error(NAME, "--map-size must be a multiple of the page size (%zu)",
+				      wl_page_size());
 	if (cfg->opens * cfg->procs > 4000000)
 		return wl_usage_error(NAME, "--opens x --procs must stay below 4000000");
 	*done = false;
@@ -254,7 +255,8 @@ static int setup(struct run *run)
 
 		report_begin_event(&j, "mapping");
 		jl_u64(&j, "map_size", cfg->map_size);
-		jl_u64(&j, "page_array_bytes", cfg->map_size / 4096 * 32);
+		/* one 32-byte entry per page of the mapping: order 3 with 4 KiB pages, 0 with 16 KiB */
+		jl_u64(&j, "page_array_bytes", cfg->map_size / wl_page_size() * 32);
 		report_end(&j);
 	}
 

@@ -41,7 +41,9 @@
 #include "workload.h"
 
 #define NAME "fragment"
-#define PAGE 4096ul
+/* The kernel's page: holes are punched one page apart, whatever its size. */
+#define PAGE ((unsigned long)wl_page_size())
+#define PAGE_MAX 65536ul
 
 const char fragment_usage[] =
 "Usage: fragment [OPTIONS]\n"
@@ -317,7 +319,7 @@ static int make_holes(struct state *s)
 /* Phase 3: unmovable pipe pages eat the large blocks that are left. */
 static int fill_pipes(const struct cfg *cfg, struct state *s, uint64_t deadline)
 {
-	static char page[PAGE];
+	static char page[PAGE_MAX];
 	uint64_t blocks;
 	double unusable;
 	int r = 0;
@@ -365,7 +367,7 @@ static int fill_pipes(const struct cfg *cfg, struct state *s, uint64_t deadline)
 		s->pipes[s->npipes++] = fds[1];
 		fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
 		for (;;) {
-			ssize_t w = write(fds[1], page, sizeof(page));
+			ssize_t w = write(fds[1], page, PAGE);
 
 			if (w <= 0)
 				break;

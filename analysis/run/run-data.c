@@ -61,6 +61,11 @@ static void read_clock(struct run_trial *t)
 	t->clock = name ? name : "realtime";
 	t->clock_settings = settings ? settings : "";
 	t->clock_meaning = json_string_value(json_object_get(clock, "meaning"));
+	json_t *env = json_object_get(t->trial, "environment");
+	const char *arch = json_string_value(json_object_get(env, "arch"));
+	json_int_t page = json_integer_value(json_object_get(env, "page_size"));
+	t->arch = arch ? arch : "x86_64";
+	t->page_size = page > 0 ? (long long)page : 4096;
 }
 
 static void add_trial(const char *label, unsigned index, const char *dir, void *ctx)

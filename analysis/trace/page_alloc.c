@@ -3,14 +3,7 @@
 
 #include <string.h>
 
-static int is_null_page(const char *page)
-{
-	/* "(nil)" from glibc's %p, or all zeros from perf's own formatting */
-	if (!page || !strcmp(page, "(nil)"))
-		return 1;
-	page += strncmp(page, "0x", 2) ? 0 : 2;
-	return page[strspn(page, "0")] == '\0';
-}
+#include "page_fields.h"
 
 void page_alloc_tally_sample(struct page_alloc_tally *t, const struct perf_sample *s)
 {
@@ -20,8 +13,7 @@ void page_alloc_tally_sample(struct page_alloc_tally *t, const struct perf_sampl
 			return;
 		if (v > t->max_order)
 			t->max_order = (int)v;
-		long long pfn = -1;
-		if (is_null_page(perf_field(s, "page")) && perf_field_long(s, "pfn", &pfn) && pfn == 0) {
+		if (page_alloc_failed(s)) {
 			t->high_order_failed++;
 			return;
 		}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "page_fields.h"
 
 static bool has_event(const char *list, const char *event)
 {
@@ -69,40 +70,16 @@ static bool is(const struct perf_sample *s, const char *event)
 
 #define OPENER_COMM "binder-mmap"
 
-/* A null page: "(nil)", or all zeros (perf's own formatting), with pfn 0. */
-static bool failed_alloc(const struct perf_sample *s)
-{
-	const char *page = perf_field(s, "page");
-	long long pfn = -1;
-
-	if (!page || !perf_field_long(s, "pfn", &pfn) || pfn != 0)
-		return false;
-	if (!strcmp(page, "(nil)"))
-		return true;
-	page += strncmp(page, "0x", 2) ? 0 : 2;
-	return page[strspn(page, "0")] == '\0';
-}
-
-static bool has_flag(const char *flags, const char *flag)
-{
-	size_t len = strlen(flag);
-
-	for (const char *p = flags; p && (p = strstr(p, flag)); p += len)
-		if ((p == flags || p[-1] == '|') && (p[len] == '|' || p[len] == '\0'))
-			return true;
-	return false;
-}
-
 static void page_array_sample(struct stall_window *w, const struct perf_sample *s)
 {
 	long long order;
 	const char *gfp = perf_field(s, "gfp_flags");
 
-	if (!perf_field_long(s, "order", &order) || order != 3 || !has_flag(gfp, "__GFP_ZERO") ||
-	    !has_flag(gfp, "__GFP_COMP"))
+	if (!perf_field_long(s, "order", &order) || order != 3 || !gfp_flags_have(gfp, "__GFP_ZERO") ||
+	    !gfp_flags_have(gfp, "__GFP_COMP"))
 		return;
 	w->page_array_allocs++;
-	w->page_array_failed += failed_alloc(s);
+	w->page_array_failed += page_alloc_failed(s);
 }
 
 /* The openers' stall time: begins and ends of reclaim and compaction paired per thread. */

@@ -179,6 +179,27 @@ static int one_clock(const struct run_data *rd, const struct run_trial **clock, 
 	return 0;
 }
 
+/* Every trial on one arch and page size; -1 with ERR naming both when not. */
+static int one_platform(const struct run_data *rd, struct strbuf *err)
+{
+	const struct run_trial *first = NULL;
+	for (size_t i = 0; i < rd->n; i++) {
+		const struct run_trial *t = &rd->trials[i];
+
+		if (!t->arch)
+			continue;
+		if (!first) {
+			first = t;
+		} else if (strcmp(first->arch, t->arch) || first->page_size != t->page_size) {
+			strbuf_addf(err, "the trials ran on different platforms (%s with %lld-byte pages "
+				    "and %s with %lld-byte pages): compare runs of one arch and page "
+				    "size", first->arch, first->page_size, t->arch, t->page_size);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void set_clock(struct compare_table *table, const struct run_trial *t)
 {
 	if (!t)
@@ -213,6 +234,8 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 	}
 	if ((rc = one_clock(rd, &clock, err)) != 0)
 		return rc;
+	if (one_platform(rd, err) < 0)
+		return -1;
 	family->headline = (!globs || !globs->n) && !spec->all && rd->headline.n;
 	if (family->headline)
 		globs = &rd->headline;

@@ -29,7 +29,11 @@ extern const char *const channel_file_name[CHANNEL_COUNT];  /* "ctl.jsonl", "out
  * Control events: {"type": T, "uptime": S, "t_mono_ns": N, ...} one a line;
  * uptime is CLOCK_BOOTTIME seconds, t_mono_ns CLOCK_MONOTONIC (perf's clock).
  */
-#define CTL_HELLO        "hello"        /* the agent runs */
+#define CTL_HELLO        "hello"        /* the agent runs; with the two fields below */
+/* What the guest is, as its kernel says: uname's machine ("x86_64",
+ * "aarch64") and the page size in bytes (sysconf(_SC_PAGESIZE)). */
+#define HELLO_MACHINE    "machine"
+#define HELLO_PAGE_SIZE  "page_size"
 #define CTL_READY        "ready"        /* set up, "before" snapshots sent */
 #define CTL_PREPARED     "prepared"     /* the prepare step reported ready */
 #define CTL_RECORDING    "recording"    /* perf records; "events": the recorded events, ',' separated */

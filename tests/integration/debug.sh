@@ -12,7 +12,7 @@ for opt in CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y CONFIG_KFENCE=y CO
 done
 check "the plain one has not" sh -c "! grep -qx CONFIG_PROVE_LOCKING=y '$("$LAB" kernel path stock)/config'"
 "$LAB" kernel list > "$SCRATCH/list"
-check "kernel list says stock's debug build is cached" grep -qE '^stock +[0-9a-f]{12} +yes +yes ' "$SCRATCH/list"
+check "kernel list says stock's debug build is cached" grep -qE '^stock +x86_64/4k +[0-9a-f]{12} +yes +yes ' "$SCRATCH/list"
 
 RUN="$SCRATCH/run"
 "$LAB" run -x "$ROOT/tests/experiments/debug.conf" -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" ||

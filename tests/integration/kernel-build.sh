@@ -38,7 +38,7 @@ echo "$out"
 check_text "a second build of stock is a cache hit" "$out" cached
 check "the cached bzImage was not rewritten" [ "$(stat -c %Y "$stock/bzImage")" = "$before" ]
 "$LAB" kernel list > "$SCRATCH/list"
-check "kernel list shows stock as cached" grep -qE '^stock +[0-9a-f]{12} +yes' "$SCRATCH/list"
+check "kernel list shows stock as cached" grep -qE '^stock +x86_64/4k +[0-9a-f]{12} +yes' "$SCRATCH/list"
 
 # A patch that does not apply: one clear line naming the patch and the hunk; nothing cached.
 mkdir -p "$SCRATCH/root"

@@ -49,7 +49,7 @@ variant mytree "tree $copy"
 "$LAB" kernel list > "$SCRATCH/list"
 grep '^mytree ' "$SCRATCH/list"
 check "kernel list shows the tree as mytree's source" grep -q "^mytree .* tree $copy " "$SCRATCH/list"
-tree_hash=$(awk '$1 == "mytree" {print $2}' "$SCRATCH/list")
+tree_hash=$(awk '$1 == "mytree" && $2 == "x86_64/4k" {print $3}' "$SCRATCH/list")
 start=$(date +%s)
 "$LAB" kernel build mytree > "$SCRATCH/b1" 2>&1 || fail "building mytree: $(tail -3 "$SCRATCH/b1")"
 echo "first build of mytree: $(( $(date +%s) - start )) s: $(tail -1 "$SCRATCH/b1")"
@@ -73,7 +73,7 @@ sed "s|^/\* The range of pages should exclude those shared with other buffers \*
 mv "$f.new" "$f"
 check "the change is made" grep -q "sources.sh $$" "$f"
 check "Debian's tree did not change with it" sh -c "! grep -q 'sources.sh' '$debian/drivers/android/binder_alloc.c'"
-changed_hash=$("$LAB" kernel list | awk '$1 == "mytree" {print $2}')
+changed_hash=$("$LAB" kernel list | awk '$1 == "mytree" && $2 == "x86_64/4k" {print $3}')
 check "one changed file is another cache key ($tree_hash, now $changed_hash)" [ "$tree_hash" != "$changed_hash" ]
 start=$(date +%s)
 "$LAB" kernel build mytree > "$SCRATCH/b2" 2>&1 || fail "rebuilding mytree: $(tail -3 "$SCRATCH/b2")"

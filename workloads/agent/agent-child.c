@@ -18,6 +18,13 @@
 
 #define POLL_MS 10
 
+/* The serial console the kernel's console= names (lab/platform.c): q35's 8250, virt's PL011. */
+#if defined(__aarch64__)
+#define AGENT_CONSOLE_TTY "/dev/ttyAMA0"
+#else
+#define AGENT_CONSOLE_TTY "/dev/ttyS0"
+#endif
+
 /* The agent runs at oom_score_adj -1000, which children inherit. */
 static int set_oom_score_adj(const char *value)
 {
@@ -32,7 +39,7 @@ static int set_oom_score_adj(const char *value)
 static void setup_stdio(const struct agent_child *c)
 {
 	if (c->controlling_tty) {
-		int tty = open("/dev/ttyS0", O_RDWR);
+		int tty = open(AGENT_CONSOLE_TTY, O_RDWR);
 		if (tty >= 0) {
 			ioctl(tty, TIOCSCTTY, 1);
 			dup2(tty, 0);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,6 +50,19 @@ void ctl_event(const char *type, const char *key, const char *value)
 	jl_u64(&j, "t_mono_ns", mono_ns());
 	if (key)
 		jl_str(&j, key, value);
+	jl_emit(&j, port_fd(CHANNEL_CTL));
+}
+
+void ctl_hello(void)
+{
+	struct utsname u;
+	struct jl j;
+	jl_begin(&j);
+	jl_str(&j, "type", CTL_HELLO);
+	jl_dbl(&j, "uptime", uptime_seconds());
+	jl_u64(&j, "t_mono_ns", mono_ns());
+	jl_str(&j, HELLO_MACHINE, uname(&u) == 0 ? u.machine : "");
+	jl_u64(&j, HELLO_PAGE_SIZE, (uint64_t)sysconf(_SC_PAGESIZE));
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
@@ -248,7 +262,7 @@ int main(void)
 	ports_open();
 	report_set_source_key("source");
 	report_set_source("agent");
-	ctl_event(CTL_HELLO, NULL, NULL);
+	ctl_hello();
 	start_kmsg_forwarder();
 
 	struct job job;

@@ -109,6 +109,8 @@ const char *job_get(const struct job *job, const char *key, const char *fallback
 long job_get_long(const struct job *job, const char *key, long fallback);
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ctl_event(const char *type, const char *key, const char *value);
+/* The hello event: the guest's machine and page size (common/proto/protocol.h). */
+void ctl_hello(void);
 /* CTL_WINDOW: an edge of the stall window, read at read_ns; at the start
  * also the fragmentation (protocol.h). */
 struct window_state {

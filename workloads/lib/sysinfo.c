@@ -472,3 +472,13 @@ uint64_t wl_mem_total_bytes(void)
 		return 0;
 	return kb * 1024;
 }
+
+size_t wl_page_size(void)
+{
+	static size_t page;
+	if (!page) {
+		long n = sysconf(_SC_PAGESIZE);
+		page = n > 0 ? (size_t)n : 4096;
+	}
+	return page;
+}

@@ -96,5 +96,7 @@ int wl_own_cgroup(pid_t pid, char *buf, size_t cap);
 int wl_cgroup2_mount(char *buf, size_t cap);
 /* MemTotal in bytes (0 if unknown). */
 uint64_t wl_mem_total_bytes(void);
+/* The kernel's page size (4096 on x86_64; 4096, 16384 or 65536 on arm64). */
+size_t wl_page_size(void);
 
 #endif

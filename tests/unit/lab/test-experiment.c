@@ -104,6 +104,36 @@ static void bad_input_names_file_and_line(void **state)
 	free(t);
 }
 
+/* arch and page_size: arm64 has 16k; a page size the arch lacks names the line, before anything boots. */
+static void arch_and_page_size(void **state)
+{
+	(void)state;
+	const char *head = "description = d\nvariants = stock\nprofile = p\nworkload = spawn\n";
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", head, &err), 0);
+	assert_true(platform_is_default(&e.platform));
+	experiment_clear(&e);
+	char *t = xasprintf("%sarch = arm64\npage_size = 16k\n", head);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", t, &err), 0);
+	assert_int_equal(e.platform.arch, ARCH_ARM64);
+	assert_int_equal(e.platform.page_kib, 16);
+	experiment_clear(&e);
+	free(t);
+	t = xasprintf("%spage_size = 16k\n", head);
+	expect_error(t, "t.conf:5: page size 16k is not supported on x86_64 (it has 4k)");
+	free(t);
+	t = xasprintf("%spage_size = 16k\narch = x86_64\n", head);
+	expect_error(t, "t.conf:6: page size 16k is not supported on x86_64 (it has 4k)");
+	free(t);
+	t = xasprintf("%sarch = sparc\n", head);
+	expect_error(t, "t.conf:5: arch = sparc: arch wants x86_64 or arm64");
+	free(t);
+	t = xasprintf("%sarch = arm64\npage_size = 8k\n", head);
+	expect_error(t, "t.conf:6: page_size = 8k: page_size wants 4k, 16k or 64k");
+	free(t);
+}
+
 static void clock_is_given_only_when_the_file_says(void **state)
 {
 	(void)state;
@@ -313,6 +343,7 @@ int main(void)
 		cmocka_unit_test(parses_every_key),
 		cmocka_unit_test(bad_input_names_file_and_line),
 		cmocka_unit_test(debug_companions),
+		cmocka_unit_test(arch_and_page_size),
 		cmocka_unit_test(clock_is_given_only_when_the_file_says),
 		cmocka_unit_test(equivalence_margins),
 		cmocka_unit_test(sequential_keys),

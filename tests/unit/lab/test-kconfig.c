@@ -87,25 +87,54 @@ static void base_config_of_the_repo_parses(void **state)
 	assert_int_equal(kconfig_load(&kc, "kernels/base.config", &err), 0);
 	/* What the issue requires the base to carry. */
 	const char *must[] = { "CONFIG_ANDROID_BINDER_IPC", "CONFIG_ANDROID_BINDERFS", "CONFIG_MEMCG",
-			       "CONFIG_PSI", "CONFIG_NUMA_EMU", "CONFIG_ZRAM", "CONFIG_COMPACTION",
+			       "CONFIG_PSI", "CONFIG_NUMA", "CONFIG_ZRAM", "CONFIG_COMPACTION",
 			       "CONFIG_TRANSPARENT_HUGEPAGE", "CONFIG_SLUB_DEBUG",
 			       "CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE", "CONFIG_PERF_EVENTS",
 			       "CONFIG_KPROBE_EVENTS", "CONFIG_VIRTIO_CONSOLE", "CONFIG_VIRTIO_BLK",
 			       "CONFIG_PVPANIC_PCI", "CONFIG_EROFS_FS", "CONFIG_DEVTMPFS", "CONFIG_TMPFS",
-			       "CONFIG_SERIAL_8250_CONSOLE", NULL };
+			       NULL };
 	for (const char **m = must; *m; m++) {
 		const struct kconfig_option *o = kconfig_get(&kc, *m);
 		assert_non_null(o);
 		assert_string_equal(o->value, "y");
 	}
 	assert_null(kconfig_get(&kc, "CONFIG_SLUB_TINY")->value);
+	/* one architecture's options are in its own fragment */
+	assert_null(kconfig_get(&kc, "CONFIG_SERIAL_8250_CONSOLE"));
+	assert_null(kconfig_get(&kc, "CONFIG_NUMA_EMU"));
 	kconfig_clear(&kc);
+}
+
+/* Each fragment of kernels/arch/ parses and has its console and page size. */
+static void arch_fragments_of_the_repo_parse(void **state)
+{
+	(void)state;
+	const struct { const char *file, *option; } want[] = {
+		{ "kernels/arch/x86_64.config", "CONFIG_SERIAL_8250_CONSOLE" },
+		{ "kernels/arch/x86_64.config", "CONFIG_NUMA_EMU" },
+		{ "kernels/arch/arm64.config", "CONFIG_SERIAL_AMBA_PL011_CONSOLE" },
+		{ "kernels/arch/arm64.config", "CONFIG_PCI_HOST_GENERIC" },
+		{ "kernels/arch/arm64-4k.config", "CONFIG_ARM64_4K_PAGES" },
+		{ "kernels/arch/arm64-16k.config", "CONFIG_ARM64_16K_PAGES" },
+		{ "kernels/arch/arm64-64k.config", "CONFIG_ARM64_64K_PAGES" },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct kconfig kc = KCONFIG_INIT;
+		struct strbuf err = STRBUF_INIT;
+		assert_int_equal(kconfig_load(&kc, want[i].file, &err), 0);
+		const struct kconfig_option *o = kconfig_get(&kc, want[i].option);
+		assert_non_null(o);
+		assert_string_equal(o->value, "y");
+		kconfig_clear(&kc);
+		strbuf_release(&err);
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_values_and_not_set),
+		cmocka_unit_test(arch_fragments_of_the_repo_parse),
 		cmocka_unit_test(rejects_garbage_with_file_and_line),
 		cmocka_unit_test(later_fragment_wins_on_merge),
 		cmocka_unit_test(check_reports_options_lost),

@@ -45,7 +45,7 @@ static void phone_profile_under_tcg(void **state)
 				  .tools_image = "/c/tools.erofs", .slow_disk = "slow.img", .channel_dir = "." };
 	struct strlist argv = STRLIST_INIT;
 	qemu_build_argv(&spec, &argv);
-	assert_string_equal(argv.items[0], QEMU_BINARY);
+	assert_string_equal(argv.items[0], "qemu-system-x86_64");
 	assert_non_null(arg_after(&argv, "-machine", "q35"));
 	assert_non_null(arg_after(&argv, "-accel", "tcg,thread=multi"));
 	assert_non_null(arg_after(&argv, "-cpu", "max"));
@@ -72,6 +72,30 @@ static void phone_profile_under_tcg(void **state)
 	assert_non_null(strstr(slow, "throttling.iops-total=64"));
 	assert_non_null(arg_after(&argv, "-drive", "file=/c/tools.erofs,if=none,id=tools,format=raw,readonly=on"));
 	assert_null(arg_after(&argv, "-numa", ""));
+	strlist_clear(&argv);
+	profile_clear(&p);
+}
+
+/* arm64: aarch64's QEMU, virt, a CPU with every granule, the PL011 console; channels as on x86. */
+static void arm64_boots_virt_with_max_cpu(void **state)
+{
+	(void)state;
+	struct profile p = make_profile("description = d\nmemory = 512M\ncpus = 2\n");
+	struct qemu_spec spec = { .profile = &p, .platform = { ARCH_ARM64, 16 }, .accel = "tcg",
+				  .kernel = "/k/Image", .initrd = "initrd.img", .cmdline_extra = "",
+				  .tools_image = "/c/tools.erofs", .channel_dir = "." };
+	struct strlist argv = STRLIST_INIT;
+	qemu_build_argv(&spec, &argv);
+	assert_string_equal(argv.items[0], "qemu-system-aarch64");
+	assert_non_null(arg_after(&argv, "-machine", "virt"));
+	assert_null(arg_after(&argv, "-machine", "q35"));
+	assert_non_null(arg_after(&argv, "-cpu", "max,pauth-impdef=on"));
+	assert_non_null(arg_after(&argv, "-kernel", "/k/Image"));
+	const char *append = arg_after(&argv, "-append", "");
+	assert_non_null(strstr(append, "console=ttyAMA0"));
+	assert_null(strstr(append, "ttyS0"));
+	assert_non_null(arg_after(&argv, "-device", "pvpanic-pci"));
+	assert_int_equal(count(&argv, "virtserialport,bus=vser0.0,chardev=ch-ctl,name=ctl"), 1);
 	strlist_clear(&argv);
 	profile_clear(&p);
 }
@@ -161,6 +185,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(phone_profile_under_tcg),
 		cmocka_unit_test(numa_nodes_get_memory_and_cpus),
+		cmocka_unit_test(arm64_boots_virt_with_max_cpu),
 		cmocka_unit_test(interactive_puts_the_console_on_the_terminal),
 		cmocka_unit_test(icount_runs_one_tcg_thread_with_the_instruction_counter),
 		cmocka_unit_test(shell_join_quotes_what_needs_it),

@@ -138,9 +138,63 @@ static void variant_fragment_overrides_base(void **state)
 	free(dir);
 }
 
+/* The platform's fragment sits between base and the variant's; arm64's key and objects are its own. */
+static void platform_fragment_key_and_objects(void **state)
+{
+	(void)state;
+	struct variant_set set;
+	struct strbuf err = STRBUF_INIT;
+	struct kconfig base = KCONFIG_INIT, merged = KCONFIG_INIT;
+	char *dir = xasprintf("%s/v", root), *arch = xasprintf("%s/arm64.config", root);
+	put("arm64.config", "CONFIG_X=m\nCONFIG_Z=y\n");
+	assert_int_equal(kconfig_parse(&base, "CONFIG_Y=y\n", "base", &err), 0);
+	assert_int_equal(variants_discover(dir, &set, &err), 0);
+	struct variant *beta = variant_find(&set, "beta");
+	beta->source.id = xstrdup("6.12.117");
+	assert_int_equal(variant_hash(beta, &base, &err), 0);
+	char x86[65];
+	memcpy(x86, beta->hash, 65);
+	char *objdir = build_target_objdir(&beta->target);
+	assert_string_equal(objdir, "obj");
+	free(objdir);
+	assert_string_equal(build_target_image(&beta->target), "arch/x86/boot/bzImage");
+
+	beta->target.platform = (struct platform){ ARCH_ARM64, 16 };
+	strlist_push(&beta->platform_configs, arch);
+	assert_int_equal(variant_config(beta, &base, &merged, &err), 0);
+	/* the variant's fragment wins over the platform's, the platform's adds its own */
+	assert_string_equal(kconfig_get(&merged, "CONFIG_X")->value, "y");
+	assert_string_equal(kconfig_get(&merged, "CONFIG_Z")->value, "y");
+	assert_int_equal(variant_hash(beta, &base, &err), 0);
+	assert_string_not_equal(x86, beta->hash);
+	objdir = build_target_objdir(&beta->target);
+	assert_string_equal(objdir, "obj-arm64-16k");
+	free(objdir);
+	beta->target.debug = true;
+	objdir = build_target_objdir(&beta->target);
+	assert_string_equal(objdir, "obj-arm64-16k-debug");
+	free(objdir);
+	assert_string_equal(build_target_image(&beta->target), "arch/arm64/boot/Image");
+
+	/* the same fragment on another page size is another kernel */
+	char a16[65];
+	beta->target.debug = false;
+	assert_int_equal(variant_hash(beta, &base, &err), 0);
+	memcpy(a16, beta->hash, 65);
+	beta->target.platform.page_kib = 4;
+	assert_int_equal(variant_hash(beta, &base, &err), 0);
+	assert_string_not_equal(a16, beta->hash);
+	kconfig_clear(&merged);
+	kconfig_clear(&base);
+	variants_clear(&set);
+	free(dir);
+	free(arch);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(platform_fragment_key_and_objects),
 		cmocka_unit_test(discovers_sorted_with_details),
 		cmocka_unit_test(rejects_bad_names),
 		cmocka_unit_test(hash_follows_every_input),

@@ -62,11 +62,15 @@ static void test_control_in_pieces(void **state)
 	struct vm_control ctl = { 0 };
 	sunk = 0;
 
-	const char *first = "{\"type\":\"hello\",\"uptime\":0.9}\n{\"type\":\"rea";
+	const char *first = "{\"type\":\"hello\",\"uptime\":0.9,\"machine\":\"aarch64\","
+			    "\"page_size\":16384}\n{\"type\":\"rea";
 	put(f, first);
 	assert_int_equal(vm_channel_poll(&ch, count_sink), strlen(first));
 	vm_control_parse(&ctl, &ch.data);
 	assert_false(ctl.ready);
+	/* the hello says what the guest is */
+	assert_string_equal(ctl.machine, "aarch64");
+	assert_int_equal(ctl.page_size, 16384);
 	put(f, "dy\",\"uptime\":1.5");
 	vm_channel_poll(&ch, count_sink);
 	vm_control_parse(&ctl, &ch.data);

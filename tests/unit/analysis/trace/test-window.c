@@ -49,6 +49,10 @@
 #define PAGE_ARRAY "kmem:mm_page_alloc: page=0xffffea0000123400 pfn=0x48d0 order=3 migratetype=0 gfp_flags=GFP_KERNEL|__GFP_COMP|__GFP_ZERO"
 #define PAGE_ARRAY_FAILED "kmem:mm_page_alloc: page=0000000000000000 pfn=0x0 order=3 migratetype=0 gfp_flags=GFP_KERNEL|__GFP_COMP|__GFP_NOWARN|__GFP_NORETRY|__GFP_ZERO"
 #define ALLOC "kmem:mm_page_alloc: page=0x1 pfn=0x2 order=3 migratetype=0 gfp_flags=GFP_KERNEL"
+/* arm64's, raw: the host's perf cannot print its page= (vmemmap) */
+#define RAW_ARRAY "kmem:mm_page_alloc: [FAILED TO PARSE] pfn=0x13c48 order=3 gfp_flags=0x40dc0 migratetype=0"
+#define RAW_ARRAY_FAILED "kmem:mm_page_alloc: [FAILED TO PARSE] pfn=0xffffffffffffffff order=3 gfp_flags=0x52dc0 migratetype=0"
+#define RAW_SLAB "kmem:mm_page_alloc: [FAILED TO PARSE] pfn=0x13c50 order=3 gfp_flags=0x40cc0 migratetype=0"
 #define EXIT "sched:sched_process_exit: comm=binder-mmap pid=208 prio=120"
 
 static const char *const trace_lines[] = {
@@ -117,6 +121,34 @@ static void counts_like_vmstat(void **state)
 	stall_window_release(&w);
 }
 
+/* arm64's raw samples ("[FAILED TO PARSE]", numeric gfp_flags, pfn -1 for
+ * a failure) count as the printed ones do. */
+static void raw_page_arrays_count(void **state)
+{
+	static const char *const raw[] = {
+		"binder-mmap 300/301 [000] 10.000000000: " RAW_ARRAY,
+		"binder-mmap 300/301 [000] 11.000000000: " RAW_ARRAY_FAILED,
+		"binder-mmap 300/301 [000] 12.000000000: " RAW_SLAB,
+	};
+	struct stall_window w;
+
+	(void)state;
+	stall_window_init(&w, 8000000000ULL, 90000000000ULL, all_events);
+	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
+		char *line = xstrdup(raw[i]);
+		struct perf_sample s;
+		uint64_t lost;
+
+		assert_int_equal(perf_script_parse_line(line, &s, &lost), PERF_LINE_SAMPLE);
+		stall_window_sample(&w, &s);
+		free(line);
+	}
+	stall_window_finish(&w);
+	assert_int_equal(w.page_array_allocs, 2);
+	assert_int_equal(w.page_array_failed, 1);
+	stall_window_release(&w);
+}
+
 /* Without mm_compaction_suitable recorded, a skipped attempt cannot be
  * told from a counted one: no compaction count, reclaim still. */
 static void needs_the_events(void **state)
@@ -143,6 +175,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counts_like_vmstat),
+		cmocka_unit_test(raw_page_arrays_count),
 		cmocka_unit_test(needs_the_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

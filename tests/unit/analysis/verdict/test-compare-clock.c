@@ -195,6 +195,33 @@ static void test_mixed_clocks_are_refused(void **state)
 	free(run);
 }
 
+/* Trials of two platforms (an x86_64 run and an arm64/16k one) are never one table. */
+static void test_two_platforms_are_refused(void **state)
+{
+	char *a = make_run(*state, "x86", REALTIME, REALTIME);
+	char *b = make_run(*state, "arm", REALTIME ", \"arch\": \"arm64\", \"page_size\": 16384",
+			   REALTIME ", \"arch\": \"arm64\", \"page_size\": 16384");
+	struct run_data rd = { 0 };
+	struct compare_family family;
+	struct strbuf err = STRBUF_INIT;
+	struct compare_family_spec spec = { .seed = 1 };
+	/* one arm64 run alone is a table */
+	assert_int_equal(build(b, &rd, &family, &err), 0);
+	compare_family_free(&family);
+	run_data_free(&rd);
+	memset(&rd, 0, sizeof(rd));
+	assert_int_equal(run_data_add(&rd, a, &err), 0);
+	assert_int_equal(run_data_add(&rd, b, &err), 0);
+	assert_int_equal(compare_family_build(&rd, &spec, &family, &err), -1);
+	assert_string_equal(err.buf, "the trials ran on different platforms (x86_64 with 4096-byte "
+				     "pages and arm64 with 16384-byte pages): compare runs of one arch "
+				     "and page size");
+	run_data_free(&rd);
+	strbuf_release(&err);
+	free(a);
+	free(b);
+}
+
 /* Two runs of one experiment on two clocks, compared together: refused,
  * and a group that has trials of both is named with both. */
 static void test_runs_of_two_clocks_are_refused(void **state)
@@ -221,6 +248,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_one_clock_is_named_in_every_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_record_without_clock_is_realtime, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_platforms_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mixed_clocks_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_of_two_clocks_are_refused, setup, teardown),
 	};

@@ -1,0 +1,116 @@
+/* The guest's architecture and page size (platform.h). */
+#include "platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct arch_facts facts[] = {
+	[ARCH_X86_64] = {
+		.name = "x86_64", .uname = "x86_64", .kernel_arch = "x86", .cross_prefix = "",
+		.compiler = "gcc", .make_target = "bzImage", .image = "arch/x86/boot/bzImage",
+		.cached_image = "bzImage", .qemu = "qemu-system-x86_64",
+		.qemu_package = "qemu-system-x86", .machine = "q35", .console = "ttyS0",
+		.triplet = "x86_64-linux-gnu", .page_sizes = "4k",
+	},
+	[ARCH_ARM64] = {
+		.name = "arm64", .uname = "aarch64", .kernel_arch = "arm64",
+		.cross_prefix = "aarch64-linux-gnu-", .compiler = "aarch64-linux-gnu-gcc",
+		.make_target = "Image", .image = "arch/arm64/boot/Image", .cached_image = "Image",
+		.qemu = "qemu-system-aarch64", .qemu_package = "qemu-system-arm", .machine = "virt",
+		.console = "ttyAMA0", .triplet = "aarch64-linux-gnu", .page_sizes = "4k, 16k, 64k",
+	},
+};
+
+const struct platform all_platforms[] = {
+	{ ARCH_X86_64, 4 }, { ARCH_ARM64, 4 }, { ARCH_ARM64, 16 }, { ARCH_ARM64, 64 },
+};
+const unsigned all_platforms_count = sizeof(all_platforms) / sizeof(all_platforms[0]);
+
+const struct arch_facts *arch_facts(enum guest_arch arch)
+{
+	return &facts[arch];
+}
+
+enum guest_arch host_arch(void)
+{
+#if defined(__aarch64__)
+	return ARCH_ARM64;
+#else
+	return ARCH_X86_64;
+#endif
+}
+
+int arch_parse(const char *text, enum guest_arch *arch)
+{
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+		if (!strcmp(text, facts[i].name)) {
+			*arch = (enum guest_arch)i;
+			return 0;
+		}
+	return -1;
+}
+
+int page_size_parse(const char *text, unsigned *kib)
+{
+	static const unsigned sizes[] = { 4, 16, 64 };
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char word[8];
+		snprintf(word, sizeof(word), "%uk", sizes[i]);
+		if (!strcmp(text, word)) {
+			*kib = sizes[i];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int platform_check(const struct platform *p, struct strbuf *err)
+{
+	for (unsigned i = 0; i < all_platforms_count; i++)
+		if (platform_equal(p, &all_platforms[i]))
+			return 0;
+	const struct arch_facts *f = arch_facts(p->arch);
+	strbuf_addf(err, "page size %uk is not supported on %s (it has %s)", p->page_kib, f->name,
+		    f->page_sizes);
+	return -1;
+}
+
+int platform_parse(const char *arch, const char *page, struct platform *out, struct strbuf *err)
+{
+	*out = PLATFORM_DEFAULT;
+	if (arch && arch_parse(arch, &out->arch) < 0) {
+		strbuf_addf(err, "unknown architecture '%s' (x86_64 or arm64)", arch);
+		return -1;
+	}
+	if (page && page_size_parse(page, &out->page_kib) < 0) {
+		strbuf_addf(err, "unknown page size '%s' (4k, 16k or 64k)", page);
+		return -1;
+	}
+	return platform_check(out, err);
+}
+
+char *platform_name(const struct platform *p)
+{
+	return xasprintf("%s/%uk", arch_facts(p->arch)->name, p->page_kib);
+}
+
+char *platform_slug(const struct platform *p)
+{
+	return xasprintf("%s-%uk", arch_facts(p->arch)->name, p->page_kib);
+}
+
+bool platform_is_default(const struct platform *p)
+{
+	return platform_equal(p, &PLATFORM_DEFAULT);
+}
+
+bool platform_equal(const struct platform *a, const struct platform *b)
+{
+	return a->arch == b->arch && a->page_kib == b->page_kib;
+}
+
+unsigned long platform_page_bytes(const struct platform *p)
+{
+	return (unsigned long)p->page_kib << 10;
+}

@@ -1,0 +1,74 @@
+/*
+ * The guest's platform: its architecture (x86_64 or arm64) and its page
+ * size (4k everywhere; 16k and 64k on arm64). Every fact that differs
+ * between the architectures is in one table here: how the kernel is made
+ * (ARCH=, CROSS_COMPILE=, the image make leaves), how QEMU runs it (its
+ * binary, machine and console), and where the guest's programs come from
+ * (build/guest for the host's own architecture, build/guest-arm64 and the
+ * Debian arm64 packages scripts/install-deps unpacks for arm64).
+ *
+ * The default, x86_64 with 4 KiB pages, is the lab as it was: its object
+ * folders, cache keys and guest images did not change.
+ */
+#ifndef LAB_PLATFORM_H
+#define LAB_PLATFORM_H
+
+#include <stdbool.h>
+
+#include "common/util.h"
+
+enum guest_arch { ARCH_X86_64, ARCH_ARM64 };
+
+struct platform {
+	enum guest_arch arch;
+	unsigned page_kib;      /* 4, 16 or 64 */
+};
+
+#define PLATFORM_DEFAULT ((struct platform){ ARCH_X86_64, 4 })
+
+struct arch_facts {
+	const char *name;          /* "x86_64", "arm64": what experiments and options say */
+	const char *uname;         /* what `uname -m` says in the guest */
+	const char *kernel_arch;   /* make ARCH= */
+	const char *cross_prefix;  /* make CROSS_COMPILE=, "" for the host's own */
+	const char *compiler;      /* the C compiler of kernel and guest programs */
+	const char *make_target;   /* what make builds: bzImage, Image */
+	const char *image;         /* where make leaves it, in the object folder */
+	const char *cached_image;  /* its name in the kernel cache entry */
+	const char *qemu;          /* qemu-system-x86_64, qemu-system-aarch64 */
+	const char *qemu_package;  /* the Debian package that has it */
+	const char *machine;       /* -machine */
+	const char *console;       /* console= of the kernel command line */
+	const char *triplet;       /* Debian's multiarch folder: x86_64-linux-gnu */
+	const char *page_sizes;    /* the supported ones, for messages: "4k", "4k, 16k, 64k" */
+};
+
+const struct arch_facts *arch_facts(enum guest_arch arch);
+/* The host's own architecture (what build/guest is compiled for). */
+enum guest_arch host_arch(void);
+
+/* "x86_64" or "arm64" into *ARCH; -1 otherwise. */
+int arch_parse(const char *text, enum guest_arch *arch);
+/* "4k", "16k" or "64k" into *KIB; -1 otherwise. */
+int page_size_parse(const char *text, unsigned *kib);
+/* 0 when the arch has the page size; -1 with one line naming both, and what the arch has. */
+int platform_check(const struct platform *p, struct strbuf *err);
+/*
+ * ARCH and PAGE as given by an option or an experiment (either may be NULL:
+ * x86_64, 4k), parsed and checked; -1 with one line saying what is wrong.
+ */
+int platform_parse(const char *arch, const char *page, struct platform *out, struct strbuf *err);
+
+/* "x86_64/4k", "arm64/16k" (malloc'd) */
+char *platform_name(const struct platform *p);
+/* "x86_64-4k", "arm64-16k": the platform in file and folder names (malloc'd) */
+char *platform_slug(const struct platform *p);
+bool platform_is_default(const struct platform *p);
+bool platform_equal(const struct platform *a, const struct platform *b);
+/* The page size in bytes, what getconf PAGESIZE says in the guest. */
+unsigned long platform_page_bytes(const struct platform *p);
+/* Every platform the lab builds for, in the order lab kernel list shows them. */
+extern const struct platform all_platforms[];
+extern const unsigned all_platforms_count;
+
+#endif
