@@ -109,14 +109,24 @@ static int run_make(const char *tree, const char *obj, const struct platform *p,
 	char *cc = xasprintf("CC=ccache %s", f->compiler);
 	char *arch = xasprintf("ARCH=%s", f->kernel_arch);
 	char *cross = xasprintf("CROSS_COMPILE=%s", f->cross_prefix);
-	/* No CCACHE_BASEDIR: ccache would hand the compiler relative paths, which
-	 * -fmacro-prefix-map no longer strips, and every WARN and BUG of the
-	 * kernel would name its file "../src/...". The host's own architecture
-	 * is built as before, without ARCH= and CROSS_COMPILE=. */
+	/* CCACHE_BASEDIR makes ccache hand the compiler paths relative to the
+	 * object folder, so the same file compiled in another workspace (a
+	 * user's tree mirrored from the Debian source) is a cache hit. Every
+	 * workspace keeps its source at ../src from its object folders, and the
+	 * kernel's own -fmacro-prefix-map (the absolute srctree) no longer
+	 * matches a relative path: the second map keeps __FILE__, and so every
+	 * WARN and BUG, naming "mm/slub.c" rather than "../src/mm/slub.c".
+	 * The host's own architecture is built as before, without ARCH= and
+	 * CROSS_COMPILE=. */
+	/* The kernel compiles with its realpath'd srctree: so must the base be. */
+	char *real_cache = realpath(cache_root(), NULL);
+	char *ccache_base = xasprintf("CCACHE_BASEDIR=%s", real_cache ? real_cache : cache_root());
+	free(real_cache);
 	bool as_before = p->arch == ARCH_X86_64;
-	const char *argv[] = { "make", objarg, jobs, cc, target, as_before ? NULL : arch, cross, NULL };
-	const char *env[] = { ccache_dir, "KBUILD_BUILD_USER=oomlab", "KBUILD_BUILD_HOST=oomlab",
-			      "LC_ALL=C", NULL };
+	const char *argv[] = { "make", objarg, jobs, cc, "KCPPFLAGS=-fmacro-prefix-map=../src/=",
+			       target, as_before ? NULL : arch, cross, NULL };
+	const char *env[] = { ccache_dir, ccache_base, "KBUILD_BUILD_USER=oomlab",
+			      "KBUILD_BUILD_HOST=oomlab", "LC_ALL=C", NULL };
 	struct child_process cp = { .argv = argv, .dir = tree, .env = env, .capture = true,
 				    .err_to_out = true };
 	int rc = start_command(&cp);
@@ -146,6 +156,7 @@ static int run_make(const char *tree, const char *obj, const struct platform *p,
 	free(objarg);
 	free(jobs);
 	free(ccache_dir);
+	free(ccache_base);
 	free(cc);
 	free(arch);
 	free(cross);
