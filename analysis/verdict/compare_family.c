@@ -248,7 +248,12 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 		if (wanted(names.items[m], globs))
 			rc = add_metric(rd, names.items[m], spec->all, &in, &family->hidden, err);
 	if (rc == 0 && !in.n_metrics) {
-		strbuf_addstr(err, "no metric matches");
+		if (family->hidden)
+			strbuf_addf(err, "%zu metric%s match%s but took one value in every trial "
+				    "(--all shows %s)", family->hidden, family->hidden == 1 ? "" : "s",
+				    family->hidden == 1 ? "es" : "", family->hidden == 1 ? "it" : "them");
+		else
+			strbuf_addstr(err, "no metric matches");
 		rc = -1;
 	}
 	if (rc == 0) {

@@ -222,6 +222,50 @@ static void test_two_platforms_are_refused(void **state)
 	free(b);
 }
 
+/* A metric asked for by name that took one value in every trial (no
+ * kill on either side) is named as such, not "no metric matches"; --all
+ * compares it. */
+static void test_a_constant_metric_asked_for_says_so(void **state)
+{
+	char *run = make_run(*state, "const", REALTIME, REALTIME);
+	for (int g = 0; g < 2; g++)
+		for (int i = 0; i < 3; i++) {
+			char *path = xasprintf("%s/%s/%03d/trial.json", run, g ? "new" : "stock", i);
+			char *text = xasprintf("{\"environment\": {\"variant\": \"v\", " REALTIME "},"
+					       " \"outcome\": {\"outcome\": \"ok\"}, \"metrics\": ["
+					       "{\"name\": \"rt_ns\", \"value\": %d, \"unit\": \"ns\"},"
+					       "{\"name\": \"kills\", \"value\": 0, \"unit\": \"count\"}]}\n",
+					       100 + 10 * g + i);
+			write_text(path, text);
+			free(text);
+			free(path);
+		}
+	struct strlist globs = STRLIST_INIT;
+	strlist_push(&globs, "kills");
+	struct compare_family_spec spec = { .seed = 1, .globs = &globs };
+	struct run_data rd = { 0 };
+	struct compare_family family;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(run_data_add(&rd, run, &err), 0);
+	assert_int_equal(compare_family_build(&rd, &spec, &family, &err), -1);
+	assert_string_equal(err.buf, "1 metric matches but took one value in every trial "
+				     "(--all shows it)");
+	strbuf_reset(&err);
+	spec.all = true;
+	assert_int_equal(compare_family_build(&rd, &spec, &family, &err), 0);
+	assert_int_equal(family.table.n_metrics, 1);
+	compare_family_free(&family);
+	strlist_clear(&globs);
+	strlist_push(&globs, "no_such_metric");
+	spec.all = false;
+	assert_int_equal(compare_family_build(&rd, &spec, &family, &err), -1);
+	assert_string_equal(err.buf, "no metric matches");
+	run_data_free(&rd);
+	strlist_clear(&globs);
+	strbuf_release(&err);
+	free(run);
+}
+
 /* Two runs of one experiment on two clocks, compared together: refused,
  * and a group that has trials of both is named with both. */
 static void test_runs_of_two_clocks_are_refused(void **state)
@@ -249,6 +293,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_clock_is_named_in_every_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_a_record_without_clock_is_realtime, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_platforms_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_a_constant_metric_asked_for_says_so, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mixed_clocks_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_of_two_clocks_are_refused, setup, teardown),
 	};
