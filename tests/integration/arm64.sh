@@ -1,9 +1,10 @@
 # arm64 guests with 16 KiB pages, booted for real (qemu-system-aarch64,
 # machine virt, under TCG): the guest says aarch64 and 16384, the agent's
 # hello says the same, the channels and outcomes work there (ok, a failed
-# command's status, a panic), the profile's machine (memory, the cgroup's
-# limit, two NUMA nodes), the icount clock, perf recording, and sendVec and
-# binder-mmap run. A page size the
+# command's status, a panic, a hang), the profile's machine (memory, the
+# cgroup's limit, zram, two NUMA nodes), the icount clock, perf recording,
+# sendVec and binder-mmap, and a run of arm64 trials exported as Perfetto
+# traces, perf data and CSV. A page size the
 # arch does not have is one line naming it, before anything is built.
 # Prints how long the cold build took when it had to build (the CI figure).
 . "$(dirname "$0")/lib.sh"
@@ -45,7 +46,8 @@ start=$(date +%s)
 # shellcheck disable=SC2086
 out=$("$LAB" boot stock $A64 --profile phone-512m -o "$SCRATCH/t1" -- \
 	'uname -m; awk "/KernelPageSize/ {print \$2 * 1024; exit}" /proc/self/smaps;
-	 grep MemTotal /proc/meminfo; cat /sys/fs/cgroup/workload/memory.max; mount | grep -c erofs')
+	 grep MemTotal /proc/meminfo; cat /sys/fs/cgroup/workload/memory.max; mount | grep -c erofs;
+	 grep -c zram0 /proc/swaps')
 echo "$out"
 echo "arm64/16k boot running a shell command: $(( $(date +%s) - start )) s wall"
 check "uname -m says aarch64" [ "$(echo "$out" | sed -n 1p)" = aarch64 ]
@@ -54,6 +56,7 @@ memtotal=$(echo "$out" | awk '/MemTotal/ {print $2}')
 check "MemTotal is a little under 512 MiB (got $memtotal kB)" [ "$memtotal" -gt 440000 -a "$memtotal" -le 524288 ]
 check "the workload cgroup has the profile's memory.max" [ "$(echo "$out" | sed -n 4p)" = 402653184 ]
 check "the tools disk (arm64 perf, stress-ng, workloads) is erofs" [ "$(echo "$out" | sed -n 5p)" = 1 ]
+check "zram swap is on" [ "$(echo "$out" | sed -n 6p)" = 1 ]
 t1="$SCRATCH/t1/trial.json"
 check "trial.json says ok" [ "$(jq -r .outcome.outcome "$t1")" = ok ]
 check "the agent said aarch64" [ "$(jq -r .outcome.guest_machine "$t1")" = aarch64 ]
@@ -82,6 +85,22 @@ check "a panic exits 125" [ "$pstatus" -eq 125 ]
 check "the outcome is panic" [ "$(jq -r .outcome.outcome "$SCRATCH/t3/trial.json")" = panic ]
 check "with the panic's text" grep -q 'sysrq triggered crash' "$SCRATCH/t3/trial.json"
 check "output written before it reached the host" grep -q before-the-panic "$SCRATCH/t3/out.log"
+
+# --- a guest that stops talking (real-time hogs starve the agent): a hang within the watchdog
+start=$(date +%s)
+set +e
+# shellcheck disable=SC2086
+"$LAB" --quiet boot stock $A64 --silence-timeout 8 -o "$SCRATCH/hang" -- \
+	'echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	 for c in /sys/kernel/debug/sched/fair_server/cpu*; do echo 0 > $c/runtime; done
+	 stress-ng --cpu 2 --sched fifo --sched-prio 50 --timeout 300 --temp-path /tmp' > /dev/null 2>&1
+hstatus=$?
+set -e
+took=$(( $(date +%s) - start ))
+check "a silent arm64 guest exits 124" [ "$hstatus" -eq 124 ]
+check "the outcome is hang" [ "$(jq -r .outcome.outcome "$SCRATCH/hang/trial.json")" = hang ]
+check "caught within the watchdog, not the 300 s workload (took $took s)" [ "$took" -lt 90 ]
+check "no qemu-system-aarch64 is left" sh -c "! pgrep -f 'qemu-system-aarch64.*$SCRATCH/hang' > /dev/null"
 
 # --- two NUMA nodes on virt (its device tree), and the instruction-count clock
 # shellcheck disable=SC2086
@@ -125,3 +144,28 @@ check "perf recorded" test -s "$SCRATCH/mmap/perf.data"
 order3=$(jq -r '.metrics[] | select(.name == "binder_page_array_order3") | .value' "$SCRATCH/mmap/trial.json")
 echo "order-3 zeroed compound allocations in the workload's trace: $order3"
 check "trial.json has the trace's page-array count" [ -n "$order3" ]
+
+# --- a run of arm64 trials (an A/A pair), compared and exported
+export OOMLAB_RESULTS="$SCRATCH/results" OOMLAB_DB="$SCRATCH/results/oomlab.sqlite"
+"$LAB" --quiet run -x "$ROOT/tests/experiments/arm64.conf" -o "$SCRATCH/results/a64" \
+	> "$SCRATCH/run.out" 2> "$SCRATCH/run.err" || { cat "$SCRATCH/run.err" >&2; fail "lab run of arm64.conf"; }
+check "the run recorded arm64/16k" [ "$(jq -r '.arch + "/" + (.page_size | tostring)' "$SCRATCH/results/a64/run.json")" = arm64/16384 ]
+check "its comparison was printed" grep -q 'mmap_ok' "$SCRATCH/run.out"
+for f in perfetto perf csv; do
+	"$LAB" --quiet export "$SCRATCH/results/a64" --format $f -o "$SCRATCH/export-$f" ||
+		fail "exporting the arm64 run as $f"
+done
+check "a Perfetto trace per trial" [ "$(ls "$SCRATCH"/export-perfetto/*/*.trace.json | wc -l)" -eq 2 ]
+for t in "$SCRATCH"/results/a64/*/000; do
+	name="$(basename "$(dirname "$t")")"
+	f="$SCRATCH/export-perfetto/$name/000.trace.json"
+	beats=$(grep -c '"heartbeat".*"mem_available_kb"' "$t/ctl.jsonl" || true)
+	check "$name: a mem_available_kb counter per heartbeat ($beats)" \
+		[ "$beats" -gt 0 -a "$(jq '[.traceEvents[] | select(.ph == "C" and .name == "mem_available_kb")] | length' "$f")" -eq "$beats" ]
+	phases=$(grep -c '"name":"phase-begin"' "$t/out.log" || true)
+	check "$name: a slice per workload phase ($phases)" \
+		[ "$phases" -gt 0 -a "$(jq '[.traceEvents[] | select(.cat == "phase")] | length' "$f")" -eq "$phases" ]
+	check "$name: perf recorded arm64's page allocations" grep -q 'kmem:mm_page_alloc:' "$t/perf.script"
+done
+check "perf data per trial, with its script" [ "$(ls "$SCRATCH"/export-perf/*/*/perf.script | wc -l)" -eq 2 ]
+check "the CSV has the trials' mmap_ok" [ "$(grep -c ',binder-mmap.mmap_ok,' "$SCRATCH/export-csv/metrics.csv")" -eq 2 ]
