@@ -229,6 +229,17 @@ int capture_command(const char *const *argv, const char *dir, struct strbuf *out
 	return finish_command(&cp);
 }
 
+int capture_command_or_say(const char *const *argv, struct strbuf *out, struct strbuf *err)
+{
+	if (capture_command(argv, NULL, out) == 0)
+		return 0;
+	for (size_t i = 0; argv[i]; i++)
+		strbuf_addf(err, "%s%s", i ? " " : "", argv[i]);
+	strbuf_addf(err, " failed: %s", strbuf_first_line(out));
+	strbuf_release(out);
+	return -1;
+}
+
 bool have_program(const char *name)
 {
 	const char *path = getenv("PATH");

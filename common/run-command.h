@@ -38,6 +38,9 @@ void kill_command(struct child_process *cp, int sig);
 
 /* Runs argv with stdout and stderr captured into out; returns the status. */
 int capture_command(const char *const *argv, const char *dir, struct strbuf *out);
+/* capture_command for output the caller reads: 0, or -1 with "ARGV... failed:
+ * FIRST LINE" in err and out released. */
+int capture_command_or_say(const char *const *argv, struct strbuf *out, struct strbuf *err);
 /* True if NAME is an executable found in PATH. */
 bool have_program(const char *name);
 

@@ -247,6 +247,8 @@ const char *strbuf_trimmed(struct strbuf *sb)
 
 const char *strbuf_first_line(struct strbuf *sb)
 {
+	if (!sb->buf)
+		return ""; /* nothing captured: no line to cut, and "" must not be written */
 	char *t = (char *)strbuf_trimmed(sb);
 	t[strcspn(t, "\n")] = '\0';
 	return t;

@@ -165,11 +165,8 @@ static int workload_names(const char *workload_bin, struct strlist *names, struc
 {
 	const char *argv[] = { workload_bin, "--list", NULL };
 	struct strbuf out = STRBUF_INIT;
-	if (capture_command(argv, NULL, &out) != 0) {
-		strbuf_addf(err, "%s --list failed: %s", workload_bin, strbuf_first_line(&out));
-		strbuf_release(&out);
+	if (capture_command_or_say(argv, &out, err) != 0)
 		return -1;
-	}
 	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
 		line[strcspn(line, " \t")] = '\0';
 		if (*line)

@@ -53,11 +53,8 @@ static int ldd_libraries(const char *program, struct strlist *libs, struct strbu
 {
 	const char *argv[] = { "ldd", program, NULL };
 	struct strbuf out = STRBUF_INIT;
-	if (capture_command(argv, NULL, &out) != 0) {
-		strbuf_addf(err, "ldd %s failed: %s", program, strbuf_first_line(&out));
-		strbuf_release(&out);
+	if (capture_command_or_say(argv, &out, err) != 0)
 		return -1;
-	}
 	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
 		char *slash = strchr(line, '/');
 		if (!slash || strstr(line, "not found"))
@@ -83,11 +80,8 @@ static int elf_needs(const char *file, struct strlist *needed, char **interp, st
 {
 	const char *argv[] = { "readelf", "-dlW", file, NULL };
 	struct strbuf out = STRBUF_INIT;
-	if (capture_command(argv, NULL, &out) != 0) {
-		strbuf_addf(err, "readelf %s failed: %s", file, strbuf_first_line(&out));
-		strbuf_release(&out);
+	if (capture_command_or_say(argv, &out, err) != 0)
 		return -1;
-	}
 	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
 		char *p = strstr(line, "(NEEDED)");
 		char *open = p ? strchr(p, '[') : NULL;

@@ -53,6 +53,28 @@ static void test_capture_and_stdin(void **state)
 	strbuf_release(&out);
 }
 
+/* A failure names the whole command and the first line it printed; a
+ * command that printed nothing is named with nothing after the colon. */
+static void test_capture_or_say(void **state)
+{
+	(void)state;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	const char *ok[] = { "sh", "-c", "echo fine", NULL };
+	assert_int_equal(capture_command_or_say(ok, &out, &err), 0);
+	assert_string_equal(strbuf_first_line(&out), "fine");
+	assert_null(err.buf);
+	strbuf_release(&out);
+	const char *loud[] = { "sh", "-c", "echo first; echo second; exit 3", NULL };
+	assert_int_equal(capture_command_or_say(loud, &out, &err), -1);
+	assert_string_equal(err.buf, "sh -c echo first; echo second; exit 3 failed: first");
+	assert_null(out.buf);
+	strbuf_reset(&err);
+	const char *quiet[] = { "false", NULL };
+	assert_int_equal(capture_command_or_say(quiet, &out, &err), -1);
+	assert_string_equal(err.buf, "false failed: ");
+	strbuf_release(&err);
+}
+
 static void test_files_dir_env(void **state)
 {
 	(void)state;
@@ -132,6 +154,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_statuses),
 		cmocka_unit_test(test_capture_and_stdin),
+		cmocka_unit_test(test_capture_or_say),
 		cmocka_unit_test(test_files_dir_env),
 		cmocka_unit_test(test_timeout_kills_the_group),
 	};
