@@ -398,11 +398,14 @@ static void read_slab_view(const char *cache, const char *slabinfo, struct slab_
 	struct slub_cache sc;
 	struct slab_cache si;
 
+	/* Slab orders and slabinfo's pages are in the kernel's pages (16 KiB on arm64/16k). */
+	unsigned long long page = wl_page_size();
+
 	memset(v, 0, sizeof(*v));
 	if (wl_read_slub_cache(SLAB_SYSFS, cache, &sc) == 0) {
 		v->ok = true;
 		v->object_size = sc.object_size;
-		v->slab_bytes = 4096ull << sc.order;
+		v->slab_bytes = page << sc.order;
 		v->objs_per_slab = sc.objs_per_slab;
 		v->naliases = sc.naliases;
 		v->alias = sc.alias;
@@ -424,11 +427,11 @@ static void read_slab_view(const char *cache, const char *slabinfo, struct slab_
 		if (!v->objs_per_slab)
 			v->objs_per_slab = si.objs_per_slab;
 		if (!v->slab_bytes)
-			v->slab_bytes = si.pages_per_slab * 4096;
+			v->slab_bytes = si.pages_per_slab * page;
 		v->active = si.active_objs;
 		v->num = si.num_objs;
 		v->slabs = si.num_slabs;
-		v->mem = si.num_slabs * si.pages_per_slab * 4096;
+		v->mem = slab_cache_bytes(&si, page);
 	}
 }
 

@@ -371,7 +371,7 @@ static void psi_metrics(struct metric_set *m, const struct snap *s, const char *
 			    prefix);
 }
 
-static void slab_metrics(struct metric_set *m, const struct snap *s)
+static void slab_metrics(struct metric_set *m, const struct snap *s, unsigned long long page_bytes)
 {
 	struct slabinfo a = { 0 }, b = { 0 };
 	if (!s->after || slabinfo_parse(s->after, &a) < 0) {
@@ -382,11 +382,11 @@ static void slab_metrics(struct metric_set *m, const struct snap *s)
 	unsigned long long binder = 0, kmalloc = 0, total = 0;
 	for (size_t i = 0; i < a.n; i++) {
 		const struct slab_cache *c = &a.caches[i];
-		total += slab_cache_bytes(c);
+		total += slab_cache_bytes(c, page_bytes);
 		bool is_binder = starts_with(c->name, "binder_");
 		if (!is_binder && !starts_with(c->name, "kmalloc-"))
 			continue;
-		unsigned long long bytes = slab_cache_bytes(c);
+		unsigned long long bytes = slab_cache_bytes(c, page_bytes);
 		*(is_binder ? &binder : &kmalloc) += bytes;
 		/*
 		 * The plain kmalloc-N caches (where stock binder's objects live) get their
@@ -401,7 +401,7 @@ static void slab_metrics(struct metric_set *m, const struct snap *s)
 		addf_metric(m, (double)bytes, "bytes", "slabinfo", "slab_%s_bytes", c->name);
 		const struct slab_cache *before = have_before ? slabinfo_cache(&b, c->name) : NULL;
 		if (have_before)
-			addf_metric(m, (double)bytes - (before ? (double)slab_cache_bytes(before) : 0.0),
+			addf_metric(m, (double)bytes - (before ? (double)slab_cache_bytes(before, page_bytes) : 0.0),
 				    "bytes", "slabinfo", "slab_%s_bytes_delta", c->name);
 		if (!is_binder)
 			continue;
@@ -410,7 +410,7 @@ static void slab_metrics(struct metric_set *m, const struct snap *s)
 			    c->name);
 		addf_metric(m, (double)c->pages_per_slab, "pages", "slabinfo", "slab_%s_pages_per_slab",
 			    c->name);
-		addf_metric(m, slab_cache_efficiency(c), "ratio", "slabinfo", "slab_%s_efficiency",
+		addf_metric(m, slab_cache_efficiency(c, page_bytes), "ratio", "slabinfo", "slab_%s_efficiency",
 			    c->name);
 	}
 	ADD(m, "slab_binder_bytes", binder, "bytes", "slabinfo");
@@ -561,6 +561,25 @@ static void note_exit(json_t *record, void *found)
 		*(bool *)found = true;
 }
 
+static void note_page_size(json_t *record, void *page_bytes)
+{
+	const char *type = jsonl_type(record);
+	json_int_t v = json_integer_value(json_object_get(record, HELLO_PAGE_SIZE));
+	if (type && !strcmp(type, CTL_HELLO) && v > 0)
+		*(unsigned long long *)page_bytes = (unsigned long long)v;
+}
+
+/* The guest kernel's page size from the agent's hello; 4096 for trials
+ * recorded before the hello said it (all of them x86_64). */
+static unsigned long long ctl_page_bytes(const char *dir)
+{
+	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
+	unsigned long long page_bytes = 4096;
+	jsonl_read_file(path, note_page_size, &page_bytes);
+	free(path);
+	return page_bytes;
+}
+
 static bool ctl_has_exit(const char *dir)
 {
 	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
@@ -656,7 +675,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	memory_events_metrics(&m, &events, &ev_oom);
 	psi_metrics(&m, &psi_sys, "psi_memory", "pressure");
 	psi_metrics(&m, &psi_cg, "cgroup_psi_memory", "memory.pressure");
-	slab_metrics(&m, &slab);
+	slab_metrics(&m, &slab, ctl_page_bytes(dir));
 	binder_metrics(&m, &binder);
 	oom_kill_totals(&m, &trace.reports, have_kmsg, vm_oom, ev_oom, have_trace,
 			trace.oom.mark_victim_events);

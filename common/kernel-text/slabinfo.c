@@ -64,13 +64,13 @@ int slabinfo_find(const char *text, const char *name, struct slab_cache *out)
 	return slabinfo_each(text, match, &f) >= 0 && f.found ? 0 : -1;
 }
 
-unsigned long long slab_cache_bytes(const struct slab_cache *c)
+unsigned long long slab_cache_bytes(const struct slab_cache *c, unsigned long long page_bytes)
 {
-	return c->num_slabs * c->pages_per_slab * SLAB_PAGE_SIZE;
+	return c->num_slabs * c->pages_per_slab * page_bytes;
 }
 
-double slab_cache_efficiency(const struct slab_cache *c)
+double slab_cache_efficiency(const struct slab_cache *c, unsigned long long page_bytes)
 {
-	unsigned long long bytes = slab_cache_bytes(c);
+	unsigned long long bytes = slab_cache_bytes(c, page_bytes);
 	return bytes ? (double)(c->active_objs * c->objsize) / (double)bytes : 0.0;
 }

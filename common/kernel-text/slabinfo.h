@@ -16,8 +16,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SLAB_PAGE_SIZE 4096ull
-
 struct slab_cache {
 	char name[64];
 	unsigned long long active_objs, num_objs, objsize, objs_per_slab, pages_per_slab;
@@ -32,9 +30,10 @@ typedef void (*slab_cache_fn)(const struct slab_cache *c, void *ctx);
 int slabinfo_each(const char *text, slab_cache_fn fn, void *ctx);
 /* The cache NAME of TEXT: 0, or -1 when TEXT is not slabinfo 2.x or has no such cache. */
 int slabinfo_find(const char *text, const char *name, struct slab_cache *out);
-/* num_slabs * pages_per_slab * 4096 */
-unsigned long long slab_cache_bytes(const struct slab_cache *c);
+/* num_slabs * pages_per_slab * PAGE_BYTES: slabinfo counts in the kernel's
+ * pages (4096 on x86_64, 16384 on arm64 with 16 KiB pages). */
+unsigned long long slab_cache_bytes(const struct slab_cache *c, unsigned long long page_bytes);
 /* active_objs * objsize / slab_cache_bytes(); 0 for a cache with no slabs. */
-double slab_cache_efficiency(const struct slab_cache *c);
+double slab_cache_efficiency(const struct slab_cache *c, unsigned long long page_bytes);
 
 #endif

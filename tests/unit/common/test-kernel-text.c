@@ -96,16 +96,19 @@ static void test_slabinfo(void **state)
 	assert_int_equal(slabinfo_find(slab_text, "binder_thread", &c), 0);
 	assert_true(c.active_objs == 858 && c.objsize == 304 && c.objs_per_slab == 26);
 	assert_true(c.pages_per_slab == 2 && c.active_slabs == 33 && c.num_slabs == 33);
-	assert_int_equal(slab_cache_bytes(&c), 33ull * 2 * 4096);
+	assert_int_equal(slab_cache_bytes(&c, 4096), 33ull * 2 * 4096);
 	/* 858 * 304 / (33 * 2 * 4096) */
-	assert_true(slab_cache_efficiency(&c) > 0.9648 && slab_cache_efficiency(&c) < 0.9649);
+	assert_true(slab_cache_efficiency(&c, 4096) > 0.9648 && slab_cache_efficiency(&c, 4096) < 0.9649);
+	/* the same slabinfo from a kernel with 16 KiB pages: four times the bytes */
+	assert_int_equal(slab_cache_bytes(&c, 16384), 33ull * 2 * 16384);
+	assert_true(slab_cache_efficiency(&c, 16384) > 0.2412 && slab_cache_efficiency(&c, 16384) < 0.2413);
 	assert_int_equal(slabinfo_find(slab_text, "cut-short", &c), -1);
 	assert_int_equal(slabinfo_find(slab_text, "kmalloc-1", &c), -1);
 	/* not slabinfo 2.x: nothing */
 	assert_int_equal(slabinfo_each("slabinfo - version: 1.1\n", NULL, NULL), -1);
 	assert_int_equal(slabinfo_find(slab_text + 24, "kmalloc-128", &c), -1);
 	struct slab_cache empty = { .name = "x" };
-	assert_true(slab_cache_efficiency(&empty) == 0.0);
+	assert_true(slab_cache_efficiency(&empty, 4096) == 0.0);
 }
 
 struct seen {

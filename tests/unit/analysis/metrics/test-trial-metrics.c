@@ -267,6 +267,20 @@ static void test_binder(void **state)
 	json_decref(out);
 }
 
+/* arm64-16k (binder-kvcalloc-16k's stock trial 000, arm64 with 16 KiB
+ * pages): the hello says page_size 16384, and slabinfo counts in those
+ * pages. kmalloc-8k holds 16 objects of 8192 B in slabs of 8 pages, which
+ * only fits 16 KiB pages: 10 slabs * 8 * 16384 = 1310720 B; every cache,
+ * awk '$15*$6*16384' summed: 21823488 B (a quarter of it with 4096). */
+static void test_arm64_16k_slab(void **state)
+{
+	(void)state;
+	json_t *out = compute("arm64-16k");
+	assert_metric(out, "slab_kmalloc-8k_bytes", 1310720, "bytes", "slabinfo");
+	assert_metric(out, "slab_total_bytes", 21823488, "bytes", "slabinfo");
+	json_decref(out);
+}
+
 /* hang-cut: a guest the lab stopped as hung (oom-hog --respawn under
  * tiny-256m); no files/after, ctl.jsonl without an "exit" line (grep -c 0):
  * partial.  kmsg (OOM lines only): 98 kills, all global.  perf.script: the
@@ -322,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_memcg_kill),
 		cmocka_unit_test(test_fragmented),
 		cmocka_unit_test(test_binder),
+		cmocka_unit_test(test_arm64_16k_slab),
 		cmocka_unit_test(test_partial_hang),
 		cmocka_unit_test(test_partial_panic),
 	};

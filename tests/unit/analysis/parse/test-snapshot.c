@@ -139,17 +139,17 @@ static void test_slabinfo(void **state)
 	assert_int_equal(c->pages_per_slab, 1);
 	assert_int_equal(c->active_slabs, 2);
 	assert_int_equal(c->num_slabs, 2);
-	assert_int_equal(slab_cache_bytes(c), 8192);
-	assert_true(fabs(slab_cache_efficiency(c) - 0.99609375) < 1e-12);
+	assert_int_equal(slab_cache_bytes(c, 4096), 8192);
+	assert_true(fabs(slab_cache_efficiency(c, 4096) - 0.99609375) < 1e-12);
 	c = slabinfo_cache(&s, "binder_thread");
 	assert_non_null(c);
-	assert_int_equal(slab_cache_bytes(c), 24576);
-	assert_true(fabs(slab_cache_efficiency(c) - 0.630859375) < 1e-12);
+	assert_int_equal(slab_cache_bytes(c, 4096), 24576);
+	assert_true(fabs(slab_cache_efficiency(c, 4096) - 0.630859375) < 1e-12);
 	c = slabinfo_cache(&s, "binder_proc");
 	assert_non_null(c);
 	assert_int_equal(c->objsize, 632);
-	assert_int_equal(slab_cache_bytes(c), 16384);
-	assert_true(fabs(slab_cache_efficiency(c) - 0.96435546875) < 1e-12);
+	assert_int_equal(slab_cache_bytes(c, 4096), 16384);
+	assert_true(fabs(slab_cache_efficiency(c, 4096) - 0.96435546875) < 1e-12);
 	slabinfo_clear(&s);
 	free(text);
 
@@ -158,8 +158,8 @@ static void test_slabinfo(void **state)
 	assert_null(slabinfo_cache(&s, "binder_work"));
 	c = slabinfo_cache(&s, "kmalloc-1k");
 	assert_non_null(c);
-	assert_int_equal(slab_cache_bytes(c), 229376);
-	assert_true(fabs(slab_cache_efficiency(c) - 0.6339285714285714) < 1e-12);
+	assert_int_equal(slab_cache_bytes(c, 4096), 229376);
+	assert_true(fabs(slab_cache_efficiency(c, 4096) - 0.6339285714285714) < 1e-12);
 	slabinfo_clear(&s);
 	free(text);
 
