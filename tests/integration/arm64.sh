@@ -101,11 +101,7 @@ took=$(( $(date +%s) - start ))
 check "a silent arm64 guest exits 124" [ "$hstatus" -eq 124 ]
 check "the outcome is hang" [ "$(jq -r .outcome.outcome "$SCRATCH/hang/trial.json")" = hang ]
 check "caught within the watchdog, not the 300 s workload (took $took s)" [ "$took" -lt 90 ]
-left=0
-for p in $(pgrep -x qemu-system-aarch64 || true); do
-	case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$SCRATCH/hang"*) left=$((left + 1)) ;; esac
-done
-check "no qemu-system-aarch64 of it is left" [ "$left" -eq 0 ]
+check "no QEMU of it is left" [ "$(qemus_in "$SCRATCH/hang")" -eq 0 ]
 
 # --- two NUMA nodes on virt (its device tree), and the instruction-count clock
 # shellcheck disable=SC2086

@@ -29,13 +29,6 @@ export PATH="$SCRATCH/bin:$PATH"
 : > "$BOOTS"
 
 boots_in() { grep -c "^$1" "$BOOTS" || true; }
-qemus_in() {
-	n=0
-	for p in $(pgrep -f qemu-system-x86_64 || true); do
-		case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$1"*) n=$((n + 1)) ;; esac
-	done
-	echo $n
-}
 finished() { ls "$1"/*/*/trial.json 2>/dev/null | wc -l; }
 # the trial folders of RUN that have no trial.json
 unfinished() {

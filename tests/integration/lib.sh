@@ -30,3 +30,14 @@ check_text() {
 		fail "$1 (output: $2)"
 	fi
 }
+
+# qemus_in DIR: how many QEMUs (of any arch) run in a folder under DIR (a
+# trial's QEMU runs in its trial folder); by process name and cwd, as a
+# pattern on command lines would match the shell that asks
+qemus_in() {
+	n=0
+	for p in $(pgrep '^qemu-system-' || true); do
+		case "$(readlink "/proc/$p/cwd" 2>/dev/null)" in "$1"*) n=$((n + 1)) ;; esac
+	done
+	echo $n
+}
