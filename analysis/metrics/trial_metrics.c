@@ -444,23 +444,34 @@ static void binder_metrics(struct metric_set *m, const struct snap *s)
 	binder_stats_clear(&b);
 }
 
-/* ---- the stall window (window.h, protocol.h CTL_WINDOW) ---- */
+/* ---- what the control channel said (protocol.h), read in one pass ---- */
 
-struct window_edges {
+struct ctl_notes {
+	/* the stall window (window.h, CTL_WINDOW) */
 	uint64_t start_ns, end_ns;
 	bool have_start, have_end;
 	char *recorded;		/* CTL_RECORDING's "events", or NULL: nothing recorded */
 	/* the fragmentation as the workload started (-1: not said) */
 	long long target_order, free_blocks_ge, target_max_blocks;
+	/* the guest kernel's page size from the hello; 4096 for trials recorded
+	 * before the hello said it (all of them x86_64) */
+	unsigned long long page_bytes;
+	bool saw_exit;		/* CTL_EXIT: the agent finished */
 };
 
-static void note_window(json_t *record, void *ctx)
+static void note_ctl(json_t *record, void *ctx)
 {
-	struct window_edges *e = ctx;
+	struct ctl_notes *e = ctx;
 	const char *type = jsonl_type(record);
 	if (!type)
 		return;
-	if (!strcmp(type, CTL_RECORDING)) {
+	if (!strcmp(type, CTL_HELLO)) {
+		json_int_t page = json_integer_value(json_object_get(record, HELLO_PAGE_SIZE));
+		if (page > 0)
+			e->page_bytes = (unsigned long long)page;
+	} else if (!strcmp(type, CTL_EXIT)) {
+		e->saw_exit = true;
+	} else if (!strcmp(type, CTL_RECORDING)) {
 		const char *events = json_string_value(json_object_get(record, "events"));
 		free(e->recorded);
 		e->recorded = xstrdup(events ? events : "");
@@ -493,7 +504,7 @@ static void window_sample(const struct perf_sample *s, const struct trace *t, vo
 }
 
 /* vmstat over the window, and the trace's count of the same things. */
-static void window_metrics(struct metric_set *m, const char *dir, const struct window_edges *e,
+static void window_metrics(struct metric_set *m, const char *dir, const struct ctl_notes *e,
 			   const struct stall_window *w, bool have_trace)
 {
 	if (e->have_start && e->target_order > 0 && e->free_blocks_ge >= 0)
@@ -554,41 +565,6 @@ static void complaint_metrics(struct metric_set *m, const struct kernel_complain
 
 /* ---- the whole trial ---- */
 
-static void note_exit(json_t *record, void *found)
-{
-	const char *type = jsonl_type(record);
-	if (type && !strcmp(type, CTL_EXIT))
-		*(bool *)found = true;
-}
-
-static void note_page_size(json_t *record, void *page_bytes)
-{
-	const char *type = jsonl_type(record);
-	json_int_t v = json_integer_value(json_object_get(record, HELLO_PAGE_SIZE));
-	if (type && !strcmp(type, CTL_HELLO) && v > 0)
-		*(unsigned long long *)page_bytes = (unsigned long long)v;
-}
-
-/* The guest kernel's page size from the agent's hello; 4096 for trials
- * recorded before the hello said it (all of them x86_64). */
-static unsigned long long ctl_page_bytes(const char *dir)
-{
-	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
-	unsigned long long page_bytes = 4096;
-	jsonl_read_file(path, note_page_size, &page_bytes);
-	free(path);
-	return page_bytes;
-}
-
-static bool ctl_has_exit(const char *dir)
-{
-	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
-	bool found = false;
-	jsonl_read_file(path, note_exit, &found);
-	free(path);
-	return found;
-}
-
 static bool after_complete(const char *dir)
 {
 	char *vmstat = xasprintf("%s/files/" SNAPSHOT_AFTER "/" SNAP_VMSTAT, dir);
@@ -642,17 +618,18 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		return -1;
 	}
 	struct metric_set m = METRIC_SET_INIT;
-	struct window_edges edges = { .target_order = -1, .free_blocks_ge = -1, .target_max_blocks = -1 };
+	struct ctl_notes ctl_said = { .target_order = -1, .free_blocks_ge = -1, .target_max_blocks = -1,
+				   .page_bytes = 4096 };
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
-	jsonl_read_file(ctl, note_window, &edges);
+	jsonl_read_file(ctl, note_ctl, &ctl_said);
 	free(ctl);
 	struct stall_window window;
-	stall_window_init(&window, edges.start_ns, edges.end_ns, edges.recorded);
+	stall_window_init(&window, ctl_said.start_ns, ctl_said.end_ns, ctl_said.recorded);
 	struct trace trace;
 	trace_read(dir, &trace, window_sample, &window);
 	stall_window_finish(&window);
 	bool have_trace = trace.have_trace, have_kmsg = trace.have_kmsg;
-	window_metrics(&m, dir, &edges, &window, have_trace);
+	window_metrics(&m, dir, &ctl_said, &window, have_trace);
 
 	if (have_trace) {
 		stall_metrics(&m, &trace.stalls);
@@ -675,7 +652,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	memory_events_metrics(&m, &events, &ev_oom);
 	psi_metrics(&m, &psi_sys, "psi_memory", "pressure");
 	psi_metrics(&m, &psi_cg, "cgroup_psi_memory", "memory.pressure");
-	slab_metrics(&m, &slab, ctl_page_bytes(dir));
+	slab_metrics(&m, &slab, ctl_said.page_bytes);
 	binder_metrics(&m, &binder);
 	oom_kill_totals(&m, &trace.reports, have_kmsg, vm_oom, ev_oom, have_trace,
 			trace.oom.mark_victim_events);
@@ -689,7 +666,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	if (outlog)
 		workload_metrics_parse(outlog, &m);
 
-	bool partial = !after_complete(dir) || !ctl_has_exit(dir);
+	bool partial = !after_complete(dir) || !ctl_said.saw_exit;
 	json_t *o = json_object();
 	json_object_set_new(o, "metrics", metric_set_json(&m));
 	json_object_set_new(o, "victims", oom_victims_json(&trace.oom));
@@ -698,11 +675,11 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	if (have_logs)
 		json_object_set_new(o, "kernel_complaints", kernel_complaints_json(&complaints, COMPLAINTS_KEPT));
 	/* the prepare step missed its target: the trial measured another machine */
-	if (edges.target_max_blocks >= 0 && edges.free_blocks_ge > edges.target_max_blocks)
+	if (ctl_said.target_max_blocks >= 0 && ctl_said.free_blocks_ge > ctl_said.target_max_blocks)
 		json_object_set_new(o, "off_target",
-				    json_pack("{s:I, s:I, s:I}", "order", (json_int_t)edges.target_order,
-					      "free_blocks", (json_int_t)edges.free_blocks_ge,
-					      "max_blocks", (json_int_t)edges.target_max_blocks));
+				    json_pack("{s:I, s:I, s:I}", "order", (json_int_t)ctl_said.target_order,
+					      "free_blocks", (json_int_t)ctl_said.free_blocks_ge,
+					      "max_blocks", (json_int_t)ctl_said.target_max_blocks));
 	*out = o;
 	kernel_complaints_release(&complaints);
 
@@ -715,7 +692,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	snap_free(&binder);
 	trace_release(&trace);
 	stall_window_release(&window);
-	free(edges.recorded);
+	free(ctl_said.recorded);
 	metric_set_clear(&m);
 	return 0;
 }
