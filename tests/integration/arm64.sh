@@ -91,10 +91,7 @@ check "output written before it reached the host" grep -q before-the-panic "$SCR
 start=$(date +%s)
 set +e
 # shellcheck disable=SC2086
-"$LAB" --quiet boot stock $A64 --silence-timeout 8 -o "$SCRATCH/hang" -- \
-	'echo -1 > /proc/sys/kernel/sched_rt_runtime_us
-	 for c in /sys/kernel/debug/sched/fair_server/cpu*; do echo 0 > $c/runtime; done
-	 stress-ng --cpu 2 --sched fifo --sched-prio 50 --timeout 300 --temp-path /tmp' > /dev/null 2>&1
+"$LAB" --quiet boot stock $A64 --silence-timeout 8 -o "$SCRATCH/hang" -- "$STARVE_THE_AGENT" > /dev/null 2>&1
 hstatus=$?
 set -e
 took=$(( $(date +%s) - start ))

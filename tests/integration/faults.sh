@@ -166,10 +166,7 @@ done
 # --- a guest that stops talking: real-time hogs starve everything else
 start=$(date +%s)
 set +e
-"$LAB" boot stock --silence-timeout 8 -o "$SCRATCH/hang" -- \
-	'echo -1 > /proc/sys/kernel/sched_rt_runtime_us
-	 for c in /sys/kernel/debug/sched/fair_server/cpu*; do echo 0 > $c/runtime; done
-	 stress-ng --cpu 2 --sched fifo --sched-prio 50 --timeout 300 --temp-path /tmp' 2> "$SCRATCH/hang.err"
+"$LAB" boot stock --silence-timeout 8 -o "$SCRATCH/hang" -- "$STARVE_THE_AGENT" 2> "$SCRATCH/hang.err"
 status=$?
 set -e
 took=$(( $(date +%s) - start ))

@@ -41,3 +41,9 @@ qemus_in() {
 	done
 	echo $n
 }
+
+# A guest command that stops the guest talking for 300 s: real-time hogs on
+# every CPU with no runtime left for anything else, the agent included
+STARVE_THE_AGENT='echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+	for c in /sys/kernel/debug/sched/fair_server/cpu*; do echo 0 > $c/runtime; done
+	stress-ng --cpu 2 --sched fifo --sched-prio 50 --timeout 300 --temp-path /tmp'
