@@ -249,9 +249,8 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 			rc = add_metric(rd, names.items[m], spec->all, &in, &family->hidden, err);
 	if (rc == 0 && !in.n_metrics) {
 		if (family->hidden)
-			strbuf_addf(err, "%zu metric%s match%s but took one value in every trial "
-				    "(--all shows %s)", family->hidden, family->hidden == 1 ? "" : "s",
-				    family->hidden == 1 ? "es" : "", family->hidden == 1 ? "it" : "them");
+			strbuf_addf(err, "metrics matched: %zu, each with one value in every trial "
+				    "(--all shows them)", family->hidden);
 		else
 			strbuf_addstr(err, "no metric matches");
 		rc = -1;

@@ -248,8 +248,8 @@ static void test_a_constant_metric_asked_for_says_so(void **state)
 	struct strbuf err = STRBUF_INIT;
 	assert_int_equal(run_data_add(&rd, run, &err), 0);
 	assert_int_equal(compare_family_build(&rd, &spec, &family, &err), -1);
-	assert_string_equal(err.buf, "1 metric matches but took one value in every trial "
-				     "(--all shows it)");
+	assert_string_equal(err.buf, "metrics matched: 1, each with one value in every trial "
+				     "(--all shows them)");
 	strbuf_reset(&err);
 	spec.all = true;
 	assert_int_equal(compare_family_build(&rd, &spec, &family, &err), 0);
