@@ -97,6 +97,9 @@ static int take_lock(const char *path, struct strbuf *err)
 	return fd;
 }
 
+/* A workspace's source folder, beside its object folders (obj/, obj-debug/, ...). */
+#define WORKSPACE_SRC "src"
+
 /* Runs make in the tree with our objdir and the platform's compiler; output appended to log. */
 static int run_make(const char *tree, const char *obj, const struct platform *p, const char *log,
 		    const char *target, struct progress *pr, unsigned long expected_steps,
@@ -111,19 +114,18 @@ static int run_make(const char *tree, const char *obj, const struct platform *p,
 	char *cross = xasprintf("CROSS_COMPILE=%s", f->cross_prefix);
 	/* CCACHE_BASEDIR makes ccache hand the compiler paths relative to the
 	 * object folder, so the same file compiled in another workspace (a
-	 * user's tree mirrored from the Debian source) is a cache hit. Every
-	 * workspace keeps its source at ../src from its object folders, and the
-	 * kernel's own -fmacro-prefix-map (the absolute srctree) no longer
-	 * matches a relative path: the second map keeps __FILE__, and so every
-	 * WARN and BUG, naming "mm/slub.c" rather than "../src/mm/slub.c".
-	 * The host's own architecture is built as before, without ARCH= and
-	 * CROSS_COMPILE=. */
-	/* The kernel compiles with its realpath'd srctree: so must the base be. */
+	 * user's tree mirrored from the Debian source) is a cache hit; it is the
+	 * realpath, as the kernel's srctree is. Every object folder sits beside
+	 * the workspace's source, and the kernel's own -fmacro-prefix-map (the
+	 * absolute srctree) no longer matches a relative path: the second map
+	 * keeps __FILE__, and so every WARN and BUG, naming "mm/slub.c" rather
+	 * than "../src/mm/slub.c". The host's own architecture is built as
+	 * before, without ARCH= and CROSS_COMPILE=. */
 	char *real_cache = realpath(cache_root(), NULL);
 	char *ccache_base = xasprintf("CCACHE_BASEDIR=%s", real_cache ? real_cache : cache_root());
 	free(real_cache);
 	bool as_before = p->arch == ARCH_X86_64;
-	const char *argv[] = { "make", objarg, jobs, cc, "KCPPFLAGS=-fmacro-prefix-map=../src/=",
+	const char *argv[] = { "make", objarg, jobs, cc, "KCPPFLAGS=-fmacro-prefix-map=../" WORKSPACE_SRC "/=",
 			       target, as_before ? NULL : arch, cross, NULL };
 	const char *env[] = { ccache_dir, ccache_base, "KBUILD_BUILD_USER=oomlab",
 			      "KBUILD_BUILD_HOST=oomlab", "LC_ALL=C", NULL };
@@ -373,7 +375,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 {
 	/* One object folder per target, so a debug build does not undo the plain one's objects. */
 	char *objdir = build_target_objdir(&v->target);
-	char *tree = xasprintf("%s/src", ws), *obj = xasprintf("%s/%s", ws, objdir);
+	char *tree = xasprintf("%s/" WORKSPACE_SRC, ws), *obj = xasprintf("%s/%s", ws, objdir);
 	free(objdir);
 	char *state = xasprintf("%s/applied", ws);
 	char *kernels = xasprintf("%s/kernels", cache_root());
