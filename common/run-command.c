@@ -148,6 +148,37 @@ int start_command(struct child_process *cp)
 	return 0;
 }
 
+int start_function(struct child_process *cp, int (*fn)(void *arg), void *arg)
+{
+	/* Buffered output would otherwise be written twice, once by each copy. */
+	fflush(NULL);
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return error("cannot fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		/* The siblings are the parent's to kill, not this copy's. */
+		memset(live_children, 0, sizeof(live_children));
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		int rc = fn(arg);
+		exit(rc < 0 ? 1 : rc);
+	}
+	setpgid(pid, pid);
+	register_child(pid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	cp->pid = pid;
+	return 0;
+}
+
 static int decode_status(int status)
 {
 	if (WIFEXITED(status))

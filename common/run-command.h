@@ -28,6 +28,12 @@ struct child_process {
 };
 
 int start_command(struct child_process *cp);
+/* Starts FN(ARG) in a forked copy of this process instead of a program, under
+ * the same control as start_command's children (its own process group, killed
+ * with the lab, dead with it); it exits with FN's return value. The copy keeps
+ * the terminating-signal handlers and owns only the children it starts itself.
+ * cp->argv is unused; dir, env and stdio settings are ignored. */
+int start_function(struct child_process *cp, int (*fn)(void *arg), void *arg);
 /* Returns the exit status, 128+N for death by signal N, -1 if waiting failed. */
 int finish_command(struct child_process *cp);
 /* Like finish_command but gives up after timeout seconds: returns -2 then. */

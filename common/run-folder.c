@@ -40,6 +40,18 @@ int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
 	return rc;
 }
 
+int run_folder_update(const char *dir, json_t *run, struct strbuf *err)
+{
+	char *path = xasprintf("%s/" RUN_JSON, dir);
+	char *text = json_dumps(run, JSON_INDENT(2));
+	int rc = text ? write_file_atomic(path, text, strlen(text)) : -1;
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	return rc;
+}
+
 bool run_folder_is_run(const char *dir)
 {
 	char *path = xasprintf("%s/" RUN_JSON, dir);

@@ -25,6 +25,9 @@
  * RUN_FOLDER_TAKEN with "DIR holds run ID already" in ERR, or -1 with the
  * reason in ERR. */
 int run_folder_create(const char *dir, json_t *run, struct strbuf *err);
+/* Replaces DIR's run.json with RUN, atomically (a reader sees the old one
+ * or the new one); 0, or -1 with the reason in ERR. */
+int run_folder_update(const char *dir, json_t *run, struct strbuf *err);
 /* True when DIR has a run.json. */
 bool run_folder_is_run(const char *dir);
 /* DIR's run.json as an object (a new reference), or NULL with a one-line

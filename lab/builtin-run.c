@@ -15,6 +15,7 @@
 #include "command-check.h"
 #include "experiment.h"
 #include "first-round.h"
+#include "guest-image.h"
 #include "hash.h"
 #include "kbuild.h"
 #include "kernel-catalog.h"
@@ -29,6 +30,7 @@
 #include "run-id.h"
 #include "run-order.h"
 #include "trial.h"
+#include "trial-pool.h"
 
 #define DEFAULT_EXPERIMENT "quick"
 
@@ -63,6 +65,9 @@ struct run_plan {
 	unsigned long seed;
 	unsigned shard_k, shard_n;
 	struct clock_choice clock;
+	unsigned jobs;             /* trials at once */
+	unsigned jobs_recorded;    /* a resumed run's run.json says (0: from before -j) */
+	const char *jobs_from;     /* what set it: "-j", the experiment, or the host */
 	char *run_id;
 	char *dir;
 	struct run_slot *slots;
@@ -101,6 +106,7 @@ static json_t *run_json(const struct run_plan *p)
 	json_object_set_new(run, "page_size", json_integer((json_int_t)platform_page_bytes(&p->exp.platform)));
 	json_object_set_new(run, "baseline", json_string(p->exp.baseline));
 	json_object_set_new(run, "trials_per_group", json_integer(planned_trials(&p->exp)));
+	json_object_set_new(run, "jobs", json_integer((json_int_t)p->jobs));
 	json_object_set_new(run, "seed", json_integer((json_int_t)p->seed));
 	json_object_set_new(run, "clock", json_pack("{s:s, s:s, s:s}", "name",
 						    guest_clock_name(p->clock.clock), "settings",
@@ -232,29 +238,50 @@ static void plan_resume(struct run_plan *p, const char *run)
 	p->shard_n = (unsigned)json_integer_value(json_object_get(shard, "n"));
 	p->run_id = xstrdup(run_id);
 	load_plan_parts(p, profile, kept);
+	p->jobs_recorded = (unsigned)json_integer_value(json_object_get(meta, "jobs"));
 	json_decref(meta);
 	free(path);
 }
 
-static void run_one(const struct run_plan *p, const struct run_slot *slot, const char *accel,
-		    const struct strlist *perf_args, const char *command, const char *trial_dir,
-		    struct vm_run *vm)
+/* One trial, in a worker process of its own (trial-pool.h): the worker
+ * boots it and writes its trial.json; an error that keeps it from running
+ * is said by the worker and is its exit status. */
+struct trial_work {
+	const struct run_plan *p;
+	const struct run_slot *slot;
+	const char *accel;
+	const struct strlist *perf_args;
+	const char *command;
+	char *dir;
+	struct child_process worker;
+	double started;
+};
+
+static int run_one(void *arg)
 {
-	char *variant_name = group_variant(slot->label);
+	struct trial_work *w = arg;
+	const struct run_plan *p = w->p;
+	char *variant_name = group_variant(w->slot->label);
 	struct trial_spec spec = {
 		.variant = variant_find(&p->variants, variant_name), .profile = &p->profile,
-		.command = command, .dir = trial_dir, .accel = accel, .clock = p->clock,
-		.watchdogs = default_watchdogs(), .use_cgroup = true, .perf_args = perf_args,
+		.command = w->command, .dir = w->dir, .accel = w->accel, .clock = p->clock,
+		.watchdogs = default_watchdogs(), .use_cgroup = true, .perf_args = w->perf_args,
 		.prepare = p->exp.prepare,
 		.has_target = p->exp.has_target, .target_order = p->exp.target_order,
 		.target_max_free_blocks = p->exp.target_max_free_blocks,
+		.trials_at_once = p->jobs,
 	};
 	spec.watchdogs.total = p->exp.trial_timeout;
 	struct strbuf err = STRBUF_INIT;
-	remove_tree(trial_dir);
-	if (trial_run(&spec, vm, &err) < 0)
-		die("run: trial %s/%u: %s", slot->label, slot->index, err.buf);
+	struct vm_run vm;
+	remove_tree(w->dir);
+	int rc = trial_run(&spec, &vm, &err);
+	if (rc < 0)
+		error("run: trial %s/%u: %s", w->slot->label, w->slot->index, err.buf);
+	free(vm.detail);
 	free(variant_name);
+	strbuf_release(&err);
+	return rc < 0 ? 1 : 0;
 }
 
 /* A look after a round: the headline family as lab compare judges it
@@ -294,6 +321,112 @@ static bool first_round_broken_in(const struct run_plan *p, struct strbuf *why)
 	return broken;
 }
 
+/* A run's trials as the pool runs them: the workers in flight, the progress
+ * line, the first-round check and the looks. */
+struct execution {
+	struct run_plan *p;
+	struct strbuf *stopped;
+	const char *accel;
+	struct strlist perf_args;
+	char *command;
+	struct trial_work *work;   /* one per slot; dir set while it runs */
+	size_t *running;           /* slots in flight */
+	unsigned n_running;
+	size_t total, done, ran, ran_first_round;
+	bool looking;
+	char decided_note[96];
+	double started;
+};
+
+static char *slot_dir(const struct run_plan *p, size_t i)
+{
+	return xasprintf("%s/%s/%03u", p->dir, p->slots[i].label, p->slots[i].index);
+}
+
+static int start_trial(void *ctx, size_t i)
+{
+	struct execution *x = ctx;
+	struct trial_work *w = &x->work[i];
+	*w = (struct trial_work){ .p = x->p, .slot = &x->p->slots[i], .accel = x->accel,
+				  .perf_args = &x->perf_args, .command = x->command,
+				  .dir = slot_dir(x->p, i), .started = now_monotonic() };
+	if (start_function(&w->worker, run_one, w) < 0)
+		return -1;
+	x->running[x->n_running++] = i;
+	return 0;
+}
+
+static void trial_ended(struct execution *x, size_t i)
+{
+	struct trial_work *w = &x->work[i];
+	double now = now_monotonic();
+	x->done++;
+	x->ran++;
+	x->ran_first_round += w->slot->index == 0;
+	char took[32], eta[32];
+	format_duration(took, sizeof(took), now - w->started);
+	format_duration(eta, sizeof(eta), (now - x->started) / (double)x->ran * (double)(x->total - x->done));
+	char *outcome = trial_outcome(w->dir);
+	note("[%zu/%zu] %s #%u: %s in %s;%s ETA %s%s", x->done, x->total, w->slot->label,
+	     w->slot->index, outcome ? outcome : "unfinished", took, x->decided_note,
+	     x->looking ? "at most " : "", eta);
+	free(outcome);
+	free(w->dir);
+	w->dir = NULL;
+}
+
+static size_t wait_trial(void *ctx)
+{
+	struct execution *x = ctx;
+	for (;;) {
+		for (unsigned k = 0; k < x->n_running; k++) {
+			size_t i = x->running[k];
+			struct trial_work *w = &x->work[i];
+			int status = finish_command_timeout(&w->worker, 0);
+			if (status == -2)
+				continue;
+			x->running[k] = x->running[--x->n_running];
+			if (status != 0) {
+				error("run: trial %s/%u could not run (status %d)", w->slot->label,
+				      w->slot->index, status);
+				return (size_t)-1;
+			}
+			trial_ended(x, i);
+			return i;
+		}
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static bool round_done(void *ctx, unsigned r)
+{
+	struct execution *x = ctx;
+	struct run_plan *p = x->p;
+	unsigned round = r + 1;
+	/* judged once, by the run that ran it: --resume goes on regardless */
+	if (round == 1 && x->ran_first_round && first_round_broken_in(p, x->stopped))
+		return false;
+	if (!x->looking || round < SEQUENTIAL_FIRST_LOOK)
+		return true;
+	size_t decided, rows;
+	if (look(p, &decided, &rows)) {
+		note("round %u: %zu of %zu headline metrics decided: the run stops here", round, rows, rows);
+		return false;
+	}
+	snprintf(x->decided_note, sizeof(x->decided_note), " %zu of %zu headline metrics decided;",
+		 decided, rows);
+	if (round == planned_trials(&p->exp))
+		note("round %u: %zu of %zu headline metrics decided at max_trials", round, decided, rows);
+	return true;
+}
+
+static unsigned long long mem_now(void *ctx)
+{
+	(void)ctx;
+	return host_mem_available();
+}
+
 /* Runs the plan's trials; STOPPED gets why when the run stopped short of its plan. */
 static void execute(struct run_plan *p, struct strbuf *stopped)
 {
@@ -306,69 +439,46 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 		if (kernel_build(v, &p->base, &err) < 0)
 			die("kernel %s: %s", v->name, err.buf);
 	}
-	struct strlist perf_args = STRLIST_INIT;
-	if (perf_events_to_args(&p->exp.perf_events, &perf_args, &err) < 0)
+	struct execution x = { .p = p, .stopped = stopped, .perf_args = STRLIST_INIT };
+	if (perf_events_to_args(&p->exp.perf_events, &x.perf_args, &err) < 0)
 		die_usage("%s: %s", p->exp.path, err.buf);
-	char *command = experiment_command(&p->exp);
-	const char *accel;
-	if (accel_for_clock(&p->clock, variant_find(&p->variants, p->exp.baseline), &p->profile, &accel,
+	x.command = experiment_command(&p->exp);
+	if (accel_for_clock(&p->clock, variant_find(&p->variants, p->exp.baseline), &p->profile, &x.accel,
 			    &err) < 0)
 		die_usage("run: %s", err.buf);
+	/* the guest images once, here, rather than by every worker at once */
+	struct guest_images img;
+	if (guest_images_prepare(&img, p->exp.platform.arch, &err) < 0)
+		die("run: %s", err.buf);
+	guest_images_clear(&img);
 
-	size_t total = 0, done = 0, ran = 0;
-	for (size_t i = 0; i < p->n_slots; i++)
-		total += run_slot_in_shard(i, p->shard_k, p->shard_n);
-	/* a shard runs its fixed slice: only a whole run can look */
-	bool looking = p->exp.until_decided && p->shard_n <= 1;
-	size_t groups = p->labels.n;
-	char decided_note[96] = "";
-	double started = now_monotonic();
-	size_t ran_first_round = 0;
+	bool *todo = xcalloc(p->n_slots ? p->n_slots : 1, sizeof(*todo));
 	for (size_t i = 0; i < p->n_slots; i++) {
-		const struct run_slot *slot = &p->slots[i];
-		bool last_of_round = (i + 1) % groups == 0;
-		if (run_slot_in_shard(i, p->shard_k, p->shard_n)) {
-			char *trial_dir = xasprintf("%s/%s/%03u", p->dir, slot->label, slot->index);
-			done++;
-			if (!trial_finished(trial_dir)) {
-				struct vm_run vm;
-				double t0 = now_monotonic();
-				run_one(p, slot, accel, &perf_args, command, trial_dir, &vm);
-				ran++;
-				ran_first_round += slot->index == 0;
-				double now = now_monotonic();
-				char took[32], eta[32];
-				format_duration(took, sizeof(took), now - t0);
-				format_duration(eta, sizeof(eta),
-						(now - started) / (double)ran * (double)(total - done));
-				char *outcome = trial_outcome(trial_dir);
-				note("[%zu/%zu] %s #%u: %s in %s;%s ETA %s%s", done, total, slot->label,
-				     slot->index, outcome ? outcome : vm_outcome_name(vm.outcome), took,
-				     decided_note, looking ? "at most " : "", eta);
-				free(outcome);
-				free(vm.detail);
-			}
-			free(trial_dir);
-		}
-		unsigned round = slot->index + 1;
-		/* judged once, by the run that ran it: --resume goes on regardless */
-		if (round == 1 && last_of_round && ran_first_round && first_round_broken_in(p, stopped))
-			break;
-		if (!looking || !last_of_round || round < SEQUENTIAL_FIRST_LOOK)
+		if (!run_slot_in_shard(i, p->shard_k, p->shard_n))
 			continue;
-		size_t decided, rows;
-		if (look(p, &decided, &rows)) {
-			note("round %u: %zu of %zu headline metrics decided: the run stops here", round, rows, rows);
-			break;
-		}
-		snprintf(decided_note, sizeof(decided_note), " %zu of %zu headline metrics decided;",
-			 decided, rows);
-		if (round == planned_trials(&p->exp))
-			note("round %u: %zu of %zu headline metrics decided at max_trials", round, decided,
-			     rows);
+		x.total++;
+		char *dir = slot_dir(p, i);
+		todo[i] = !trial_finished(dir);
+		x.done += !todo[i];
+		free(dir);
 	}
-	free(command);
-	strlist_clear(&perf_args);
+	/* a shard runs its fixed slice: only a whole run can look */
+	x.looking = p->exp.until_decided && p->shard_n <= 1;
+	x.work = xcalloc(p->n_slots ? p->n_slots : 1, sizeof(*x.work));
+	x.running = xcalloc(p->jobs, sizeof(*x.running));
+	x.started = now_monotonic();
+	struct trial_pool pool = { .n_slots = p->n_slots, .per_round = p->labels.n, .todo = todo,
+				   .jobs = p->jobs, .judge_every_round = x.looking,
+				   .trial_bytes = p->profile.memory + TRIAL_QEMU_OVERHEAD_BYTES };
+	struct trial_pool_ops ops = { .start = start_trial, .wait_one = wait_trial,
+				      .round_done = round_done, .mem_available = mem_now, .ctx = &x };
+	if (trial_pool_run(&pool, &ops) < 0)
+		die("run: the run stops (lab run --resume %s goes on)", p->dir);
+	free(x.running);
+	free(x.work);
+	free(todo);
+	free(x.command);
+	strlist_clear(&x.perf_args);
 }
 
 /* The results store gets every finished run; a store that fails is a warning, not a lost run. */
@@ -417,6 +527,53 @@ static int shard_option(const struct opt *o, const char *value, char *err, size_
 	return 0;
 }
 
+/* -j N, else the experiment's jobs, else what the host holds (trial-pool.h). */
+static void choose_jobs(struct run_plan *p, unsigned option)
+{
+	static char host[96];
+	if (option) {
+		p->jobs = option;
+		p->jobs_from = "-j";
+	} else if (p->exp.jobs) {
+		p->jobs = p->exp.jobs;
+		p->jobs_from = p->exp.path;
+	} else {
+		unsigned cores = host_cores();
+		unsigned long long avail = host_mem_available();
+		p->jobs = trial_jobs_default(cores, avail, p->profile.memory);
+		snprintf(host, sizeof(host), "the host: %u core%s, %.1f GiB available", cores,
+			 cores == 1 ? "" : "s", (double)avail / (double)(1ULL << 30));
+		p->jobs_from = host;
+	}
+}
+
+/* run.json keeps the most trials any session of the run ran at once. */
+static void record_resumed_jobs(const struct run_plan *p)
+{
+	if (p->jobs <= (p->jobs_recorded ? p->jobs_recorded : 1))
+		return;
+	struct strbuf err = STRBUF_INIT;
+	json_t *meta = run_folder_load(p->dir, &err);
+	if (meta) {
+		json_object_set_new(meta, "jobs", json_integer((json_int_t)p->jobs));
+		run_folder_update(p->dir, meta, &err);
+		json_decref(meta);
+	}
+	if (err.len)
+		warning("run: %s", err.buf);
+	strbuf_release(&err);
+}
+
+static void say_jobs(const struct run_plan *p)
+{
+	note("%u trial%s at a time (from %s)", p->jobs, p->jobs == 1 ? "" : "s", p->jobs_from);
+	if (p->jobs > 1 && p->clock.clock == GUEST_CLOCK_REALTIME)
+		note("clock realtime with %u trials at a time: the trials share the host's cores, so "
+		     "their timings compare within this run, not with a run at another -j; counts "
+		     "and outcomes compare across runs (docs/CLOCKS.md; -j 1 or --clock icount for "
+		     "timings that do not)", p->jobs);
+}
+
 static void list_experiments(void)
 {
 	struct strlist names = STRLIST_INIT;
@@ -435,7 +592,7 @@ static void list_experiments(void)
 int cmd_run(int argc, char **argv)
 {
 	const char *experiment = DEFAULT_EXPERIMENT, *profile = NULL, *out = NULL, *resume = NULL;
-	unsigned long trials = 0, seed = 0, max_trials = 0;
+	unsigned long trials = 0, seed = 0, max_trials = 0, jobs = 0;
 	bool list = false, until_decided = false;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	struct run_plan p;
@@ -458,6 +615,11 @@ int cmd_run(int argc, char **argv)
 		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK + 1, 1000,
 			  "with --until-decided: at most N trials a variant (default the experiment's "
 			  "max_trials, else 20)"),
+		OPT_ULONG('j', "jobs", &jobs, "N", 1, MAX_JOBS,
+			  "trials at once (default the experiment's jobs, else as many as the host "
+			  "holds: one per core, as many as its memory fits the profile's guest plus "
+			  "384 MiB with 1 GiB kept free); the trials and their order are the same for "
+			  "any N, and --resume may take another N"),
 		OPT_STRING('o', "out", &out, "DIR",
 			   "the run folder (default results/<run id>); one that holds a run is refused"),
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX,
@@ -483,6 +645,8 @@ int cmd_run(int argc, char **argv)
 		    clock_option.from)
 			die_usage("run: --resume takes no other settings: the run keeps its own");
 		plan_resume(&p, resume);
+		choose_jobs(&p, (unsigned)jobs);
+		record_resumed_jobs(&p);
 	} else {
 		struct strbuf err = STRBUF_INIT;
 		if (experiment_load(&p.exp, experiment, &err) < 0)
@@ -503,6 +667,7 @@ int cmd_run(int argc, char **argv)
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
 		load_plan_parts(&p, profile_name, clock_option);
+		choose_jobs(&p, (unsigned)jobs);
 		create_run_folder(&p, out);
 	}
 	char *platform = platform_name(&p.exp.platform);
@@ -517,6 +682,7 @@ int cmd_run(int argc, char **argv)
 		     p.exp.trials == 1 ? "" : "s", p.seed,
 		     p.shard_n > 1 ? " (one shard)" : "");
 	free(platform);
+	say_jobs(&p);
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
 	struct strbuf stopped = STRBUF_INIT;
 	execute(&p, &stopped);

@@ -126,6 +126,10 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 		if (!parse_ulong(v, &ul) || ul <= SEQUENTIAL_FIRST_LOOK || ul > MAX_TRIALS)
 			return "wants a number of trials from 4 to 1000 (the first look is at 3)";
 		e->max_trials = (unsigned)ul;
+	} else if (!strcmp(key, "jobs")) {
+		if (!parse_ulong(v, &ul) || ul < 1 || ul > MAX_JOBS)
+			return "wants a number of trials at once from 1 to 64";
+		e->jobs = (unsigned)ul;
 	} else if (!strcmp(key, "trial_timeout")) {
 		if (!parse_double(v, &d) || d < 10 || d > 86400)
 			return "wants seconds from 10 to 86400";

@@ -31,6 +31,9 @@ struct experiment {
 	bool until_decided;
 	unsigned max_trials;      /* 0: not given (DEFAULT_MAX_TRIALS then) */
 	double trial_timeout;     /* seconds for one boot, all included */
+	/* Trials at once (lab run -j wins); 0: as many as the host holds. Not
+	 * part of the design: the order and the trials are the same for any N. */
+	unsigned jobs;
 	char *prepare;            /* NULL: none */
 	/* The prepare step's target (target_order = K, target_max_free_blocks =
 	 * N): at most N free blocks of order >= K when the workload starts, else
@@ -56,6 +59,8 @@ struct experiment {
 };
 
 #define DEFAULT_MAX_TRIALS 20
+/* The most trials lab run runs at once (-j, jobs =). */
+#define MAX_JOBS 64
 /* The first look of a sequential run (compare_options.min_trials). */
 #define SEQUENTIAL_FIRST_LOOK 3
 

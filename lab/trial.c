@@ -120,6 +120,8 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	json_object_set_new(env, "page_size", json_integer((json_int_t)platform_page_bytes(platform)));
 	json_object_set_new(env, "accelerator", json_string(accel));
 	json_object_set_new(env, "clock", clock_json(&spec->clock));
+	json_object_set_new(env, "trials_at_once",
+			    json_integer(spec->trials_at_once ? spec->trials_at_once : 1));
 	struct vm_watchdogs w = scaled_watchdogs(spec);
 	json_object_set_new(env, "watchdogs", watchdogs_json(&w));
 	json_object_set_new(env, "guest_images_hash", json_string(img->hash));

@@ -42,6 +42,8 @@ struct trial_spec {
 	bool has_target;
 	int target_order;
 	long target_max_free_blocks;
+	/* Trials the lab runs at once beside this one (lab run -j); 0: one. */
+	unsigned trials_at_once;
 };
 
 /* Runs the trial; fills vm with the outcome. -1 (err) when it could not start. */

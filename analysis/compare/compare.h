@@ -154,6 +154,7 @@ struct compare_clock {
 	char *name;		/* "realtime", "icount" */
 	char *settings;		/* "shift=0,sleep=off,align=off", "" */
 	char *meaning;		/* "guest time counts instructions ...", or NULL */
+	unsigned trials_at_once;	/* the most trials any of them ran beside; 0, 1: one */
 };
 
 struct compare_table {

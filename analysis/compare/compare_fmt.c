@@ -139,12 +139,20 @@ char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
 
 char *compare_fmt_clock(char *buf, size_t size, const struct compare_clock *clock)
 {
+	char at_once[128] = "";
+	/* Under realtime, trials that ran beside each other shared the host's
+	 * cores, and so their timings; counts and outcomes did not. */
+	if (clock->trials_at_once > 1)
+		snprintf(at_once, sizeof(at_once), ", %u trials at a time%s", clock->trials_at_once,
+			 clock->name && !strcmp(clock->name, "realtime")
+				 ? ": timings shared the host's cores (compare them only with runs at the same -j)"
+				 : "");
 	if (!clock->name)
 		snprintf(buf, size, "-");
 	else if (clock->settings && *clock->settings)
-		snprintf(buf, size, "%s (%s)", clock->name, clock->settings);
+		snprintf(buf, size, "%s (%s)%s", clock->name, clock->settings, at_once);
 	else
-		snprintf(buf, size, "%s", clock->name);
+		snprintf(buf, size, "%s%s", clock->name, at_once);
 	return buf;
 }
 

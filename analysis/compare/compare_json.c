@@ -106,8 +106,9 @@ static json_t *clock(const struct compare_clock *c)
 {
 	if (!c->name)
 		return json_null();
-	return json_pack("{s:s, s:s, s:o}", "name", c->name, "settings",
-			 c->settings ? c->settings : "", "meaning", text(c->meaning));
+	return json_pack("{s:s, s:s, s:o, s:i}", "name", c->name, "settings",
+			 c->settings ? c->settings : "", "meaning", text(c->meaning), "trials_at_once",
+			 c->trials_at_once > 1 ? (int)c->trials_at_once : 1);
 }
 
 int compare_format_json(FILE *out, const struct compare_table *t)

@@ -62,6 +62,8 @@ static void read_clock(struct run_trial *t)
 	t->clock_settings = settings ? settings : "";
 	t->clock_meaning = json_string_value(json_object_get(clock, "meaning"));
 	json_t *env = json_object_get(t->trial, "environment");
+	json_int_t at_once = json_integer_value(json_object_get(env, "trials_at_once"));
+	t->trials_at_once = at_once > 1 ? (unsigned)at_once : 1;
 	const char *arch = json_string_value(json_object_get(env, "arch"));
 	json_int_t page = json_integer_value(json_object_get(env, "page_size"));
 	t->arch = arch ? arch : "x86_64";

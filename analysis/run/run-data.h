@@ -26,6 +26,9 @@ struct run_trial {
 	 * meant (NULL when not recorded). A trial.json from before the lab had
 	 * clocks ran on realtime; NULL name when there is no trial.json. */
 	const char *clock, *clock_settings, *clock_meaning;
+	/* Trials the lab ran at once beside it (environment.trials_at_once; 1
+	 * before lab run had -j). */
+	unsigned trials_at_once;
 	/* The platform it ran on (environment.arch and page_size): a trial.json
 	 * from before platforms ran on x86_64 with 4096-byte pages; NULL arch
 	 * when there is no trial.json. */

@@ -200,13 +200,17 @@ static int one_platform(const struct run_data *rd, struct strbuf *err)
 	return 0;
 }
 
-static void set_clock(struct compare_table *table, const struct run_trial *t)
+static void set_clock(struct compare_table *table, const struct run_data *rd,
+		      const struct run_trial *t)
 {
 	if (!t)
 		return;
 	table->clock.name = xstrdup(t->clock);
 	table->clock.settings = xstrdup(t->clock_settings);
 	table->clock.meaning = t->clock_meaning ? xstrdup(t->clock_meaning) : NULL;
+	for (size_t i = 0; i < rd->n; i++)
+		if (rd->trials[i].trial && rd->trials[i].trials_at_once > table->clock.trials_at_once)
+			table->clock.trials_at_once = rd->trials[i].trials_at_once;
 }
 
 static size_t sequential_max(const struct run_data *rd)
@@ -264,7 +268,7 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 			strbuf_addstr(err, "the comparison could not be built");
 			rc = -1;
 		} else {
-			set_clock(&family->table, clock);
+			set_clock(&family->table, rd, clock);
 		}
 	}
 	input_free(&in);

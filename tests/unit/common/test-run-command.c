@@ -149,6 +149,39 @@ static void test_timeout_kills_the_group(void **state)
 	free(dir);
 }
 
+static int exit_with(void *arg)
+{
+	return *(int *)arg;
+}
+
+static int sleep_then_exit(void *arg)
+{
+	usleep(300 * 1000);
+	return *(int *)arg;
+}
+
+/* A worker copy of the process: its status is its function's, and its exit
+ * (which runs the reaper's atexit) leaves its siblings alone. */
+static void test_function_workers(void **state)
+{
+	(void)state;
+	install_child_reaper();
+	int seven = 7, zero = 0;
+	struct child_process slow = { 0 }, quick = { 0 };
+	assert_int_equal(start_function(&slow, sleep_then_exit, &zero), 0);
+	assert_int_equal(start_function(&quick, exit_with, &seven), 0);
+	assert_true(slow.pid > 0 && quick.pid > 0 && slow.pid != quick.pid);
+	assert_int_equal(finish_command(&quick), 7);
+	/* the slow one was not killed by its sibling's exit: 0, not 128 + SIGKILL */
+	assert_int_equal(finish_command_timeout(&slow, 0), -2);
+	assert_int_equal(finish_command(&slow), 0);
+	/* a worker in its own group: killing it is a death by that signal */
+	struct child_process victim = { 0 };
+	assert_int_equal(start_function(&victim, sleep_then_exit, &zero), 0);
+	kill_command(&victim, SIGKILL);
+	assert_int_equal(finish_command(&victim), 128 + SIGKILL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_capture_or_say),
 		cmocka_unit_test(test_files_dir_env),
 		cmocka_unit_test(test_timeout_kills_the_group),
+		cmocka_unit_test(test_function_workers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
