@@ -2,7 +2,7 @@
 # any boot (no QEMU started); a first round that fails the same way in every
 # group stops the run; lab run killed (SIGKILL) and interrupted (SIGINT)
 # mid-trial leaves no QEMU, and --resume boots every unfinished trial once and
-# no finished one again; lab boot killed leaves no QEMU; a guest that stops
+# no finished one again, at one trial at a time and at two; lab boot killed leaves no QEMU; a guest that stops
 # answering is a hang within the watchdog; a disk that fills under --out is
 # one line with the earlier trials intact; a trial.json cut short is named,
 # counted and rebuilt; two runs started in the same second into one store
@@ -111,8 +111,9 @@ check_text "saying why" "$(tail -1 "$SCRATCH/fails.err")" \
 check "and no table" [ ! -s "$SCRATCH/fails.out" ]
 
 # --- lab run killed (SIGKILL) and interrupted (SIGINT) mid-trial, then resumed
+# (one trial at a time here, so that each signal cuts exactly one; two at a time below)
 RUN="$SCRATCH/run"
-"$LAB" run -x "$EXP" --trials 1 -o "$RUN" > /dev/null 2> "$SCRATCH/run.err1" &
+"$LAB" run -x "$EXP" --trials 1 -j 1 -o "$RUN" > /dev/null 2> "$SCRATCH/run.err1" &
 lab=$!
 wait_for running_after "$RUN" 1 || fail "the run did not get to its second trial"
 kill -KILL $lab
@@ -123,7 +124,7 @@ cut="$(unfinished "$RUN")"
 check "one trial finished before the SIGKILL" [ "$(finished "$RUN")" -eq 1 ]
 first=$(ls "$RUN"/*/*/trial.json)
 stamp=$(stat -c %Y "$first")
-"$LAB" run --resume "$RUN" > /dev/null 2> "$SCRATCH/run.err2" &
+"$LAB" run --resume "$RUN" -j 1 > /dev/null 2> "$SCRATCH/run.err2" &
 lab=$!
 wait_for running_after "$RUN" 1 || fail "the resumed run did not boot the cut trial again"
 kill -INT $lab
@@ -136,7 +137,7 @@ check "SIGINT is exit 130" [ "$status" -eq 130 ]
 check "SIGINT mid-trial left no QEMU" [ "$(qemus_in "$RUN")" -eq 0 ]
 cut="$cut $(unfinished "$RUN")"
 check "no other trial finished before the SIGINT" [ "$(finished "$RUN")" -eq 1 ]
-"$LAB" run --resume "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err3" ||
+"$LAB" run --resume "$RUN" -j 1 > "$SCRATCH/run.out" 2> "$SCRATCH/run.err3" ||
 	fail "the last resume failed: $(tail -3 "$SCRATCH/run.err3")"
 check "every trial finished" [ "$(finished "$RUN")" -eq 2 ]
 check "the first finished trial was not run again" [ "$(stat -c %Y "$first")" = "$stamp" ]
@@ -149,6 +150,41 @@ for t in "$RUN"/*/*/; do
 	check "$(basename "$(dirname "$t")")/$(basename "$t") booted $want times: once more for each cut" \
 		[ "$(boots_in "$t")" -eq $want ]
 done
+
+# --- two trials at a time: SIGKILL with both in flight leaves no QEMU; --resume -j 2
+# boots each cut trial once more, in the same order, and keeps what had finished
+PAR="$SCRATCH/par"
+"$LAB" run -x "$EXP" -j 2 -o "$PAR" > /dev/null 2> "$SCRATCH/par.err1" &
+lab=$!
+# both trials of the first round up (agents ready), in two QEMUs at once
+both_running() {
+	[ "$(qemus_in "$PAR")" -eq 2 ] || return 1
+	[ "$(grep -ls '"ready"' "$PAR"/*/*/ctl.jsonl 2>/dev/null | wc -l)" -ge 2 ]
+}
+wait_for both_running || fail "two trials did not run at once"
+kill -KILL $lab
+wait $lab || true
+sleep 1
+check "SIGKILL with two trials in flight left no QEMU" [ "$(qemus_in "$PAR")" -eq 0 ]
+par_cut="$(unfinished "$PAR")"
+check "it cut both" [ "$(echo $par_cut | wc -w)" -eq 2 ]
+check "run.json says two at a time" [ "$(jq .jobs "$PAR/run.json")" -eq 2 ]
+"$LAB" run --resume "$PAR" -j 2 > "$SCRATCH/par.out" 2> "$SCRATCH/par.err2" ||
+	fail "lab run --resume -j 2: $(tail -3 "$SCRATCH/par.err2")"
+check "every trial of the resumed run finished" [ "$(finished "$PAR")" -eq 4 ]
+for t in "$PAR"/*/*/; do
+	t=${t%/}
+	want=$(( 1 + $(echo $par_cut | tr ' ' '\n' | grep -cx "$t" || true) ))
+	check "$(basename "$(dirname "$t")")/$(basename "$t") booted $want times" [ "$(boots_in "$t")" -eq $want ]
+	check "$(basename "$(dirname "$t")")/$(basename "$t") says two trials at a time" \
+		[ "$(jq .environment.trials_at_once "$t/trial.json")" -eq 2 ]
+done
+# the boots came in the run's order: each round's two before the next round's
+order=$(jq -r '.order[] | .label + "/" + (.index | tostring)' "$PAR/run.json" | tail -2 | sort | tr '\n' ' ')
+late=$(grep "^$PAR/" "$BOOTS" | tail -2 | sed "s|^$PAR/||; s|/0*\([0-9]\)\$|/\1|" | sort | tr '\n' ' ')
+check "the last two boots were the second round's ($order)" [ "$order" = "$late" ]
+check_text "the table's clock line says two at a time" "$(cat "$SCRATCH/par.out")" "2 trials at a time"
+check "no QEMU is left" [ "$(qemus_in "$PAR")" -eq 0 ]
 
 # --- lab boot killed (SIGTERM and SIGKILL): no QEMU survives
 for sig in TERM KILL; do
@@ -185,7 +221,7 @@ mkdir -p "$FULL"
 mount -t tmpfs -o size=$(( initrd_kb + folder_kb * 3 / 2 ))k oomlab-faults "$FULL" || fail "cannot mount a tmpfs"
 trap 'umount "$FULL" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 set +e
-"$LAB" --quiet run -x "$EXP" --trials 1 -o "$FULL/run" > /dev/null 2> "$SCRATCH/full.err"
+"$LAB" --quiet run -x "$EXP" --trials 1 -j 1 -o "$FULL/run" > /dev/null 2> "$SCRATCH/full.err"
 status=$?
 set -e
 cat "$SCRATCH/full.err"

@@ -1,6 +1,7 @@
 # lab run end to end on a two-variant, two-trial experiment with real kernels
 # and VMs: the run folder, every trial, the comparison agreeing with the
-# trial data, recomputing, shards. (Runs killed and resumed are in faults.sh.)
+# trial data, recomputing, shards at one and two trials at a time. (Runs
+# killed and resumed are in faults.sh.)
 . "$(dirname "$0")/lib.sh"
 
 EXP="$ROOT/tests/experiments/e2e.conf"
@@ -9,6 +10,10 @@ RUN="$SCRATCH/run1"
 	fail "lab run failed: $(tail -5 "$SCRATCH/run1.err")"
 cat "$SCRATCH/run1.out"
 check "run.json was written" test -s "$RUN/run.json"
+# without -j, as many trials at a time as the host holds (one per core here)
+check "run.json records the trials at a time" [ "$(jq .jobs "$RUN/run.json")" -eq "$(nproc)" ]
+check_text "the header says where that came from" "$(cat "$SCRATCH/run1.err")" \
+	"$(nproc) trials\? at a time (from the host: $(nproc) core"
 n=0
 for label in stock binder-kcalloc; do
 	for i in 000 001; do
@@ -47,11 +52,16 @@ check "lab results --recompute gives the same trial.json" cmp "$SCRATCH/before.j
 check "the trial has metrics from its trace and counters" \
 	[ "$(jq '[.metrics[] | select(.name == "oom_kills" or .name == "page_alloc_high_order")] | length' "$t")" -eq 2 ]
 
-# Two shards of the same experiment, merged, make the same run as one machine would.
+# Two shards of the same experiment, merged, make the same run as one machine
+# would: shard 1 one trial at a time, shard 2 two at a time.
 for k in 1 2; do
-	"$LAB" --quiet run -x "$EXP" --shard $k/2 -o "$SCRATCH/shard$k" > /dev/null 2>&1 ||
-		fail "lab run --shard $k/2"
+	"$LAB" --quiet run -x "$EXP" --shard $k/2 -j $k -o "$SCRATCH/shard$k" > /dev/null 2>&1 ||
+		fail "lab run --shard $k/2 -j $k"
 done
+check "shard 2 ran two at a time" [ "$(jq .jobs "$SCRATCH/shard2/run.json")" -eq 2 ]
+whole=$(jq -c '[.order | to_entries[] | select(.key % 2 == 1) | .value]' "$RUN/run.json")
+check "shard 2 at -j 2 has the whole run's every second slot, in order" \
+	[ "$(jq -c .order "$SCRATCH/shard2/run.json")" = "$whole" ]
 check "shard 1 ran half the trials" [ "$(ls "$SCRATCH"/shard1/*/*/trial.json | wc -l)" -eq 2 ]
 check "shard 2 ran the other half" [ "$(ls "$SCRATCH"/shard2/*/*/trial.json | wc -l)" -eq 2 ]
 "$LAB" --quiet results --merge "$SCRATCH/shard1" "$SCRATCH/shard2" -o "$SCRATCH/merged" > /dev/null ||
