@@ -17,23 +17,45 @@ void progress_begin(struct progress *p, const char *label)
 	p->tty = isatty(2) && !quiet && !getenv("CI");
 }
 
-static void draw(struct progress *p)
+/* "412/2400 steps, 17%, ETA 11m" once some are done; "" before. */
+static void describe_done(const struct progress *p, double now, char *buf, size_t size)
 {
-	char elapsed[32], eta[64] = "";
-	double now = now_monotonic();
-	format_duration(elapsed, sizeof(elapsed), now - p->start);
+	buf[0] = '\0';
 	if (!p->total && p->done) {
-		snprintf(eta, sizeof(eta), " (%lu steps)", p->done);
+		snprintf(buf, size, " (%lu steps)", p->done);
 	} else if (p->total && p->done) {
 		double per = (now - p->step_start) / (double)p->done;
 		double left = per * (double)(p->total > p->done ? p->total - p->done : 0);
 		char d[32];
 		format_duration(d, sizeof(d), left);
 		unsigned pct = (unsigned)(100.0 * (double)p->done / (double)p->total);
-		snprintf(eta, sizeof(eta), " %u%% ETA %s", pct > 99 ? 99 : pct, d);
+		snprintf(buf, size, " %lu/%lu steps, %u%%, ETA %s", p->done, p->total,
+			 pct > 99 ? 99 : pct, d);
 	}
-	fprintf(stderr, "\r\033[K%s: %s %s%s", p->label, p->step, elapsed, eta);
+}
+
+static void draw(struct progress *p)
+{
+	char elapsed[32], done[96];
+	double now = now_monotonic();
+	format_duration(elapsed, sizeof(elapsed), now - p->start);
+	describe_done(p, now, done, sizeof(done));
+	fprintf(stderr, "\r\033[K%s: %s %s%s", p->label, p->step, elapsed, done);
 	fflush(stderr);
+	p->last_draw = now;
+}
+
+/* Off a terminal (a log, CI, a pipe): a line now and then, so that a long
+ * step is never silent for long. */
+#define LOG_LINE_EVERY 60.0
+
+static void log_line(struct progress *p)
+{
+	char elapsed[32], done[96];
+	double now = now_monotonic();
+	format_duration(elapsed, sizeof(elapsed), now - p->start);
+	describe_done(p, now, done, sizeof(done));
+	fprintf(stderr, "lab: %s: %s, %s so far:%s\n", p->label, p->step, elapsed, done);
 	p->last_draw = now;
 }
 
@@ -42,7 +64,7 @@ void progress_step(struct progress *p, const char *step, unsigned long total)
 	snprintf(p->step, sizeof(p->step), "%s", step);
 	p->total = total;
 	p->done = 0;
-	p->step_start = now_monotonic();
+	p->step_start = p->last_draw = now_monotonic();
 	if (p->tty)
 		draw(p);
 	else if (!quiet)
@@ -52,8 +74,11 @@ void progress_step(struct progress *p, const char *step, unsigned long total)
 void progress_update(struct progress *p, unsigned long done)
 {
 	p->done = done;
-	if (p->tty && now_monotonic() - p->last_draw > 0.25)
+	double since = now_monotonic() - p->last_draw;
+	if (p->tty && since > 0.25)
 		draw(p);
+	else if (!p->tty && !quiet && since > LOG_LINE_EVERY)
+		log_line(p);
 }
 
 void progress_end(struct progress *p, const char *fmt, ...)

@@ -1,7 +1,8 @@
 /*
  * Progress of long work. On a terminal: one line redrawn in place with the
- * step, elapsed time and a percentage with an ETA when the total is known.
- * Elsewhere (logs, CI): only a line per step start and end.
+ * step, elapsed time, and steps done out of the total with a percentage and
+ * an ETA when the total is known. Elsewhere (logs, CI, a pipe): a line per
+ * step start and end, and a line with the same figures every minute.
  */
 #ifndef LAB_PROGRESS_H
 #define LAB_PROGRESS_H
