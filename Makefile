@@ -39,17 +39,28 @@ ifneq ($(words $(UNIT_BINS)),$(words $(sort $(UNIT_BINS))))
 $(error two unit tests in tests/unit/ share a file name)
 endif
 
-.PHONY: all lab run test unit-test integration-test bench deps guest clean
+.PHONY: all lab run test unit-test integration-test bench deps test-deps guest clean
 all: lab
 
+# The main job installs what x86_64 guests need, and arm64's part only for an
+# arm64 experiment; the tests install everything (scripts/install-deps).
+EXPERIMENT ?= quick
+EXPERIMENT_FILE := $(if $(findstring /,$(EXPERIMENT)),$(EXPERIMENT),configs/experiments/$(EXPERIMENT).conf)
+RUN_DEPS := main $(if $(shell grep -qs '^arch *= *arm64' $(EXPERIMENT_FILE) && echo arm64),arm64)
+
 deps:
-	@./scripts/install-deps
+	@./scripts/install-deps $(RUN_DEPS)
+
+test-deps:
+	@./scripts/install-deps test
 
 # `lab` is phony because the lab/ directory shares its name.
 lab: deps
 	@$(MAKE) --no-print-directory $(BUILD)/lab guest
 
-guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent guest-arm64
+# arm64's guest programs where the cross compiler is installed (install-deps arm64).
+HAVE_A64_CC := $(shell command -v aarch64-linux-gnu-gcc 2>/dev/null)
+guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent $(if $(HAVE_A64_CC),guest-arm64)
 
 $(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a $(BUILD)/libshared.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
@@ -124,23 +135,24 @@ $(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a $(BUILD
 $(BUILD)/tests/test-command-check: $(BUILD)/guest/oomlab-workload
 
 # `make lab run`: the main job. Settings pass through to `lab run`.
-EXPERIMENT ?= quick
 run: lab
 	$(BUILD)/lab run --experiment $(EXPERIMENT) $(if $(PROFILE),--profile $(PROFILE)) \
 		$(if $(TRIALS),--trials $(TRIALS))
 
-test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/lab guest $(UNIT_BINS)
+test: test-deps
+	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(UNIT_BINS)
 	@./tests/check-layers
 	@./tests/run-tests $(UNIT_BINS)
 
-unit-test: deps
+unit-test: test-deps
 	@$(MAKE) --no-print-directory $(UNIT_BINS)
 	@./tests/check-layers
 	@./tests/run-tests --unit-only $(UNIT_BINS)
 
 # The benchmark's A/A statistics come from the lab's own code (tests/bench/aa-precision.c).
-bench: lab $(BUILD)/bench/aa-precision
+# It boots arm64 guests too: the test packages.
+bench: test-deps
+	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(BUILD)/bench/aa-precision
 	@./tests/bench/run-bench
 
 $(BUILD)/bench/aa-precision: tests/bench/aa-precision.c $(BUILD)/liblab.a $(BUILD)/libshared.a
