@@ -8,6 +8,7 @@
  * (compare_table_build, defaults: alpha 0.05, power 0.8, 95% interval).
  * One line per metric:
  *   n       trials a side
+ *   centre  GROUP's geometric mean, in the metric's unit
  *   cv      the spread of one trial: sd of the log values, in percent
  *   noise   the A/A noise the engine reports: the larger end of the 95%
  *           interval of the difference (analysis/compare/compare_row.c)
@@ -86,8 +87,9 @@ static void one_metric(const struct run_data *rd, const char *group, const char 
 	for (size_t n = 3; n <= MAX_TRIALS && !need; n++)
 		if (mde_at(n, sa, sb, &o) <= TARGET_PCT)
 			need = n;
-	printf("%-46s %2zu+%-2zu cv %5.2f%%  A/A noise %6.2f%%  MDE %6.2f%%  2%%: ", name, na, nb,
-	       100.0 * sqrt((sa * sa + sb * sb) / 2.0), fmax(fabs(r->ci_lo), fabs(r->ci_hi)), r->mde);
+	printf("%-46s %2zu+%-2zu centre %-10.4g cv %5.2f%%  A/A noise %6.2f%%  MDE %6.2f%%  2%%: ",
+	       name, na, nb, r->base.centre, 100.0 * sqrt((sa * sa + sb * sb) / 2.0),
+	       fmax(fabs(r->ci_lo), fabs(r->ci_hi)), r->mde);
 	if (need)
 		printf("%zu trials a side\n", need);
 	else
