@@ -137,7 +137,7 @@ $(BUILD)/tests/test-command-check: $(BUILD)/guest/oomlab-workload
 # `make lab run`: the main job. Settings pass through to `lab run`.
 run: lab
 	$(BUILD)/lab run --experiment $(EXPERIMENT) $(if $(PROFILE),--profile $(PROFILE)) \
-		$(if $(TRIALS),--trials $(TRIALS))
+		$(if $(TRIALS),--trials $(TRIALS)) $(if $(JOBS),-j $(JOBS))
 
 test: test-deps
 	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(UNIT_BINS)
