@@ -126,6 +126,8 @@ static json_t *run_json(const struct run_plan *p)
 	for (size_t i = 0; i < p->exp.metrics.n; i++)
 		json_array_append_new(metrics, json_string(p->exp.metrics.items[i]));
 	json_object_set_new(run, "metrics", metrics);
+	if (p->exp.primary)
+		json_object_set_new(run, "primary", json_string(p->exp.primary));
 	json_t *margins = json_array();
 	for (size_t i = 0; i < p->exp.margins.n; i++)
 		json_array_append_new(margins, json_pack("{s:s, s:s}", "metric", p->exp.margin_globs.items[i],
