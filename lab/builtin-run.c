@@ -13,6 +13,7 @@
 #include "accel.h"
 #include "builtin.h"
 #include "command-check.h"
+#include "design-check.h"
 #include "experiment.h"
 #include "first-round.h"
 #include "guest-image.h"
@@ -50,6 +51,11 @@ static const char run_usage[] =
 	"often does not raise the error rate. A shard of such a run runs its whole\n"
 	"slice of max-trials rounds without looking; the merged shards are judged at\n"
 	"the look their trials reach.\n"
+	"\n"
+	"A design that cannot decide any row better, worse or differs (too few trials\n"
+	"for the smallest p of the tests to pass the first Holm level) gets a warning\n"
+	"naming the smallest design that could, and runs anyway: equivalence can still\n"
+	"be decided, and short runs are made on purpose.\n"
 	"\n"
 	"Every workload and prepare line is checked on the host first (README: Bad\n"
 	"input and faults); a first round that ends the same broken way in every\n"
@@ -132,6 +138,8 @@ static json_t *run_json(const struct run_plan *p)
 	for (size_t i = 0; i < p->exp.metrics.n; i++)
 		json_array_append_new(metrics, json_string(p->exp.metrics.items[i]));
 	json_object_set_new(run, "metrics", metrics);
+	if (p->exp.primary)
+		json_object_set_new(run, "primary", json_string(p->exp.primary));
 	json_t *margins = json_array();
 	for (size_t i = 0; i < p->exp.margins.n; i++)
 		json_array_append_new(margins, json_pack("{s:s, s:s}", "metric", p->exp.margin_globs.items[i],
@@ -578,6 +586,17 @@ static void say_jobs(const struct run_plan *p)
 		     "timings that do not)", p->jobs);
 }
 
+/* Before anything is built: a design that cannot decide any row says so (a
+ * warning, not a refusal: equivalence can still be decided, and short runs
+ * are made on purpose). */
+static void warn_if_undecidable(const struct run_plan *p)
+{
+	struct strbuf why = STRBUF_INIT;
+	if (design_check(&p->exp, &p->labels, &why) > 0)
+		warning("%s", why.buf);
+	strbuf_release(&why);
+}
+
 static void list_experiments(void)
 {
 	struct strlist names = STRLIST_INIT;
@@ -688,6 +707,7 @@ int cmd_run(int argc, char **argv)
 	free(platform);
 	say_jobs(&p);
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
+	warn_if_undecidable(&p);
 	struct strbuf stopped = STRBUF_INIT;
 	execute(&p, &stopped);
 

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +146,12 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 	} else if (!strcmp(key, "metrics")) {
 		strlist_clear(&e->metrics);
 		split_words(v, &e->metrics);
+	} else if (!strcmp(key, "primary")) {
+		if (strpbrk(v, " \t*?["))
+			return "wants one metric name (not a glob)";
+		free(e->primary);
+		e->primary = xstrdup(v);
+		e->primary_line = line;
 	} else if (!strcmp(key, "perf_events")) {
 		return set_perf_events(e, v);
 	} else if (!strcmp(key, "arch")) {
@@ -167,6 +174,15 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 		return kvfile_unknown_key;
 	}
 	return NULL;
+}
+
+/* True when a headline glob matches the primary metric. */
+static bool primary_in_metrics(const struct experiment *e)
+{
+	for (size_t i = 0; i < e->metrics.n; i++)
+		if (!fnmatch(e->metrics.items[i], e->primary, 0))
+			return true;
+	return false;
 }
 
 int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,
@@ -204,6 +220,11 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 	}
 	if (e->max_trials && !e->until_decided) {
 		strbuf_addf(err, "%s: max_trials goes with until_decided = yes", file);
+		return -1;
+	}
+	if (e->primary && !primary_in_metrics(e)) {
+		strbuf_addf(err, "%s:%d: primary = %s: not one of the metrics (the headline, "
+			    "metrics = ...)", file, e->primary_line, e->primary);
 		return -1;
 	}
 	if (e->until_decided && !e->max_trials)
@@ -309,6 +330,7 @@ void experiment_clear(struct experiment *e)
 	free(e->workload_lines);
 	strlist_clear(&e->perf_events);
 	strlist_clear(&e->metrics);
+	free(e->primary);
 	strlist_clear(&e->margin_globs);
 	strlist_clear(&e->margins);
 	memset(e, 0, sizeof(*e));

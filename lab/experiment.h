@@ -46,6 +46,10 @@ struct experiment {
 	int *workload_lines;      /* each one's line in the file */
 	struct strlist perf_events;
 	struct strlist metrics;   /* headline metric globs: the default of the comparison */
+	/* primary = METRIC: the headline metric tested first (serial gatekeeping,
+	 * docs/STATISTICS.md); one of metrics (a name a glob there matches). NULL: none. */
+	char *primary;
+	int primary_line;
 	/* Equivalence margins as written ("2%", "0.5", "10pp"): per metric glob
 	 * (`equivalence.GLOB = M`, in file order), then the default
 	 * (`equivalence = M`, glob "*") when given. */

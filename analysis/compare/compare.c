@@ -18,6 +18,7 @@ void compare_options_default(struct compare_options *opts)
 		.perm = { .seed = 1, .max_exact = 20000, .resamples = 20000 },
 		.min_trials = 3,
 		.seq_max = 0,
+		.primary = NULL,
 	};
 }
 
@@ -307,18 +308,28 @@ static size_t row_look(const struct compare_row *row)
 	return row->base.n < row->var.n ? row->base.n : row->var.n;
 }
 
+/* A row's family: 1 the primary's, 2 the others' under gatekeeping; 0 the
+ * one family of a table without a primary. */
+static int row_family(const struct compare_table *t, const struct compare_row *row)
+{
+	if (!t->primary)
+		return 0;
+	return strcmp(t->metrics[row->metric].name, t->primary) ? 2 : 1;
+}
+
 static int compute_rows(struct compare_table *t, const struct compare_row_input *inputs)
 {
-	size_t m = 0;
+	size_t m[3] = { 0, 0, 0 };	/* testable rows per family */
 
 	for (size_t i = 0; i < t->n_rows; i++)
-		m += compare_row_testable(&inputs[i], &t->opts);
+		m[row_family(t, &t->rows[i])] += compare_row_testable(&inputs[i], &t->opts);
 	for (size_t i = 0; i < t->n_rows; i++) {
 		struct compare_row *row = &t->rows[i];
-		size_t n = row_look(row);
+		size_t n = row_look(row), mf = m[row_family(t, row)];
 		struct compare_row_levels levels = {
-			/* the level a lone true difference must reach: Holm's first step */
-			.mde = look_level(&t->opts, t->opts.alpha / (double)(m ? m : 1), n),
+			/* the level a lone true difference must reach: Holm's first
+			 * step in the row's family */
+			.mde = look_level(&t->opts, t->opts.alpha / (double)(mf ? mf : 1), n),
 			/* TOST: each one-sided test at alpha (at 2 alpha two-sided) */
 			.equivalence = look_level(&t->opts, 2.0 * t->opts.alpha, n) / 2.0,
 		};
@@ -343,16 +354,18 @@ static int by_key(const void *x, const void *y)
 	return (a->key > b->key) - (a->key < b->key);
 }
 
-/* Holm over every p-value in the table (the table is one family). Step j
- * (from 0) of m compares a p-value with the level of a test at
- * alpha / (m - j); p_adj is the p-value scaled to alpha by that level, as
- * a running maximum, so that p_adj < alpha says "rejected". With one fixed
- * look the level is alpha / (m - j) and p_adj is Holm's adjusted p. */
-static int adjust_and_decide(struct compare_table *t)
+/* Holm over the p-values of FAMILY (row_family). Step j (from 0) of m
+ * compares a p-value with the level of a test at alpha / (m - j); p_adj is
+ * the p-value scaled to alpha by that level, as a running maximum that
+ * starts at FLOOR, so that p_adj < alpha says "rejected". With one fixed
+ * look and FLOOR 0 the level is alpha / (m - j) and p_adj is Holm's
+ * adjusted p. *TESTS gets m, *LARGEST the largest p_adj (FLOOR when m is 0). */
+static int holm_family(struct compare_table *t, int family, double floor, size_t *tests,
+		       double *largest)
 {
 	struct ranked *order = malloc((t->n_rows ? t->n_rows : 1) * sizeof(*order));
 	const struct compare_options *o = &t->opts;
-	double running = 0.0;
+	double running = floor;
 	size_t m = 0;
 
 	if (!order)
@@ -360,11 +373,10 @@ static int adjust_and_decide(struct compare_table *t)
 	for (size_t i = 0; i < t->n_rows; i++) {
 		const struct compare_row *row = &t->rows[i];
 
-		if (isnan(row->p))
+		if (isnan(row->p) || row_family(t, row) != family)
 			continue;
 		order[m++] = (struct ranked){ row->p / look_level(o, o->alpha, row_look(row)), i };
 	}
-	t->n_tests = m;
 	qsort(order, m, sizeof(*order), by_key);
 	for (size_t j = 0; j < m; j++) {
 		struct compare_row *row = &t->rows[order[j].row];
@@ -374,9 +386,60 @@ static int adjust_and_decide(struct compare_table *t)
 		running = fmax(running, scaled);
 		row->p_adj = fmin(1.0, running);
 	}
-	for (size_t i = 0; i < t->n_rows; i++)
-		compare_row_decide(&t->rows[i], t->metrics[t->rows[i].metric].better, o->alpha);
+	*tests = m;
+	*largest = fmin(1.0, running);
 	free(order);
+	return 0;
+}
+
+/* True when every row of the primary's family has a p-value. */
+static bool primary_all_tested(const struct compare_table *t)
+{
+	for (size_t i = 0; i < t->n_rows; i++)
+		if (row_family(t, &t->rows[i]) == 1 && isnan(t->rows[i].p))
+			return false;
+	return true;
+}
+
+/* Serial gatekeeping: Holm over the primary's rows at alpha; the others by
+ * Holm at alpha only when every primary row was rejected. An other row's
+ * p_adj is at least the largest primary p_adj (1 when a primary row could
+ * not be tested), so that it is below alpha only with the gate open. */
+static int gatekeep(struct compare_table *t)
+{
+	size_t n1, n2;
+	double largest, unused;
+	bool tested = primary_all_tested(t);
+	int rc = holm_family(t, 1, 0.0, &n1, &largest);
+
+	if (rc != 0)
+		return rc;
+	t->gate_open = n1 > 0 && tested && largest < t->opts.alpha;
+	rc = holm_family(t, 2, n1 > 0 && tested ? largest : 1.0, &n2, &unused);
+	t->n_primary_tests = n1;
+	t->n_tests = n1 + n2;
+	return rc;
+}
+
+static void decide(struct compare_table *t, struct compare_row *row)
+{
+	compare_row_decide(row, t->metrics[row->metric].better, t->opts.alpha);
+	/* not tested at all: what the MDE says could be found needs the gate open */
+	if (row_family(t, row) == 2 && !t->gate_open && row->verdict == VERDICT_NOT_DETECTED) {
+		row->verdict = VERDICT_INCONCLUSIVE;
+		row->why = "not tested: the primary was not significant";
+	}
+}
+
+static int adjust_and_decide(struct compare_table *t)
+{
+	double unused;
+	int rc = t->primary ? gatekeep(t) : holm_family(t, 0, 0.0, &t->n_tests, &unused);
+
+	if (rc != 0)
+		return rc;
+	for (size_t i = 0; i < t->n_rows; i++)
+		decide(t, &t->rows[i]);
 	return 0;
 }
 
@@ -416,6 +479,11 @@ int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
 	table->opts = *opts;
 	table->baseline = baseline_name(metrics, n_metrics, opts);
 	table->opts.baseline = table->baseline;
+	if (opts->primary && !(table->primary = strdup(opts->primary))) {
+		free(table->baseline);
+		table->baseline = NULL;
+	}
+	table->opts.primary = table->primary;
 	rc = table->baseline ? allocate(table, metrics, n_metrics, &inputs) : -ENOMEM;
 	for (size_t m = 0; rc == 0 && m < n_metrics; m++)
 		rc = add_metric(table, inputs, &metrics[m]);
@@ -446,6 +514,7 @@ void compare_table_free(struct compare_table *table)
 	free(table->metrics);
 	free(table->rows);
 	free(table->baseline);
+	free(table->primary);
 	free(table->clock.name);
 	free(table->clock.settings);
 	free(table->clock.meaning);

@@ -37,6 +37,15 @@
  * that p_adj < alpha still means significant, and repeated looks do not
  * inflate the error rate.
  *
+ * With a primary metric (opts.primary) the table is judged by serial
+ * gatekeeping: Holm over the primary's rows first, at the full alpha;
+ * Holm over the other rows, at the full alpha, only when every primary row
+ * was rejected (the gate is open). An other row's p_adj is the larger of
+ * its Holm p_adj within its family and the largest primary p_adj, so that
+ * p_adj < alpha still means rejected and the family-wise error stays at
+ * most alpha (the closed testing principle). The MDE of a row is at the
+ * first Holm level of its own family.
+ *
  * The table keeps its own copies of all strings; the input may be freed
  * right after compare_table_build().
  */
@@ -84,6 +93,11 @@ struct compare_options {
 	/* Sequential design: looks after every round from min_trials to
 	 * seq_max trials a side; 0 for one fixed look. */
 	size_t seq_max;
+	/* Gatekeeping: the metric whose rows are tested first (Holm at alpha
+	 * over its rows, family F1); the other rows (F2) are tested, by Holm
+	 * at alpha, only when every F1 row was rejected, and their p_adj is
+	 * at least the largest of F1's. NULL: one Holm family over the table. */
+	const char *primary;
 };
 
 enum compare_method {
@@ -159,13 +173,18 @@ struct compare_clock {
 
 struct compare_table {
 	char *baseline;
+	char *primary;		/* opts.primary's copy, or NULL */
 	struct compare_clock clock;	/* set by compare_family_build() */
 	struct compare_options opts;
 	struct compare_metric_info *metrics;
 	size_t n_metrics;
 	struct compare_row *rows;	/* grouped by metric, in input order */
 	size_t n_rows;
-	size_t n_tests;		/* p-values in the Holm family */
+	size_t n_tests;		/* p-values in the Holm family (both, with a primary) */
+	/* With opts.primary: the tests of the primary's family (F1) and
+	 * whether every F1 row was rejected, so that the others were tested. */
+	size_t n_primary_tests;
+	bool gate_open;
 	size_t look_n;		/* sequential: trials a side at this look */
 	bool has_noise;		/* some row had A/A groups */
 };

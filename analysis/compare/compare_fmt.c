@@ -232,6 +232,24 @@ static void method_notes(const struct compare_table *t, const struct notes *to)
 		note(to, "  Newcombe interval, Fisher's exact test");
 }
 
+/* The serial gatekeeping rule of a table with a primary metric. */
+static void gate_notes(const struct compare_table *t, const struct notes *to)
+{
+	const struct compare_options *o = &t->opts;
+	size_t n1 = t->n_primary_tests, n2 = t->n_tests - t->n_primary_tests;
+
+	note(to, "p-adj: primary %s first at alpha %g (Holm over its %zu row%s), then", t->primary,
+	     o->alpha, n1, n1 == 1 ? "" : "s");
+	note(to, "  Holm over the other %zu test%s when it is decided (every primary row", n2,
+	     n2 == 1 ? "" : "s");
+	note(to, "  better, worse or differs); p-adj of those is at least the primary's%s",
+	     o->seq_max ? ";" : "");
+	if (o->seq_max)
+		note(to, "  scaled to the look");
+	if (!t->gate_open)
+		note(to, "gate closed: the primary was not decided, so the other rows are not tested");
+}
+
 static void level_notes(const struct compare_table *t, const struct notes *to)
 {
 	const struct compare_options *o = &t->opts;
@@ -242,9 +260,13 @@ static void level_notes(const struct compare_table *t, const struct notes *to)
 		note(to, "  O'Brien-Fleming boundaries of looks after every round from %zu",
 		     o->min_trials);
 	}
-	note(to, "p-adj: Holm over the %zu tests of this table%s", t->n_tests,
-	     o->seq_max ? ", scaled to the look" : "");
-	note(to, "MDE: the difference found with power %g at Holm's first level", o->power);
+	if (t->primary)
+		gate_notes(t, to);
+	else
+		note(to, "p-adj: Holm over the %zu tests of this table%s", t->n_tests,
+		     o->seq_max ? ", scaled to the look" : "");
+	note(to, "MDE: the difference found with power %g at Holm's first level%s", o->power,
+	     t->primary ? " of its family" : "");
 	if (t->has_noise)
 		note(to, "A/A: larger end of the %g%% interval of a variant against its twin",
 		     100.0 * o->ci_level);

@@ -48,12 +48,22 @@ static json_t *options(const struct compare_table *t)
 					     "spending", "O'Brien-Fleming (Lan-DeMets)")
 				 : json_null();
 
-	return json_pack("{s:f, s:f, s:f, s:f, s:o, s:{s:I, s:I, s:I}, s:I, s:o}",
+	json_t *opts = json_pack("{s:f, s:f, s:f, s:f, s:o, s:{s:I, s:I, s:I}, s:I, s:o}",
 			 "alpha", o->alpha, "power", o->power, "ci_level", o->ci_level,
 			 "equivalence_level", 1.0 - 2.0 * o->alpha, "margin", margin(&o->margin),
 			 "permutation", "seed", (json_int_t)o->perm.seed, "max_exact",
 			 (json_int_t)o->perm.max_exact, "resamples", (json_int_t)o->perm.resamples,
 			 "min_trials", (json_int_t)o->min_trials, "sequential", seq);
+
+	/* only with a primary: a table without one is as it always was */
+	if (opts && t->primary)
+		json_object_set_new(opts, "gatekeeping",
+				    json_pack("{s:s, s:I, s:I, s:b}", "primary", t->primary,
+					      "primary_tests", (json_int_t)t->n_primary_tests,
+					      "other_tests",
+					      (json_int_t)(t->n_tests - t->n_primary_tests),
+					      "gate_open", t->gate_open));
+	return opts;
 }
 
 static const char *better_word(enum metric_better b)

@@ -131,6 +131,8 @@ int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
 		rd->profile = xstrdup(s);
 	if (!rd->experiment && (s = json_string_value(json_object_get(meta, "experiment"))))
 		rd->experiment = xstrdup(s);
+	if (!rd->primary && !rd->headline.n && (s = json_string_value(json_object_get(meta, "primary"))))
+		rd->primary = xstrdup(s);
 	size_t i;
 	json_t *group, *glob;
 	if (!rd->headline.n)
@@ -230,6 +232,7 @@ void run_data_free(struct run_data *rd)
 	strlist_clear(&rd->dirs);
 	strlist_clear(&rd->labels);
 	strlist_clear(&rd->headline);
+	free(rd->primary);
 	free(rd->baseline);
 	free(rd->profile);
 	free(rd->experiment);

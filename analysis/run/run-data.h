@@ -44,6 +44,7 @@ struct run_data {
 	char *profile;
 	char *experiment;
 	struct strlist headline;  /* the experiment's headline metric globs (run.json "metrics") */
+	char *primary;            /* the headline metric tested first (run.json "primary"), or NULL */
 	struct run_trial *trials;
 	size_t n, alloc;
 	size_t derived;           /* trials whose metrics were computed on loading */

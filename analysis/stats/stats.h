@@ -14,6 +14,7 @@
  *   many tests       stats_adjust.c       Holm-Bonferroni
  *   power            stats_power.c        minimum detectable effects
  *   repeated looks   stats_sequential.c   group-sequential boundaries
+ *   designs          stats_design.c       can a design decide anything at all
  */
 #ifndef OOMLAB_STATS_H
 #define OOMLAB_STATS_H
@@ -165,5 +166,35 @@ double stats_mde_share(unsigned na, unsigned nb, double p0, double alpha, double
  * level; N_MAX <= N_FIRST (a single look) gives ALPHA. NAN on bad input. */
 double stats_obf_spent(double alpha, double t);
 double stats_sequential_level(double alpha, size_t n, size_t n_first, size_t n_max);
+
+/* ---- designs (stats_design.c) ----
+ * Before a run: whether N trials a side can give any row a p-value below
+ * the first Holm level over ROWS tests (alpha / ROWS; with a sequential
+ * design, looks from SEQ_FIRST to N, the boundary of that level at the
+ * last look, the most lenient one). The tests' smallest p for n against n
+ * is 2 / C(2n, n): Fisher's most extreme table and its mirror, and the
+ * permutation test while it enumerates (at most PERM.max_exact splits);
+ * past that the permutation test's is 1 / (1 + PERM.resamples) and
+ * Fisher's stays 2 / C(2n, n); the smaller is the design's. Fewer than
+ * MIN_TRIALS a side test nothing. If the smallest p does not reach the
+ * level, no row can be better, worse or differs (equivalence still can). */
+struct stats_design {
+	size_t n;		/* trials a side; a sequential run's most */
+	size_t rows;		/* tests in the first Holm family */
+	double alpha;
+	size_t seq_first;	/* the first look of a sequential design; 0: one look */
+	size_t min_trials;	/* fewer a side: no test (compare_options.min_trials) */
+	struct stats_permutation perm;
+};
+struct stats_design_answer {
+	double min_p;		/* the smallest p the tests can give at n a side */
+	double level;		/* the first Holm level it must be below */
+	bool can_decide;
+	size_t smallest_n;	/* the fewest trials a side that could; 0: none up to 1000 */
+};
+/* Returns a->can_decide. */
+bool stats_design_check(const struct stats_design *d, struct stats_design_answer *a);
+/* The smallest p any of the tests can give at N against N trials. */
+double stats_design_min_p(size_t n, const struct stats_permutation *how);
 
 #endif

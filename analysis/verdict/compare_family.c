@@ -264,6 +264,9 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 		opts.baseline = spec->baseline ? spec->baseline : rd->baseline;
 		opts.perm.seed = spec->seed;
 		opts.seq_max = sequential_max(rd);
+		/* gatekeeping whenever the family holds the primary metric */
+		if (rd->primary && (spec->all || wanted(rd->primary, globs)))
+			opts.primary = rd->primary;
 		if (compare_table_build(in.metrics, in.n_metrics, &opts, &family->table) != 0) {
 			strbuf_addstr(err, "the comparison could not be built");
 			rc = -1;

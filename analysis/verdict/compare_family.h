@@ -11,7 +11,9 @@
  * Outside --all, metrics that took one value in every trial of every group
  * are left out (nothing to compare), except trial_ok. Margins come from
  * run.json "equivalence" (the experiment's `equivalence` keys), the
- * sequential design from run.json "sequential".
+ * sequential design from run.json "sequential", the primary metric of
+ * serial gatekeeping from run.json "primary" (compare.h), whenever the
+ * family holds that metric.
  *
  * Every group must have run on one guest clock (trial.json
  * environment.clock; a trial from before clocks ran on realtime): times on

@@ -104,6 +104,34 @@ static void bad_input_names_file_and_line(void **state)
 	free(t);
 }
 
+/* primary = METRIC: one of the headline metrics (a glob there may match it), named by
+ * file and line when it is not. */
+static void primary_is_a_headline_metric(void **state)
+{
+	(void)state;
+	const char *head = "description = d\nvariants = stock\nprofile = p\nworkload = spawn\n";
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	char *t = xasprintf("%sprimary = binder-mmap.mmap_ok\nmetrics = oom_kills binder-mmap.*\n", head);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", t, &err), 0);
+	assert_string_equal(e.primary, "binder-mmap.mmap_ok");
+	experiment_clear(&e);
+	free(t);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", head, &err), 0);
+	assert_null(e.primary);
+	experiment_clear(&e);
+	t = xasprintf("%smetrics = oom_kills trial_ok\nprimary = spawn.spawn_per_s\n", head);
+	expect_error(t, "t.conf:6: primary = spawn.spawn_per_s: not one of the metrics");
+	free(t);
+	t = xasprintf("%sprimary = oom_kills\n", head);
+	expect_error(t, "t.conf:5: primary = oom_kills: not one of the metrics");
+	free(t);
+	t = xasprintf("%smetrics = oom_kills\nprimary = oom_*\n", head);
+	expect_error(t, "t.conf:6: primary = oom_*: primary wants one metric name");
+	free(t);
+	strbuf_release(&err);
+}
+
 /* arch and page_size: arm64 has 16k; a page size the arch lacks names the line, before anything boots. */
 static void arch_and_page_size(void **state)
 {
@@ -347,6 +375,7 @@ int main(void)
 		cmocka_unit_test(clock_is_given_only_when_the_file_says),
 		cmocka_unit_test(equivalence_margins),
 		cmocka_unit_test(sequential_keys),
+		cmocka_unit_test(primary_is_a_headline_metric),
 		cmocka_unit_test(shipped_experiments_load),
 		cmocka_unit_test(order_interleaves_every_round),
 		cmocka_unit_test(shards_cover_everything_once),

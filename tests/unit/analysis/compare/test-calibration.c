@@ -14,6 +14,11 @@
  *     never in the wrong direction;
  *   - equivalence: found for equal groups, claimed for a difference as
  *     large as the margin at most alpha + TOL of the time;
+ *   - serial gatekeeping (a primary metric tested first, the others only
+ *     when it is rejected): the same family-wise bounds, with no difference
+ *     anywhere and with the primary truly moved; the primary's power at the
+ *     MDE it reports, against the same shift under plain Holm over the six;
+ *     and how often a rare-events primary at 6 against 6 is decided;
  *   - the sequential rule (a look after every round): with no difference,
  *     runs end better/worse at most alpha + TOL of the time; with a clear
  *     difference they stop early and in the right direction.
@@ -301,6 +306,155 @@ static void test_power_at_mde(void **state)
 	free(s);
 }
 
+/* ---- serial gatekeeping: a primary metric first ---- */
+
+/* A table of all six shapes, PRIMARY first (moved by SCALE), the others
+ * with no difference; *O tests PRIMARY first when GATED. */
+static void gate_family(struct sim_metric *m, struct compare_options *o, const struct shape *primary,
+			double scale, bool gated)
+{
+	size_t k = 1;
+
+	m[0] = plain(primary, scale);
+	for (size_t i = 0; i < N_SHAPES; i++)
+		if (&shapes[i] != primary)
+			m[k++] = plain(&shapes[i], 1.0);
+	assert_int_equal(k, N_SHAPES);
+	*o = options(0);
+	o->primary = gated ? primary->metric : NULL;
+}
+
+/* The share of tables with a false row among the non-primary rows (and
+ * any false row at all when the primary has no difference either). */
+static void gate_null(gsl_rng *rng, struct sim_table *s, const struct shape *primary, double scale)
+{
+	const size_t reps = 2000, n = 6;
+	struct sim_metric m[N_SHAPES];
+	struct compare_options o;
+	size_t any = 0, open = 0;
+
+	gate_family(m, &o, primary, scale, true);
+	for (size_t r = 0; r < reps; r++) {
+		size_t wrong = 0;
+
+		simulate(s, rng, m, N_SHAPES, n, &o);
+		for (size_t i = scale == 1.0 ? 0 : 1; i < s->table.n_rows; i++)
+			wrong += significant(s->table.rows[i].verdict);
+		any += wrong > 0;
+		open += s->table.gate_open;
+		compare_table_free(&s->table);
+	}
+	printf("gatekeeping, %zu vs %zu, 6 metrics, primary %s %s: tables with a false %srow "
+	       "%.4f (bound %.4f), gate open in %.4f\n", n, n, primary->what,
+	       scale == 1.0 ? "with no difference" : "moved", scale == 1.0 ? "" : "non-primary ",
+	       (double)any / reps, ALPHA + tol(ALPHA, reps), (double)open / reps);
+	assert_true((double)any / reps <= ALPHA + tol(ALPHA, reps));
+}
+
+static void test_gatekeeping_null(void **state)
+{
+	struct sim_table *s = calloc(1, sizeof(*s));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	gsl_rng_set(rng, 2020);
+	gate_null(rng, s, &shapes[4], 1.0);	/* no difference anywhere */
+	gate_null(rng, s, &shapes[4], 2.0);	/* sendVec twice as slow: the gate opens */
+	gate_null(rng, s, &shapes[3], 3.0);	/* kills in 90% of trials, not 30% */
+	gsl_rng_free(rng);
+	free(s);
+}
+
+/* The primary's power at the median MDE it reports in a gated table of
+ * six, and at the same shift under plain Holm over the six. */
+static void test_gatekeeping_power(void **state)
+{
+	const size_t reps = 1000, n = 6;
+	const struct shape *primary = &shapes[4];	/* lognormal times */
+	struct sim_table *s = calloc(1, sizeof(*s));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_metric m[N_SHAPES];
+	struct compare_options o;
+	double mde[400], power[2] = { 0, 0 }, wrong = 0, shift;
+
+	(void)state;
+	gsl_rng_set(rng, 77);
+	gate_family(m, &o, primary, 1.0, true);
+	for (size_t r = 0; r < 400; r++) {
+		simulate(s, rng, m, N_SHAPES, n, &o);
+		mde[r] = s->table.rows[0].mde;
+		compare_table_free(&s->table);
+	}
+	shift = stats_median(mde, 400);
+	assert_true(isfinite(shift));
+	for (int gated = 1; gated >= 0; gated--) {
+		gate_family(m, &o, primary, 1.0 + shift / 100.0, gated);
+		for (size_t r = 0; r < reps; r++) {
+			const struct compare_row *row;
+
+			simulate(s, rng, m, N_SHAPES, n, &o);
+			row = &s->table.rows[0];
+			power[gated] += row->direction > 0 && significant(row->verdict);
+			wrong += row->direction < 0 && significant(row->verdict);
+			compare_table_free(&s->table);
+		}
+		power[gated] /= reps;
+	}
+	printf("gatekeeping, shift = the primary's median MDE %+.1f%%, %zu vs %zu, 6 metrics, "
+	       "lognormal times: power %.3f gated (bound %.3f), %.3f under plain Holm over 6, "
+	       "wrong direction %.4f\n", shift, n, n, power[1], 0.8 - tol(0.8, reps), power[0],
+	       wrong / (2.0 * reps));
+	assert_true(power[1] >= 0.8 - tol(0.8, reps));
+	assert_true(power[1] > power[0]);
+	assert_true(wrong / (2.0 * reps) <= 0.005);
+	gsl_rng_free(rng);
+	free(s);
+}
+
+/* Kills in no baseline trial and in a share SCALE - 1 of the variant's. */
+static void kills_or_none(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = gsl_rng_uniform(rng) < scale - 1.0 ? 1.0 : 0.0;
+}
+
+/* The quick experiment's question as issue 20 saw it: kills in 5 of 6
+ * kcalloc trials and none of 6 on stock. With true shares 0.83 and 0, how
+ * often is the primary decided (worse), gated and under Holm over six? */
+static void test_gatekeeping_rare_primary(void **state)
+{
+	const size_t reps = 2000, n = 6;
+	const struct shape kills = { "oom_kills", "kills or none", kills_or_none };
+	struct sim_table *s = calloc(1, sizeof(*s));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_metric m[N_SHAPES];
+	struct compare_options o;
+	double decided[2] = { 0, 0 };
+
+	(void)state;
+	gsl_rng_set(rng, 83);
+	for (int gated = 1; gated >= 0; gated--) {
+		/* oom_kills itself among the others would be a second row of the name */
+		gate_family(m, &o, &shapes[3], 1.83, gated);
+		m[0].shape = &kills;
+		for (size_t r = 0; r < reps; r++) {
+			simulate(s, rng, m, N_SHAPES, n, &o);
+			decided[gated] += s->table.rows[0].verdict == VERDICT_WORSE;
+			compare_table_free(&s->table);
+		}
+		decided[gated] /= reps;
+	}
+	printf("gatekeeping, kills in 0.83 vs 0 of trials, %zu vs %zu, 6 metrics: primary "
+	       "decided (worse) in %.3f gated, %.3f under plain Holm over 6\n", n, n,
+	       decided[1], decided[0]);
+	/* 5 or 6 of 6 (p 0.015 or 0.0022) pass alpha, only 6 of 6 passes alpha/6:
+	 * 0.83^6 + 6 0.83^5 0.17 = 0.729 and 0.83^6 = 0.327 */
+	assert_true(fabs(decided[1] - 0.729) <= tol(0.729, reps));
+	assert_true(fabs(decided[0] - 0.327) <= tol(0.327, reps));
+	gsl_rng_free(rng);
+	free(s);
+}
+
 /* ---- equivalence ---- */
 
 static void tight_times(gsl_rng *rng, double *x, size_t n, double scale)
@@ -451,6 +605,9 @@ int main(void)
 		cmocka_unit_test(test_null_rows),
 		cmocka_unit_test(test_null_family),
 		cmocka_unit_test(test_power_at_mde),
+		cmocka_unit_test(test_gatekeeping_null),
+		cmocka_unit_test(test_gatekeeping_power),
+		cmocka_unit_test(test_gatekeeping_rare_primary),
 		cmocka_unit_test(test_equivalence),
 		cmocka_unit_test(test_sequential_null),
 		cmocka_unit_test(test_sequential_finds_and_stops),

@@ -729,6 +729,117 @@ static void test_text_short_names(void **state)
 	compare_table_free(&t);
 }
 
+/* ---- serial gatekeeping: a primary metric first ----
+ * The primary oom_kills: kills in 5 of 6 kcalloc trials, none of 6 on
+ * stock: fisher(0, 6, 5, 1) = 12/792 = 0.015151515151515152 (the two
+ * tables as unlikely: 0 or 5 of the 5 kills on stock, C(6,5)/C(12,5) =
+ * 6/792 each). Holm over its one row: p_adj = 0.0151515 < 0.05, the gate
+ * opens. The others, Holm over 2 as in test_holm_over_table: 0.004329 and
+ * 0.28788, each at least the primary's 0.0151515: 0.0151515 (worse) and
+ * 0.28788 (not detected). Plain Holm over the 3 would give the kill row
+ * 2 * 0.0151515 = 0.030303.
+ * Closed: kills in 3 of 6, fisher(0, 6, 3, 3) = 0.18181818181818182 (the
+ * primary not detected); the sendVec row max(0.1818, 0.004329) = 0.1818,
+ * not tested (inconclusive), where plain Holm over 3 calls it worse
+ * (3 * 0.0021645 = 0.0064935). A primary row with no test (2 trials)
+ * keeps the gate closed and the others' p_adj at 1. */
+static void build_gated(struct compare_table *t, const double *kills, size_t n_kills,
+			const char *primary)
+{
+	static const double none[] = { 0, 0, 0, 0, 0, 0 };
+	struct compare_group g0[] = { group("stock", none, 6), group("binder-kcalloc", kills, n_kills) };
+	struct compare_group g1[] = { group("stock", sendvec, 6), group("binder-kcalloc", sendvec_slow, 6) };
+	struct compare_group g2[] = { group("stock", tput, 6), group("binder-kcalloc", tput_same, 6) };
+	struct compare_metric m[] = {
+		metric("binder-sendvec.sendvec_ns_per_rt.size=4", g1, 2),
+		metric("oom_kills", g0, 2),
+		metric("binder-throughput.throughput_iterations_per_s", g2, 2),
+	};
+	struct compare_options o;
+
+	compare_options_default(&o);
+	o.primary = primary;
+	assert_int_equal(compare_table_build(m, 3, &o, t), 0);
+	assert_int_equal(t->n_rows, 3);
+	assert_string_equal(t->metrics[t->rows[1].metric].name, "oom_kills");
+}
+
+static void test_gatekeeping(void **state)
+{
+	static const double five[] = { 1, 2, 1, 0, 1, 3 }, three[] = { 1, 0, 2, 0, 1, 0 };
+	char primary[] = "oom_kills";	/* the table keeps its own copy */
+	struct compare_table t, plain, two;
+	char *text, *json;
+
+	(void)state;
+	build_gated(&t, five, 6, primary);
+	primary[0] = 'X';
+	assert_string_equal(t.primary, "oom_kills");
+	assert_true(t.gate_open);
+	assert_int_equal(t.n_primary_tests, 1);
+	assert_int_equal(t.n_tests, 3);
+	assert_close(t.rows[1].p, 0.015151515151515152, 1e-12);
+	assert_close(t.rows[1].p_adj, 0.015151515151515152, 1e-12);
+	assert_int_equal(t.rows[1].verdict, VERDICT_WORSE);
+	assert_close(t.rows[0].p_adj, 0.015151515151515152, 1e-12);
+	assert_int_equal(t.rows[0].verdict, VERDICT_WORSE);
+	assert_close(t.rows[2].p_adj, 0.2878787878787879, 1e-12);
+	assert_int_equal(t.rows[2].verdict, VERDICT_NOT_DETECTED);
+	/* the MDE levels: the primary alone at alpha, the others as a family of 2 */
+	build_pair(&two, "oom_kills", (const double[]){ 0, 0, 0, 0, 0, 0 }, 6, five, 6);
+	assert_close(t.rows[1].mde, two.rows[0].mde, 1e-12);
+	compare_table_free(&two);
+	text = format(&t, "text");
+	assert_lines_fit(text, 80);
+	assert_non_null(strstr(text, "p-adj: primary oom_kills first at alpha 0.05 (Holm over its 1 row)"));
+	assert_non_null(strstr(text, "  Holm over the other 2 tests when it is decided"));
+	assert_null(strstr(text, "gate closed"));
+	free(text);
+	json = format(&t, "json");
+	assert_non_null(strstr(json, "\"gatekeeping\":{"));
+	assert_non_null(strstr(json, "\"gate_open\":true"));
+	free(json);
+	compare_table_free(&t);
+
+	/* the same table without a primary: one Holm family of 3, as before */
+	build_gated(&plain, five, 6, NULL);
+	assert_null(plain.primary);
+	assert_close(plain.rows[1].p_adj, 2 * 0.015151515151515152, 1e-12);
+	assert_close(plain.rows[0].p_adj, 3 * 0.0021645021645021645, 1e-12);
+	json = format(&plain, "json");
+	assert_null(strstr(json, "gatekeeping"));
+	free(json);
+	compare_table_free(&plain);
+
+	build_gated(&t, three, 6, "oom_kills");
+	assert_false(t.gate_open);
+	assert_close(t.rows[1].p_adj, 0.18181818181818182, 1e-12);
+	assert_int_equal(t.rows[1].verdict, VERDICT_NOT_DETECTED);
+	assert_close(t.rows[0].p_adj, 0.18181818181818182, 1e-12);
+	assert_int_equal(t.rows[0].verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(t.rows[0].why, "not tested: the primary was not significant");
+	assert_close(t.rows[2].p_adj, 0.2878787878787879, 1e-12);
+	assert_int_equal(t.rows[2].verdict, VERDICT_INCONCLUSIVE);
+	text = format(&t, "markdown");
+	assert_non_null(strstr(text, "gate closed: the primary was not decided, so the other rows "
+				     "are not tested"));
+	free(text);
+	compare_table_free(&t);
+	build_gated(&plain, three, 6, NULL);
+	assert_int_equal(plain.rows[0].verdict, VERDICT_WORSE);
+	compare_table_free(&plain);
+
+	/* a primary row with no test: the gate stays closed, the others at 1 */
+	build_gated(&t, five, 2, "oom_kills");
+	assert_false(t.gate_open);
+	assert_int_equal(t.n_primary_tests, 0);
+	assert_int_equal(t.n_tests, 2);
+	assert_close(t.rows[0].p_adj, 1.0, 1e-12);
+	assert_close(t.rows[2].p_adj, 1.0, 1e-12);
+	assert_int_equal(t.rows[0].verdict, VERDICT_INCONCLUSIVE);
+	compare_table_free(&t);
+}
+
 static void test_json_output(void **state)
 {
 	struct awkward w;
@@ -964,6 +1075,7 @@ int main(void)
 		cmocka_unit_test(test_zero_baseline),
 		cmocka_unit_test(test_zero_vs_zero),
 		cmocka_unit_test(test_holm_over_table),
+		cmocka_unit_test(test_gatekeeping),
 		cmocka_unit_test(test_mde),
 		cmocka_unit_test(test_equivalence),
 		cmocka_unit_test(test_margin_parse),

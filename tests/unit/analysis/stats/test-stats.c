@@ -350,6 +350,68 @@ static void test_mde(void **state)
 	assert_close(stats_fisher_min_p(6, 6), 2.0 / 924.0, 1e-12);
 }
 
+/* Can a design decide anything? The smallest p at n against n is
+ * 2 / C(2n, n): 3 vs 3 gives 2/20 = 0.1, 4 vs 4 2/70 = 0.0286, 5 vs 5
+ * 2/252 = 0.0079, 6 vs 6 2/924 = 0.0022; past 20,000 splits (9 vs 9 has
+ * 48,620) the permutation test's is 1/20001, Fisher's still 2 / C(2n, n).
+ * Checked against the tests themselves: Fisher's smallest p, the
+ * permutation test's step, and its p for two groups apart. */
+static void test_design(void **state)
+{
+	const struct stats_permutation how = { .seed = 1, .max_exact = 20000, .resamples = 20000 };
+	struct stats_design d = { .n = 3, .rows = 1, .alpha = 0.05, .min_trials = 3, .perm = how };
+	struct stats_design_answer a;
+	static const double lo[] = { 1, 2, 3, 4, 5, 6 }, hi[] = { 11, 12, 13, 14, 15, 16 };
+	double t, p;
+	bool exact;
+
+	(void)state;
+	for (unsigned n = 2; n <= 8; n++) {
+		assert_close(stats_design_min_p(n, &how), stats_fisher_min_p(n, n), 1e-12);
+		assert_close(stats_permutation_attainable(n, n, &how, 1.5 * stats_design_min_p(n, &how)),
+			     stats_design_min_p(n, &how), 1e-12);
+	}
+	assert_int_equal(stats_permutation_test(lo, 6, hi, 6, &how, &t, &p, &exact), 0);
+	assert_true(exact);
+	assert_close(p, stats_design_min_p(6, &how), 1e-12);
+	assert_close(stats_design_min_p(9, &how), 2.0 / 48620.0, 1e-12);
+	assert_true(stats_permutation_attainable(9, 9, &how, 1e-4) > 0.0);
+	assert_close(stats_design_min_p(1, &how), 1.0, 0);
+
+	assert_false(stats_design_check(&d, &a));	/* 3 vs 3, one row: 0.1 */
+	assert_close(a.min_p, 0.1, 1e-12);
+	assert_close(a.level, 0.05, 0);
+	assert_int_equal(a.smallest_n, 4);
+	d.n = 4;
+	assert_true(stats_design_check(&d, &a));	/* 0.0286 < 0.05 */
+	assert_close(a.min_p, 2.0 / 70.0, 1e-12);
+	d.n = 6, d.rows = 5;
+	assert_true(stats_design_check(&d, &a));	/* 0.0022 < 0.01 */
+	d.n = 3;
+	assert_false(stats_design_check(&d, &a));
+	assert_int_equal(a.smallest_n, 5);		/* 0.0079 < 0.01 */
+	d.n = 5, d.rows = 12;
+	assert_false(stats_design_check(&d, &a));	/* 0.0079 > 0.0042 */
+	assert_close(a.level, 0.05 / 12, 1e-12);
+	assert_int_equal(a.smallest_n, 6);
+	d.n = 2, d.rows = 1;
+	assert_false(stats_design_check(&d, &a));	/* no test below 3 a side */
+	assert_int_equal(a.smallest_n, 4);
+
+	/* sequential, looks from 3: the last look's boundary, below alpha / rows */
+	d.seq_first = 3, d.n = 5, d.rows = 12;
+	assert_false(stats_design_check(&d, &a));
+	assert_close(a.level, stats_sequential_level(0.05 / 12, 5, 3, 5), 1e-12);
+	assert_true(a.level < 0.05 / 12);
+	assert_true(a.smallest_n >= 6);
+	assert_true(stats_design_min_p(a.smallest_n, &how) <
+		    stats_sequential_level(0.05 / 12, a.smallest_n, 3, a.smallest_n));
+	assert_true(stats_design_min_p(a.smallest_n - 1, &how) >=
+		    stats_sequential_level(0.05 / 12, a.smallest_n - 1, 3, a.smallest_n - 1));
+	d.n = 20, d.rows = 5;
+	assert_true(stats_design_check(&d, &a));
+}
+
 /* ---- sequential boundaries ----
  * Lan-DeMets O'Brien-Fleming-type spending, two-sided alpha 0.05, five
  * equally spaced looks: z boundaries 4.8769, 3.3569, 2.6803, 2.2898,
@@ -396,6 +458,7 @@ int main(void)
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_mde),
 		cmocka_unit_test(test_sequential),
+		cmocka_unit_test(test_design),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

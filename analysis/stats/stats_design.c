@@ -1,0 +1,54 @@
+/* stats_design.c - whether a design can decide anything, before it runs. */
+#include <math.h>
+
+#include <gsl/gsl_sf_gamma.h>
+
+#include "stats.h"
+
+/* The most trials a side the search for a design that could decide tries. */
+#define DESIGN_MAX_N 1000
+
+double stats_design_min_p(size_t n, const struct stats_permutation *how)
+{
+	double splits, fisher, perm;
+
+	if (n < 2)
+		return 1.0;
+	splits = round(exp(gsl_sf_lnchoose((unsigned)(2 * n), (unsigned)n)));
+	/* Fisher's most extreme table (every yes on one side) and its mirror */
+	fisher = fmin(1.0, 2.0 / splits);
+	/* the permutation test: a split and its mirror tie, so 2 of all the
+	 * splits when it enumerates them, else 1 of 1 + resamples */
+	perm = splits <= (double)how->max_exact ? fisher : 1.0 / (1.0 + (double)how->resamples);
+	return fmin(fisher, perm);
+}
+
+/* The first Holm level at N trials a side: alpha / rows, or the boundary of
+ * the last look of a sequential design whose last look is at N. */
+static double first_level(const struct stats_design *d, size_t n)
+{
+	double a = d->alpha / (double)(d->rows ? d->rows : 1);
+
+	return d->seq_first ? stats_sequential_level(a, n, d->seq_first, n) : a;
+}
+
+static bool reaches(const struct stats_design *d, size_t n)
+{
+	return n >= d->min_trials && stats_design_min_p(n, &d->perm) < first_level(d, n);
+}
+
+bool stats_design_check(const struct stats_design *d, struct stats_design_answer *a)
+{
+	size_t from = d->min_trials > 2 ? d->min_trials : 2;
+
+	if (d->seq_first && from <= d->seq_first)
+		from = d->seq_first + 1;	/* a sequential design looks more than once */
+	a->min_p = stats_design_min_p(d->n, &d->perm);
+	a->level = first_level(d, d->n);
+	a->can_decide = reaches(d, d->n);
+	a->smallest_n = 0;
+	for (size_t n = from; n <= DESIGN_MAX_N && !a->smallest_n; n++)
+		if (reaches(d, n))
+			a->smallest_n = n;
+	return a->can_decide;
+}
