@@ -46,7 +46,9 @@ static const char run_usage[] =
 	"\n"
 	"With --until-decided (or until_decided = yes in the experiment) the run looks\n"
 	"at its headline metrics after every round from the third on and stops when\n"
-	"each is better, worse, differs or equivalent, or at --max-trials a variant.\n"
+	"each is better, worse, differs or equivalent, or at --max-trials a variant;\n"
+	"with a primary metric (primary = M), when the primary's rows are, the others\n"
+	"judged at that look.\n"
 	"The looks use O'Brien-Fleming boundaries (docs/STATISTICS.md), so looking\n"
 	"often does not raise the error rate. A shard of such a run runs its whole\n"
 	"slice of max-trials rounds without looking; the merged shards are judged at\n"
@@ -293,7 +295,8 @@ static int run_one(void *arg)
 }
 
 /* A look after a round: the headline family as lab compare judges it
- * (with the run's sequential design); true when every row is decided. */
+ * (with the run's sequential design); true when the rows the run waits for
+ * (compare_table_decided: the primary's, or every row) are decided. */
 static bool look(const struct run_plan *p, size_t *decided, size_t *rows)
 {
 	struct run_data rd = { 0 };
@@ -307,13 +310,11 @@ static bool look(const struct run_plan *p, size_t *decided, size_t *rows)
 		run_data_free(&rd);
 		return false;
 	}
-	for (size_t i = 0; i < family.table.n_rows; i++)
-		*decided += compare_verdict_decided(family.table.rows[i].verdict);
-	*rows = family.table.n_rows;
+	bool all = compare_table_decided(&family.table, decided, rows);
 	compare_family_free(&family);
 	run_data_free(&rd);
 	strbuf_release(&err);
-	return *rows > 0 && *decided == *rows;
+	return all;
 }
 
 /* The first round's trials in this shard (the first slot of each group). */
@@ -409,6 +410,12 @@ static size_t wait_trial(void *ctx)
 	}
 }
 
+/* What a sequential run waits for, in its notes. */
+static const char *waited_for(const struct run_plan *p)
+{
+	return p->exp.primary ? "primary rows" : "headline metrics";
+}
+
 static bool round_done(void *ctx, unsigned r)
 {
 	struct execution *x = ctx;
@@ -421,13 +428,14 @@ static bool round_done(void *ctx, unsigned r)
 		return true;
 	size_t decided, rows;
 	if (look(p, &decided, &rows)) {
-		note("round %u: %zu of %zu headline metrics decided: the run stops here", round, rows, rows);
+		note("round %u: %zu of %zu %s decided: the run stops here", round, rows, rows,
+		     waited_for(p));
 		return false;
 	}
-	snprintf(x->decided_note, sizeof(x->decided_note), " %zu of %zu headline metrics decided;",
-		 decided, rows);
+	snprintf(x->decided_note, sizeof(x->decided_note), " %zu of %zu %s decided;", decided, rows,
+		 waited_for(p));
 	if (round == planned_trials(&p->exp))
-		note("round %u: %zu of %zu headline metrics decided at max_trials", round, decided, rows);
+		note("round %u: %zu of %zu %s decided at max_trials", round, decided, rows, waited_for(p));
 	return true;
 }
 
@@ -627,13 +635,14 @@ int cmd_run(int argc, char **argv)
 			   "experiment file"),
 		OPT_STRING('p', "profile", &profile, "P", "another machine profile than the experiment's"),
 		OPT_ULONG('n', "trials", &trials, "N", 1, ULONG_MAX,
-			  "trials per variant instead of the experiment's"),
+			  "trials per variant instead of the experiment's (a fixed design also for "
+			  "an experiment that runs until decided)"),
 		OPT_CALL(0, "clock", &clock_option, "C", opt_clock,
 			 "the guest's clock, realtime or icount, instead of the experiment's (or "
 			 "else the profile's; docs/CLOCKS.md); under icount the trial timeout is "
 			 "multiplied by 6"),
 		OPT_FLAG(0, "until-decided", &until_decided,
-			 "run rounds until every headline metric is decided (better, worse, differs "
+			 "run rounds until every headline metric (or the primary) is decided (better, worse, differs "
 			 "or equivalent), looking after each; see below"),
 		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK + 1, 1000,
 			  "with --until-decided: at most N trials a variant (default the experiment's "
@@ -676,9 +685,16 @@ int cmd_run(int argc, char **argv)
 			die_usage("run: %s", err.buf);
 		if (max_trials && !until_decided && !p.exp.until_decided)
 			die_usage("run: --max-trials goes with --until-decided");
-		if (trials && (until_decided || p.exp.until_decided))
+		if (trials && (until_decided || max_trials))
 			die_usage("run: --trials and --until-decided: the run decides its trials "
 				  "(--max-trials caps them)");
+		/* --trials N on an experiment that runs until decided: N fixed trials instead */
+		if (trials && p.exp.until_decided) {
+			note("run: --trials %lu: %lu fixed trials a variant instead of %s's until_decided",
+			     trials, trials, p.exp.path);
+			p.exp.until_decided = false;
+			p.exp.max_trials = 0;
+		}
 		if (until_decided)
 			p.exp.until_decided = true;
 		if (max_trials)
@@ -695,9 +711,11 @@ int cmd_run(int argc, char **argv)
 	}
 	char *platform = platform_name(&p.exp.platform);
 	if (p.exp.until_decided)
-		note("run %s: %s on %s (%s), clock %s, until every headline metric is decided, at most "
+		note("run %s: %s on %s (%s), clock %s, until %s%s is decided, at most "
 		     "%u trials per variant, seed %lu%s", p.run_id, p.exp.name, p.profile.name, platform,
-		     guest_clock_name(p.clock.clock), p.exp.max_trials, p.seed,
+		     guest_clock_name(p.clock.clock),
+		     p.exp.primary ? "the primary " : "every headline metric",
+		     p.exp.primary ? p.exp.primary : "", p.exp.max_trials, p.seed,
 		     p.shard_n > 1 ? " (one shard: its whole slice, no looks)" : "");
 	else
 		note("run %s: %s on %s (%s), clock %s, %u trial%s per variant, seed %lu%s", p.run_id,

@@ -41,6 +41,20 @@ bool compare_verdict_decided(enum compare_verdict verdict)
 	       verdict == VERDICT_DIFFERS || verdict == VERDICT_EQUIVALENT;
 }
 
+bool compare_table_decided(const struct compare_table *t, size_t *decided, size_t *rows)
+{
+	*decided = *rows = 0;
+	for (size_t i = 0; i < t->n_rows; i++) {
+		const struct compare_row *row = &t->rows[i];
+
+		if (t->primary && strcmp(t->metrics[row->metric].name, t->primary))
+			continue;
+		(*rows)++;
+		*decided += compare_verdict_decided(row->verdict);
+	}
+	return *rows > 0 && *decided == *rows;
+}
+
 const char *compare_method_test(enum compare_method method)
 {
 	switch (method) {

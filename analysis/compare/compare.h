@@ -206,6 +206,12 @@ enum compare_method compare_method_for(const struct compare_metric *metric);
  * equivalent (what a sequential run waits for). */
 bool compare_verdict_decided(enum compare_verdict verdict);
 
+/* The stopping rule of a sequential run, one look: the rows it waits for
+ * are the primary's when the table has one (the others are judged at the
+ * look where it stops, each at that look's boundary), else every row.
+ * True when each of them is decided; *DECIDED and *ROWS count them. */
+bool compare_table_decided(const struct compare_table *table, size_t *decided, size_t *rows);
+
 /* The variant a group belongs to: .variant, or .label up to a '#'.
  * Writes at most SIZE bytes into BUF and returns BUF. */
 const char *compare_group_variant(const struct compare_group *group,
