@@ -94,20 +94,22 @@ static void child_setup_stdio(const struct child_process *cp, int pipe_write)
 	}
 }
 
-int start_command(struct child_process *cp)
+/*
+ * Forks a child in a process group of its own that dies with the lab: 0 in
+ * the child, its pid in the parent (registered), -1 when fork failed. All
+ * signals are blocked across the fork so that the child cannot be killed
+ * before it is registered; both return with them still blocked, *OLD the
+ * mask to restore.
+ */
+static pid_t fork_controlled(sigset_t *old)
 {
-	int fds[2] = { -1, -1 };
-	if (cp->capture && pipe2(fds, O_CLOEXEC) < 0)
-		return error("cannot create a pipe: %s", strerror(errno));
-
-	/* Block signals across fork so the child cannot be killed before it is registered. */
-	sigset_t all, old;
+	sigset_t all;
 	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
+	sigprocmask(SIG_BLOCK, &all, old);
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		sigprocmask(SIG_SETMASK, old, NULL);
 		return error("cannot fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
@@ -115,6 +117,24 @@ int start_command(struct child_process *cp)
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(127);
+		return 0;
+	}
+	setpgid(pid, pid);
+	register_child(pid);
+	return pid;
+}
+
+int start_command(struct child_process *cp)
+{
+	int fds[2] = { -1, -1 };
+	if (cp->capture && pipe2(fds, O_CLOEXEC) < 0)
+		return error("cannot create a pipe: %s", strerror(errno));
+
+	sigset_t old;
+	pid_t pid = fork_controlled(&old);
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
@@ -131,8 +151,6 @@ int start_command(struct child_process *cp)
 		fprintf(stderr, "lab: cannot run %s: %s\n", cp->argv[0], strerror(errno));
 		_exit(127);
 	}
-	setpgid(pid, pid);
-	register_child(pid);
 	if (cp->foreground && cp->stdin_inherit && isatty(0)) {
 		/* Its own process group keeps a child killable as a whole; a terminal reads only
 		 * to its foreground group, so an interactive child is made that group. */
@@ -152,28 +170,17 @@ int start_function(struct child_process *cp, int (*fn)(void *arg), void *arg)
 {
 	/* Buffered output would otherwise be written twice, once by each copy. */
 	fflush(NULL);
-	sigset_t all, old;
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		return error("cannot fork: %s", strerror(errno));
-	}
+	sigset_t old;
+	pid_t pid = fork_controlled(&old);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
 		/* The siblings are the parent's to kill, not this copy's. */
 		memset(live_children, 0, sizeof(live_children));
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		int rc = fn(arg);
 		exit(rc < 0 ? 1 : rc);
 	}
-	setpgid(pid, pid);
-	register_child(pid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	cp->pid = pid;
 	return 0;

@@ -1,4 +1,4 @@
-/* Progress of long work: redrawn on a terminal, a line per step elsewhere. */
+/* Progress of long work: redrawn on a terminal, a line now and then elsewhere. */
 #include "progress.h"
 
 #include <stdarg.h>
@@ -34,28 +34,23 @@ static void describe_done(const struct progress *p, double now, char *buf, size_
 	}
 }
 
-static void draw(struct progress *p)
-{
-	char elapsed[32], done[96];
-	double now = now_monotonic();
-	format_duration(elapsed, sizeof(elapsed), now - p->start);
-	describe_done(p, now, done, sizeof(done));
-	fprintf(stderr, "\r\033[K%s: %s %s%s", p->label, p->step, elapsed, done);
-	fflush(stderr);
-	p->last_draw = now;
-}
-
 /* Off a terminal (a log, CI, a pipe): a line now and then, so that a long
  * step is never silent for long. */
 #define LOG_LINE_EVERY 60.0
 
-static void log_line(struct progress *p)
+/* The step, the time so far and what is done: redrawn in place on a
+ * terminal, a line of its own elsewhere. */
+static void show(struct progress *p)
 {
 	char elapsed[32], done[96];
 	double now = now_monotonic();
 	format_duration(elapsed, sizeof(elapsed), now - p->start);
 	describe_done(p, now, done, sizeof(done));
-	fprintf(stderr, "lab: %s: %s, %s so far:%s\n", p->label, p->step, elapsed, done);
+	if (p->tty)
+		fprintf(stderr, "\r\033[K%s: %s %s%s", p->label, p->step, elapsed, done);
+	else
+		fprintf(stderr, "lab: %s: %s, %s so far:%s\n", p->label, p->step, elapsed, done);
+	fflush(stderr);
 	p->last_draw = now;
 }
 
@@ -66,7 +61,7 @@ void progress_step(struct progress *p, const char *step, unsigned long total)
 	p->done = 0;
 	p->step_start = p->last_draw = now_monotonic();
 	if (p->tty)
-		draw(p);
+		show(p);
 	else if (!quiet)
 		fprintf(stderr, "lab: %s: %s\n", p->label, step);
 }
@@ -75,10 +70,8 @@ void progress_update(struct progress *p, unsigned long done)
 {
 	p->done = done;
 	double since = now_monotonic() - p->last_draw;
-	if (p->tty && since > 0.25)
-		draw(p);
-	else if (!p->tty && !quiet && since > LOG_LINE_EVERY)
-		log_line(p);
+	if (p->tty ? since > 0.25 : !quiet && since > LOG_LINE_EVERY)
+		show(p);
 }
 
 void progress_end(struct progress *p, const char *fmt, ...)
