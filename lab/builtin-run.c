@@ -142,6 +142,7 @@ static json_t *run_json(const struct run_plan *p)
 	json_object_set_new(run, "metrics", metrics);
 	if (p->exp.primary)
 		json_object_set_new(run, "primary", json_string(p->exp.primary));
+	if (p->exp.parametric.n) json_object_set_new(run, "parametric", experiment_parametric_json(&p->exp));
 	json_t *margins = json_array();
 	for (size_t i = 0; i < p->exp.margins.n; i++)
 		json_array_append_new(margins, json_pack("{s:s, s:s}", "metric", p->exp.margin_globs.items[i],

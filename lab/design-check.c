@@ -54,11 +54,14 @@ int design_check(const struct experiment *e, const struct strlist *labels, struc
 	struct stats_design_answer a;
 	size_t per = rows_per_metric(e, labels);
 	size_t metrics = e->primary ? 1 : e->metrics.n ? e->metrics.n : 1;
+	/* rows of Student's t have no floor on p */
+	size_t parametric = experiment_parametric_metrics(e);
 
 	compare_options_default(&o);
 	struct stats_design d = {
 		.n = e->until_decided ? e->max_trials : e->trials,
 		.rows = per * metrics,
+		.parametric = per * (parametric < metrics ? parametric : metrics),
 		.alpha = o.alpha,
 		.seq_first = e->until_decided ? SEQUENTIAL_FIRST_LOOK : 0,
 		.min_trials = o.min_trials,

@@ -2,8 +2,8 @@
  * Before a run boots: can its design decide any row at all? From the
  * experiment alone (trials a side, or a sequential run's max_trials; the
  * headline rows: metrics x the groups that are compared, or the primary's
- * rows with gatekeeping; alpha; the looks) and the tests' smallest p
- * (stats_design_check). When no row could be better, worse or differs,
+ * rows with gatekeeping; alpha; the looks; which rows are parametric, whose
+ * p has no floor) and the tests' smallest p (stats_design_check). When no row could be better, worse or differs,
  * the reason and the smallest design that could, as one line.
  */
 #ifndef LAB_DESIGN_CHECK_H

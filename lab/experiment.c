@@ -146,6 +146,12 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 	} else if (!strcmp(key, "metrics")) {
 		strlist_clear(&e->metrics);
 		split_words(v, &e->metrics);
+	} else if (!strcmp(key, "parametric")) {
+		strlist_clear(&e->parametric);
+		split_words(v, &e->parametric);
+		if (!e->parametric.n)
+			return "wants one or more metric names or globs";
+		e->parametric_line = line;
 	} else if (!strcmp(key, "primary")) {
 		if (strpbrk(v, " \t*?["))
 			return "wants one metric name (not a glob)";
@@ -183,6 +189,51 @@ static bool primary_in_metrics(const struct experiment *e)
 		if (!fnmatch(e->metrics.items[i], e->primary, 0))
 			return true;
 	return false;
+}
+
+/* Why a `parametric` glob is refused, or NULL. Textual and simple: it must
+ * match a headline glob as text or be matched by one (so that it names
+ * headline metrics, not a typo), and a glob the known-metrics table takes
+ * for rare events or outcomes is refused (shares take Fisher's test). */
+static const char *parametric_refused(const struct experiment *e, const char *glob)
+{
+	const struct metric_def *known = metric_lookup(glob);
+	if (known && (known->kind == METRIC_EVENTS || known->kind == METRIC_OUTCOME))
+		return "is a share (events or outcomes take Fisher's test, never Student's t)";
+	for (size_t i = 0; i < e->metrics.n; i++)
+		if (!fnmatch(glob, e->metrics.items[i], 0) || !fnmatch(e->metrics.items[i], glob, 0))
+			return NULL;
+	return "matches none of the metrics (the headline, metrics = ...)";
+}
+
+/* True when a parametric glob takes the metric NAME (experiment_parametric_rows). */
+static bool parametric_takes(const struct experiment *e, const char *name)
+{
+	const struct metric_def *known = metric_lookup(name);
+	if (known && (known->kind == METRIC_EVENTS || known->kind == METRIC_OUTCOME))
+		return false;
+	for (size_t i = 0; i < e->parametric.n; i++)
+		if (!fnmatch(e->parametric.items[i], name, 0))
+			return true;
+	return false;
+}
+
+size_t experiment_parametric_metrics(const struct experiment *e)
+{
+	size_t n = 0;
+	if (e->primary)
+		return parametric_takes(e, e->primary);
+	for (size_t i = 0; i < e->metrics.n; i++)
+		n += parametric_takes(e, e->metrics.items[i]);
+	return n;
+}
+
+json_t *experiment_parametric_json(const struct experiment *e)
+{
+	json_t *globs = json_array();
+	for (size_t i = 0; i < e->parametric.n; i++)
+		json_array_append_new(globs, json_string(e->parametric.items[i]));
+	return globs;
 }
 
 int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,
@@ -226,6 +277,14 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 		strbuf_addf(err, "%s:%d: primary = %s: not one of the metrics (the headline, "
 			    "metrics = ...)", file, e->primary_line, e->primary);
 		return -1;
+	}
+	for (size_t i = 0; i < e->parametric.n; i++) {
+		const char *why = parametric_refused(e, e->parametric.items[i]);
+		if (why) {
+			strbuf_addf(err, "%s:%d: parametric = %s: %s", file, e->parametric_line,
+				    e->parametric.items[i], why);
+			return -1;
+		}
 	}
 	if (e->until_decided && !e->max_trials)
 		e->max_trials = DEFAULT_MAX_TRIALS;
@@ -331,6 +390,7 @@ void experiment_clear(struct experiment *e)
 	strlist_clear(&e->perf_events);
 	strlist_clear(&e->metrics);
 	free(e->primary);
+	strlist_clear(&e->parametric);
 	strlist_clear(&e->margin_globs);
 	strlist_clear(&e->margins);
 	memset(e, 0, sizeof(*e));

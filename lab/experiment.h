@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "clock.h"
 #include "platform.h"
 #include "common/util.h"
@@ -50,6 +52,13 @@ struct experiment {
 	 * docs/STATISTICS.md); one of metrics (a name a glob there matches). NULL: none. */
 	char *primary;
 	int primary_line;
+	/* parametric = GLOB...: rows of the metrics these match take their p
+	 * from Student's t with the Welch df, not the permutation test
+	 * (docs/STATISTICS.md, "Parametric rows"). Each glob must match one of
+	 * `metrics` as text, or be matched by one (fnmatch either way round),
+	 * and may not name a share (an events or outcome metric). */
+	struct strlist parametric;
+	int parametric_line;
 	/* Equivalence margins as written ("2%", "0.5", "10pp"): per metric glob
 	 * (`equivalence.GLOB = M`, in file order), then the default
 	 * (`equivalence = M`, glob "*") when given. */
@@ -81,5 +90,11 @@ char *group_variant(const char *label);
 /* The shell script the guest runs: every workload, each one's failure remembered. */
 char *experiment_command(const struct experiment *e);
 void experiment_clear(struct experiment *e);
+/* How many headline metric globs (or, with a primary, whether the primary)
+ * a `parametric` glob takes as text: their rows have no floor on p
+ * (design-check). */
+size_t experiment_parametric_metrics(const struct experiment *e);
+/* `parametric` as run.json's "parametric": an array of the globs. */
+json_t *experiment_parametric_json(const struct experiment *e);
 
 #endif

@@ -66,6 +66,22 @@ const char *compare_method_test(enum compare_method method)
 	return "?";
 }
 
+const char *compare_test_name(enum compare_method method, bool parametric)
+{
+	if (parametric && method == COMPARE_LOG_MEANS)
+		return "Welch t (logs)";
+	if (parametric && method == COMPARE_MEANS)
+		return "Welch t";
+	return compare_method_test(method);
+}
+
+bool compare_metric_parametric(const struct compare_metric *metric)
+{
+	enum compare_method method = compare_method_for(metric);
+
+	return metric->parametric && (method == COMPARE_LOG_MEANS || method == COMPARE_MEANS);
+}
+
 const char *compare_method_key(enum compare_method method)
 {
 	switch (method) {
@@ -220,6 +236,7 @@ static int add_info(struct compare_table *t, const struct compare_metric *m,
 	info->kind = m->def.kind;
 	info->better = m->def.better;
 	info->method = compare_method_for(m);
+	info->parametric = compare_metric_parametric(m);
 	info->margin = isnan(m->margin.value) ? t->opts.margin : m->margin;
 	compare_side_fill(&info->base, base, t->baseline, info->method, info->kind);
 	t->n_metrics++;
@@ -271,7 +288,7 @@ static int add_row(struct compare_table *t, struct compare_row_input *inputs,
 	}
 	inputs[t->n_rows] = (struct compare_row_input){
 		.metric = info->name, .method = info->method, .kind = info->kind,
-		.margin = info->margin,
+		.parametric = info->parametric, .margin = info->margin,
 		.base = group_at(m, own_base), .var = var,
 		.base_twin = group_at(m, find_group(m, own_base + 1, bstart, blen)),
 		.var_twin = group_at(m, find_group(m, var_index + 1, start, len)),

@@ -46,6 +46,12 @@
  * most alpha (the closed testing principle). The MDE of a row is at the
  * first Holm level of its own family.
  *
+ * A metric marked parametric (compare_metric.parametric; the experiment's
+ * `parametric` key) gets, for the log-means and means methods, its p-value
+ * from Student's t with the Welch df (stats_welch_test) instead of the
+ * permutation distribution, and its MDE at the level itself (the t test
+ * has no steps). Shares are never parametric.
+ *
  * The table keeps its own copies of all strings; the input may be freed
  * right after compare_table_build().
  */
@@ -78,6 +84,9 @@ struct compare_margin {
 struct compare_metric {
 	struct metric_def def;	/* see metric_resolve() */
 	struct compare_margin margin;	/* value NAN: the options' default */
+	/* p from Student's t (Welch df) instead of the permutation test, for
+	 * the log-means and means methods; ignored for shares */
+	bool parametric;
 	const struct compare_group *groups;
 	size_t n_groups;
 };
@@ -137,6 +146,7 @@ struct compare_metric_info {
 	enum metric_kind kind;
 	enum metric_better better;
 	enum compare_method method;	/* COMPARE_NONE when no row could test */
+	bool parametric;	/* its p from Student's t (compare_metric_parametric) */
 	struct compare_margin margin;	/* as given (or the default) */
 	struct compare_side base;
 };
@@ -145,11 +155,13 @@ struct compare_row {
 	size_t metric;		/* index into compare_table.metrics */
 	struct compare_side base, var;
 	enum compare_method method;
+	bool parametric;	/* p from Student's t with the Welch df, not permutations */
 	enum compare_scale scale;
 	double diff, ci_lo, ci_hi;	/* ci_level interval */
 	double eq_lo, eq_hi;	/* the interval the equivalence test used */
 	double margin;		/* in the row's scale; NAN when none applies */
-	bool exact;		/* p from the exact permutation/Fisher distribution */
+	bool exact;		/* p from the exact permutation/Fisher distribution
+				 * (false for a parametric row) */
 	int direction;		/* -1, 0, +1: variant lower/same/higher */
 	double p, p_adj;	/* NAN when not tested */
 	double level;		/* nominal level of the first Holm step (MDE's) */
@@ -222,6 +234,12 @@ const char *compare_group_variant(const struct compare_group *group,
 const char *compare_verdict_word(enum compare_verdict verdict);
 /* "permutation t (logs)", "permutation t", "Fisher exact", "none" */
 const char *compare_method_test(enum compare_method method);
+/* The test a metric's rows get: compare_method_test(), or for a parametric
+ * metric of the log-means or means method "Welch t (logs)", "Welch t". */
+const char *compare_test_name(enum compare_method method, bool parametric);
+/* True when METRIC's rows take their p from Student's t: marked
+ * parametric, and its method is log-means or means. */
+bool compare_metric_parametric(const struct compare_metric *metric);
 /* "log-means", "means", "shares", "none": the JSON/CSV key */
 const char *compare_method_key(enum compare_method method);
 /* "%", "unit", "pp" */

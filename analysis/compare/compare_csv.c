@@ -55,7 +55,7 @@ static void put_row(FILE *out, const struct compare_table *t,
 	csv_put_field(out, metric_kind_name(m->kind), false);
 	csv_put_field(out, metric_better_text(m->better), false);
 	csv_put_field(out, compare_method_key(r->method), false);
-	csv_put_field(out, compare_method_test(r->method), false);
+	csv_put_field(out, compare_test_name(r->method, r->parametric), false);
 	csv_put_field(out, r->var.variant, false);
 	csv_put_field(out, r->base.variant, false);
 	put_count(out, r->base.n);

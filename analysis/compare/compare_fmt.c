@@ -202,6 +202,20 @@ static bool any_method(const struct compare_table *t, enum compare_method method
 	return false;
 }
 
+/* Rows of the log-means or means method whose p comes from Student's t
+ * (PARAMETRIC) or from the permutation test (!PARAMETRIC). */
+static bool any_t_test(const struct compare_table *t, bool parametric)
+{
+	for (size_t i = 0; i < t->n_rows; i++) {
+		const struct compare_row *r = &t->rows[i];
+
+		if ((r->method == COMPARE_LOG_MEANS || r->method == COMPARE_MEANS) &&
+		    r->parametric == parametric)
+			return true;
+	}
+	return false;
+}
+
 static bool any_noisy(const struct compare_table *t)
 {
 	for (size_t i = 0; i < t->n_rows; i++)
@@ -221,10 +235,16 @@ static void method_notes(const struct compare_table *t, const struct notes *to)
 	if (any_method(t, COMPARE_MEANS))
 		note(to, "mean rows: ratio of means (Fieller interval), or the difference in the "
 			 "unit");
-	if (any_method(t, COMPARE_LOG_MEANS) || any_method(t, COMPARE_MEANS)) {
-		note(to, "p of geomean and mean rows: permutation test of Welch's t, over every");
+	if (any_t_test(t, false)) {
+		note(to, "p of %sgeomean and mean rows: permutation test of Welch's t, over every",
+		     any_t_test(t, true) ? "the other " : "");
 		note(to, "  split up to %zu, else %zu random ones (seed %lu)", o->perm.max_exact,
 		     o->perm.resamples, o->perm.seed);
+	}
+	if (any_t_test(t, true)) {
+		note(to, "p of Welch t rows (the experiment's parametric key): Welch's t against");
+		note(to, "  Student's t with the Welch-Satterthwaite df, not permutations; their");
+		note(to, "  MDE is at the level itself (no permutation steps)");
 	}
 	if (any_method(t, COMPARE_SHARES))
 		note(to, "share rows: trials ok / with an event; diff in percentage points,");

@@ -76,7 +76,7 @@ static json_t *metric(const struct compare_metric_info *m)
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "name", m->name,
 			 "unit", m->unit, "kind", metric_kind_name(m->kind), "better",
 			 better_word(m->better), "method", compare_method_key(m->method), "test",
-			 compare_method_test(m->method), "centre", compare_centre_name(m->method),
+			 compare_test_name(m->method, m->parametric), "centre", compare_centre_name(m->method),
 			 "margin", margin(&m->margin), "baseline", side(&m->base, m->method));
 }
 
@@ -87,7 +87,7 @@ static json_t *row(const struct compare_table *t, const struct compare_row *r)
 			      "baseline_stats", side(&r->base, r->method),
 			      "variant_stats", side(&r->var, r->method),
 			      "method", compare_method_key(r->method),
-			      "test", compare_method_test(r->method),
+			      "test", compare_test_name(r->method, r->parametric),
 			      "scale", compare_scale_key(r->scale));
 
 	if (!o)

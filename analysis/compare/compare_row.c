@@ -241,6 +241,11 @@ static int run_test(struct compare_row *row, const struct pair *p,
 					(unsigned)(na - p->ya), &prob);
 		row->exact = true;
 		row->direction = sign_of((double)p->yb / nb - (double)p->ya / na);
+	} else if (row->parametric) {
+		/* no permutations: Student's t with the Welch df, no floor */
+		rc = stats_welch_test(&p->w, &prob);
+		row->exact = false;
+		row->direction = sign_of(stats_welch_t(&p->w));
 	} else {
 		struct stats_permutation how = opts->perm;
 
@@ -265,8 +270,10 @@ static double row_mde(const struct compare_row *row, const struct pair *p,
 	if (p->method == COMPARE_SHARES)
 		return 100.0 * stats_mde_share((unsigned)na, (unsigned)nb, (double)p->ya / na, level,
 					       opts->power);
-	/* at the level the permutation test can really reach */
-	level = stats_permutation_attainable(na, nb, &opts->perm, level);
+	/* at the level the permutation test can really reach; Student's t
+	 * reaches every level */
+	if (!row->parametric)
+		level = stats_permutation_attainable(na, nb, &opts->perm, level);
 	if (level <= 0.0)
 		return INFINITY;
 	if (p->method == COMPARE_MEANS && row->scale == SCALE_PERCENT)
@@ -385,6 +392,8 @@ int compare_row_compute(struct compare_row *row, const struct compare_row_input 
 	row->level = row->se = row->df = NAN;
 	row->why = NULL;
 	row->method = in->method;
+	row->parametric = in->parametric && in->method != COMPARE_SHARES &&
+			  in->method != COMPARE_NONE;
 	if (compare_row_testable(in, opts)) {
 		rc = compute_tested(row, in, opts, levels);
 	} else {

@@ -8,6 +8,7 @@ struct compare_row_input {
 	const char *metric;		/* name, mixed into the permutation seed */
 	enum compare_method method;	/* the metric's, for every row */
 	enum metric_kind kind;
+	bool parametric;		/* p from Student's t (compare_metric_parametric) */
 	struct compare_margin margin;
 	const struct compare_group *base, *var;	/* NULL: no trials */
 	const struct compare_group *base_twin, *var_twin;	/* A/A, or NULL */

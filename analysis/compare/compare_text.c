@@ -75,7 +75,7 @@ static void print_metric_header(FILE *out, const struct compare_metric_info *m)
 	printable(name, sizeof(name), m->name);
 	printable(unit, sizeof(unit), *m->unit ? m->unit : "-");
 	fprintf(out, "%s\n  [%s] %s; %s, %s\n", name, unit, metric_better_text(m->better),
-		metric_kind_name(m->kind), compare_method_test(m->method));
+		metric_kind_name(m->kind), compare_test_name(m->method, m->parametric));
 }
 
 /* Columns ANSI colour codes do not take. */

@@ -135,6 +135,11 @@ int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
 		rd->primary = xstrdup(s);
 	size_t i;
 	json_t *group, *glob;
+	/* the design of the run that gives the headline */
+	if (!rd->headline.n && !rd->parametric.n)
+		json_array_foreach(json_object_get(meta, "parametric"), i, glob)
+			if (json_string_value(glob))
+				strlist_push(&rd->parametric, json_string_value(glob));
 	if (!rd->headline.n)
 		json_array_foreach(json_object_get(meta, "metrics"), i, glob)
 			if (json_string_value(glob))
@@ -232,6 +237,7 @@ void run_data_free(struct run_data *rd)
 	strlist_clear(&rd->dirs);
 	strlist_clear(&rd->labels);
 	strlist_clear(&rd->headline);
+	strlist_clear(&rd->parametric);
 	free(rd->primary);
 	free(rd->baseline);
 	free(rd->profile);

@@ -45,6 +45,7 @@ struct run_data {
 	char *experiment;
 	struct strlist headline;  /* the experiment's headline metric globs (run.json "metrics") */
 	char *primary;            /* the headline metric tested first (run.json "primary"), or NULL */
+	struct strlist parametric; /* metric globs whose rows take Student's t (run.json "parametric") */
 	struct run_trial *trials;
 	size_t n, alloc;
 	size_t derived;           /* trials whose metrics were computed on loading */

@@ -9,6 +9,7 @@
  *
  *   descriptive      stats.c              median, quantile, mean, sd, IQR
  *   location test    stats_permutation.c  permutation test of Welch's t
+ *                    stats_welch_test.c   Welch's t against Student's t (parametric)
  *   share test       stats_fisher.c       Fisher's exact test (2x2)
  *   intervals        stats_interval.c     Welch, Fieller (ratio), Newcombe
  *   many tests       stats_adjust.c       Holm-Bonferroni
@@ -106,6 +107,15 @@ int stats_permutation_test(const double *a, size_t na, const double *b, size_t n
 double stats_permutation_attainable(size_t na, size_t nb, const struct stats_permutation *how,
 				   double level);
 
+/* ---- the parametric test (stats_welch_test.c) ----
+ * Two-sided p-value of Welch's t (W, B minus A) from Student's t
+ * distribution with W's Welch-Satterthwaite degrees of freedom:
+ * 2 Q_t(|t|, df) (GSL's gsl_cdf_tdist_Q). Valid when each group's values
+ * are close to normal (Welch 1947); it has no floor: any p in (0, 1] can
+ * come out, whatever the group sizes. t = 0 gives 1; groups with no spread
+ * that differ give 0. STATS_EINVAL without degrees of freedom. */
+int stats_welch_test(const struct stats_welch *w, double *p);
+
 /* ---- Fisher's exact test (stats_fisher.c) ----
  * Table   | yes | no
  *   grp 1 |  a  |  b
@@ -177,10 +187,14 @@ double stats_sequential_level(double alpha, size_t n, size_t n_first, size_t n_m
  * past that the permutation test's is 1 / (1 + PERM.resamples) and
  * Fisher's stays 2 / C(2n, n); the smaller is the design's. Fewer than
  * MIN_TRIALS a side test nothing. If the smallest p does not reach the
- * level, no row can be better, worse or differs (equivalence still can). */
+ * level, no row can be better, worse or differs (equivalence still can).
+ * A parametric row (stats_welch_test) has no floor on its p: with any of
+ * them (PARAMETRIC of the ROWS) the design can decide at MIN_TRIALS a side,
+ * and when every row is parametric the smallest p is 0. */
 struct stats_design {
 	size_t n;		/* trials a side; a sequential run's most */
 	size_t rows;		/* tests in the first Holm family */
+	size_t parametric;	/* of them, rows with a p from Student's t */
 	double alpha;
 	size_t seq_first;	/* the first look of a sequential design; 0: one look */
 	size_t min_trials;	/* fewer a side: no test (compare_options.min_trials) */

@@ -32,9 +32,24 @@ static double first_level(const struct stats_design *d, size_t n)
 	return d->seq_first ? stats_sequential_level(a, n, d->seq_first, n) : a;
 }
 
+/* The smallest p of the design's rows at N a side: 0 when every row is
+ * parametric (Student's t has no floor), else the permutation and Fisher
+ * tests' floor. */
+static double rows_min_p(const struct stats_design *d, size_t n)
+{
+	if (d->rows && d->parametric >= d->rows)
+		return 0.0;
+	return stats_design_min_p(n, &d->perm);
+}
+
+/* A row can be decided at N a side: a test is possible (MIN_TRIALS and
+ * Welch's df, which needs 2 a side) and some row's smallest p is below
+ * the level; a parametric row's always is. */
 static bool reaches(const struct stats_design *d, size_t n)
 {
-	return n >= d->min_trials && stats_design_min_p(n, &d->perm) < first_level(d, n);
+	if (n < d->min_trials || n < 2)
+		return false;
+	return d->parametric > 0 || stats_design_min_p(n, &d->perm) < first_level(d, n);
 }
 
 bool stats_design_check(const struct stats_design *d, struct stats_design_answer *a)
@@ -43,7 +58,7 @@ bool stats_design_check(const struct stats_design *d, struct stats_design_answer
 
 	if (d->seq_first && from <= d->seq_first)
 		from = d->seq_first + 1;	/* a sequential design looks more than once */
-	a->min_p = stats_design_min_p(d->n, &d->perm);
+	a->min_p = rows_min_p(d, d->n);
 	a->level = first_level(d, d->n);
 	a->can_decide = reaches(d, d->n);
 	a->smallest_n = 0;

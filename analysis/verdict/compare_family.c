@@ -110,6 +110,9 @@ static int add_metric(const struct run_data *rd, const char *name, bool all,
 		return 0;
 	}
 	metric_resolve(name, unit ? unit : "", &metric->def);
+	/* run.json "parametric": whatever the family, rows of these metrics
+	 * take Student's t (shares never do: compare_metric_parametric) */
+	metric->parametric = rd->parametric.n && wanted(name, &rd->parametric);
 	metric->groups = groups;
 	metric->n_groups = in->n_groups;
 	metric->margin = (struct compare_margin){ .value = NAN };

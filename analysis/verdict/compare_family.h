@@ -13,7 +13,8 @@
  * run.json "equivalence" (the experiment's `equivalence` keys), the
  * sequential design from run.json "sequential", the primary metric of
  * serial gatekeeping from run.json "primary" (compare.h), whenever the
- * family holds that metric.
+ * family holds that metric; the metrics whose rows take their p from
+ * Student's t from run.json "parametric" (globs), in every family.
  *
  * Every group must have run on one guest clock (trial.json
  * environment.clock; a trial from before clocks ran on realtime): times on

@@ -76,6 +76,20 @@ static void designs(void **state)
 	       "give p >= 0.0079, the first Holm level over 12 rows is 0.0038 at the last look; the "
 	       "smallest design that could: --max-trials 6");
 	expect("until_decided = yes\nmetrics = a b c d e f g h i j k l\n", NULL);
+	/* parametric rows have no floor on p: 3 a side can decide, 12 rows or not */
+	expect("trials = 3\nmetrics = binder-sendvec.sendvec_ns_per_rt.*\naa = yes\n"
+	       "parametric = binder-sendvec.sendvec_ns_per_rt.*\n", NULL);
+	expect("until_decided = yes\nmax_trials = 5\nmetrics = a b c d e f g h i j k l\n"
+	       "parametric = a b c d e f g h i j k l\n", NULL);
+	expect("trials = 2\nmetrics = spawn.spawn_per_s\nparametric = spawn.spawn_per_s\n",
+	       "this design cannot decide any row better, worse or differs: 2 trials a side test "
+	       "nothing (a test needs 3); the smallest design that could: --trials 3");
+	/* a parametric glob that names a share counts no row: still Fisher's floor */
+	expect("trials = 3\nmetrics = oom_kills spawn.spawn_per_s\nprimary = oom_kills\n"
+	       "parametric = spawn.spawn_per_s\n",
+	       "this design cannot decide any row better, worse or differs: 3 trials a side give "
+	       "p >= 0.1, the first Holm level over 1 primary row is 0.05; the smallest design "
+	       "that could: --trials 4");
 }
 
 int main(void)

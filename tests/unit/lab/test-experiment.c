@@ -132,6 +132,47 @@ static void primary_is_a_headline_metric(void **state)
 	strbuf_release(&err);
 }
 
+/* parametric = GLOB...: each glob matches a headline glob as text or is
+ * matched by one, and names no share; else file:line. */
+static void parametric_names_headline_metrics(void **state)
+{
+	(void)state;
+	const char *head = "description = d\nvariants = stock\nprofile = p\nworkload = spawn\n"
+			   "metrics = binder-sendvec.sendvec_ns_per_rt.* spawn.spawn_per_s oom_kills\n";
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	char *t = xasprintf("%sparametric = binder-sendvec.sendvec_ns_per_rt.*\n", head);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", t, &err), 0);
+	assert_int_equal(e.parametric.n, 1);
+	assert_int_equal(experiment_parametric_metrics(&e), 1);
+	json_t *j = experiment_parametric_json(&e);
+	assert_string_equal(json_string_value(json_array_get(j, 0)), "binder-sendvec.sendvec_ns_per_rt.*");
+	json_decref(j);
+	experiment_clear(&e);
+	free(t);
+	/* narrower than a headline glob, and a headline name itself */
+	t = xasprintf("%sparametric = binder-sendvec.sendvec_ns_per_rt.size=4 spawn.spawn_per_s\n", head);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", t, &err), 0);
+	assert_int_equal(e.parametric.n, 2);
+	assert_int_equal(experiment_parametric_metrics(&e), 1);	/* spawn's; size=4 is one of the glob's */
+	experiment_clear(&e);
+	free(t);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", head, &err), 0);
+	assert_int_equal(e.parametric.n, 0);
+	assert_int_equal(experiment_parametric_metrics(&e), 0);
+	experiment_clear(&e);
+	t = xasprintf("%sparametric = binder-sendvec.sendvec_ns_per_rt.* binder-mmap.mmap_ns\n", head);
+	expect_error(t, "t.conf:6: parametric = binder-mmap.mmap_ns: matches none of the metrics");
+	free(t);
+	t = xasprintf("%sparametric = oom_kills\n", head);
+	expect_error(t, "t.conf:6: parametric = oom_kills: is a share");
+	free(t);
+	t = xasprintf("%sparametric =\n", head);
+	expect_error(t, "t.conf:6:");
+	free(t);
+	strbuf_release(&err);
+}
+
 /* arch and page_size: arm64 has 16k; a page size the arch lacks names the line, before anything boots. */
 static void arch_and_page_size(void **state)
 {
@@ -376,6 +417,7 @@ int main(void)
 		cmocka_unit_test(equivalence_margins),
 		cmocka_unit_test(sequential_keys),
 		cmocka_unit_test(primary_is_a_headline_metric),
+		cmocka_unit_test(parametric_names_headline_metrics),
 		cmocka_unit_test(shipped_experiments_load),
 		cmocka_unit_test(order_interleaves_every_round),
 		cmocka_unit_test(shards_cover_everything_once),

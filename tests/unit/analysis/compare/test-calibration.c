@@ -21,7 +21,12 @@
  *     and how often a rare-events primary at 6 against 6 is decided;
  *   - the sequential rule (a look after every round): with no difference,
  *     runs end better/worse at most alpha + TOL of the time; with a clear
- *     difference they stop early and in the right direction.
+ *     difference they stop early and in the right direction;
+ *   - parametric rows (Welch's t against Student's t, the experiment's
+ *     `parametric` key): the same null bounds at 4 and 6 a side, for the
+ *     lab's shapes and for heavy tails and outliers, tables of twelve sizes,
+ *     the power at the MDE, a 10% change at 0.1% spread found at 3 and 4 a
+ *     side where permutations cannot, and the sequential rule over twelve.
  * TOL is three binomial standard deviations of the replication count, so a
  * correct engine fails a bound about once in a thousand runs of this file,
  * and the seed is fixed so that it never flakes.
@@ -43,6 +48,7 @@
 
 #define ALPHA 0.05
 #define MAX_N 40
+#define MAX_METRICS 12
 
 /* Three binomial sds of a share near P over R replications. */
 static double tol(double p, size_t r)
@@ -120,12 +126,13 @@ struct sim_metric {
 	const struct shape *shape;
 	double scale;		/* the variant's centre, times the baseline's */
 	struct compare_margin margin;
+	bool parametric;	/* p from Student's t (the experiment's parametric key) */
 };
 
 struct sim_table {
-	double values[N_SHAPES][2][MAX_N];
-	struct compare_group groups[N_SHAPES][2];
-	struct compare_metric metrics[N_SHAPES];
+	double values[MAX_METRICS][2][MAX_N];
+	struct compare_group groups[MAX_METRICS][2];
+	struct compare_metric metrics[MAX_METRICS];
 	struct compare_table table;
 };
 
@@ -155,7 +162,8 @@ static void simulate(struct sim_table *s, gsl_rng *rng, const struct sim_metric 
 		s->groups[k][1] = (struct compare_group){ .label = "binder-kcalloc",
 							  .values = s->values[k][1], .n = n };
 		s->metrics[k] = (struct compare_metric){ .groups = s->groups[k], .n_groups = 2,
-							 .margin = m[k].margin };
+							 .margin = m[k].margin,
+							 .parametric = m[k].parametric };
 		metric_resolve(m[k].shape->metric, NULL, &s->metrics[k].def);
 	}
 	assert_int_equal(compare_table_build(s->metrics, n_metrics, o, &s->table), 0);
@@ -168,7 +176,7 @@ static bool significant(enum compare_verdict v)
 
 static struct sim_metric plain(const struct shape *shape, double scale)
 {
-	return (struct sim_metric){ shape, scale, { .value = NAN } };
+	return (struct sim_metric){ shape, scale, { .value = NAN }, false };
 }
 
 /* ---- no true difference ---- */
@@ -238,15 +246,17 @@ static void test_null_family(void **state)
 /* The median MDE the table reports for SHAPE with N trials a side in a
  * family of FAMILY metrics, with no difference. */
 static double median_mde(gsl_rng *rng, struct sim_table *s, const struct shape *shape, size_t n,
-			 size_t family, enum compare_scale *scale)
+			 size_t family, bool parametric, enum compare_scale *scale)
 {
 	const size_t reps = 400;
 	struct compare_options o = options(0);
 	struct sim_metric m[N_SHAPES];
 	double mde[400];
 
-	for (size_t k = 0; k < family; k++)
+	for (size_t k = 0; k < family; k++) {
 		m[k] = plain(k ? &shapes[4] : shape, 1.0);
+		m[k].parametric = parametric;
+	}
 	for (size_t r = 0; r < reps; r++) {
 		simulate(s, rng, m, family, n, &o);
 		mde[r] = s->table.rows[0].mde;
@@ -259,17 +269,19 @@ static double median_mde(gsl_rng *rng, struct sim_table *s, const struct shape *
 /* Power at the median reported MDE, in a family of FAMILY metrics where
  * only the first one moves. */
 static void check_power(gsl_rng *rng, struct sim_table *s, const struct shape *shape, size_t n,
-			size_t family)
+			size_t family, bool parametric)
 {
 	const size_t reps = 1000;
 	struct compare_options o = options(0);
 	struct sim_metric m[N_SHAPES];
 	enum compare_scale scale;
-	double mde = median_mde(rng, s, shape, n, family, &scale), power = 0.0, wrong = 0.0;
+	double mde = median_mde(rng, s, shape, n, family, parametric, &scale), power = 0.0, wrong = 0.0;
 
 	assert_true(isfinite(mde));
-	for (size_t k = 0; k < family; k++)
+	for (size_t k = 0; k < family; k++) {
 		m[k] = plain(k ? &shapes[4] : shape, 1.0);
+		m[k].parametric = parametric;
+	}
 	/* percent MDEs move the centre; percentage points move a share of 0.3 */
 	m[0].scale = scale == SCALE_POINTS ? (0.3 + mde / 100.0) / 0.3 : 1.0 + mde / 100.0;
 	for (size_t r = 0; r < reps; r++) {
@@ -280,9 +292,9 @@ static void check_power(gsl_rng *rng, struct sim_table *s, const struct shape *s
 	}
 	power /= reps;
 	wrong /= reps;
-	printf("shift = median MDE %+.1f%s, %zu vs %zu, family of %zu, %-24s power %.3f "
-	       "(promised 0.8, bound %.3f), wrong direction %.4f\n", mde,
-	       scale == SCALE_POINTS ? "pp" : "%", n, n, family, shape->what, power,
+	printf("%sshift = median MDE %+.1f%s, %zu vs %zu, family of %zu, %-24s power %.3f "
+	       "(promised 0.8, bound %.3f), wrong direction %.4f\n", parametric ? "parametric, " : "",
+	       mde, scale == SCALE_POINTS ? "pp" : "%", n, n, family, shape->what, power,
 	       0.8 - tol(0.8, reps), wrong);
 	assert_true(power >= 0.8 - tol(0.8, reps));
 	assert_true(wrong <= 0.005);
@@ -295,13 +307,13 @@ static void test_power_at_mde(void **state)
 
 	(void)state;
 	gsl_rng_set(rng, 7);
-	check_power(rng, s, &shapes[4], 6, 1);	/* lognormal times */
-	check_power(rng, s, &shapes[4], 6, 6);
-	check_power(rng, s, &shapes[4], 12, 6);
-	check_power(rng, s, &shapes[5], 12, 1);	/* gamma with outliers */
-	check_power(rng, s, &shapes[0], 12, 1);	/* overdispersed counts */
-	check_power(rng, s, &shapes[0], 20, 6);
-	check_power(rng, s, &shapes[2], 20, 1);	/* rare events, as a share */
+	check_power(rng, s, &shapes[4], 6, 1, false);	/* lognormal times */
+	check_power(rng, s, &shapes[4], 6, 6, false);
+	check_power(rng, s, &shapes[4], 12, 6, false);
+	check_power(rng, s, &shapes[5], 12, 1, false);	/* gamma with outliers */
+	check_power(rng, s, &shapes[0], 12, 1, false);	/* overdispersed counts */
+	check_power(rng, s, &shapes[0], 20, 6, false);
+	check_power(rng, s, &shapes[2], 20, 1, false);	/* rare events, as a share */
 	gsl_rng_free(rng);
 	free(s);
 }
@@ -505,7 +517,7 @@ static size_t sequential_run_gated(gsl_rng *rng, struct sim_table *s, const stru
 {
 	struct compare_options o = options(n_max);
 	o.primary = primary;
-	double all[N_SHAPES][2][MAX_N];
+	double all[MAX_METRICS][2][MAX_N];
 	size_t n;
 
 	for (size_t k = 0; k < n_metrics; k++) {
@@ -523,7 +535,8 @@ static size_t sequential_run_gated(gsl_rng *rng, struct sim_table *s, const stru
 			s->groups[k][1] = (struct compare_group){ .label = "binder-kcalloc",
 								  .values = s->values[k][1], .n = n };
 			s->metrics[k] = (struct compare_metric){ .groups = s->groups[k],
-								 .n_groups = 2, .margin = m[k].margin };
+								 .n_groups = 2, .margin = m[k].margin,
+								 .parametric = m[k].parametric };
 			metric_resolve(m[k].shape->metric, NULL, &s->metrics[k].def);
 		}
 		assert_int_equal(compare_table_build(s->metrics, n_metrics, &o, &s->table), 0);
@@ -669,6 +682,252 @@ static void test_sequential_gated(void **state)
 	free(s);
 }
 
+/* ---- parametric rows: Welch's t against Student's t ----
+ * The experiment's `parametric` key: no permutations, so no floor on p.
+ * Its size depends on the data being close to normal (on the logs for
+ * times), so it is measured here on the lab's shapes and on two that
+ * break the assumption (heavy tails, outliers), at 4 and 6 a side. */
+
+/* sendVec under icount: an A/A spread of about 0.1% on the logs. */
+static void icount_times(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = 19200.0 * scale * exp(gsl_ran_gaussian(rng, 0.001));
+}
+
+/* Heavy tails on the log scale: exp of 0.1 times Student's t with 3 df. */
+static void heavy_times(gsl_rng *rng, double *x, size_t n, double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = 250e3 * scale * exp(0.1 * gsl_ran_tdist(rng, 3.0));
+}
+
+static const struct shape icount_shape = { "binder-sendvec.sendvec_ns_per_rt.size=4",
+					   "lognormal, sd 0.001", icount_times };
+static const struct shape heavy_shape = { "binder-sendvec.sendvec_ns_per_rt.size=4",
+					  "exp(0.1 t_3) times", heavy_times };
+
+/* Twelve sendVec sizes, as binder-kvcalloc-throughput's headline: names
+ * of the lab's (so that kind and direction are right), one DRAW each. */
+static const char *const sendvec_sizes[MAX_METRICS] = {
+	"binder-sendvec.sendvec_ns_per_rt.size=4", "binder-sendvec.sendvec_ns_per_rt.size=8",
+	"binder-sendvec.sendvec_ns_per_rt.size=16", "binder-sendvec.sendvec_ns_per_rt.size=32",
+	"binder-sendvec.sendvec_ns_per_rt.size=64", "binder-sendvec.sendvec_ns_per_rt.size=128",
+	"binder-sendvec.sendvec_ns_per_rt.size=256", "binder-sendvec.sendvec_ns_per_rt.size=512",
+	"binder-sendvec.sendvec_ns_per_rt.size=1024", "binder-sendvec.sendvec_ns_per_rt.size=4096",
+	"binder-sendvec.sendvec_ns_per_rt.size=16384", "binder-sendvec.sendvec_ns_per_rt.size=65536",
+};
+
+static struct shape sizes_shapes[MAX_METRICS];
+
+/* A family of twelve sizes drawn by DRAW, the first moved by SCALE. */
+static void sizes_family(struct sim_metric *m, void (*draw)(gsl_rng *, double *, size_t, double),
+			 const char *what, double scale, bool parametric)
+{
+	for (size_t k = 0; k < MAX_METRICS; k++) {
+		sizes_shapes[k] = (struct shape){ sendvec_sizes[k], what, draw };
+		m[k] = plain(&sizes_shapes[k], k ? 1.0 : scale);
+		m[k].parametric = parametric;
+	}
+}
+
+static void test_parametric_null_rows(void **state)
+{
+	const size_t reps = 2000;
+	const struct shape *cases[] = { &shapes[4], &icount_shape, &heavy_shape, &shapes[5],
+					&shapes[0] };
+	struct sim_table *s = calloc(1, sizeof(*s));
+	struct compare_options o = options(0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	bool ok = true;
+
+	(void)state;
+	gsl_rng_set(rng, 20261202);
+	for (size_t n = 4; n <= 6; n += 2)
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+			struct sim_metric m = plain(cases[k], 1.0);
+			size_t wrong = 0;
+
+			m.parametric = true;
+			for (size_t r = 0; r < reps; r++) {
+				simulate(s, rng, &m, 1, n, &o);
+				assert_true(s->table.rows[0].parametric);
+				wrong += significant(s->table.rows[0].verdict);
+				compare_table_free(&s->table);
+			}
+			printf("parametric, null, %zu vs %zu, %-24s false rows %.4f (bound %.4f)%s\n",
+			       n, n, cases[k]->what, (double)wrong / reps, ALPHA + tol(ALPHA, reps),
+			       (double)wrong / reps <= ALPHA + tol(ALPHA, reps) ? "" : "  FAILS");
+			ok &= (double)wrong / reps <= ALPHA + tol(ALPHA, reps);
+		}
+	assert_true(ok);
+	gsl_rng_free(rng);
+	free(s);
+}
+
+static void test_parametric_null_family(void **state)
+{
+	const size_t reps = 2000;
+	struct sim_table *s = calloc(1, sizeof(*s));
+	struct compare_options o = options(0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_metric m[MAX_METRICS];
+
+	(void)state;
+	gsl_rng_set(rng, 4242);
+	sizes_family(m, lognormal_times, "lognormal times", 1.0, true);
+	for (size_t n = 4; n <= 6; n += 2) {
+		size_t any = 0;
+
+		for (size_t r = 0; r < reps; r++) {
+			size_t wrong = 0;
+
+			simulate(s, rng, m, MAX_METRICS, n, &o);
+			for (size_t i = 0; i < s->table.n_rows; i++)
+				wrong += significant(s->table.rows[i].verdict);
+			any += wrong > 0;
+			compare_table_free(&s->table);
+		}
+		printf("parametric, null, %zu vs %zu, 12 lognormal metrics (sd 0.3): tables with a "
+		       "false row %.4f (bound %.4f)\n", n, n, (double)any / reps,
+		       ALPHA + tol(ALPHA, reps));
+		assert_true((double)any / reps <= ALPHA + tol(ALPHA, reps));
+	}
+	gsl_rng_free(rng);
+	free(s);
+}
+
+/* Issue 20's granularity case: sendVec 10% slower at one size, an A/A
+ * spread of 0.1%, twelve sizes in the family, 3 and 4 trials a side. The
+ * permutation test cannot reach Holm's 0.05/12 there (its smallest p is
+ * 0.1 and 0.029); Student's t can. */
+static void test_parametric_granularity(void **state)
+{
+	const size_t reps = 1000;
+	struct sim_table *s = calloc(1, sizeof(*s));
+	struct compare_options o = options(0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_metric m[MAX_METRICS];
+
+	(void)state;
+	gsl_rng_set(rng, 107);
+	for (size_t n = 3; n <= 4; n++) {
+		double found[2] = { 0, 0 }, wrong[2] = { 0, 0 }, others[2] = { 0, 0 };
+
+		for (int parametric = 0; parametric <= 1; parametric++) {
+			sizes_family(m, icount_times, "lognormal, sd 0.001", 1.1, parametric);
+			for (size_t r = 0; r < reps; r++) {
+				const struct compare_row *row;
+
+				simulate(s, rng, m, MAX_METRICS, n, &o);
+				row = &s->table.rows[0];
+				found[parametric] += row->verdict == VERDICT_WORSE;
+				wrong[parametric] += row->verdict == VERDICT_BETTER;
+				for (size_t i = 1; i < s->table.n_rows; i++)
+					others[parametric] += significant(s->table.rows[i].verdict);
+				compare_table_free(&s->table);
+			}
+			found[parametric] /= reps;
+			wrong[parametric] /= reps;
+			others[parametric] /= reps * (MAX_METRICS - 1);
+		}
+		printf("+10%% at one of 12 sizes, sd 0.001, %zu vs %zu: found (worse) %.3f with "
+		       "Student's t, %.3f with permutations; wrong direction %.4f / %.4f; false "
+		       "rows among the other 11 %.4f / %.4f\n", n, n, found[1], found[0], wrong[1],
+		       wrong[0], others[1], others[0]);
+		assert_true(found[1] >= 0.8 - tol(0.8, reps));
+		assert_true(found[0] == 0.0);
+		assert_true(wrong[0] == 0.0 && wrong[1] == 0.0);
+	}
+	gsl_rng_free(rng);
+	free(s);
+}
+
+static void test_parametric_power_at_mde(void **state)
+{
+	struct sim_table *s = calloc(1, sizeof(*s));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	(void)state;
+	gsl_rng_set(rng, 71);
+	check_power(rng, s, &shapes[4], 6, 1, true);	/* lognormal times, sd 0.3 */
+	check_power(rng, s, &shapes[4], 6, 6, true);
+	gsl_rng_free(rng);
+	free(s);
+}
+
+/* binder-kvcalloc-throughput's design with its sizes parametric: looks at
+ * 3..8 a side, twelve sizes, sd 0.001, stopping when every row is decided. */
+static void test_parametric_sequential(void **state)
+{
+	const size_t reps = 1000, n_max = 8;
+	struct sim_table *s = calloc(1, sizeof(*s));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct sim_metric m[MAX_METRICS];
+	size_t false_null = 0, found = 0, wrong_way = 0, false_other = 0;
+	double trials[1000];
+
+	(void)state;
+	gsl_rng_set(rng, 808);
+	sizes_family(m, icount_times, "lognormal, sd 0.001", 1.0, true);
+	for (size_t r = 0; r < reps; r++) {
+		enum compare_verdict v[MAX_METRICS];
+		int d[MAX_METRICS];
+		size_t wrong = 0;
+
+		sequential_run(rng, s, m, MAX_METRICS, n_max, v, d);
+		for (size_t i = 0; i < MAX_METRICS; i++)
+			wrong += significant(v[i]);
+		false_null += wrong > 0;
+	}
+	sizes_family(m, icount_times, "lognormal, sd 0.001", 1.1, true);
+	for (size_t r = 0; r < reps; r++) {
+		enum compare_verdict v[MAX_METRICS];
+		int d[MAX_METRICS];
+		size_t wrong = 0;
+
+		trials[r] = (double)sequential_run(rng, s, m, MAX_METRICS, n_max, v, d);
+		found += v[0] == VERDICT_WORSE;
+		wrong_way += v[0] == VERDICT_BETTER;
+		for (size_t i = 1; i < MAX_METRICS; i++)
+			wrong += significant(v[i]);
+		false_other += wrong > 0;
+	}
+	double median = stats_median(trials, reps), at3 = 0.0;
+	for (size_t r = 0; r < reps; r++)
+		at3 += trials[r] == 3.0;
+	/* the first look's boundary of 0.05/12 is about 5e-7: Student's t with
+	 * 2 to 4 df at 3 a side does not always get there */
+	printf("parametric, sequential, looks at 3..%zu a side, 12 sizes, sd 0.001: no difference, "
+	       "runs ending with a false row %.4f (bound %.4f); +10%% at one size: worse in %.3f of "
+	       "runs, better in %.4f, median stop at %.0f trials a side (at 3 in %.3f), runs with a "
+	       "false row among the other 11 %.4f\n", n_max, (double)false_null / reps,
+	       ALPHA + tol(ALPHA, reps), (double)found / reps, (double)wrong_way / reps, median,
+	       at3 / reps, (double)false_other / reps);
+	assert_true((double)false_null / reps <= ALPHA + tol(ALPHA, reps));
+	assert_true((double)false_other / reps <= ALPHA + tol(ALPHA, reps));
+	assert_true((double)found / reps >= 0.9);
+	assert_int_equal(wrong_way, 0);
+	assert_true(median <= 4.0);
+
+	/* before: the same runs with permutations (issue 20 saw round 6) */
+	sizes_family(m, icount_times, "lognormal, sd 0.001", 1.1, false);
+	found = 0;
+	for (size_t r = 0; r < 200; r++) {
+		enum compare_verdict v[MAX_METRICS];
+		int d[MAX_METRICS];
+
+		trials[r] = (double)sequential_run(rng, s, m, MAX_METRICS, n_max, v, d);
+		found += v[0] == VERDICT_WORSE;
+	}
+	double before = stats_median(trials, 200);
+	printf("  the same +10%% with permutations (200 runs): worse in %.3f, median stop at %.0f "
+	       "trials a side\n", (double)found / 200, before);
+	assert_true(before > median);
+	gsl_rng_free(rng);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +941,11 @@ int main(void)
 		cmocka_unit_test(test_sequential_null),
 		cmocka_unit_test(test_sequential_finds_and_stops),
 		cmocka_unit_test(test_sequential_gated),
+		cmocka_unit_test(test_parametric_null_rows),
+		cmocka_unit_test(test_parametric_null_family),
+		cmocka_unit_test(test_parametric_granularity),
+		cmocka_unit_test(test_parametric_power_at_mde),
+		cmocka_unit_test(test_parametric_sequential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -388,6 +388,89 @@ static void test_mde(void **state)
 	compare_table_free(&t);
 }
 
+/* ---- parametric rows ----
+ * Welch's t against Student's t (p = 1 - 2 int_0^|t| f, Simpson on the t
+ * density, 200,000 steps; as in test-stats.c):
+ *   3 vs 3 sendVec, on the logs: d, se, df = welch(L(sendvec[:3]),
+ *     L(sendvec_slow[:3])) = 0.04851564864368818, 0.013309837899666596,
+ *     2.9018434722871174; t 3.64509688317868, p 0.037626762103814326
+ *     (the permutation test's smallest at 3 vs 3 is 0.1)
+ *     MDE at 0.05 itself: c = tq(0.975, df) = 3.244220371477458,
+ *     100 * expm1((c + z8 sqrt(1 + c^2 / (2 df))) se) = 6.392982563514559
+ *   the stall counts, on the values: welch(stalls_stock, stalls_kcalloc) =
+ *     -58.5, 21.551617624257865, 5.177678366085913; p 0.040555818506959995
+ */
+static void assert_lines_fit(const char *text, size_t columns);
+
+static void test_parametric(void **state)
+{
+	struct compare_group g1[] = { group("stock", sendvec, 3), group("binder-kcalloc", sendvec_slow, 3) };
+	struct compare_group g2[] = { group("stock", stalls_stock, 6), group("binder-kcalloc", stalls_kcalloc, 6) };
+	const double kills_b[] = { 0, 0, 0 }, kills_v[] = { 1, 1, 1 };
+	struct compare_group g3[] = { group("stock", kills_b, 3), group("binder-kcalloc", kills_v, 3) };
+	struct compare_metric m[] = {
+		metric("binder-sendvec.sendvec_ns_per_rt.size=4", g1, 2),
+		metric("workload_compaction_stalls_vmstat", g2, 2),
+		metric("oom_kills", g3, 2),
+	};
+	struct compare_options o;
+	struct compare_table t;
+	char *text, *json;
+	json_t *doc;
+
+	(void)state;
+	compare_options_default(&o);
+	/* without the key: the permutation test, and 3 vs 3 cannot decide */
+	assert_int_equal(compare_table_build(m, 1, &o, &t), 0);
+	assert_false(t.rows[0].parametric);
+	assert_close(t.rows[0].p, 0.1, 1e-12);
+	assert_true(isinf(t.rows[0].mde));
+	assert_string_equal(compare_test_name(t.metrics[0].method, t.metrics[0].parametric),
+			    "permutation t (logs)");
+	text = format(&t, "text");
+	assert_null(strstr(text, "Student"));
+	free(text);
+	compare_table_free(&t);
+
+	for (size_t i = 0; i < N(m); i++)
+		m[i].parametric = true;
+	assert_int_equal(compare_table_build(m, 1, &o, &t), 0);
+	assert_true(t.rows[0].parametric);
+	assert_false(t.rows[0].exact);
+	assert_close(t.rows[0].p, 0.037626762103814326, 1e-9);
+	assert_close(t.rows[0].mde, 6.392982563514559, 1e-6);
+	assert_int_equal(t.rows[0].verdict, VERDICT_WORSE);	/* decided at 3 vs 3 */
+	compare_table_free(&t);
+
+	assert_int_equal(compare_table_build(m, N(m), &o, &t), 0);
+	assert_close(t.rows[1].p, 0.040555818506959995, 1e-9);
+	assert_true(t.rows[1].parametric);
+	/* shares are never parametric: Fisher's 3 of 3 against 0 of 3 */
+	assert_false(t.rows[2].parametric);
+	assert_false(t.metrics[2].parametric);
+	assert_close(t.rows[2].p, 0.1, 1e-12);
+	text = format(&t, "text");
+	assert_non_null(strstr(text, "time, Welch t (logs)"));
+	assert_non_null(strstr(text, "count, Welch t"));
+	assert_non_null(strstr(text, "events, Fisher exact"));
+	assert_non_null(strstr(text, "Student's t with the Welch-Satterthwaite df"));
+	assert_null(strstr(text, "permutation test of Welch"));	/* no permutation row */
+	assert_lines_fit(text, 80);
+	free(text);
+	json = format(&t, "json");
+	doc = json_loads(json, 0, NULL);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(doc, "rows"), 0), "test")), "Welch t (logs)");
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(doc, "rows"), 1), "test")), "Welch t");
+	assert_string_equal(json_string_value(json_object_get(
+		json_array_get(json_object_get(doc, "metrics"), 2), "test")), "Fisher exact");
+	json_decref(doc);
+	free(json);
+	compare_table_free(&t);
+}
+
 /* ---- equivalence ----
  * Two tight groups (0.1% spread):
  *   d, se, df = welch(L(bt), L(vt)); q = tq(0.95, df)
@@ -1068,6 +1151,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_directions),
+		cmocka_unit_test(test_parametric),
 		cmocka_unit_test(test_counts_per_trial),
 		cmocka_unit_test(test_identical),
 		cmocka_unit_test(test_too_few_trials),

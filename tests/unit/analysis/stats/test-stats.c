@@ -410,6 +410,69 @@ static void test_design(void **state)
 		    stats_sequential_level(0.05 / 12, a.smallest_n - 1, 3, a.smallest_n - 1));
 	d.n = 20, d.rows = 5;
 	assert_true(stats_design_check(&d, &a));
+
+	/* parametric rows: Student's t has no floor, so 3 a side can decide
+	 * any family; every row parametric: the smallest p is 0 */
+	d.seq_first = 0, d.n = 3, d.rows = 12, d.parametric = 12;
+	assert_true(stats_design_check(&d, &a));
+	assert_close(a.min_p, 0.0, 0);
+	assert_int_equal(a.smallest_n, 3);
+	d.parametric = 1;	/* one of twelve: that row can */
+	assert_true(stats_design_check(&d, &a));
+	assert_close(a.min_p, 0.1, 1e-12);
+	d.seq_first = 3, d.n = 4, d.parametric = 12;	/* looks at 3 and 4 */
+	assert_true(stats_design_check(&d, &a));
+	assert_int_equal(a.smallest_n, 4);
+	d.seq_first = 0, d.n = 2;
+	assert_false(stats_design_check(&d, &a));	/* still no test below 3 a side */
+	assert_int_equal(a.smallest_n, 3);
+}
+
+/* ---- the parametric test ----
+ * Two-sided p of Welch's t from Student's t, 1 - 2 int_0^|t| f(x) dx with
+ * f the t density (math.lgamma, Simpson's rule with 200,000 steps, python3
+ * standard library only):
+ *   welch([11..15], [16..20]): t 5, df 8                  p = 0.0010528257933799523
+ *   welch([3.1,2.9,3.4,3.8,2.7,3.0], [4.0,4.4,3.9,5.1]):
+ *     t 3.794733192202055, df 5.083788363773301           p = 0.012308586793180143
+ * and, as a check of the integration, df 2 in closed form: P(|T| > 3) =
+ * 1 - 3 / sqrt(11) = 0.09546596626670911 (the integration gives the same to
+ * 1e-13). The NIST table's t(0.975, 8) = 2.306 gives p 0.05 (to 1e-5). */
+static void test_welch_test(void **state)
+{
+	const double a[] = { 3.1, 2.9, 3.4, 3.8, 2.7, 3.0 }, b[] = { 4.0, 4.4, 3.9, 5.1 };
+	const double flat[] = { 2, 2, 2 }, flat2[] = { 3, 3, 3 };
+	struct stats_welch w;
+	double p;
+
+	(void)state;
+	stats_welch(wa, 5, wb, 5, &w);
+	assert_int_equal(stats_welch_test(&w, &p), 0);
+	assert_close(p, 0.0010528257933799523, 1e-12);
+	stats_welch(wb, 5, wa, 5, &w);	/* two-sided: either order */
+	assert_int_equal(stats_welch_test(&w, &p), 0);
+	assert_close(p, 0.0010528257933799523, 1e-12);
+	stats_welch(a, 6, b, 4, &w);
+	assert_int_equal(stats_welch_test(&w, &p), 0);
+	assert_close(p, 0.012308586793180143, 1e-12);
+	w = (struct stats_welch){ .diff = 3.0, .se = 1.0, .df = 2.0 };
+	assert_int_equal(stats_welch_test(&w, &p), 0);
+	assert_close(p, 0.09546596626670911, 1e-12);
+	w = (struct stats_welch){ .diff = 2.306, .se = 1.0, .df = 8.0 };
+	assert_int_equal(stats_welch_test(&w, &p), 0);
+	assert_close(p, 0.05, 1e-5);
+	/* no floor: far apart groups of 3 give p far below 2 / C(6, 3) = 0.1 */
+	w = (struct stats_welch){ .diff = 100.0, .se = 1.0, .df = 2.0 };
+	assert_int_equal(stats_welch_test(&w, &p), 0);
+	assert_true(p < 1e-4 && p > 0.0);
+	stats_welch(flat, 3, flat, 3, &w);
+	assert_int_equal(stats_welch_test(&w, &p), 0);
+	assert_close(p, 1.0, 0);
+	stats_welch(flat, 3, flat2, 3, &w);
+	assert_int_equal(stats_welch_test(&w, &p), 0);
+	assert_close(p, 0.0, 0);
+	w = (struct stats_welch){ .diff = 1.0, .se = 1.0, .df = 0.0 };
+	assert_int_equal(stats_welch_test(&w, &p), STATS_EINVAL);
 }
 
 /* ---- sequential boundaries ----
@@ -459,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_mde),
 		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_design),
+		cmocka_unit_test(test_welch_test),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
