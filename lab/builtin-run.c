@@ -590,9 +590,9 @@ static void say_jobs(const struct run_plan *p)
 	note("%u trial%s at a time (from %s)", p->jobs, p->jobs == 1 ? "" : "s", p->jobs_from);
 	if (p->jobs > 1 && p->clock.clock == GUEST_CLOCK_REALTIME)
 		note("clock realtime with %u trials at a time: the trials share the host's cores, so "
-		     "their timings compare within this run, not with a run at another -j; counts "
-		     "and outcomes compare across runs (docs/CLOCKS.md; -j 1 or --clock icount for "
-		     "timings that do not)", p->jobs);
+		     "their timings, and counts that race the host's time, compare within this run, "
+		     "not with a run at another -j (docs/CLOCKS.md; -j 1 or --clock icount for "
+		     "figures that do)", p->jobs);
 }
 
 /* Before anything is built: a design that cannot decide any row says so (a
