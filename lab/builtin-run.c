@@ -548,10 +548,15 @@ static int shard_option(const struct opt *o, const char *value, char *err, size_
 	return 0;
 }
 
-/* -j N, else the experiment's jobs, else what the host holds (trial-pool.h). */
+/* -j N, else the experiment's jobs, else what the host holds (trial-pool.h);
+ * never more than the trials this run has, so that a run of one trial says
+ * it ran one at a time. */
 static void choose_jobs(struct run_plan *p, unsigned option)
 {
 	static char host[96];
+	size_t slots = 0;
+	for (size_t i = 0; i < p->n_slots; i++)
+		slots += run_slot_in_shard(i, p->shard_k, p->shard_n);
 	if (option) {
 		p->jobs = option;
 		p->jobs_from = "-j";
@@ -566,6 +571,8 @@ static void choose_jobs(struct run_plan *p, unsigned option)
 			 cores == 1 ? "" : "s", (double)avail / (double)(1ULL << 30));
 		p->jobs_from = host;
 	}
+	if (slots && p->jobs > slots)
+		p->jobs = (unsigned)slots;
 }
 
 /* run.json keeps the most trials any session of the run ran at once. */
