@@ -608,7 +608,8 @@ static void say_jobs(const struct run_plan *p)
 static void warn_if_undecidable(const struct run_plan *p)
 {
 	struct strbuf why = STRBUF_INIT;
-	if (design_check(&p->exp, &p->labels, &why) > 0)
+	/* advice on a design the user chose: --quiet asks for errors only */
+	if (!quiet && design_check(&p->exp, &p->labels, &why) > 0)
 		warning("%s", why.buf);
 	strbuf_release(&why);
 }
