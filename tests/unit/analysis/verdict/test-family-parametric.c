@@ -17,48 +17,26 @@
 #include <cmocka.h>
 
 #include "analysis/verdict/compare_family.h"
+#include "tests/unit/scratch.h"
 
-static int setup(void **state)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *dir = xasprintf("%s/oomlab-test-family-parametric.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		return -1;
-	*state = dir;
-	return 0;
-}
+static char root[] = "/tmp/oomlab-test-family-parametric.XXXXXX";
 
-static int teardown(void **state)
-{
-	remove_tree(*state);
-	free(*state);
-	return 0;
-}
-
-static void put(const char *path, const char *text)
-{
-	char *dir = xstrdup(path);
-	*strrchr(dir, '/') = '\0';
-	assert_int_equal(mkdir_p(dir, 0755), 0);
-	free(dir);
-	assert_int_equal(write_file_str(path, text), 0);
-}
+SCRATCH_ROOT_FIXTURES(root)
 
 /* The run NAME under PARENT, with run.json's "parametric" as PARAMETRIC
  * (a JSON array, or NULL for none). */
 static char *run_folder(const char *parent, const char *name, const char *parametric)
 {
 	static const double rt[2][3] = { { 100, 101, 99 }, { 110, 111, 109 } };
-	char *dir = xasprintf("%s/%s", parent, name), *path = xasprintf("%s/run.json", dir);
+	char *dir = xasprintf("%s/%s", parent, name), *path;
 	char *meta = xasprintf("{\"run_id\": \"r\", \"experiment\": \"e\", \"profile\": \"p\","
 			       " \"baseline\": \"stock\", \"metrics\": [\"rt_ns\", \"oom_kills\"]%s%s,"
 			       " \"groups\": [{\"label\": \"stock\", \"variant\": \"stock\"},"
 			       " {\"label\": \"new\", \"variant\": \"new\"}]}\n",
 			       parametric ? ", \"parametric\": " : "", parametric ? parametric : "");
 
-	put(path, meta);
+	scratch_put(dir, "run.json", meta);
 	free(meta);
-	free(path);
 	for (int g = 0; g < 2; g++)
 		for (int i = 0; i < 3; i++) {
 			char *text = xasprintf(
@@ -66,8 +44,8 @@ static char *run_folder(const char *parent, const char *name, const char *parame
 				" \"metrics\": [{\"name\": \"rt_ns\", \"value\": %g, \"unit\": \"ns\"},"
 				" {\"name\": \"oom_kills\", \"value\": %d, \"unit\": \"count\"}]}\n",
 				rt[g][i], g);
-			path = xasprintf("%s/%s/%03d/trial.json", dir, g ? "new" : "stock", i);
-			put(path, text);
+			path = xasprintf("%s/%03d/trial.json", g ? "new" : "stock", i);
+			scratch_put(dir, path, text);
 			free(path);
 			free(text);
 		}
@@ -115,8 +93,9 @@ static void check(const char *run, bool all, bool parametric)
 
 static void test_parametric_travels(void **state)
 {
-	char *with = run_folder(*state, "with", "[\"rt_*\"]");
-	char *without = run_folder(*state, "without", NULL);
+	(void)state;
+	char *with = run_folder(root, "with", "[\"rt_*\"]");
+	char *without = run_folder(root, "without", NULL);
 
 	check(with, false, true);
 	check(with, true, true);
@@ -128,8 +107,8 @@ static void test_parametric_travels(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_parametric_travels, setup, teardown),
+		cmocka_unit_test(test_parametric_travels),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }
