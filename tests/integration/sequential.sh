@@ -34,15 +34,15 @@ check "resuming a decided run boots nothing" \
 check "and says it is decided" grep -q 'headline metrics decided: the run stops here' "$SCRATCH/resume.err"
 
 set +e
-"$LAB" run -x "$EXP" --trials 5 -o "$SCRATCH/bad1" 2> "$SCRATCH/bad1.err"
+"$LAB" run -x "$EXP" --trials 5 --until-decided -o "$SCRATCH/bad1" 2> "$SCRATCH/bad1.err"
 s1=$?
-"$LAB" run -x quick --max-trials 9 -o "$SCRATCH/bad2" 2> "$SCRATCH/bad2.err"
+"$LAB" run -x "$ROOT/tests/experiments/e2e.conf" --max-trials 9 -o "$SCRATCH/bad2" 2> "$SCRATCH/bad2.err"
 s2=$?
 "$LAB" run -x quick --until-decided --max-trials 2 -o "$SCRATCH/bad3" 2> "$SCRATCH/bad3.err"
 s3=$?
 set -e
-check "--trials with a sequential experiment is exit 2" [ "$s1" -eq 2 ]
-check "--max-trials without --until-decided is exit 2" [ "$s2" -eq 2 ]
+check "--trials with --until-decided is exit 2" [ "$s1" -eq 2 ]
+check "--max-trials on an experiment that is not sequential, without --until-decided, is exit 2" [ "$s2" -eq 2 ]
 check "--max-trials below the first look is exit 2" [ "$s3" -eq 2 ]
 check "each says why in one line" [ "$(cat "$SCRATCH/bad1.err" "$SCRATCH/bad2.err" "$SCRATCH/bad3.err" | wc -l)" -eq 3 ]
 check "nothing was booted for them" [ ! -d "$SCRATCH/bad1" -a ! -d "$SCRATCH/bad2" -a ! -d "$SCRATCH/bad3" ]
