@@ -31,10 +31,20 @@ check "memcg reclaim stalls were paired" [ "$(value "$t" memcg_reclaim_stall_cou
 check "lost events are counted" [ "$(jq '.lost_events' "$t")" != null ]
 
 # The stall window: one window, two sources. binder-mmap on a fragmented
-# phone-512m stalls in direct compaction (the page array is order 3).
-"$LAB" --quiet boot stock --perf --prepare fragment -o "$SCRATCH/window" -- 'binder-mmap --opens 150' \
-	> /dev/null || fail "the fragmented binder-mmap trial"
-t="$SCRATCH/window/trial.json"
+# phone-512m stalls in direct compaction (the page array is order 3). Now
+# and then a boot finds its order-3 blocks without one stall (0 once here,
+# against 14-211 in eight others), which leaves nothing to count: up to
+# three boots, until one has stalled. (600 opens stall every time, but then
+# vmstat's and the trace's direct-reclaim counts part by about 5%: 2013
+# against 1902 with no event lost, a question of its own.)
+for attempt in 1 2 3; do
+	rm -rf "$SCRATCH/window"
+	"$LAB" --quiet boot stock --perf --prepare fragment -o "$SCRATCH/window" -- 'binder-mmap --opens 150' \
+		> /dev/null || fail "the fragmented binder-mmap trial"
+	t="$SCRATCH/window/trial.json"
+	[ "$(jq '[.metrics[] | select(.name == "workload_compaction_stalls_vmstat") | .value][0] // 0' "$t")" -gt 0 ] && break
+	echo "boot $attempt of the stall window saw no compaction stall; booting again"
+done
 lost=$(jq '.lost_events' "$t")
 window=$(value "$t" workload_window_s)
 echo "workload window ${window} s, perf lost $lost events"
