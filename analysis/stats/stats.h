@@ -101,6 +101,10 @@ struct stats_permutation {
 int stats_permutation_test(const double *a, size_t na, const double *b, size_t nb,
 			   const struct stats_permutation *how, double *t, double *p,
 			   bool *exact);
+/* The smallest p-value the test can give for these group sizes, the step of
+ * its p-values: 2 (a split and its mirror, NA == NB) or 1 of all the splits
+ * when it enumerates them, else 1 of 1 + resamples; 1 below 2 a side. */
+double stats_permutation_min_p(size_t na, size_t nb, const struct stats_permutation *how);
 /* The largest p-value at or below LEVEL that the test can give for these
  * group sizes (its p-values are multiples of one split's share): the level
  * it really tests at. 0 when no p-value reaches LEVEL. */

@@ -10,17 +10,13 @@
 
 double stats_design_min_p(size_t n, const struct stats_permutation *how)
 {
-	double splits, fisher, perm;
-
 	if (n < 2)
 		return 1.0;
-	splits = round(exp(gsl_sf_lnchoose((unsigned)(2 * n), (unsigned)n)));
-	/* Fisher's most extreme table (every yes on one side) and its mirror */
-	fisher = fmin(1.0, 2.0 / splits);
-	/* the permutation test: a split and its mirror tie, so 2 of all the
-	 * splits when it enumerates them, else 1 of 1 + resamples */
-	perm = splits <= (double)how->max_exact ? fisher : 1.0 / (1.0 + (double)how->resamples);
-	return fmin(fisher, perm);
+	/* Fisher's most extreme table (every yes on one side) and its mirror:
+	 * 2/C(2n,n), the closed form of stats_fisher_min_p(n, n), which
+	 * enumerates every table and is too slow for the search up to 1000 */
+	double fisher = fmin(1.0, 2.0 / round(exp(gsl_sf_lnchoose((unsigned)(2 * n), (unsigned)n))));
+	return fmin(fisher, stats_permutation_min_p(n, n, how));
 }
 
 /* The first Holm level at N trials a side: alpha / rows, or the boundary of

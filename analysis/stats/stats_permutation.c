@@ -159,16 +159,23 @@ int stats_permutation_test(const double *a, size_t na, const double *b, size_t n
 	return rc;
 }
 
+double stats_permutation_min_p(size_t na, size_t nb, const struct stats_permutation *how)
+{
+	double splits = n_splits(na, nb);
+
+	if (na < 2 || nb < 2)
+		return 1.0;
+	if (splits <= how->max_exact)	/* a split and its mirror image tie when na == nb */
+		return fmin(1.0, (na == nb ? 2.0 : 1.0) / splits);
+	return 1.0 / (1.0 + (double)how->resamples);
+}
+
 double stats_permutation_attainable(size_t na, size_t nb, const struct stats_permutation *how,
 				   double level)
 {
-	double splits = n_splits(na, nb), step;
+	double step = stats_permutation_min_p(na, nb, how);
 
 	if (na < 2 || nb < 2 || !(level > 0.0))
 		return 0.0;
-	if (splits <= how->max_exact)	/* a split and its mirror image tie when na == nb */
-		step = (na == nb ? 2.0 : 1.0) / splits;
-	else
-		step = 1.0 / (1.0 + (double)how->resamples);
 	return floor(level / step * (1.0 + 1e-12)) * step;
 }
