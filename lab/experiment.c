@@ -191,14 +191,21 @@ static bool primary_in_metrics(const struct experiment *e)
 	return false;
 }
 
+/* True when the known-metrics table takes NAME for rare events or an
+ * outcome: a share, whose test is Fisher's, never Student's t. */
+static bool is_share(const char *name)
+{
+	const struct metric_def *known = metric_lookup(name);
+	return known && (known->kind == METRIC_EVENTS || known->kind == METRIC_OUTCOME);
+}
+
 /* Why a `parametric` glob is refused, or NULL. Textual and simple: it must
  * match a headline glob as text or be matched by one (so that it names
  * headline metrics, not a typo), and a glob the known-metrics table takes
- * for rare events or outcomes is refused (shares take Fisher's test). */
+ * for rare events or outcomes is refused. */
 static const char *parametric_refused(const struct experiment *e, const char *glob)
 {
-	const struct metric_def *known = metric_lookup(glob);
-	if (known && (known->kind == METRIC_EVENTS || known->kind == METRIC_OUTCOME))
+	if (is_share(glob))
 		return "is a share (events or outcomes take Fisher's test, never Student's t)";
 	for (size_t i = 0; i < e->metrics.n; i++)
 		if (!fnmatch(glob, e->metrics.items[i], 0) || !fnmatch(e->metrics.items[i], glob, 0))
@@ -209,8 +216,7 @@ static const char *parametric_refused(const struct experiment *e, const char *gl
 /* True when a parametric glob takes the metric NAME (experiment_parametric_rows). */
 static bool parametric_takes(const struct experiment *e, const char *name)
 {
-	const struct metric_def *known = metric_lookup(name);
-	if (known && (known->kind == METRIC_EVENTS || known->kind == METRIC_OUTCOME))
+	if (is_share(name))
 		return false;
 	for (size_t i = 0; i < e->parametric.n; i++)
 		if (!fnmatch(e->parametric.items[i], name, 0))

@@ -392,8 +392,7 @@ int compare_row_compute(struct compare_row *row, const struct compare_row_input 
 	row->level = row->se = row->df = NAN;
 	row->why = NULL;
 	row->method = in->method;
-	row->parametric = in->parametric && in->method != COMPARE_SHARES &&
-			  in->method != COMPARE_NONE;
+	row->parametric = in->parametric;	/* compare_metric_parametric: never shares */
 	if (compare_row_testable(in, opts)) {
 		rc = compute_tested(row, in, opts, levels);
 	} else {
