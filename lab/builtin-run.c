@@ -74,7 +74,6 @@ struct run_plan {
 	unsigned shard_k, shard_n;
 	struct clock_choice clock;
 	unsigned jobs;             /* trials at once */
-	unsigned jobs_recorded;    /* a resumed run's run.json says (0: from before -j) */
 	const char *jobs_from;     /* what set it: "-j", the experiment, or the host */
 	char *run_id;
 	char *dir;
@@ -211,7 +210,36 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 	run_order_make(&p->labels, planned_trials(&p->exp), p->seed, &p->slots, &p->n_slots);
 }
 
-static void plan_resume(struct run_plan *p, const char *run)
+/* -j N, else the experiment's jobs, else what the host holds (trial-pool.h);
+ * never more than the trials this run has, so that a run of one trial says
+ * it ran one at a time. */
+static void choose_jobs(struct run_plan *p, unsigned option)
+{
+	static char host[96];
+	size_t slots = 0;
+	for (size_t i = 0; i < p->n_slots; i++)
+		slots += run_slot_in_shard(i, p->shard_k, p->shard_n);
+	if (option) {
+		p->jobs = option;
+		p->jobs_from = "-j";
+	} else if (p->exp.jobs) {
+		p->jobs = p->exp.jobs;
+		p->jobs_from = p->exp.path;
+	} else {
+		unsigned cores = host_cores();
+		unsigned long long avail = host_mem_available();
+		p->jobs = trial_jobs_default(cores, avail, p->profile.memory);
+		snprintf(host, sizeof(host), "the host: %u core%s, %.1f GiB available", cores,
+			 cores == 1 ? "" : "s", (double)avail / (double)(1ULL << 30));
+		p->jobs_from = host;
+	}
+	if (slots && p->jobs > slots)
+		p->jobs = (unsigned)slots;
+}
+
+/* A run to resume, from its run.json; JOBS the -j option (0: none). run.json
+ * keeps the most trials any session of the run ran at once. */
+static void plan_resume(struct run_plan *p, const char *run, unsigned jobs)
 {
 	p->dir = run_dir_resolve(run);
 	char *path = xasprintf("%s/" RUN_JSON, p->dir);
@@ -249,7 +277,13 @@ static void plan_resume(struct run_plan *p, const char *run)
 	p->shard_n = (unsigned)json_integer_value(json_object_get(shard, "n"));
 	p->run_id = xstrdup(run_id);
 	load_plan_parts(p, profile, kept);
-	p->jobs_recorded = (unsigned)json_integer_value(json_object_get(meta, "jobs"));
+	choose_jobs(p, jobs);
+	json_int_t recorded = json_integer_value(json_object_get(meta, "jobs"));
+	if (p->jobs > (recorded > 1 ? recorded : 1)) {
+		json_object_set_new(meta, "jobs", json_integer((json_int_t)p->jobs));
+		if (run_folder_update(p->dir, meta, &err) < 0)
+			warning("run: %s", err.buf);
+	}
 	json_decref(meta);
 	free(path);
 }
@@ -548,50 +582,6 @@ static int shard_option(const struct opt *o, const char *value, char *err, size_
 	return 0;
 }
 
-/* -j N, else the experiment's jobs, else what the host holds (trial-pool.h);
- * never more than the trials this run has, so that a run of one trial says
- * it ran one at a time. */
-static void choose_jobs(struct run_plan *p, unsigned option)
-{
-	static char host[96];
-	size_t slots = 0;
-	for (size_t i = 0; i < p->n_slots; i++)
-		slots += run_slot_in_shard(i, p->shard_k, p->shard_n);
-	if (option) {
-		p->jobs = option;
-		p->jobs_from = "-j";
-	} else if (p->exp.jobs) {
-		p->jobs = p->exp.jobs;
-		p->jobs_from = p->exp.path;
-	} else {
-		unsigned cores = host_cores();
-		unsigned long long avail = host_mem_available();
-		p->jobs = trial_jobs_default(cores, avail, p->profile.memory);
-		snprintf(host, sizeof(host), "the host: %u core%s, %.1f GiB available", cores,
-			 cores == 1 ? "" : "s", (double)avail / (double)(1ULL << 30));
-		p->jobs_from = host;
-	}
-	if (slots && p->jobs > slots)
-		p->jobs = (unsigned)slots;
-}
-
-/* run.json keeps the most trials any session of the run ran at once. */
-static void record_resumed_jobs(const struct run_plan *p)
-{
-	if (p->jobs <= (p->jobs_recorded ? p->jobs_recorded : 1))
-		return;
-	struct strbuf err = STRBUF_INIT;
-	json_t *meta = run_folder_load(p->dir, &err);
-	if (meta) {
-		json_object_set_new(meta, "jobs", json_integer((json_int_t)p->jobs));
-		run_folder_update(p->dir, meta, &err);
-		json_decref(meta);
-	}
-	if (err.len)
-		warning("run: %s", err.buf);
-	strbuf_release(&err);
-}
-
 static void say_jobs(const struct run_plan *p)
 {
 	note("%u trial%s at a time (from %s)", p->jobs, p->jobs == 1 ? "" : "s", p->jobs_from);
@@ -685,9 +675,7 @@ int cmd_run(int argc, char **argv)
 		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials ||
 		    clock_option.from)
 			die_usage("run: --resume takes no other settings: the run keeps its own");
-		plan_resume(&p, resume);
-		choose_jobs(&p, (unsigned)jobs);
-		record_resumed_jobs(&p);
+		plan_resume(&p, resume, (unsigned)jobs);
 	} else {
 		struct strbuf err = STRBUF_INIT;
 		if (experiment_load(&p.exp, experiment, &err) < 0)
