@@ -687,8 +687,8 @@ int cmd_run(int argc, char **argv)
 				  "(--max-trials caps them)");
 		/* --trials N on an experiment that runs until decided: N fixed trials instead */
 		if (trials && p.exp.until_decided) {
-			note("run: --trials %lu: %lu fixed trials a variant instead of %s's until_decided",
-			     trials, trials, p.exp.path);
+			note("run: --trials %lu: %lu fixed trial%s a variant instead of %s's until_decided",
+			     trials, trials, trials == 1 ? "" : "s", p.exp.path);
 			p.exp.until_decided = false;
 			p.exp.max_trials = 0;
 		}

@@ -33,6 +33,13 @@ check "resuming a decided run boots nothing" \
 	[ "$(ls "$RUN"/*/*/trial.json | wc -l)" -eq "$trials" ]
 check "and says it is decided" grep -q 'headline metrics decided: the run stops here' "$SCRATCH/resume.err"
 
+# --trials on an experiment that runs until decided: that many fixed trials instead
+"$LAB" run -x "$EXP" --trials 1 -o "$SCRATCH/fixed" > /dev/null 2> "$SCRATCH/fixed.err" ||
+	fail "lab run --trials 1 on a sequential experiment: $(tail -3 "$SCRATCH/fixed.err")"
+check "--trials 1 ran one trial a group" [ "$(ls "$SCRATCH"/fixed/*/*/trial.json | wc -l)" -eq 2 ]
+check "as a fixed design" [ "$(jq '.sequential == null and .trials_per_group == 1' "$SCRATCH/fixed/run.json")" = true ]
+check "and said so" grep -q -- '--trials 1: 1 fixed trial a variant instead of' "$SCRATCH/fixed.err"
+
 set +e
 "$LAB" run -x "$EXP" --trials 5 --until-decided -o "$SCRATCH/bad1" 2> "$SCRATCH/bad1.err"
 s1=$?
