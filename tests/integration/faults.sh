@@ -110,10 +110,17 @@ check_text "saying why" "$(tail -1 "$SCRATCH/fails.err")" \
 	"every trial of the first round (2) ended 'failed' with exit status 2; .* said: spawn: --cmd /no/such/program: No such file or directory: the run stops here"
 check "and no table" [ ! -s "$SCRATCH/fails.out" ]
 
+# The runs that are killed mid-trial: the same experiment with a trial long
+# enough (1000 spawns, some seconds) that the poll below sees it running; with
+# 20 spawns a trial could end between two polls.
+SLOW="$SCRATCH/slow.conf"
+sed 's/^workload = spawn -n 20$/workload = spawn -n 1000/' "$EXP" > "$SLOW"
+grep -q 'spawn -n 1000' "$SLOW" || fail "the slow copy of $EXP"
+
 # --- lab run killed (SIGKILL) and interrupted (SIGINT) mid-trial, then resumed
 # (one trial at a time here, so that each signal cuts exactly one; two at a time below)
 RUN="$SCRATCH/run"
-"$LAB" run -x "$EXP" --trials 1 -j 1 -o "$RUN" > /dev/null 2> "$SCRATCH/run.err1" &
+"$LAB" run -x "$SLOW" --trials 1 -j 1 -o "$RUN" > /dev/null 2> "$SCRATCH/run.err1" &
 lab=$!
 wait_for running_after "$RUN" 1 || fail "the run did not get to its second trial"
 kill -KILL $lab
@@ -154,7 +161,7 @@ done
 # --- two trials at a time: SIGKILL with both in flight leaves no QEMU; --resume -j 2
 # boots each cut trial once more, in the same order, and keeps what had finished
 PAR="$SCRATCH/par"
-"$LAB" run -x "$EXP" -j 2 -o "$PAR" > /dev/null 2> "$SCRATCH/par.err1" &
+"$LAB" run -x "$SLOW" -j 2 -o "$PAR" > /dev/null 2> "$SCRATCH/par.err1" &
 lab=$!
 # both trials of the first round up (agents ready), in two QEMUs at once
 both_running() {
