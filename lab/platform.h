@@ -37,7 +37,11 @@ struct arch_facts {
 	const char *cached_image;  /* its name in the kernel cache entry */
 	const char *qemu;          /* qemu-system-x86_64, qemu-system-aarch64 */
 	const char *qemu_package;  /* the Debian package that has it */
-	const char *machine;       /* -machine */
+	const char *machine;       /* -machine, with its options */
+	const char *virtio_bus;    /* how virtio devices attach: "device" (virtio-mmio) or "pci" */
+	const char *panic_device;  /* a device that tells QEMU of a panic, or NULL: none */
+	const char *machine_cmdline; /* what the machine needs on the kernel command line, "" if nothing */
+	bool numa_by_emulation;    /* NUMA nodes are the kernel's numa=fake, not QEMU's -numa */
 	const char *console;       /* console= of the kernel command line */
 	const char *triplet;       /* Debian's multiarch folder: x86_64-linux-gnu */
 	const char *page_sizes;    /* the supported ones, for messages: "4k", "4k, 16k, 64k" */

@@ -182,6 +182,14 @@ static int check_whole(struct profile *p, const char *file, struct strbuf *err)
 				    sum >> 20, p->memory >> 20);
 			return -1;
 		}
+		/* x86_64's guest sees its nodes through numa=fake, which splits evenly */
+		for (unsigned i = 1; i < p->numa_nodes; i++)
+			if (p->node_memory[i] != p->node_memory[0]) {
+				strbuf_addf(err, "%s: numa_nodes must all be one size (%lluM and %lluM "
+					    "given): the guest's NUMA emulation splits memory evenly",
+					    file, p->node_memory[0] >> 20, p->node_memory[i] >> 20);
+				return -1;
+			}
 		if (p->cpus < p->numa_nodes) {
 			strbuf_addf(err, "%s: %u NUMA nodes need at least as many cpus (have %u)", file,
 				    p->numa_nodes, p->cpus);

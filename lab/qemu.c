@@ -32,8 +32,13 @@ char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 	 * panic traces; every message still reaches the host through the
 	 * kmsg channel while the agent lives.
 	 */
-	strbuf_addf(&sb, "console=%s panic=-1 oops=panic loglevel=5 rdinit=/init",
-		    arch_facts(spec->platform.arch)->console);
+	const struct arch_facts *f = arch_facts(spec->platform.arch);
+	strbuf_addf(&sb, "console=%s panic=-1 oops=panic loglevel=5 rdinit=/init", f->console);
+	if (*f->machine_cmdline)
+		strbuf_addf(&sb, " %s", f->machine_cmdline);
+	/* equal nodes (profile.c holds every profile to that), each CPU in every node */
+	if (f->numa_by_emulation && spec->profile->numa_nodes > 1)
+		strbuf_addf(&sb, " numa=fake=%u", spec->profile->numa_nodes);
 	if (spec->cmdline_extra && *spec->cmdline_extra)
 		strbuf_addf(&sb, " %s", spec->cmdline_extra);
 	return strbuf_detach(&sb);
@@ -43,13 +48,11 @@ static void add_memory(const struct qemu_spec *spec, struct strlist *out)
 {
 	const struct profile *p = spec->profile;
 	pushf(out, "%lluM", p->memory >> 20);
-	if (p->numa_nodes <= 1) {
-		push(out, "-smp");
-		pushf(out, "%u", p->cpus);
-		return;
-	}
 	push(out, "-smp");
 	pushf(out, "%u", p->cpus);
+	/* The kernel's NUMA emulation needs nothing from QEMU (qemu_kernel_cmdline). */
+	if (p->numa_nodes <= 1 || arch_facts(spec->platform.arch)->numa_by_emulation)
+		return;
 	/* CPUs are dealt out to nodes in contiguous runs: 4 cpus on 2 nodes = 0-1, 2-3. */
 	unsigned per_node = p->cpus / p->numa_nodes, first = 0;
 	for (unsigned n = 0; n < p->numa_nodes; n++) {
@@ -68,7 +71,7 @@ static void add_memory(const struct qemu_spec *spec, struct strlist *out)
 static void add_channels(const struct qemu_spec *spec, struct strlist *out)
 {
 	push(out, "-device");
-	push(out, "virtio-serial-pci,id=vser0");
+	pushf(out, "virtio-serial-%s,id=vser0", arch_facts(spec->platform.arch)->virtio_bus);
 	for (int i = 0; i < CHANNEL_COUNT; i++) {
 		const char *name = channel_port_name[i];
 		push(out, "-chardev");
@@ -82,8 +85,9 @@ static void add_disks(const struct qemu_spec *spec, struct strlist *out)
 {
 	push(out, "-drive");
 	pushf(out, "file=%s,if=none,id=tools,format=raw,readonly=on", spec->tools_image);
+	const char *bus = arch_facts(spec->platform.arch)->virtio_bus;
 	push(out, "-device");
-	push(out, "virtio-blk-pci,drive=tools,serial=" DISK_TOOLS_SERIAL);
+	pushf(out, "virtio-blk-%s,drive=tools,serial=%s", bus, DISK_TOOLS_SERIAL);
 	if (!spec->slow_disk)
 		return;
 	/* Slow flash: QEMU's block throttling, the way DESIGN.md measured the reaper. */
@@ -96,7 +100,7 @@ static void add_disks(const struct qemu_spec *spec, struct strlist *out)
 	push(out, "-drive");
 	strlist_push_owned(out, strbuf_detach(&drive));
 	push(out, "-device");
-	push(out, "virtio-blk-pci,drive=slow,serial=" DISK_SLOW_SERIAL);
+	pushf(out, "virtio-blk-%s,drive=slow,serial=%s", bus, DISK_SLOW_SERIAL);
 }
 
 void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
@@ -113,12 +117,19 @@ void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
 	push(out, f->qemu);
 	const char *fixed[] = { "-nodefaults", "-no-user-config", "-machine", f->machine, "-cpu",
 				cpu, "-accel", accel,
-				"-display", "none", "-vga", "none", "-net", "none", "-no-reboot",
-				/* pvpanic tells QEMU of a panic: exit with status 1, not a reboot. */
-				"-device", "pvpanic-pci", "-action", "panic=exit-failure", "-m", NULL };
-	for (const char **f = fixed; *f; f++)
-		push(out, *f);
+				"-display", "none", "-vga", "none", "-net", "none",
+				/* the guest's reboot (its power-off, and panic=-1) ends QEMU */
+				"-no-reboot", "-m", NULL };
+	for (const char **arg = fixed; *arg; arg++)
+		push(out, *arg);
 	add_memory(spec, out);
+	if (f->panic_device) {
+		/* pvpanic tells QEMU of a panic: exit with status 1 at once. */
+		push(out, "-device");
+		push(out, f->panic_device);
+		push(out, "-action");
+		push(out, "panic=exit-failure");
+	}
 	if (icount) {
 		push(out, "-icount");
 		push(out, guest_clock_settings(GUEST_CLOCK_ICOUNT));

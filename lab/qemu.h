@@ -15,7 +15,7 @@
 
 struct qemu_spec {
 	const struct profile *profile;
-	struct platform platform;  /* zero: x86_64/4k (q35); arm64: virt, -cpu max */
+	struct platform platform;  /* zero: x86_64/4k (microvm); arm64: virt, -cpu max */
 	const char *accel;         /* "tcg" or "kvm" */
 	enum guest_clock clock;    /* icount only with "tcg" */
 	const char *kernel;        /* bzImage, arm64's Image */

@@ -14,7 +14,7 @@
 #include "common/run-command.h"
 
 #define POLL_SECONDS 0.05
-/* After a panic shows, QEMU should exit by itself (pvpanic, panic=-1); give it this long. */
+/* After a panic shows, QEMU should exit by itself (panic=-1 and -no-reboot); give it this long. */
 #define PANIC_GRACE_SECONDS 10.0
 
 static const char *const outcome_names[] = { "ok", "failed", "panic", "hang", "boot-failure" };

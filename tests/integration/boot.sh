@@ -28,7 +28,7 @@ done
 for f in meminfo buddyinfo pagetypeinfo vmstat extfrag_index; do
 	check "snapshot before/$f arrived" test -s "$SCRATCH/t1/files/before/$f"
 done
-check "the QEMU command line is saved" grep -q -- '-machine q35' "$SCRATCH/t1/qemu.cmdline"
+check "the QEMU command line is saved" grep -q -- '-machine microvm' "$SCRATCH/t1/qemu.cmdline"
 check "the kernel log arrived" grep -q 'Linux version 6.12' "$SCRATCH/t1/kmsg.log"
 
 # --- the command's exit status is lab boot's

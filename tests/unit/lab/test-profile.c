@@ -80,6 +80,8 @@ static void bad_input_names_file_line_and_reason(void **state)
 	expect_error("description = x\n", "memory is required");
 	expect_error("description = x\nmemory = 1G\nnuma_nodes = 512M,256M\n", "add up to 768M");
 	expect_error("description = x\nmemory = 1G\ncpus = 1\nnuma_nodes = 512M,512M\n", "need at least");
+	expect_error("description = x\nmemory = 1G\ncpus = 2\nnuma_nodes = 768M,256M\n",
+		     "numa_nodes must all be one size (768M and 256M given)");
 	expect_error("description = x\nmemory = 512M\nclock = instructions\n",
 		     "t.conf:3: clock = instructions: clock wants realtime or icount");
 	expect_error("description = x\nclock = ICOUNT\nmemory = 512M\n", "t.conf:2: clock = ICOUNT");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/proto/protocol.h"
 #include "lab/qemu.h"
 
 static struct profile make_profile(const char *text)
@@ -46,16 +47,23 @@ static void phone_profile_under_tcg(void **state)
 	struct strlist argv = STRLIST_INIT;
 	qemu_build_argv(&spec, &argv);
 	assert_string_equal(argv.items[0], "qemu-system-x86_64");
-	assert_non_null(arg_after(&argv, "-machine", "q35"));
+	/* microvm without ACPI: virtio over MMIO, no panic device, a reboot for the end */
+	assert_non_null(arg_after(&argv, "-machine", "microvm,acpi=off"));
 	assert_non_null(arg_after(&argv, "-accel", "tcg,thread=multi"));
 	assert_non_null(arg_after(&argv, "-cpu", "max"));
 	assert_non_null(arg_after(&argv, "-m", "512M"));
 	assert_non_null(arg_after(&argv, "-smp", "2"));
 	assert_int_equal(count(&argv, "-nodefaults"), 1);
 	assert_int_equal(count(&argv, "-no-reboot"), 1);
-	assert_non_null(arg_after(&argv, "-device", "pvpanic-pci"));
-	assert_non_null(arg_after(&argv, "-action", "panic=exit-failure"));
+	assert_null(arg_after(&argv, "-device", "pvpanic"));
+	assert_null(arg_after(&argv, "-action", ""));
+	assert_non_null(arg_after(&argv, "-device", "virtio-serial-device,id=vser0"));
+	assert_int_equal(count(&argv, "virtio-blk-device,drive=tools,serial=" DISK_TOOLS_SERIAL), 1);
+	assert_int_equal(count(&argv, "virtio-blk-device,drive=slow,serial=" DISK_SLOW_SERIAL), 1);
+	assert_null(arg_after(&argv, "-device", "virtio-blk-pci"));
 	const char *append = arg_after(&argv, "-append", "");
+	assert_non_null(strstr(append, "reboot=t"));
+	assert_null(strstr(append, "numa=fake"));
 	assert_non_null(strstr(append, "panic=-1"));
 	assert_non_null(strstr(append, "oops=panic"));
 	assert_non_null(strstr(append, "console=ttyS0"));
@@ -95,29 +103,48 @@ static void arm64_boots_virt_with_max_cpu(void **state)
 	assert_non_null(strstr(append, "console=ttyAMA0"));
 	assert_null(strstr(append, "ttyS0"));
 	assert_non_null(arg_after(&argv, "-device", "pvpanic-pci"));
+	assert_non_null(arg_after(&argv, "-action", "panic=exit-failure"));
+	assert_null(strstr(append, "reboot=t"));
+	assert_non_null(arg_after(&argv, "-device", "virtio-serial-pci,id=vser0"));
+	assert_non_null(arg_after(&argv, "-device", "virtio-blk-pci,drive=tools"));
 	assert_int_equal(count(&argv, "virtserialport,bus=vser0.0,chardev=ch-ctl,name=ctl"), 1);
 	strlist_clear(&argv);
 	profile_clear(&p);
 }
 
+/* arm64's virt gets QEMU's nodes (the device tree); x86_64's microvm has no
+ * SRAT, so its kernel emulates them: numa=fake and no -numa at all. */
 static void numa_nodes_get_memory_and_cpus(void **state)
 {
 	(void)state;
-	struct profile p = make_profile("description = d\nmemory = 1G\ncpus = 4\nnuma_nodes = 768M,256M\n");
-	struct qemu_spec spec = { .profile = &p, .accel = "kvm", .kernel = "k", .initrd = "i",
-				  .cmdline_extra = "", .tools_image = "t", .channel_dir = "/d" };
+	struct profile p = make_profile("description = d\nmemory = 1G\ncpus = 4\nnuma_nodes = 512M,512M\n");
+	struct qemu_spec spec = { .profile = &p, .platform = { ARCH_ARM64, 4 }, .accel = "tcg",
+				  .kernel = "k", .initrd = "i", .cmdline_extra = "", .tools_image = "t",
+				  .channel_dir = "/d" };
 	struct strlist argv = STRLIST_INIT;
 	qemu_build_argv(&spec, &argv);
-	assert_non_null(arg_after(&argv, "-accel", "kvm"));
-	assert_non_null(arg_after(&argv, "-cpu", "host"));
 	assert_non_null(arg_after(&argv, "-m", "1024M"));
-	assert_non_null(arg_after(&argv, "-object", "memory-backend-ram,id=mem0,size=768M"));
-	assert_non_null(arg_after(&argv, "-object", "memory-backend-ram,id=mem1,size=256M"));
+	assert_non_null(arg_after(&argv, "-object", "memory-backend-ram,id=mem0,size=512M"));
+	assert_non_null(arg_after(&argv, "-object", "memory-backend-ram,id=mem1,size=512M"));
 	assert_non_null(arg_after(&argv, "-numa", "node,nodeid=0,cpus=0-1,memdev=mem0"));
 	assert_non_null(arg_after(&argv, "-numa", "node,nodeid=1,cpus=2-3,memdev=mem1"));
 	assert_null(arg_after(&argv, "-drive", "file=slow"));
 	assert_non_null(arg_after(&argv, "-serial", "file:/d/console.log"));
 	const char *append = arg_after(&argv, "-append", "");
+	assert_false(ends_with(append, " "));
+	assert_null(strstr(append, "numa=fake"));
+	strlist_clear(&argv);
+
+	spec.platform = (struct platform){ ARCH_X86_64, 4 };
+	spec.accel = "kvm";
+	qemu_build_argv(&spec, &argv);
+	assert_non_null(arg_after(&argv, "-accel", "kvm"));
+	assert_non_null(arg_after(&argv, "-cpu", "host"));
+	assert_non_null(arg_after(&argv, "-smp", "4"));
+	assert_null(arg_after(&argv, "-numa", ""));
+	assert_null(arg_after(&argv, "-object", "memory-backend-ram"));
+	append = arg_after(&argv, "-append", "");
+	assert_non_null(strstr(append, " numa=fake=2"));
 	assert_false(ends_with(append, " "));
 	strlist_clear(&argv);
 	profile_clear(&p);
