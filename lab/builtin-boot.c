@@ -82,6 +82,7 @@ int cmd_boot(int argc, char **argv)
 {
 	const char *profile_name = DEFAULT_PROFILE, *out = NULL, *prepare = NULL;
 	const char *arch = NULL, *page_size = NULL;
+	const char *fault_text[FAULT_CAPABILITY_COUNT] = { NULL };
 	struct vm_watchdogs wd = default_watchdogs();
 	bool no_cgroup = false;
 	struct strlist events = STRLIST_INIT;
@@ -116,6 +117,13 @@ int cmd_boot(int argc, char **argv)
 		OPT_STRING(0, "prepare", &prepare, "CMD",
 			   "run CMD first, outside the cgroup, until it prints a JSON event named "
 			   "ready (e.g. 'fragment'); it holds while CMD runs and is stopped after"),
+		OPT_STRING(0, "fail-page-alloc", &fault_text[FAULT_PAGE_ALLOC], "SPEC",
+			   "fail the command's page allocations, as the key fail_page_alloc says: "
+			   "'probability P[, min-order K][, interval N][, times N][, space BYTES]"
+			   "[, ignore-gfp-wait yes|no]' (README: Failure paths on demand)"),
+		OPT_STRING(0, "failslab", &fault_text[FAULT_SLAB], "SPEC",
+			   "fail the command's slab allocations, as the key failslab says (the same "
+			   "words but min-order)"),
 		OPT_STRING('o', "out", &out, "DIR",
 			   "keep the trial folder here (default: a new folder under "
 			   "$XDG_CACHE_HOME/oomlab/boots/)"),
@@ -151,6 +159,19 @@ int cmd_boot(int argc, char **argv)
 		(struct clock_choice){ profile.clock, profile.clock_given ? profile.path : NULL });
 	if (accel_check_clock(&clock, &platform, &err) < 0)
 		die_usage("boot: %s", err.buf);
+	/* the profile's fault injection, under the options' */
+	struct fault_plan faults = profile.faults, asked = { 0 };
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++) {
+		if (!fault_text[i])
+			continue;
+		if (fault_injection_parse((enum fault_capability)i, fault_text[i], &asked.cap[i], &err) < 0)
+			die_usage("boot: --%s: %s", i == FAULT_PAGE_ALLOC ? "fail-page-alloc" : "failslab",
+				  err.buf);
+		asked.cap[i].file = i == FAULT_PAGE_ALLOC ? "--fail-page-alloc" : "--failslab";
+	}
+	fault_plan_merge(&faults, &asked);
+	if (fault_plan_check_kernel(&faults, v, &base, &err) < 0)
+		die_usage("boot: %s", err.buf);
 	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
 	check_commands(&profile, interactive ? NULL : command, prepare);
 	if (kernel_build(v, &base, &err) < 0)
@@ -166,7 +187,7 @@ int cmd_boot(int argc, char **argv)
 	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
 				   .accel = accel, .clock = clock, .watchdogs = wd, .stream_output = !interactive,
 				   .interactive = interactive, .use_cgroup = use_cgroup,
-				   .perf_args = &perf_args, .prepare = prepare };
+				   .perf_args = &perf_args, .prepare = prepare, .faults = &faults };
 	struct vm_run vm;
 	if (trial_run(&spec, &vm, &err) < 0)
 		die("boot: %s", err.buf);

@@ -73,6 +73,7 @@ struct run_plan {
 	unsigned long seed;
 	unsigned shard_k, shard_n;
 	struct clock_choice clock;
+	struct fault_plan faults;  /* the profile's, under the experiment's */
 	unsigned jobs;             /* trials at once */
 	const char *jobs_from;     /* what set it: "-j", the experiment, or the host */
 	char *run_id;
@@ -119,6 +120,8 @@ static json_t *run_json(const struct run_plan *p)
 						    guest_clock_name(p->clock.clock), "settings",
 						    guest_clock_settings(p->clock.clock), "from",
 						    p->clock.from));
+	if (fault_plan_armed(&p->faults))
+		json_object_set_new(run, "fault_injection", fault_plan_json(&p->faults));
 	json_t *groups = json_array();
 	for (size_t i = 0; i < p->labels.n; i++) {
 		char *name = group_variant(p->labels.items[i]);
@@ -200,11 +203,16 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 		die_usage("%s", err.buf);
 	guest_view_clear(&guest);
 	experiment_groups(&p->exp, &p->labels);
+	p->faults = p->profile.faults;
+	fault_plan_merge(&p->faults, &p->exp.faults);
 	for (size_t i = 0; i < p->labels.n; i++) {
 		char *name = group_variant(p->labels.items[i]);
-		if (!variant_find(&p->variants, name))
+		const struct variant *v = variant_find(&p->variants, name);
+		if (!v)
 			die_usage("%s: debug = yes, but variant '%.*s' has no debug build", p->exp.path,
 				  (int)strcspn(name, "+"), name);
+		if (fault_plan_check_kernel(&p->faults, v, &p->base, &err) < 0)
+			die_usage("%s", err.buf);
 		free(name);
 	}
 	run_order_make(&p->labels, planned_trials(&p->exp), p->seed, &p->slots, &p->n_slots);
@@ -314,6 +322,7 @@ static int run_one(void *arg)
 		.prepare = p->exp.prepare,
 		.has_target = p->exp.has_target, .target_order = p->exp.target_order,
 		.target_max_free_blocks = p->exp.target_max_free_blocks,
+		.faults = &p->faults,
 		.trials_at_once = p->jobs,
 	};
 	spec.watchdogs.total = p->exp.trial_timeout;

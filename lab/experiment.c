@@ -135,6 +135,8 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 		if (!parse_double(v, &d) || d < 10 || d > 86400)
 			return "wants seconds from 10 to 86400";
 		e->trial_timeout = d;
+	} else if (fault_capability_of_key(key) >= 0) {
+		return fault_key_set(&e->faults, e->path, key, v, line);
 	} else if (!strcmp(key, "prepare")) {
 		free(e->prepare);
 		e->prepare = strcmp(v, "none") ? xstrdup(v) : NULL;

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "clock.h"
+#include "fault-inject.h"
 #include "platform.h"
 #include "common/util.h"
 
@@ -67,6 +68,8 @@ struct experiment {
 	 * A page size the arch does not have is an error naming the line. */
 	struct platform platform;
 	int platform_line;        /* the line of the last of them, 0: neither given */
+	/* fail_page_alloc = ..., failslab = ... (fault-inject.h); win over the profile's */
+	struct fault_plan faults;
 	enum guest_clock clock;   /* clock.h; wins over the profile's */
 	bool clock_given;         /* the file says clock = */
 };

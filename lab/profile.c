@@ -87,7 +87,6 @@ static bool parse_long_range(const char *v, long lo, long hi, long *out)
 /* Sets one key; returns NULL, kvfile_unknown_key or the reason the value is bad. */
 static const char *set_key(void *ctx, const char *key, const char *v, int line)
 {
-	(void)line;
 	struct profile *p = ctx;
 	unsigned long ul;
 	long l;
@@ -153,6 +152,8 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 		if (strcmp(v, "0") && strcmp(v, "1"))
 			return "wants 0 or 1";
 		p->cgroup_memory_oom_group = v[0] - '0';
+	} else if (fault_capability_of_key(key) >= 0) {
+		return fault_key_set(&p->faults, p->path, key, v, line);
 	} else if (!strcmp(key, "clock")) {
 		if (guest_clock_parse(v, &p->clock) < 0)
 			return guest_clock_bad_value;

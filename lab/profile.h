@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "clock.h"
+#include "fault-inject.h"
 #include "common/util.h"
 
 #define PROFILE_MAX_NODES 8
@@ -39,6 +40,8 @@ struct profile {
 	int cgroup_memory_oom_group;               /* 0/1 */
 	enum guest_clock clock;                    /* default realtime */
 	bool clock_given;                          /* the file says clock = */
+	/* fail_page_alloc = ..., failslab = ... (fault-inject.h); an experiment's win */
+	struct fault_plan faults;
 };
 
 /* Parses TEXT as profile NAME read from FILE; on error err holds "file:line: reason". */

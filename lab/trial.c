@@ -104,6 +104,11 @@ static struct vm_watchdogs scaled_watchdogs(const struct trial_spec *spec)
 	return w;
 }
 
+static const struct fault_plan *trial_faults(const struct trial_spec *spec)
+{
+	return spec->faults ? spec->faults : &spec->profile->faults;
+}
+
 static json_t *environment_json(const struct trial_spec *spec, const char *accel,
 				const char *kernel_cmdline, const struct guest_images *img)
 {
@@ -126,6 +131,7 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	json_object_set_new(env, "watchdogs", watchdogs_json(&w));
 	json_object_set_new(env, "guest_images_hash", json_string(img->hash));
 	json_object_set_new(env, "profile", profile_json(spec->profile));
+	json_object_set_new(env, "fault_injection", fault_plan_json(trial_faults(spec)));
 	char *cpu = host_cpu_model(), *load = host_loadavg();
 	json_object_set_new(env, "host_cpu", json_string(cpu));
 	json_object_set_new(env, "host_cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
@@ -189,6 +195,13 @@ static char *job_spec(const struct trial_spec *spec)
 	char *text = xasprintf("%suse_cgroup=%d\ninteractive=%d\n", profile, spec->use_cgroup ? 1 : 0,
 			       spec->interactive ? 1 : 0);
 	free(profile);
+	if (fault_plan_armed(trial_faults(spec))) {
+		struct strbuf faults = STRBUF_INIT;
+		strbuf_addstr(&faults, text);
+		fault_plan_spec(trial_faults(spec), &faults);
+		free(text);
+		text = strbuf_detach(&faults);
+	}
 	if (spec->has_target) {
 		char *with = xasprintf("%s" JOB_TARGET_ORDER "=%d\n" JOB_TARGET_MAX_BLOCKS "=%ld\n", text,
 				       spec->target_order, spec->target_max_free_blocks);

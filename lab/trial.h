@@ -42,6 +42,8 @@ struct trial_spec {
 	bool has_target;
 	int target_order;
 	long target_max_free_blocks;
+	/* Failures injected into the command's tasks (fault-inject.h); NULL: the profile's. */
+	const struct fault_plan *faults;
 	/* Trials the lab runs at once beside this one (lab run -j); 0: one. */
 	unsigned trials_at_once;
 };

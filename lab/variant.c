@@ -270,3 +270,20 @@ void variants_clear(struct variant_set *set)
 	set->items = NULL;
 	set->n = 0;
 }
+
+int variant_lacking_options(const struct variant *v, const struct kconfig *base, const char *const *names,
+			    struct strlist *lacking, struct strbuf *err)
+{
+	struct kconfig have = KCONFIG_INIT;
+	int rc = kernel_source_builds(&v->source)
+			 ? variant_config(v, base, &have, err)
+			 : kconfig_parse(&have, v->source.config ? v->source.config : "",
+					 v->source.config_origin, err);
+	for (const char *const *n = names; rc == 0 && *n; n++) {
+		const struct kconfig_option *o = kconfig_get(&have, *n);
+		if (!o || !o->value || strcmp(o->value, "y"))
+			strlist_push(lacking, *n);
+	}
+	kconfig_clear(&have);
+	return rc;
+}

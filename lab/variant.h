@@ -78,6 +78,13 @@ int variant_config(const struct variant *v, const struct kconfig *base, struct k
  * own), each patch's name and bytes, the command line, the recipe version
  * of the builder, and the platform unless it is the default x86_64/4k.
  */
+/*
+ * The options of NAMES (NULL-terminated) that V's kernel does not have as y,
+ * into LACKING: a kernel the lab builds by its merged fragments, a prebuilt
+ * one by its own configuration. -1 (err) when that cannot be read.
+ */
+int variant_lacking_options(const struct variant *v, const struct kconfig *base, const char *const *names,
+			    struct strlist *lacking, struct strbuf *err);
 int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *err);
 /* Frees what V owns (V itself is the caller's). */
 void variant_clear(struct variant *v);

@@ -23,6 +23,9 @@ static const struct metric_def known_metrics[] = {
 	{ "binder_page_array_order3*",    "count",  METRIC_COUNT,      BETTER_NEITHER },
 	{ "binder_mmap_stall_ms",         "ms",     METRIC_TIME,       BETTER_LOWER },
 	{ "prepare_target_met",           "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
+	/* the failures fault injection forced: the treatment, not a quality */
+	{ "fail_page_alloc_injected",     "count",  METRIC_COUNT,      BETTER_NEITHER },
+	{ "failslab_injected",            "count",  METRIC_COUNT,      BETTER_NEITHER },
 	{ "workload_*_stalls_*",          "count",  METRIC_COUNT,      BETTER_LOWER },
 	{ "mmap_failures",                "count",  METRIC_EVENTS,      BETTER_LOWER },
 	{ "binder_throughput_iter_per_s", "iter/s", METRIC_THROUGHPUT, BETTER_HIGHER },

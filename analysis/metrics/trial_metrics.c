@@ -457,6 +457,9 @@ struct ctl_notes {
 	 * before the hello said it (all of them x86_64) */
 	unsigned long long page_bytes;
 	bool saw_exit;		/* CTL_EXIT: the agent finished */
+	/* CTL_FAULTS: the failures fault injection forced, per capability (-1: not armed) */
+	long long injected[FAULT_CAPABILITY_COUNT];
+	_Static_assert(FAULT_CAPABILITY_COUNT == 2, "trial_metrics_compute sets injected[] to -1 each");
 };
 
 static void note_ctl(json_t *record, void *ctx)
@@ -471,6 +474,12 @@ static void note_ctl(json_t *record, void *ctx)
 			e->page_bytes = (unsigned long long)page;
 	} else if (!strcmp(type, CTL_EXIT)) {
 		e->saw_exit = true;
+	} else if (!strcmp(type, CTL_FAULTS)) {
+		const char *cap = json_string_value(json_object_get(record, FAULTS_CAPABILITY));
+		json_t *n = json_object_get(record, FAULTS_INJECTED);
+		for (int i = 0; cap && json_is_integer(n) && i < FAULT_CAPABILITY_COUNT; i++)
+			if (!strcmp(cap, fault_capability_name[i]))
+				e->injected[i] = json_integer_value(n);
 	} else if (!strcmp(type, CTL_RECORDING)) {
 		const char *events = json_string_value(json_object_get(record, "events"));
 		free(e->recorded);
@@ -619,7 +628,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	}
 	struct metric_set m = METRIC_SET_INIT;
 	struct ctl_notes ctl_said = { .target_order = -1, .free_blocks_ge = -1, .target_max_blocks = -1,
-				   .page_bytes = 4096 };
+				   .page_bytes = 4096, .injected = { -1, -1 } };
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	jsonl_read_file(ctl, note_ctl, &ctl_said);
 	free(ctl);
@@ -639,6 +648,10 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		victim_metrics(&m, &trace.oom, have_trace);
 	if (have_kmsg)
 		ADD(&m, "kmsg_missed_records", trace.kmsg.seq_gaps, "count", "kmsg");
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++)
+		if (ctl_said.injected[i] >= 0)
+			addf_metric(&m, (double)ctl_said.injected[i], "count", "ctl", "%s_injected",
+				    fault_capability_name[i]);
 
 	struct snap vmstat, events, psi_sys, psi_cg, slab, binder;
 	snap_read(dir, SNAP_VMSTAT, &vmstat);

@@ -8,6 +8,8 @@ const char *const channel_port_name[CHANNEL_COUNT] = { "ctl", "out", "kmsg", "pe
 const char *const channel_file_name[CHANNEL_COUNT] = { "ctl.jsonl", "out.log", "kmsg.log",
 						       "perf.data", "files.bin" };
 
+const char *const fault_capability_name[FAULT_CAPABILITY_COUNT] = { "fail_page_alloc", "failslab" };
+
 const char *const heartbeat_fields[] = {
 	HB_MEM_FREE_KB, HB_MEM_AVAILABLE_KB, HB_SWAP_FREE_KB, HB_CGROUP_MEMORY,
 	HB_PSI_SOME_TOTAL_US, HB_PSI_FULL_TOTAL_US, NULL,

@@ -120,6 +120,28 @@ extern const struct snapshot_file snapshot_files[];  /* ends with { NULL, NULL }
 #define JOB_PERF_ARGS  "perf-args"   /* perf record arguments, one a line; empty: no perf */
 #define JOB_PREPARE    "prepare"     /* the prepare step's command; empty: none */
 
+/*
+ * Fault injection (the kernel's framework, Documentation/fault-injection/).
+ * Spec lines "fault.<capability>.<attribute>=<value>", which the agent
+ * writes in their order to /sys/kernel/debug/<capability>/<attribute> at
+ * the start of the workload window; the host puts "probability" last, so a
+ * capability is armed only once the rest is set. task-filter is Y and the
+ * command alone (and what it starts) has make-it-fail, never the agent,
+ * its relays, perf or the prepare step. At the window's end the agent sets
+ * each probability to 0 and reads "times", which the host wrote as a count
+ * to spend (FAULT_TIMES_UNLIMITED when no limit was asked), and sends
+ * {"type": "faults", "capability": C, "injected": N}: the failures forced.
+ */
+#define JOB_FAULT_PREFIX      "fault."
+enum fault_capability { FAULT_PAGE_ALLOC, FAULT_SLAB, FAULT_CAPABILITY_COUNT };
+/* "fail_page_alloc", "failslab": the debugfs folder, the experiment and
+ * profile key, and the metric "<name>_injected" */
+extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
+#define FAULT_TIMES_UNLIMITED 1000000000L
+#define CTL_FAULTS            "faults"
+#define FAULTS_CAPABILITY     "capability"
+#define FAULTS_INJECTED       "injected"
+
 /* Disks, found in the guest by their serial. */
 #define DISK_TOOLS_SERIAL "oomlab-tools"  /* erofs: perf, stress-ng, the workloads */
 #define DISK_SLOW_SERIAL  "oomlab-slow"   /* the throttled "slow flash" disk */

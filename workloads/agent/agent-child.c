@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -25,10 +26,12 @@
 #define AGENT_CONSOLE_TTY "/dev/ttyS0"
 #endif
 
-/* The agent runs at oom_score_adj -1000, which children inherit. */
-static int set_oom_score_adj(const char *value)
+/* Writes VALUE to /proc/self/NAME. */
+static int set_self(const char *name, const char *value)
 {
-	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/%s", name);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	ssize_t n = write(fd, value, strlen(value));
@@ -85,8 +88,12 @@ pid_t agent_spawn(const struct agent_child *c)
 		close(c->close_fd);
 	if (c->nice && setpriority(PRIO_PROCESS, 0, c->nice) < 0)
 		agent_log("cannot renice %s", c->name);
-	if (c->oom_killable && set_oom_score_adj("0") < 0)
+	/* the agent runs at oom_score_adj -1000, which children inherit */
+	if (c->oom_killable && set_self("oom_score_adj", "0") < 0)
 		agent_log("cannot make %s killable by the OOM killer", c->name);
+	/* a task flag that fork copies: the command's children fail too, the agent never */
+	if (c->make_it_fail && set_self("make-it-fail", "1") < 0)
+		agent_log("cannot let fault injection fail %s", c->name);
 	if (c->workload_cgroup)
 		workload_cgroup_enter();
 	if (c->new_session)

@@ -181,6 +181,7 @@ static pid_t start_command(const struct job *job, bool interactive, int out)
 	c.argv = interactive ? shell : command;
 	c.oom_killable = true;
 	c.workload_cgroup = strcmp(job_get(job, "use_cgroup", "1"), "0") != 0;
+	c.make_it_fail = faults_wanted(job);
 	c.new_session = true;
 	c.controlling_tty = interactive;
 	c.stdin_null = true;
@@ -297,9 +298,11 @@ int main(void)
 	 * written just before a panic must already be on the host. Workloads
 	 * write lines well under a page, so the driver's buffer stays small.
 	 */
+	faults_arm(&job);
 	pid_t command = start_command(&job, interactive, port_fd(CHANNEL_OUT));
 	int status = wait_for_command(command);
 	ctl_event(CTL_COMMAND_DONE, NULL, NULL);
+	faults_report(&job);
 	send_window(WINDOW_EDGE_END, &job);
 	perf_stop();
 	prepare_stop();

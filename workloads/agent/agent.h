@@ -57,6 +57,7 @@ struct agent_child {
 	int nice;                   /* niceness; 0: the agent's */
 	bool oom_killable;          /* oom_score_adj 0 rather than the agent's -1000 */
 	bool workload_cgroup;       /* in the workload cgroup */
+	bool make_it_fail;          /* fault injection may fail its allocations, and its children's */
 	bool new_session;
 	bool controlling_tty;       /* stdin, stdout and stderr on the serial console, as its tty */
 };
@@ -100,6 +101,13 @@ void perf_stop(void);
 int prepare_start(const struct job *job);
 void prepare_pump(void);
 void prepare_stop(void);
+
+/* agent-faults.c: the kernel's fault injection, for the command's tasks alone */
+bool faults_wanted(const struct job *job);
+/* Writes the job's "fault." lines to debugfs, in their order (protocol.h). */
+void faults_arm(const struct job *job);
+/* Disarms each armed capability and sends CTL_FAULTS with the failures forced. */
+void faults_report(const struct job *job);
 
 /* agent-kmsg.c */
 void start_kmsg_forwarder(void);

@@ -1,0 +1,234 @@
+/* Fault injection keys: parsing, and the job spec lines that arm them (fault-inject.h). */
+#include "fault-inject.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kconfig.h"
+#include "kvfile.h"
+#include "variant.h"
+
+static const char *const page_alloc_options[] = { "CONFIG_FAULT_INJECTION_DEBUG_FS",
+						  "CONFIG_FAIL_PAGE_ALLOC", NULL };
+static const char *const slab_options[] = { "CONFIG_FAULT_INJECTION_DEBUG_FS", "CONFIG_FAILSLAB", NULL };
+
+/* The highest order the page allocator has (MAX_PAGE_ORDER on every lab platform). */
+#define FAULT_MAX_ORDER 10
+
+const char *const *fault_capability_options(enum fault_capability cap)
+{
+	return cap == FAULT_PAGE_ALLOC ? page_alloc_options : slab_options;
+}
+
+int fault_capability_of_key(const char *key)
+{
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++)
+		if (!strcmp(key, fault_capability_name[i]))
+			return i;
+	return -1;
+}
+
+static bool whole(const char *text, unsigned long lo, unsigned long hi, unsigned long *v)
+{
+	return parse_ulong(text, v) && *v >= lo && *v <= hi;
+}
+
+/* One "word value" item into F; -1 with the reason. */
+static int parse_item(enum fault_capability cap, char *item, struct fault_injection *f, bool *seen_p,
+		      struct strbuf *err)
+{
+	char *value = item + strcspn(item, " \t");
+	if (*value)
+		*value++ = '\0';
+	value = trim(value);
+	unsigned long v;
+	if (!*item || !*value) {
+		strbuf_addf(err, "'%s' wants a word and its value, such as 'probability 10'", item);
+		return -1;
+	}
+	if (!strcmp(item, "probability")) {
+		size_t len = strlen(value);
+		if (len > 1 && value[len - 1] == '%')
+			value[len - 1] = '\0';
+		if (!whole(value, 0, 100, &v)) {
+			strbuf_addf(err, "probability wants a whole percent from 0 to 100, not '%s' "
+				    "(for rarer failures add 'interval N')", value);
+			return -1;
+		}
+		f->probability = (unsigned)v;
+		*seen_p = true;
+	} else if (!strcmp(item, "interval")) {
+		if (!whole(value, 1, 1000000000, &v)) {
+			strbuf_addf(err, "interval wants a whole number from 1, not '%s'", value);
+			return -1;
+		}
+		f->interval = v;
+	} else if (!strcmp(item, "times")) {
+		if (!whole(value, 1, FAULT_TIMES_UNLIMITED - 1, &v)) {
+			strbuf_addf(err, "times wants a whole number from 1 to %ld, not '%s'",
+				    FAULT_TIMES_UNLIMITED - 1, value);
+			return -1;
+		}
+		f->times = (long)v;
+	} else if (!strcmp(item, "space")) {
+		/* the kernel keeps it in an int */
+		if (!parse_size(value, &f->space) || f->space > 0x7fffffffULL) {
+			strbuf_addf(err, "space wants a size in bytes below 2G (4096, 64K, 1M), not '%s'",
+				    value);
+			return -1;
+		}
+	} else if (!strcmp(item, "min-order")) {
+		if (cap != FAULT_PAGE_ALLOC) {
+			strbuf_addf(err, "min-order is fail_page_alloc's, not %s's", fault_capability_name[cap]);
+			return -1;
+		}
+		if (!whole(value, 0, FAULT_MAX_ORDER, &v)) {
+			strbuf_addf(err, "min-order wants an order from 0 to %d, not '%s'", FAULT_MAX_ORDER,
+				    value);
+			return -1;
+		}
+		f->min_order = (int)v;
+	} else if (!strcmp(item, "ignore-gfp-wait")) {
+		if (strcmp(value, "yes") && strcmp(value, "no")) {
+			strbuf_addf(err, "ignore-gfp-wait wants yes or no, not '%s'", value);
+			return -1;
+		}
+		f->ignore_gfp_wait = !strcmp(value, "yes");
+	} else {
+		strbuf_addf(err, "no such word '%s' (probability, interval, times, space, %signore-gfp-wait)",
+			    item, cap == FAULT_PAGE_ALLOC ? "min-order, " : "");
+		return -1;
+	}
+	return 0;
+}
+
+int fault_injection_parse(enum fault_capability cap, const char *text, struct fault_injection *out,
+			  struct strbuf *err)
+{
+	struct fault_injection f = { .armed = true, .interval = 1, .times = -1, .min_order = -1 };
+	char *copy = xstrdup(text), *save = NULL;
+	bool seen_probability = false;
+	int rc = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save))
+		rc = parse_item(cap, trim(tok), &f, &seen_probability, err);
+	free(copy);
+	if (rc == 0 && !seen_probability) {
+		strbuf_addf(err, "%s needs a probability, such as 'probability 10'", fault_capability_name[cap]);
+		rc = -1;
+	}
+	if (rc == 0)
+		*out = f;
+	return rc;
+}
+
+const char *fault_key_set(struct fault_plan *plan, const char *file, const char *key, const char *value,
+			  int line)
+{
+	static char why[256];
+	int cap = fault_capability_of_key(key);
+	if (cap < 0)
+		return kvfile_unknown_key;
+	struct strbuf err = STRBUF_INIT;
+	int rc = fault_injection_parse((enum fault_capability)cap, value, &plan->cap[cap], &err);
+	if (rc < 0)
+		snprintf(why, sizeof(why), "%s", err.buf);
+	strbuf_release(&err);
+	if (rc < 0)
+		return why;
+	plan->cap[cap].file = file;
+	plan->cap[cap].line = line;
+	return NULL;
+}
+
+void fault_plan_merge(struct fault_plan *plan, const struct fault_plan *over)
+{
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++)
+		if (over->cap[i].armed)
+			plan->cap[i] = over->cap[i];
+}
+
+bool fault_plan_armed(const struct fault_plan *plan)
+{
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++)
+		if (plan->cap[i].armed)
+			return true;
+	return false;
+}
+
+void fault_plan_spec(const struct fault_plan *plan, struct strbuf *spec)
+{
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++) {
+		const struct fault_injection *f = &plan->cap[i];
+		if (!f->armed)
+			continue;
+		const char *name = fault_capability_name[i];
+		/* the probability last: nothing fails before the rest is in place */
+		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.probability=0\n", name);
+		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.task-filter=Y\n", name);
+		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.verbose=0\n", name);
+		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.ignore-gfp-wait=%c\n", name,
+			    f->ignore_gfp_wait ? 'Y' : 'N');
+		if (i == FAULT_PAGE_ALLOC) {
+			/* and highmem's too: none on 64-bit, so the kernel's Y spares nothing */
+			strbuf_addf(spec, JOB_FAULT_PREFIX "%s.ignore-gfp-highmem=N\n", name);
+			if (f->min_order >= 0)
+				strbuf_addf(spec, JOB_FAULT_PREFIX "%s.min-order=%d\n", name, f->min_order);
+		}
+		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.interval=%lu\n", name, f->interval);
+		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.space=%llu\n", name, f->space);
+		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.times=%ld\n", name,
+			    f->times < 0 ? FAULT_TIMES_UNLIMITED : f->times);
+		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.probability=%u\n", name, f->probability);
+	}
+}
+
+json_t *fault_plan_json(const struct fault_plan *plan)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++) {
+		const struct fault_injection *f = &plan->cap[i];
+		if (!f->armed)
+			continue;
+		json_t *c = json_pack("{s:i, s:I, s:I, s:b}", "probability", (int)f->probability,
+				      "interval", (json_int_t)f->interval, "space", (json_int_t)f->space,
+				      "ignore_gfp_wait", f->ignore_gfp_wait);
+		json_object_set_new(c, "times", f->times < 0 ? json_null() : json_integer(f->times));
+		if (i == FAULT_PAGE_ALLOC)
+			json_object_set_new(c, "min_order",
+					    f->min_order < 0 ? json_null() : json_integer(f->min_order));
+		json_object_set_new(o, fault_capability_name[i], c);
+	}
+	return o;
+}
+
+int fault_plan_check_kernel(const struct fault_plan *plan, const struct variant *v,
+			    const struct kconfig *base, struct strbuf *err)
+{
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++) {
+		const struct fault_injection *f = &plan->cap[i];
+		if (!f->armed)
+			continue;
+		struct strlist lacking = STRLIST_INIT;
+		struct strbuf why = STRBUF_INIT;
+		int rc = variant_lacking_options(v, base, fault_capability_options((enum fault_capability)i),
+						 &lacking, &why);
+		/* where it was asked: a file's line, or an option (line 0) */
+		char *where = f->line > 0 ? xasprintf("%s:%d", f->file, f->line) : xstrdup(f->file);
+		if (rc < 0)
+			strbuf_addf(err, "%s: %s: %s", where, fault_capability_name[i], why.buf);
+		else if (lacking.n) {
+			strbuf_addf(err, "%s: %s needs a kernel with ", where, fault_capability_name[i]);
+			for (size_t k = 0; k < lacking.n; k++)
+				strbuf_addf(err, "%s%s=y", k ? " and " : "", lacking.items[k]);
+			strbuf_addf(err, ", which variant '%s' was built without", v->name);
+			rc = -1;
+		}
+		free(where);
+		strlist_clear(&lacking);
+		strbuf_release(&why);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * The kernel's fault injection for the command's tasks alone
+ * (common/proto/protocol.h): armed from the job's "fault." lines as the
+ * workload window opens, disarmed and counted as it closes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "workloads/lib/report.h"
+
+#define FAULT_DEBUGFS "/sys/kernel/debug"
+
+static int write_attr(const char *capability, const char *attr, const char *value)
+{
+	char path[256];
+	snprintf(path, sizeof(path), FAULT_DEBUGFS "/%s/%s", capability, attr);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, value, strlen(value));
+	close(fd);
+	return n == (ssize_t)strlen(value) ? 0 : -1;
+}
+
+static long read_attr(const char *capability, const char *attr)
+{
+	char path[256], buf[64];
+	snprintf(path, sizeof(path), FAULT_DEBUGFS "/%s/%s", capability, attr);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+/* "fault.<capability>.<attribute>" into its two parts; false when KEY is not one. */
+static bool split_key(const char *key, char *capability, size_t cap_size, const char **attr)
+{
+	if (strncmp(key, JOB_FAULT_PREFIX, strlen(JOB_FAULT_PREFIX)))
+		return false;
+	const char *cap = key + strlen(JOB_FAULT_PREFIX), *dot = strchr(cap, '.');
+	if (!dot || (size_t)(dot - cap) >= cap_size)
+		return false;
+	snprintf(capability, cap_size, "%.*s", (int)(dot - cap), cap);
+	*attr = dot + 1;
+	return true;
+}
+
+bool faults_wanted(const struct job *job)
+{
+	for (int i = 0; i < job->n; i++)
+		if (!strncmp(job->keys[i], JOB_FAULT_PREFIX, strlen(JOB_FAULT_PREFIX)))
+			return true;
+	return false;
+}
+
+void faults_arm(const struct job *job)
+{
+	for (int i = 0; i < job->n; i++) {
+		char capability[64];
+		const char *attr;
+		if (!split_key(job->keys[i], capability, sizeof(capability), &attr))
+			continue;
+		if (write_attr(capability, attr, job->values[i]) < 0) {
+			char message[200];
+			snprintf(message, sizeof(message), "fault injection: cannot set %s/%s to %s: %s",
+				 capability, attr, job->values[i], strerror(errno));
+			ctl_event(CTL_WARNING, "message", message);
+		}
+	}
+}
+
+void faults_report(const struct job *job)
+{
+	for (int c = 0; c < FAULT_CAPABILITY_COUNT; c++) {
+		const char *name = fault_capability_name[c];
+		char key[96];
+		snprintf(key, sizeof(key), JOB_FAULT_PREFIX "%s.times", name);
+		long armed = job_get_long(job, key, -1);
+		if (armed < 0)
+			continue;
+		write_attr(name, "probability", "0");
+		long left = read_attr(name, "times");
+		struct jl j;
+		jl_begin(&j);
+		jl_str(&j, "type", CTL_FAULTS);
+		jl_dbl(&j, "uptime", uptime_seconds());
+		jl_str(&j, FAULTS_CAPABILITY, name);
+		/* "times" counts down once per failure forced */
+		if (left >= 0 && left <= armed)
+			jl_i64(&j, FAULTS_INJECTED, armed - left);
+		jl_emit(&j, port_fd(CHANNEL_CTL));
+	}
+}
