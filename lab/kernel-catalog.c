@@ -109,6 +109,17 @@ static void add_debug_companions(struct variant_set *set, const struct platform 
 		if (!kernel_source_builds(&set->items[i].source))
 			continue;
 		variant_for_target(&set->items[i], &debug, fragment, &companion);
+		/*
+		 * Full slab debugging (FZPU, what SLUB_DEBUG_ON gives) except on
+		 * caches whose slabs it would make larger (O): kmalloc-4k's red
+		 * zones and tracking raise its order from 3 to 4 otherwise, and
+		 * a debug trial then runs out of high-order blocks where the
+		 * plain build does not (issue 26).
+		 */
+		char *cmdline = xasprintf("%s%s" DEBUG_SLAB_CMDLINE, companion.cmdline,
+					  *companion.cmdline ? " " : "");
+		free(companion.cmdline);
+		companion.cmdline = cmdline;
 		variant_set_add(set, &companion);
 	}
 	free(fragment);

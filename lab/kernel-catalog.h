@@ -13,6 +13,8 @@
 #include "variant.h"
 
 #define DEBUG_CONFIG "kernels/debug.config"
+/* What a debug companion's command line adds to its variant's (kernel-catalog.c says why). */
+#define DEBUG_SLAB_CMDLINE "slab_debug=FZPUO"
 #define ARCH_CONFIG_DIR "kernels/arch"
 
 /* kernels/base.config of the checkout; dies with file:line on bad input. */

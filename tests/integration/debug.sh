@@ -36,3 +36,26 @@ check "the comparison has stock+debug against stock" \
 	[ "$(jq '[.rows[] | select(.variant == "stock+debug" and .baseline_stats.variant == "stock")] | length' "$SCRATCH/cmp.json")" -gt 0 ]
 check "with the kernel_warnings rows" \
 	[ "$(jq '[.rows[] | select(.metric | startswith("kernel_warnings"))] | length' "$SCRATCH/cmp.json")" -ge 15 ]
+
+# --- A bug only the fallback path reaches (issue 26): kvfree of binder's page
+# array under its spinlock sleeps only when the array came from vmalloc. With
+# the order-3 try failing on demand, the debug builds flag it in every trial,
+# decided at 4 a side; without injection, on an unfragmented phone, the
+# page array comes from kmalloc and the same debug kernel says nothing.
+export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
+FB="$SCRATCH/fallback"
+"$LAB" run -x "$ROOT/tests/experiments/fallback-bug.conf" -o "$FB" > "$SCRATCH/fb.out" 2> "$SCRATCH/fb.err" ||
+	fail "lab run (fallback bug) failed: $(tail -5 "$SCRATCH/fb.err")"
+"$LAB" compare "$FB" --format json > "$SCRATCH/fb.json" || fail "lab compare (fallback bug)"
+verdict=$(jq -r '.rows[] | select(.metric == "kernel_warnings.kind=sleep-in-atomic") | .verdict' "$SCRATCH/fb.json")
+echo "kvfree-under-lock+debug against stock+debug, sleep-in-atomic with injection: $verdict"
+check "the fallback-path bug is found, worse on sleep-in-atomic" [ "$verdict" = worse ]
+check "the splat names vfree under binder_alloc_deferred_release" \
+	sh -c "jq -r '.kernel_complaints[]? | .frames[]?' '$FB'/kvfree-under-lock+debug/*/trial.json | grep -q binder_alloc_deferred_release"
+"$LAB" boot kvfree-under-lock+debug --perf -o "$SCRATCH/plain-path" -- 'binder-mmap --opens 20' > /dev/null ||
+	fail "lab boot kvfree-under-lock+debug without injection"
+metric() { jq --arg m "$1" '[.metrics[] | select(.name == $m) | .value][0] // 0' "$SCRATCH/plain-path/trial.json"; }
+check "without injection every page array came from kmalloc ($(metric binder_page_array_order3_failed) fell back)" \
+	[ "$(metric binder_page_array_order3_failed)" -eq 0 -a "$(metric binder-mmap.mmap_ok)" -eq 20 ]
+check "and the same debug kernel flags nothing ($(metric kernel_warnings.kind=sleep-in-atomic))" \
+	[ "$(metric kernel_warnings.kind=sleep-in-atomic)" -eq 0 ]

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/kernel-catalog.h"
 #include "lab/variant.h"
 #include "tests/unit/scratch.h"
 
@@ -191,6 +192,25 @@ static void platform_fragment_key_and_objects(void **state)
 	free(arch);
 }
 
+/* A debug companion boots with SLUB's checks on every cache whose slab order
+ * they leave alone (kernel-catalog.c): its own command line, so its own key. */
+static void debug_companions_keep_slab_orders(void **state)
+{
+	(void)state;
+	struct kconfig base = KCONFIG_INIT;
+	struct variant_set set;
+	load_base_config(&base);
+	load_variants(&set, &base, &PLATFORM_DEFAULT);
+	const struct variant *plain = variant_find(&set, "stock"), *debug = variant_find(&set, "stock+debug");
+	assert_non_null(plain);
+	assert_non_null(debug);
+	assert_string_equal(plain->cmdline, "");
+	assert_string_equal(debug->cmdline, "slab_debug=FZPUO");
+	assert_string_not_equal(plain->hash, debug->hash);
+	variants_clear(&set);
+	kconfig_clear(&base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +219,7 @@ int main(void)
 		cmocka_unit_test(rejects_bad_names),
 		cmocka_unit_test(hash_follows_every_input),
 		cmocka_unit_test(variant_fragment_overrides_base),
+		cmocka_unit_test(debug_companions_keep_slab_orders),
 	};
 	return cmocka_run_group_tests_name("variant", tests, setup, teardown);
 }

@@ -1,0 +1,79 @@
+# Fault injection on real kernels (README: Failure paths on demand).
+# Bad input is one line naming file:line, exit 2, before anything boots;
+# then seed 000 with the page array's order-3 allocation failing on demand:
+# kcalloc's mmaps fail where kvcalloc falls back to vmalloc, decided in 4
+# trials a side, with the injected failures counted in every trial and only
+# the workload's tasks failing.
+. "$(dirname "$0")/lib.sh"
+
+head='description = d
+variants = stock binder-kcalloc
+profile = phone-512m
+workload = binder-mmap --opens 20'
+
+# --- bad input: nothing is built or booted
+expect_refused() {
+	# expect_refused LABEL EXPERIMENT-TEXT NEEDLE
+	printf '%s\n' "$2" > "$SCRATCH/bad.conf"
+	set +e
+	"$LAB" run -x "$SCRATCH/bad.conf" -o "$SCRATCH/bad-run" > /dev/null 2> "$SCRATCH/bad.err"
+	status=$?
+	set -e
+	check "$1: exit 2" [ "$status" -eq 2 ]
+	check "$1: one line" [ "$(wc -l < "$SCRATCH/bad.err")" -eq 1 ]
+	check_text "$1: says why" "$(cat "$SCRATCH/bad.err")" "$3"
+	check "$1: no run folder" [ ! -e "$SCRATCH/bad-run" ]
+}
+expect_refused "a probability above 100" "$head
+fail_page_alloc = probability 150" "bad.conf:5: fail_page_alloc = probability 150: .*from 0 to 100"
+expect_refused "an unknown fault type" "$head
+fail_futex = probability 5" "bad.conf:5: unknown key 'fail_futex'"
+expect_refused "min-order on failslab" "$head
+failslab = probability 5, min-order 3" "bad.conf:5: .*min-order is fail_page_alloc's"
+# a variant whose own fragment turns the framework off
+mkdir -p "$SCRATCH/variants/no-fail"
+printf 'no fault injection\n' > "$SCRATCH/variants/no-fail/README"
+printf '# CONFIG_FAIL_PAGE_ALLOC is not set\n' > "$SCRATCH/variants/no-fail/config"
+export OOMLAB_VARIANT_PATH="$SCRATCH/variants"
+expect_refused "a kernel built without the framework" "description = d
+variants = stock no-fail
+profile = phone-512m
+workload = binder-mmap --opens 20
+fail_page_alloc = probability 5" \
+	"bad.conf:5: fail_page_alloc needs a kernel with CONFIG_FAIL_PAGE_ALLOC=y, which variant 'no-fail' was built without"
+unset OOMLAB_VARIANT_PATH
+
+# --- seed 000 on demand, the shipped experiment in 4 trials a side
+RUN="$SCRATCH/run"
+"$LAB" run -x binder-kvcalloc-inject --trials 4 -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" ||
+	fail "lab run failed: $(tail -5 "$SCRATCH/run.err")"
+"$LAB" compare "$RUN" --format json > "$SCRATCH/head.json" || fail "lab compare"
+row() { jq -r --arg m "$1" --arg f "$2" '.rows[] | select(.metric == $m and .variant == "binder-kcalloc") | .[$f]' "$SCRATCH/head.json"; }
+echo "binder-kcalloc against stock: mmap_ok $(row binder-mmap.mmap_ok verdict) (diff $(row binder-mmap.mmap_ok diff)," \
+	"p-adj $(row binder-mmap.mmap_ok p_adj))"
+check "kcalloc's mmaps are worse, decided at 4 a side (the primary)" [ "$(row binder-mmap.mmap_ok verdict)" = worse ]
+sum() { jq -s --arg m "$1" '[.[] | .metrics[] | select(.name == $m) | .value] | add // 0' "$RUN"/$2/*/trial.json; }
+check "kcalloc's mmaps failed with ENOMEM ($(sum binder-mmap.mmap_enomem binder-kcalloc))" \
+	[ "$(sum binder-mmap.mmap_enomem binder-kcalloc)" -gt 0 ]
+# every trial counted the failures it was given; stock fell back to vmalloc
+for t in "$RUN"/*/*/trial.json; do
+	injected=$(jq '[.metrics[] | select(.name == "fail_page_alloc_injected") | .value][0]' "$t")
+	check "$(basename "$(dirname "$(dirname "$t")")")/$(basename "$(dirname "$t")"): failures injected ($injected)" \
+		[ "$injected" -gt 0 ]
+	check "the settings are in its environment" \
+		[ "$(jq '.environment.fault_injection.fail_page_alloc.min_order' "$t")" = 3 ]
+done
+check "stock's page arrays fell back to vmalloc ($(sum binder_page_array_order3_failed stock))" \
+	[ "$(sum binder_page_array_order3_failed stock)" -gt 0 ]
+check "and none of stock's mmaps failed ($(sum binder-mmap.mmap_enomem stock))" \
+	[ "$(sum binder-mmap.mmap_enomem stock)" -eq 0 ]
+check "no OOM kill on either side (an injected failure skips the OOM killer)" \
+	[ "$(sum oom_kills stock)" -eq 0 -a "$(sum oom_kills binder-kcalloc)" -eq 0 ]
+check "run.json records the injection" [ "$(jq '.fault_injection.fail_page_alloc.probability' "$RUN/run.json")" = 20 ]
+
+# --- only the workload's tasks fail: the agent and a process outside the command do not
+out=$("$LAB" boot stock -o "$SCRATCH/scope" --fail-page-alloc 'probability 100, min-order 3' -- \
+	'cat /proc/self/make-it-fail; cat /proc/1/make-it-fail') ||
+	fail "lab boot with every allocation of the command failing: $out"
+check "the command's tasks may fail" [ "$(echo "$out" | sed -n 1p)" = 1 ]
+check "the agent may not" [ "$(echo "$out" | sed -n 2p)" = 0 ]
