@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "workloads/lib/sysinfo.h"
 
 #define POLL_MS 10
 
@@ -31,12 +32,7 @@ static int set_self(const char *name, const char *value)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/%s", name);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = write(fd, value, strlen(value));
-	close(fd);
-	return n == (ssize_t)strlen(value) ? 0 : -1;
+	return wl_write_text(path, value);
 }
 
 static void setup_stdio(const struct agent_child *c)

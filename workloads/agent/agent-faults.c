@@ -4,14 +4,13 @@
  * workload window opens, disarmed and counted as it closes.
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "agent.h"
 #include "workloads/lib/report.h"
+#include "workloads/lib/sysinfo.h"
 
 #define FAULT_DEBUGFS "/sys/kernel/debug"
 
@@ -19,27 +18,17 @@ static int write_attr(const char *capability, const char *attr, const char *valu
 {
 	char path[256];
 	snprintf(path, sizeof(path), FAULT_DEBUGFS "/%s/%s", capability, attr);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = write(fd, value, strlen(value));
-	close(fd);
-	return n == (ssize_t)strlen(value) ? 0 : -1;
+	int rc = wl_write_text(path, value);
+	errno = -rc;
+	return rc;
 }
 
 static long read_attr(const char *capability, const char *attr)
 {
-	char path[256], buf[64];
+	char path[256];
+	uint64_t v;
 	snprintf(path, sizeof(path), FAULT_DEBUGFS "/%s/%s", capability, attr);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return strtol(buf, NULL, 10);
+	return wl_read_u64(path, &v) == 0 ? (long)v : -1;
 }
 
 /* "fault.<capability>.<attribute>" into its two parts; false when KEY is not one. */
