@@ -531,6 +531,9 @@ int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
 
 void compare_table_free(struct compare_table *table)
 {
+	for (size_t i = 0; i < table->n_context_notes; i++)
+		free(table->context_notes[i]);
+	free(table->context_notes);
 	for (size_t i = 0; i < table->n_metrics; i++) {
 		free(table->metrics[i].name);
 		free(table->metrics[i].unit);

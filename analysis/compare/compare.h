@@ -199,6 +199,10 @@ struct compare_table {
 	bool gate_open;
 	size_t look_n;		/* sequential: trials a side at this look */
 	bool has_noise;		/* some row had A/A groups */
+	/* Lines the caller adds to the notes, about the run rather than a row
+	 * (compare_family: a debug group's pressure against its plain twin's). */
+	char **context_notes;	/* malloc'd lines, freed with the table */
+	size_t n_context_notes;
 };
 
 void compare_options_default(struct compare_options *opts);

@@ -339,4 +339,6 @@ void compare_fmt_notes(const struct compare_table *t,
 	note(&to, "inconclusive: fewer than %zu trials on a side, no test, or no",
 	     o->min_trials);
 	note(&to, "  difference at all could have reached the level");
+	for (size_t i = 0; i < t->n_context_notes; i++)
+		note(&to, "%s", t->context_notes[i]);
 }

@@ -135,6 +135,12 @@ int compare_format_json(FILE *out, const struct compare_table *t)
 			"tests", (json_int_t)t->n_tests, "metrics", metrics, "rows", rows);
 	if (!doc)
 		return -ENOMEM;
+	if (t->n_context_notes) {
+		json_t *notes = json_array();
+		for (size_t i = 0; i < t->n_context_notes; i++)
+			json_array_append_new(notes, json_string(t->context_notes[i]));
+		json_object_set_new(doc, "notes", notes);
+	}
 	rc = json_dumpf(doc, out, JSON_COMPACT | JSON_REAL_PRECISION(10));
 	json_decref(doc);
 	fputc('\n', out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare_family.h"
+#include "debug_pressure.h"
 
 struct family_input {
 	struct compare_metric *metrics;
@@ -275,6 +276,10 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 			rc = -1;
 		} else {
 			set_clock(&family->table, rd, clock);
+			struct strlist notes = STRLIST_INIT;
+			debug_pressure_notes(rd, spec->seed, &notes);
+			family->table.context_notes = notes.items;
+			family->table.n_context_notes = notes.n;
 		}
 	}
 	input_free(&in);
