@@ -209,19 +209,22 @@ int fault_plan_check_kernel(const struct fault_plan *plan, const struct variant 
 		const struct fault_injection *f = &plan->cap[i];
 		if (!f->armed)
 			continue;
+		struct kconfig wanted = KCONFIG_INIT;
+		for (const char *const *o = fault_capability_options((enum fault_capability)i); *o; o++)
+			kconfig_set(&wanted, *o, "y", NULL);
 		struct strlist lacking = STRLIST_INIT;
 		struct strbuf why = STRBUF_INIT;
-		int rc = variant_lacking_options(v, base, fault_capability_options((enum fault_capability)i),
-						 &lacking, &why);
+		int rc = variant_lacking_options(v, base, &wanted, &lacking, &why);
+		kconfig_clear(&wanted);
 		/* where it was asked: a file's line, or an option (line 0) */
 		char *where = f->line > 0 ? xasprintf("%s:%d", f->file, f->line) : xstrdup(f->file);
 		if (rc < 0)
 			strbuf_addf(err, "%s: %s: %s", where, fault_capability_name[i], why.buf);
 		else if (lacking.n) {
-			strbuf_addf(err, "%s: %s needs a kernel with ", where, fault_capability_name[i]);
+			strbuf_addf(err, "%s: %s needs the kernel's fault injection; variant '%s' lacks ",
+				    where, fault_capability_name[i], v->name);
 			for (size_t k = 0; k < lacking.n; k++)
-				strbuf_addf(err, "%s%s=y", k ? " and " : "", lacking.items[k]);
-			strbuf_addf(err, ", which variant '%s' was built without", v->name);
+				strbuf_addf(err, "%s%s", k ? ", " : "", lacking.items[k]);
 			rc = -1;
 		}
 		free(where);

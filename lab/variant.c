@@ -271,7 +271,7 @@ void variants_clear(struct variant_set *set)
 	set->n = 0;
 }
 
-int variant_lacking_options(const struct variant *v, const struct kconfig *base, const char *const *names,
+int variant_lacking_options(const struct variant *v, const struct kconfig *base, const struct kconfig *wanted,
 			    struct strlist *lacking, struct strbuf *err)
 {
 	struct kconfig have = KCONFIG_INIT;
@@ -279,11 +279,8 @@ int variant_lacking_options(const struct variant *v, const struct kconfig *base,
 			 ? variant_config(v, base, &have, err)
 			 : kconfig_parse(&have, v->source.config ? v->source.config : "",
 					 v->source.config_origin, err);
-	for (const char *const *n = names; rc == 0 && *n; n++) {
-		const struct kconfig_option *o = kconfig_get(&have, *n);
-		if (!o || !o->value || strcmp(o->value, "y"))
-			strlist_push(lacking, *n);
-	}
+	if (rc == 0)
+		kconfig_lacking(wanted, &have, lacking);
 	kconfig_clear(&have);
 	return rc;
 }

@@ -79,11 +79,11 @@ int variant_config(const struct variant *v, const struct kconfig *base, struct k
  * of the builder, and the platform unless it is the default x86_64/4k.
  */
 /*
- * The options of NAMES (NULL-terminated) that V's kernel does not have as y,
- * into LACKING: a kernel the lab builds by its merged fragments, a prebuilt
- * one by its own configuration. -1 (err) when that cannot be read.
+ * The options of WANTED that V's kernel lacks (kconfig_lacking's names), into
+ * LACKING: a kernel the lab builds by its merged fragments, a prebuilt one by
+ * its own configuration. -1 (err) when that cannot be read.
  */
-int variant_lacking_options(const struct variant *v, const struct kconfig *base, const char *const *names,
+int variant_lacking_options(const struct variant *v, const struct kconfig *base, const struct kconfig *wanted,
 			    struct strlist *lacking, struct strbuf *err);
 int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *err);
 /* Frees what V owns (V itself is the caller's). */

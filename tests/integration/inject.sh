@@ -40,7 +40,7 @@ variants = stock no-fail
 profile = phone-512m
 workload = binder-mmap --opens 20
 fail_page_alloc = probability 5" \
-	"bad.conf:5: fail_page_alloc needs a kernel with CONFIG_FAIL_PAGE_ALLOC=y, which variant 'no-fail' was built without"
+	"bad.conf:5: fail_page_alloc needs the kernel's fault injection; variant 'no-fail' lacks CONFIG_FAIL_PAGE_ALLOC"
 unset OOMLAB_VARIANT_PATH
 
 # --- seed 000 on demand, the shipped experiment in 4 trials a side
