@@ -105,8 +105,12 @@ check "no QEMU of it is left" [ "$(qemus_in "$SCRATCH/hang")" -eq 0 ]
 out=$("$LAB" boot stock $A64 -p numa-2node -o "$SCRATCH/numa" -- 'ls -d /sys/devices/system/node/node* | wc -l')
 check "numa-2node shows two nodes on arm64" [ "$out" = 2 ]
 # shellcheck disable=SC2086
-"$LAB" --quiet boot stock $A64 --clock icount -o "$SCRATCH/icount" -- true > /dev/null 2>&1 ||
+"$LAB" --quiet boot stock $A64 --clock icount -o "$SCRATCH/icount" -- true > /dev/null 2> "$SCRATCH/icount.err" || {
+	cat "$SCRATCH/icount.err" >&2
+	jq -c .outcome "$SCRATCH/icount/trial.json" >&2 || true
+	tail -n 20 "$SCRATCH/icount/console.log" "$SCRATCH/icount/qemu.stderr" >&2 || true
 	fail "an icount boot of arm64"
+}
 check "the icount clock was used" [ "$(jq -r .environment.clock.name "$SCRATCH/icount/trial.json")" = icount ]
 check "QEMU counted instructions" grep -q -- '-icount shift=0' "$SCRATCH/icount/qemu.cmdline"
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -23,7 +24,8 @@ int port_fd(enum channel port)
 	return fds[port] >= 0 ? fds[port] : 1;
 }
 
-void ports_open(void)
+/* Opens every named port that has appeared and is not open yet; returns how many are still missing. */
+static int open_ports_present(void)
 {
 	DIR *d = opendir("/sys/class/virtio-ports");
 	struct dirent *de;
@@ -39,16 +41,36 @@ void ports_open(void)
 			name[strcspn(name, "\n")] = '\0';
 		fclose(f);
 		for (int p = 0; p < CHANNEL_COUNT; p++) {
-			if (strcmp(name, channel_port_name[p]))
+			if (fds[p] >= 0 || strcmp(name, channel_port_name[p]))
 				continue;
 			snprintf(path, sizeof(path), "/dev/%s", de->d_name);
 			fds[p] = open(path, O_WRONLY | O_CLOEXEC);
-			if (fds[p] < 0)
-				agent_log("cannot open port %s (%s)", name, path);
 		}
 	}
 	if (d)
 		closedir(d);
+	int missing = 0;
+	for (int p = 0; p < CHANNEL_COUNT; p++)
+		missing += fds[p] < 0;
+	return missing;
+}
+
+/*
+ * The driver adds a port when the host's control message for it arrives,
+ * from a work queue, so PID 1 can start before its ports exist (seen on
+ * arm64 under icount, about one boot in seven). Wait for them, bounded.
+ */
+void ports_open(void)
+{
+	double start = uptime_seconds();
+	bool waited = false;
+	while (open_ports_present() > 0 && uptime_seconds() < start + PORTS_WAIT_SECONDS) {
+		struct timespec ts = { 0, 5 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		waited = true;
+	}
+	if (waited)
+		agent_log("waited %.3f s for the ports to appear", uptime_seconds() - start);
 	for (int p = 0; p < CHANNEL_COUNT; p++)
 		if (fds[p] < 0)
 			agent_log("no virtio port named %s", channel_port_name[p]);
