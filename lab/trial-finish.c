@@ -59,8 +59,8 @@ int trial_split_files(const char *dir, struct strbuf *err)
 	return rc;
 }
 
-/* A trial whose prepare step missed its target measured another machine
- * than the experiment asked for: its outcome says so, and the comparison
+/* A trial whose prepare step missed its target, or did not hold it while
+ * the workload ran, measured another machine than the experiment asked for: its outcome says so, and the comparison
  * counts it among the trials that ended otherwise, never as a result. */
 static void mark_off_target(json_t *full)
 {
@@ -70,6 +70,21 @@ static void mark_off_target(json_t *full)
 	if (!miss || !was || strcmp(was, "ok"))
 		return;
 	json_object_set_new(outcome, "outcome", json_string("off-target"));
+	json_t *lost = json_object_get(miss, "prepare_lost_status");
+	if (lost) {
+		long long status = (long long)json_integer_value(lost);
+		double at = json_number_value(json_object_get(miss, "prepare_lost_uptime"));
+		char how[64];
+		if (status < 0)
+			snprintf(how, sizeof(how), "still exiting");
+		else
+			snprintf(how, sizeof(how), "%s %lld", status > 128 ? "signal" : "exit status",
+				 status > 128 ? status - 128 : status);
+		json_object_set_new(outcome, "detail",
+				    json_sprintf("the prepare step ended during the workload (%s, at %.1f s): "
+						 "the machine's shape did not hold", how, at));
+		return;
+	}
 	json_object_set_new(outcome, "detail",
 			    json_sprintf("%lld free blocks of order >= %lld when the workload started "
 					 "(the target: at most %lld)",

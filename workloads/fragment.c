@@ -457,7 +457,15 @@ int fragment_main(int argc, char **argv)
 		.order = 3, .target_unusable = -1, .zones = NULL,
 		.chunk = 4ul << 20, .slab_dir = "/tmp", .stress_temp = "/tmp",
 		.stress_ns = 10000000000ull, .time_ns = 300000000000ull,
-		.pipes = true, .hold_forever = true, .self_adj = -1000,
+		/*
+		 * -999, not -1000: the last victim, never a deadlock. The holes
+		 * leave no free block above order 0, so a fork on a debug kernel
+		 * (task_struct is order 1) can find nothing to reclaim; with the
+		 * workload's coordinator and the lab at -1000, an unkillable
+		 * fragmenter made that "no killable processes" panics (issue 26).
+		 * Any killable process with a score above -999's is chosen first.
+		 */
+		.pipes = true, .hold_forever = true, .self_adj = -999,
 	};
 	struct state s;
 	struct wl_common com = { -1 };
@@ -506,7 +514,8 @@ int fragment_main(int argc, char **argv)
 			 "release after DUR (default: hold until SIGTERM/SIGINT)"),
 		OPT_FLAG(0, "no-hold", &cfg.no_hold, "release right after reporting (for testing)"),
 		OPT_INT(0, "self-oom-adj", &cfg.self_adj, "N", -1000, 1000,
-			"own oom_score_adj (default -1000: never the OOM victim)"),
+			"own oom_score_adj (default -999: the OOM killer's last victim, after "
+			"every other killable process; -1000 never, even if the kernel panics)"),
 		WL_OPT_DURATION(0, "time", &cfg.time_ns, "DUR",
 				"give up reaching the target after DUR (default 300s)"),
 		OPT_INT(0, "node", &com.node, "N", 0, 1023,

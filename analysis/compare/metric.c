@@ -23,6 +23,8 @@ static const struct metric_def known_metrics[] = {
 	{ "binder_page_array_order3*",    "count",  METRIC_COUNT,      BETTER_NEITHER },
 	{ "binder_mmap_stall_ms",         "ms",     METRIC_TIME,       BETTER_LOWER },
 	{ "prepare_target_met",           "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
+	{ "prepare_held",                 "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
+	{ "recorder_pinned_kb",           "KiB",    METRIC_SIZE,       BETTER_NEITHER },
 	/* the failures fault injection forced: the treatment, not a quality */
 	{ "fail_page_alloc_injected",     "count",  METRIC_COUNT,      BETTER_NEITHER },
 	{ "failslab_injected",            "count",  METRIC_COUNT,      BETTER_NEITHER },

@@ -58,6 +58,11 @@
  *                              experiment's target_max_free_blocks (only with a
  *                              target; a miss also puts "off_target" in trial.json
  *                              and makes the trial's outcome "off-target")
+ *   recorder_pinned_kb         perf's file pages the agent locked  KiB    ctl
+ *                              (agent-pin.c), before the prepare step
+ *   prepare_held               1 when the prepare step still ran   ok     ctl
+ *                              as the workload ended (only with a prepare
+ *                              step; 0 also makes the trial "off-target")
  *   workload_direct_reclaim_stalls_vmstat  allocstall_* delta      count  vmstat
  *   workload_direct_reclaim_stalls_trace   direct_reclaim_begin    count  trace
  *   workload_compaction_stalls_vmstat      compact_stall delta     count  vmstat
@@ -457,6 +462,12 @@ struct ctl_notes {
 	 * before the hello said it (all of them x86_64) */
 	unsigned long long page_bytes;
 	bool saw_exit;		/* CTL_EXIT: the agent finished */
+	bool saw_prepared;	/* CTL_PREPARED: a prepare step shaped the machine */
+	long long pinned_bytes;	/* CTL_PINNED: the recorder's pages locked (-1: not said) */
+	/* CTL_PREPARE_LOST: it ended during the workload (status, -1 while still exiting) */
+	bool prepare_lost;
+	long long prepare_lost_status;
+	double prepare_lost_uptime;
 	/* CTL_FAULTS: the failures fault injection forced, per capability (-1: not armed) */
 	long long injected[FAULT_CAPABILITY_COUNT];
 	_Static_assert(FAULT_CAPABILITY_COUNT == 2, "trial_metrics_compute sets injected[] to -1 each");
@@ -474,6 +485,17 @@ static void note_ctl(json_t *record, void *ctx)
 			e->page_bytes = (unsigned long long)page;
 	} else if (!strcmp(type, CTL_EXIT)) {
 		e->saw_exit = true;
+	} else if (!strcmp(type, CTL_PREPARED)) {
+		e->saw_prepared = true;
+	} else if (!strcmp(type, CTL_PINNED)) {
+		json_t *b = json_object_get(record, PINNED_BYTES);
+		if (json_is_integer(b))
+			e->pinned_bytes = json_integer_value(b);
+	} else if (!strcmp(type, CTL_PREPARE_LOST)) {
+		json_t *st = json_object_get(record, PREPARE_LOST_STATUS);
+		e->prepare_lost = true;
+		e->prepare_lost_status = json_is_integer(st) ? json_integer_value(st) : -1;
+		e->prepare_lost_uptime = json_number_value(json_object_get(record, PREPARE_LOST_ENDED_UPTIME));
 	} else if (!strcmp(type, CTL_FAULTS)) {
 		const char *cap = json_string_value(json_object_get(record, FAULTS_CAPABILITY));
 		json_t *n = json_object_get(record, FAULTS_INJECTED);
@@ -521,6 +543,10 @@ static void window_metrics(struct metric_set *m, const char *dir, const struct c
 			    e->target_order);
 	if (e->have_start && e->target_max_blocks >= 0 && e->free_blocks_ge >= 0)
 		ADD(m, "prepare_target_met", e->free_blocks_ge <= e->target_max_blocks, "ok", "ctl");
+	if (e->saw_prepared)
+		ADD(m, "prepare_held", !e->prepare_lost, "ok", "ctl");
+	if (e->pinned_bytes >= 0)
+		ADD(m, "recorder_pinned_kb", (double)e->pinned_bytes / 1024, "KiB", "ctl");
 	if (!e->have_start || !e->have_end)
 		return;
 	ADD(m, "workload_window_s", (double)(e->end_ns - e->start_ns) / 1e9, "s", "ctl");
@@ -628,6 +654,8 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	}
 	struct metric_set m = METRIC_SET_INIT;
 	struct ctl_notes ctl_said = { .target_order = -1, .free_blocks_ge = -1, .target_max_blocks = -1,
+				      .pinned_bytes = -1,
+
 				   .page_bytes = 4096, .injected = { -1, -1 } };
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	jsonl_read_file(ctl, note_ctl, &ctl_said);
@@ -687,12 +715,18 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	json_object_set_new(o, "partial", json_boolean(partial));
 	if (have_logs)
 		json_object_set_new(o, "kernel_complaints", kernel_complaints_json(&complaints, COMPLAINTS_KEPT));
-	/* the prepare step missed its target: the trial measured another machine */
+	/* the prepare step missed its target, or did not hold it to the end:
+	 * the trial measured another machine */
 	if (ctl_said.target_max_blocks >= 0 && ctl_said.free_blocks_ge > ctl_said.target_max_blocks)
 		json_object_set_new(o, "off_target",
 				    json_pack("{s:I, s:I, s:I}", "order", (json_int_t)ctl_said.target_order,
 					      "free_blocks", (json_int_t)ctl_said.free_blocks_ge,
 					      "max_blocks", (json_int_t)ctl_said.target_max_blocks));
+	else if (ctl_said.prepare_lost)
+		json_object_set_new(o, "off_target",
+				    json_pack("{s:I, s:f}", "prepare_lost_status",
+					      (json_int_t)ctl_said.prepare_lost_status, "prepare_lost_uptime",
+					      ctl_said.prepare_lost_uptime));
 	*out = o;
 	kernel_complaints_release(&complaints);
 

@@ -42,6 +42,20 @@ extern const char *const channel_file_name[CHANNEL_COUNT];  /* "ctl.jsonl", "out
 #define CTL_EXIT         "exit"         /* "status" (128+N for signal N), "signal" */
 #define CTL_WARNING      "warning"      /* "message" */
 /*
+ * The prepare step ended while the workload ran (an OOM kill, most often:
+ * it is the last victim rather than a deadlock, workloads/fragment.c), so
+ * the machine's shape did not hold to the window's end. Sent once, before
+ * the window's end edge: "status" (128+N for signal N; -1 when it was still
+ * exiting, as an OOM victim freeing its memory) and "ended_uptime" (s, when
+ * the agent saw it end). The host counts the trial as off-target.
+ */
+/* The bytes of the recorder's file pages the agent locked in memory (agent-pin.c). */
+#define CTL_PINNED       "pinned"
+#define PINNED_BYTES     "bytes"
+#define CTL_PREPARE_LOST "prepare-lost"
+#define PREPARE_LOST_STATUS       "status"
+#define PREPARE_LOST_ENDED_UPTIME "ended_uptime"
+/*
  * The stall counters' window: the workload's, from just after perf starts
  * recording to just after the command ends. At each edge the agent reads
  * /proc/vmstat, notes CLOCK_MONOTONIC right after the read in

@@ -191,6 +191,9 @@ int perf_launch(const char *args_path)
 		perf_stop();
 		return -1;
 	}
+	/* while memory is whole: the recorder's own pages must not be reclaimed under the workload */
+	uint64_t pinned = pin_file_pages_of(perf_pid);
+	ctl_event_u64(CTL_PINNED, PINNED_BYTES, pinned);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
  * workload's, and the workload starts only once it printed a JSON event
  * named "ready". After the workload it is stopped with SIGTERM.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "workloads/lib/report.h"
 
 #define READY_MARK "\"name\":\"ready\""
 #define STOP_TIMEOUT_S 30
@@ -72,9 +74,112 @@ void prepare_pump(void)
 	}
 }
 
+static bool prepare_ended;
+static int prepare_status;
+static double prepare_ended_at;
+
+bool prepare_reaped(pid_t pid, int status)
+{
+	if (pid <= 0 || pid != prepare_pid)
+		return false;
+	prepare_ended = true;
+	prepare_status = status;
+	prepare_ended_at = uptime_seconds();
+	return true;
+}
+
 static bool prepare_alive(void)
 {
-	return agent_child_alive(prepare_pid);
+	if (prepare_ended)
+		return false;
+	int status;
+	pid_t r = prepare_pid > 0 ? waitpid(prepare_pid, &status, WNOHANG) : -1;
+	if (r == 0)
+		return true;
+	if (r == prepare_pid)
+		prepare_reaped(r, status);
+	return false;
+}
+
+#define PF_EXITING_FLAG 0x4     /* include/linux/sched.h: the task is in do_exit() */
+#define SIGKILL_PENDING (1ull << (SIGKILL - 1))
+
+/* True when task PID is a member of process group GROUP that is on its way out. */
+static bool member_dying(const char *pid, pid_t group)
+{
+	char path[300], text[1024];
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	/* after the command name's closing parenthesis: state ppid pgrp session tty tpgid flags */
+	const char *rest = strrchr(text, ')');
+	char state;
+	int ppid, pgrp, session, tty, tpgid;
+	unsigned long flags;
+	if (!rest || sscanf(rest + 1, " %c %d %d %d %d %d %lu", &state, &ppid, &pgrp, &session, &tty,
+			    &tpgid, &flags) != 7 || pgrp != group)
+		return false;
+	if (state == 'Z' || state == 'X' || (flags & PF_EXITING_FLAG))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	bool killed = false;
+	unsigned long long mask;
+	while (!killed && fgets(text, sizeof(text), f))
+		if (sscanf(text, "ShdPnd: %llx", &mask) == 1 || sscanf(text, "SigPnd: %llx", &mask) == 1)
+			killed = (mask & SIGKILL_PENDING) != 0;
+	fclose(f);
+	return killed;
+}
+
+/*
+ * An OOM kill is not an end yet: the victim frees its memory in do_exit(),
+ * which under TCG and a debug kernel can outlast the command by seconds. So
+ * a step with a SIGKILL pending, exiting or a zombie (it or a process of its
+ * group, such as the fragmenter's stress-ng) counts as ended.
+ */
+static bool prepare_dying(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	bool dying = false;
+	while (!dying && d && (de = readdir(d)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+			dying = member_dying(de->d_name, prepare_pid);
+	if (d)
+		closedir(d);
+	return dying;
+}
+
+void prepare_report_lost(void)
+{
+	if (prepare_pid <= 0)
+		return;
+	int code;
+	if (prepare_alive()) {
+		if (!prepare_dying())
+			return;
+		code = -1;  /* still on its way out: no status yet */
+		prepare_ended_at = uptime_seconds();
+	} else {
+		code = WIFSIGNALED(prepare_status) ? 128 + WTERMSIG(prepare_status) : WEXITSTATUS(prepare_status);
+	}
+	struct jl j;
+	jl_begin(&j);
+	jl_str(&j, "type", CTL_PREPARE_LOST);
+	jl_dbl(&j, "uptime", uptime_seconds());
+	jl_u64(&j, "t_mono_ns", mono_ns());
+	jl_i64(&j, PREPARE_LOST_STATUS, code);
+	jl_dbl(&j, PREPARE_LOST_ENDED_UPTIME, prepare_ended_at);
+	jl_emit(&j, port_fd(CHANNEL_CTL));
+	agent_log("the prepare step ended during the workload (status %d)", code);
+	prepare_pid = -1;
 }
 
 int prepare_start(const struct job *job)
@@ -90,8 +195,10 @@ int prepare_start(const struct job *job)
 	agent_child_init(&c, "the prepare step");
 	c.path = "/bin/sh";
 	c.argv = argv;
-	/* Outside the workload cgroup and killable like any process; it may set its own adj. */
+	/* Outside the workload cgroup and killable like any process; it may set its own adj.
+	 * Its own process group, so that its processes can be found (prepare_dying). */
 	c.oom_killable = true;
+	c.new_session = true;
 	c.stdin_null = true;
 	c.out = fds[1];
 	c.err = port_fd(CHANNEL_OUT);
@@ -119,7 +226,7 @@ int prepare_start(const struct job *job)
 
 void prepare_stop(void)
 {
-	if (prepare_pid <= 0)
+	if (prepare_pid <= 0 || prepare_ended)
 		return;
 	agent_child_stop(prepare_pid, SIGTERM, STOP_TIMEOUT_S, prepare_pump, "the prepare step");
 	prepare_pid = -1;

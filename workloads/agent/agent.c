@@ -53,6 +53,17 @@ void ctl_event(const char *type, const char *key, const char *value)
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
+void ctl_event_u64(const char *type, const char *key, uint64_t value)
+{
+	struct jl j;
+	jl_begin(&j);
+	jl_str(&j, "type", type);
+	jl_dbl(&j, "uptime", uptime_seconds());
+	jl_u64(&j, "t_mono_ns", mono_ns());
+	jl_u64(&j, key, value);
+	jl_emit(&j, port_fd(CHANNEL_CTL));
+}
+
 void ctl_hello(void)
 {
 	struct utsname u;
@@ -240,8 +251,10 @@ static int wait_for_command(pid_t command)
 		pid_t pid = waitpid(-1, &status, WNOHANG);
 		if (pid == command)
 			return status;
-		if (pid > 0)
+		if (pid > 0) {
+			prepare_reaped(pid, status);
 			continue;
+		}
 		prepare_pump();
 		if (uptime_seconds() >= next_flush) {
 			perf_flush();
@@ -302,6 +315,7 @@ int main(void)
 	pid_t command = start_command(&job, interactive, port_fd(CHANNEL_OUT));
 	int status = wait_for_command(command);
 	ctl_event(CTL_COMMAND_DONE, NULL, NULL);
+	prepare_report_lost();
 	faults_report(&job);
 	send_window(WINDOW_EDGE_END, &job);
 	perf_stop();

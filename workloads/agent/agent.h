@@ -97,12 +97,18 @@ int perf_enable(void);
 const char *perf_recorded_events(void);
 /* Has perf send what it recorded so far (called a few times a second). */
 void perf_flush(void);
+/* agent-pin.c: mlocks the file pages process PID has resident; the bytes locked */
+uint64_t pin_file_pages_of(pid_t pid);
 void perf_stop(void);
 
 /* agent-prepare.c: 0 ready, 1 nothing to prepare, -1 failed */
 int prepare_start(const struct job *job);
 void prepare_pump(void);
 void prepare_stop(void);
+/* The orphan reaper's hook: true when PID was the prepare step (its status is kept). */
+bool prepare_reaped(pid_t pid, int status);
+/* Says CTL_PREPARE_LOST when the prepare step is gone while the workload still ran. */
+void prepare_report_lost(void);
 
 /* agent-faults.c: the kernel's fault injection, for the command's tasks alone */
 bool faults_wanted(const struct job *job);
@@ -119,6 +125,7 @@ const char *job_get(const struct job *job, const char *key, const char *fallback
 long job_get_long(const struct job *job, const char *key, long fallback);
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ctl_event(const char *type, const char *key, const char *value);
+void ctl_event_u64(const char *type, const char *key, uint64_t value);
 /* The hello event: the guest's machine and page size (common/proto/protocol.h). */
 void ctl_hello(void);
 /* CTL_WINDOW: an edge of the stall window, read at read_ns; at the start

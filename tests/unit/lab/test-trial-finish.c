@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/run-command.h"
+#include "common/proto/protocol.h"
 #include "lab/trial-finish.h"
 #include "tests/unit/samples.h"
 
@@ -274,6 +275,90 @@ static void test_perf_decoded_only_when_recorded(void **state)
 	free(dir);
 }
 
+/* Appends LINE to the trial's ctl.jsonl, as the agent would have sent it. */
+static void add_ctl_line(const char *dir, const char *line)
+{
+	char *path = xasprintf("%s/ctl.jsonl", dir);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	fprintf(f, "%s\n", line);
+	fclose(f);
+	free(path);
+}
+
+/* Finishes DIR with an "ok" outcome and returns trial.json. */
+static json_t *finish_ok(const char *dir)
+{
+	json_t *record = json_pack("{s:{s:s, s:s}}", "outcome", "outcome", "ok", "detail",
+				   "the command exited with status 0");
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish(dir, record, &err), 0);
+	strbuf_release(&err);
+	json_decref(record);
+	return load(dir, "trial.json");
+}
+
+static const char *outcome_of(json_t *trial, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(trial, "outcome"), key));
+}
+
+/* A prepare step that held to the end leaves the trial ok with prepare_held
+ * 1; one the OOM killer took during the workload (issue 26: the fragmenter
+ * is the last victim) makes it off-target, naming the signal; a missed
+ * target does too, naming the blocks. Without a prepare step, no metric. */
+static void test_prepare_lost_is_off_target(void **state)
+{
+	(void)state;
+	char *held = copy_sample("memcg-kill");
+	add_ctl_line(held, "{\"type\":\"" CTL_PINNED "\",\"uptime\":1.5,\"" PINNED_BYTES "\":12058624}");
+	add_ctl_line(held, "{\"type\":\"prepared\",\"uptime\":2.0}");
+	json_t *t = finish_ok(held);
+	assert_string_equal(outcome_of(t, "outcome"), "ok");
+	assert_int_equal(json_integer_value(metric(t, "prepare_held")), 1);
+	/* and what the agent locked of the recorder's pages, in KiB */
+	assert_true(json_number_value(metric(t, "recorder_pinned_kb")) == 11776.0);
+	json_decref(t);
+
+	char *lost = copy_sample("memcg-kill");
+	add_ctl_line(lost, "{\"type\":\"prepared\",\"uptime\":2.0}");
+	add_ctl_line(lost, "{\"type\":\"" CTL_PREPARE_LOST "\",\"uptime\":5.5,\"" PREPARE_LOST_STATUS
+			   "\":137,\"" PREPARE_LOST_ENDED_UPTIME "\":4.25}");
+	t = finish_ok(lost);
+	assert_string_equal(outcome_of(t, "outcome"), "off-target");
+	assert_string_equal(outcome_of(t, "detail"), "the prepare step ended during the workload (signal 9, "
+						     "at 4.2 s): the machine's shape did not hold");
+	assert_int_equal(json_integer_value(metric(t, "prepare_held")), 0);
+	json_decref(t);
+
+	char *exiting = copy_sample("memcg-kill");
+	add_ctl_line(exiting, "{\"type\":\"prepared\",\"uptime\":2.0}");
+	add_ctl_line(exiting, "{\"type\":\"" CTL_PREPARE_LOST "\",\"uptime\":5.5,\"" PREPARE_LOST_STATUS
+			      "\":-1,\"" PREPARE_LOST_ENDED_UPTIME "\":5.5}");
+	t = finish_ok(exiting);
+	assert_string_equal(outcome_of(t, "outcome"), "off-target");
+	assert_string_equal(outcome_of(t, "detail"), "the prepare step ended during the workload (still exiting, "
+						     "at 5.5 s): the machine's shape did not hold");
+	assert_int_equal(json_integer_value(metric(t, "prepare_held")), 0);
+	json_decref(t);
+
+	char *missed = copy_sample("memcg-kill");
+	add_ctl_line(missed, "{\"type\":\"window\",\"edge\":\"start\",\"read_mono_ns\":1,\"target_order\":3,"
+			     "\"free_blocks_ge\":40,\"target_max_blocks\":16}");
+	t = finish_ok(missed);
+	assert_string_equal(outcome_of(t, "outcome"), "off-target");
+	assert_string_equal(outcome_of(t, "detail"),
+			    "40 free blocks of order >= 3 when the workload started (the target: at most 16)");
+	assert_null(metric(t, "prepare_held"));
+	assert_null(metric(t, "recorder_pinned_kb"));
+	json_decref(t);
+
+	for (char **d = (char *[]){ held, lost, exiting, missed, NULL }; *d; d++) {
+		remove_tree(*d);
+		free(*d);
+	}
+}
+
 static void test_cannot_write(void **state)
 {
 	(void)state;
@@ -305,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_snapshots_not_written_not_finished),
 		cmocka_unit_test(test_files_bin_split_before_metrics),
 		cmocka_unit_test(test_perf_decoded_only_when_recorded),
+		cmocka_unit_test(test_prepare_lost_is_off_target),
 		cmocka_unit_test(test_cannot_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
