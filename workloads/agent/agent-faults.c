@@ -80,9 +80,7 @@ void faults_report(const struct job *job)
 		write_attr(name, "probability", "0");
 		long left = read_attr(name, "times");
 		struct jl j;
-		jl_begin(&j);
-		jl_str(&j, "type", CTL_FAULTS);
-		jl_dbl(&j, "uptime", uptime_seconds());
+		ctl_begin(&j, CTL_FAULTS);
 		jl_str(&j, FAULTS_CAPABILITY, name);
 		/* "times" counts down once per failure forced */
 		if (left >= 0 && left <= armed)

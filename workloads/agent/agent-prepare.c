@@ -171,10 +171,7 @@ void prepare_report_lost(void)
 		code = WIFSIGNALED(prepare_status) ? 128 + WTERMSIG(prepare_status) : WEXITSTATUS(prepare_status);
 	}
 	struct jl j;
-	jl_begin(&j);
-	jl_str(&j, "type", CTL_PREPARE_LOST);
-	jl_dbl(&j, "uptime", uptime_seconds());
-	jl_u64(&j, "t_mono_ns", mono_ns());
+	ctl_begin(&j, CTL_PREPARE_LOST);
 	jl_i64(&j, PREPARE_LOST_STATUS, code);
 	jl_dbl(&j, PREPARE_LOST_ENDED_UPTIME, prepare_ended_at);
 	jl_emit(&j, port_fd(CHANNEL_CTL));

@@ -41,13 +41,18 @@ double uptime_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+void ctl_begin(struct jl *j, const char *type)
+{
+	jl_begin(j);
+	jl_str(j, "type", type);
+	jl_dbl(j, "uptime", uptime_seconds());
+	jl_u64(j, "t_mono_ns", mono_ns());
+}
+
 void ctl_event(const char *type, const char *key, const char *value)
 {
 	struct jl j;
-	jl_begin(&j);
-	jl_str(&j, "type", type);
-	jl_dbl(&j, "uptime", uptime_seconds());
-	jl_u64(&j, "t_mono_ns", mono_ns());
+	ctl_begin(&j, type);
 	if (key)
 		jl_str(&j, key, value);
 	jl_emit(&j, port_fd(CHANNEL_CTL));
@@ -56,10 +61,7 @@ void ctl_event(const char *type, const char *key, const char *value)
 void ctl_event_u64(const char *type, const char *key, uint64_t value)
 {
 	struct jl j;
-	jl_begin(&j);
-	jl_str(&j, "type", type);
-	jl_dbl(&j, "uptime", uptime_seconds());
-	jl_u64(&j, "t_mono_ns", mono_ns());
+	ctl_begin(&j, type);
 	jl_u64(&j, key, value);
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
@@ -68,10 +70,7 @@ void ctl_hello(void)
 {
 	struct utsname u;
 	struct jl j;
-	jl_begin(&j);
-	jl_str(&j, "type", CTL_HELLO);
-	jl_dbl(&j, "uptime", uptime_seconds());
-	jl_u64(&j, "t_mono_ns", mono_ns());
+	ctl_begin(&j, CTL_HELLO);
 	jl_str(&j, HELLO_MACHINE, uname(&u) == 0 ? u.machine : "");
 	jl_u64(&j, HELLO_PAGE_SIZE, (uint64_t)sysconf(_SC_PAGESIZE));
 	jl_emit(&j, port_fd(CHANNEL_CTL));
@@ -80,10 +79,7 @@ void ctl_hello(void)
 void ctl_window(const struct window_state *w)
 {
 	struct jl j;
-	jl_begin(&j);
-	jl_str(&j, "type", CTL_WINDOW);
-	jl_dbl(&j, "uptime", uptime_seconds());
-	jl_u64(&j, "t_mono_ns", mono_ns());
+	ctl_begin(&j, CTL_WINDOW);
 	jl_str(&j, "edge", w->edge);
 	jl_u64(&j, "read_mono_ns", w->read_ns);
 	if (!strcmp(w->edge, WINDOW_EDGE_START)) {
@@ -99,10 +95,7 @@ void ctl_window(const struct window_state *w)
 static void ctl_exit(int status)
 {
 	struct jl j;
-	jl_begin(&j);
-	jl_str(&j, "type", CTL_EXIT);
-	jl_dbl(&j, "uptime", uptime_seconds());
-	jl_u64(&j, "t_mono_ns", mono_ns());
+	ctl_begin(&j, CTL_EXIT);
 	if (WIFEXITED(status))
 		jl_i64(&j, "status", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status)) {
@@ -215,10 +208,7 @@ static long long field(const char *text, const char *key)
 static void send_heartbeat(void)
 {
 	struct jl j;
-	jl_begin(&j);
-	jl_str(&j, "type", CTL_HEARTBEAT);
-	jl_dbl(&j, "uptime", uptime_seconds());
-	jl_u64(&j, "t_mono_ns", mono_ns());
+	ctl_begin(&j, CTL_HEARTBEAT);
 	char *meminfo = slurp("/proc/meminfo");
 	jl_i64(&j, HB_MEM_FREE_KB, field(meminfo, "MemFree"));
 	jl_i64(&j, HB_MEM_AVAILABLE_KB, field(meminfo, "MemAvailable"));

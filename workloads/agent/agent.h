@@ -124,6 +124,9 @@ void start_kmsg_forwarder(void);
 const char *job_get(const struct job *job, const char *key, const char *fallback);
 long job_get_long(const struct job *job, const char *key, long fallback);
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Starts a control-channel record: its type, uptime and t_mono_ns (protocol.h). */
+struct jl;
+void ctl_begin(struct jl *j, const char *type);
 void ctl_event(const char *type, const char *key, const char *value);
 void ctl_event_u64(const char *type, const char *key, uint64_t value);
 /* The hello event: the guest's machine and page size (common/proto/protocol.h). */

@@ -303,6 +303,24 @@ static const char *outcome_of(json_t *trial, const char *key)
 	return json_string_value(json_object_get(json_object_get(trial, "outcome"), key));
 }
 
+/* A trial whose prepare step was lost (STATUS, at guest uptime AT) is
+ * off-target with DETAIL and prepare_held 0; returns its folder. */
+static char *finish_lost(int status, double at, const char *detail)
+{
+	char *dir = copy_sample("memcg-kill");
+	add_ctl_line(dir, "{\"type\":\"prepared\",\"uptime\":2.0}");
+	char *line = xasprintf("{\"type\":\"" CTL_PREPARE_LOST "\",\"uptime\":5.5,\"" PREPARE_LOST_STATUS
+			       "\":%d,\"" PREPARE_LOST_ENDED_UPTIME "\":%g}", status, at);
+	add_ctl_line(dir, line);
+	free(line);
+	json_t *t = finish_ok(dir);
+	assert_string_equal(outcome_of(t, "outcome"), "off-target");
+	assert_string_equal(outcome_of(t, "detail"), detail);
+	assert_int_equal(json_integer_value(metric(t, "prepare_held")), 0);
+	json_decref(t);
+	return dir;
+}
+
 /* A prepare step that held to the end leaves the trial ok with prepare_held
  * 1; one the OOM killer took during the workload (issue 26: the fragmenter
  * is the last victim) makes it off-target, naming the signal; a missed
@@ -320,27 +338,10 @@ static void test_prepare_lost_is_off_target(void **state)
 	assert_true(json_number_value(metric(t, "recorder_pinned_kb")) == 11776.0);
 	json_decref(t);
 
-	char *lost = copy_sample("memcg-kill");
-	add_ctl_line(lost, "{\"type\":\"prepared\",\"uptime\":2.0}");
-	add_ctl_line(lost, "{\"type\":\"" CTL_PREPARE_LOST "\",\"uptime\":5.5,\"" PREPARE_LOST_STATUS
-			   "\":137,\"" PREPARE_LOST_ENDED_UPTIME "\":4.25}");
-	t = finish_ok(lost);
-	assert_string_equal(outcome_of(t, "outcome"), "off-target");
-	assert_string_equal(outcome_of(t, "detail"), "the prepare step ended during the workload (signal 9, "
-						     "at 4.2 s): the machine's shape did not hold");
-	assert_int_equal(json_integer_value(metric(t, "prepare_held")), 0);
-	json_decref(t);
-
-	char *exiting = copy_sample("memcg-kill");
-	add_ctl_line(exiting, "{\"type\":\"prepared\",\"uptime\":2.0}");
-	add_ctl_line(exiting, "{\"type\":\"" CTL_PREPARE_LOST "\",\"uptime\":5.5,\"" PREPARE_LOST_STATUS
-			      "\":-1,\"" PREPARE_LOST_ENDED_UPTIME "\":5.5}");
-	t = finish_ok(exiting);
-	assert_string_equal(outcome_of(t, "outcome"), "off-target");
-	assert_string_equal(outcome_of(t, "detail"), "the prepare step ended during the workload (still exiting, "
-						     "at 5.5 s): the machine's shape did not hold");
-	assert_int_equal(json_integer_value(metric(t, "prepare_held")), 0);
-	json_decref(t);
+	char *lost = finish_lost(137, 4.25, "the prepare step ended during the workload (signal 9, at 4.2 s): "
+					   "the machine's shape did not hold");
+	char *exiting = finish_lost(-1, 5.5, "the prepare step ended during the workload (still exiting, at "
+					     "5.5 s): the machine's shape did not hold");
 
 	char *missed = copy_sample("memcg-kill");
 	add_ctl_line(missed, "{\"type\":\"window\",\"edge\":\"start\",\"read_mono_ns\":1,\"target_order\":3,"
