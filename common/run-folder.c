@@ -130,3 +130,52 @@ size_t run_folder_each_trial(const char *run_dir, const char *group, run_trial_f
 	free(group_dir);
 	return n;
 }
+
+const char *run_folder_group_label(const json_t *group)
+{
+	const char *label = json_string_value(json_object_get(group, "label"));
+	if (!label || !*label)
+		label = json_string_value(json_object_get(group, "variant"));
+	return label && *label ? label : NULL;
+}
+
+void run_folder_group_labels(const json_t *run, struct strlist *labels)
+{
+	size_t i;
+	json_t *group;
+	json_array_foreach(json_object_get(run, "groups"), i, group) {
+		const char *label = run_folder_group_label(group);
+		if (label && !strlist_has(labels, label))
+			strlist_push(labels, label);
+	}
+}
+
+static void count_trial(const char *group, unsigned index, const char *path, void *ctx)
+{
+	(void)group, (void)index, (void)path;
+	++*(size_t *)ctx;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void run_folder_unlisted_groups(const char *run_dir, const struct strlist *labels, struct strlist *unlisted)
+{
+	DIR *d = opendir(run_dir);
+	struct dirent *de;
+	size_t first = unlisted->n;
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || strlist_has(labels, de->d_name))
+			continue;
+		size_t trials = 0;
+		run_folder_each_trial(run_dir, de->d_name, count_trial, &trials);
+		if (trials)
+			strlist_push(unlisted, de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (unlisted->n > first)
+		qsort(unlisted->items + first, unlisted->n - first, sizeof(*unlisted->items), by_name);
+}

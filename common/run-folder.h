@@ -36,6 +36,19 @@ json_t *run_folder_load(const char *dir, struct strbuf *err);
 /* Whether NAME names a trial folder; its index in *INDEX. */
 bool run_folder_trial_name(const char *name, unsigned *index);
 
+/*
+ * The groups of a run are run.json's (RUN): each "groups" element's
+ * "label", else its "variant", in run.json's order, once each. A subfolder
+ * that holds trial folders but is no listed group belongs to no group:
+ * readers name it and leave its trials out.
+ */
+/* GROUP's label (an element of run.json's "groups"), NULL when it has none. */
+const char *run_folder_group_label(const json_t *group);
+/* Appends the run's group labels to LABELS. */
+void run_folder_group_labels(const json_t *run, struct strlist *labels);
+/* Appends to UNLISTED, sorted, the subfolders of RUN_DIR with trial folders that LABELS lacks. */
+void run_folder_unlisted_groups(const char *run_dir, const struct strlist *labels, struct strlist *unlisted);
+
 typedef void (*run_trial_fn)(const char *group, unsigned index, const char *path, void *ctx);
 /* Calls FN for every trial folder of GROUP (a subfolder of RUN_DIR), in
  * index order; returns how many there were (0 when GROUP is no folder). */

@@ -11,6 +11,7 @@
 #include "analysis/run/run-data.h"
 #include "analysis/store/store.h"
 #include "builtin.h"
+#include "common/trial-record.h"
 #include "common/paths.h"
 #include "common/run-folder.h"
 #include "options.h"
@@ -34,7 +35,8 @@ static const char results_usage[] =
 	"ok out of all, and when it was created. A summary shows per group its\n"
 	"trials by outcome and per metric n, median, min and max over the trials\n"
 	"that ended ok ('+k': values of k other trials, left out). A trial whose\n"
-	"trial.json is missing or unreadable counts as 'unreadable'.\n"
+	"trial.json is missing counts as 'missing', one that is unreadable or has no\n"
+	"outcome as 'unreadable'.\n"
 	"\n";
 
 enum format { FORMAT_TEXT, FORMAT_JSON };
@@ -343,17 +345,15 @@ static int show_run(struct store *s, const char *run, enum format format)
 }
 
 /* A trial's record as written (not as loaded for analysis, which may derive
- * metrics): trial.json, else the record the boot gave (record.json); NULL when
- * neither has an outcome. */
+ * metrics), when that record file of DIR is finished (common/trial-record.h);
+ * else NULL. */
 static json_t *written_record(const char *dir, const char *name)
 {
-	char *path = xasprintf("%s/%s", dir, name);
-	json_t *record = json_load_file(path, 0, NULL);
-	free(path);
-	if (!json_string_value(json_object_get(json_object_get(record, "outcome"), "outcome"))) {
-		json_decref(record);
-		return NULL;
-	}
+	struct trial_record r;
+	trial_record_read_file(dir, name, &r);
+	json_t *record = r.json;
+	r.json = NULL;
+	trial_record_release(&r);
 	return record;
 }
 

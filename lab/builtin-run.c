@@ -21,6 +21,7 @@
 #include "kbuild.h"
 #include "kernel-catalog.h"
 #include "options.h"
+#include "common/trial-record.h"
 #include "common/paths.h"
 #include "perf-events.h"
 #include "profile.h"
@@ -156,27 +157,6 @@ static json_t *run_json(const struct run_plan *p)
 								 (int)p->exp.max_trials));
 	json_object_set_new(run, "created_unix", json_integer((json_int_t)time(NULL)));
 	return run;
-}
-
-/* The trial's outcome as trial.json has it (malloc'd), NULL when unfinished:
- * the VM's outcome, or what finishing the trial made of it ("off-target"). */
-static char *trial_outcome(const char *dir)
-{
-	char *path = xasprintf("%s/trial.json", dir);
-	json_t *t = json_load_file(path, 0, NULL);
-	free(path);
-	const char *o = json_string_value(json_object_get(json_object_get(t, "outcome"), "outcome"));
-	char *outcome = o ? xstrdup(o) : NULL;
-	json_decref(t);
-	return outcome;
-}
-
-static bool trial_finished(const char *dir)
-{
-	char *outcome = trial_outcome(dir);
-	bool done = outcome != NULL;
-	free(outcome);
-	return done;
 }
 
 static void load_plan_parts(struct run_plan *p, const char *profile_name, struct clock_choice option)
@@ -419,7 +399,7 @@ static void trial_ended(struct execution *x, size_t i)
 	char took[32], eta[32];
 	format_duration(took, sizeof(took), now - w->started);
 	format_duration(eta, sizeof(eta), (now - x->started) / (double)x->ran * (double)(x->total - x->done));
-	char *outcome = trial_outcome(w->dir);
+	char *outcome = trial_record_outcome(w->dir);
 	note("[%zu/%zu] %s #%u: %s in %s;%s ETA %s%s", x->done, x->total, w->slot->label,
 	     w->slot->index, outcome ? outcome : "unfinished", took, x->decided_note,
 	     x->looking ? "at most " : "", eta);
@@ -520,7 +500,7 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 			continue;
 		x.total++;
 		char *dir = slot_dir(p, i);
-		todo[i] = !trial_finished(dir);
+		todo[i] = !trial_record_finished(dir);
 		x.done += !todo[i];
 		free(dir);
 	}

@@ -5,19 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/trial-record.h"
+
 struct ending {
 	const char *outcome;
 	json_int_t status;
 };
 
+/* DIR's ending when its trial finished (common/trial-record.h); *RECORD keeps it. */
 static bool read_ending(const char *dir, json_t **record, struct ending *e)
 {
-	char *path = xasprintf("%s/trial.json", dir);
-	*record = json_load_file(path, 0, NULL);
-	free(path);
+	struct trial_record r;
+	trial_record_read(dir, &r);
+	*record = r.json;
+	r.json = NULL;
 	json_t *o = json_object_get(*record, "outcome");
 	e->outcome = json_string_value(json_object_get(o, "outcome"));
 	e->status = json_integer_value(json_object_get(o, "exit_status"));
+	trial_record_release(&r);
 	return e->outcome != NULL;
 }
 

@@ -20,9 +20,10 @@
 
 #include <jansson.h>
 
+#include "common/trial-record.h"
 #include "common/util.h"
 
-#define TRIAL_RECORD       "trial.json"
+#define TRIAL_RECORD       TRIAL_RECORD_FILE
 /* The record as given (trial.json without what step 3 computes), kept beside
  * the channels, so that an unreadable trial.json can be finished again. */
 #define TRIAL_RECORD_GIVEN "record.json"

@@ -1,5 +1,6 @@
-/* The one table of workloads.  Add a workload: write workloads/NAME.c with
- * NAME_main() and NAME_usage[], declare it in workload.h, add a row here. */
+/* The table of workloads, from the one list (WORKLOADS in workload.h). Add a
+ * workload: write workloads/NAME.c with NAME_main() and NAME_usage[], and
+ * add it to that list. */
 #include "workload.h"
 
 #include <stdio.h>
@@ -10,30 +11,12 @@
 #include "lib/args.h"
 #include "lib/report.h"
 
+#define WORKLOAD_ROW(ident, name, summary) { name, summary, ident##_main, ident##_usage },
 const struct workload workload_table[] = {
-	{ "binder-sendvec",
-	  "synchronous binder echo of 4..65536 bytes (BM_sendVec_binder)",
-	  binder_sendvec_main, binder_sendvec_usage },
-	{ "binder-throughput",
-	  "binder transactions between worker processes (binderThroughputTest)",
-	  binder_throughput_main, binder_throughput_usage },
-	{ "binder-objects",
-	  "churn of binder threads, nodes, refs and death notifications; slab usage",
-	  binder_objects_main, binder_objects_usage },
-	{ "binder-mmap",
-	  "many binder opens with a 4 MiB mmap each (the kcalloc/kvcalloc path)",
-	  binder_mmap_main, binder_mmap_usage },
-	{ "spawn",
-	  "fork+exec of /bin/true N times; spawns per second",
-	  spawn_main, spawn_usage },
-	{ "oom-hog",
-	  "memory eaters that drive a memcg or the VM into OOM kills (memcg, global, reaper)",
-	  oom_hog_main, oom_hog_usage },
-	{ "fragment",
-	  "leave memory fragmented to a target (pinned order-0 holes) and hold it",
-	  fragment_main, fragment_usage },
+	WORKLOADS(WORKLOAD_ROW)
 	{ NULL, NULL, NULL, NULL },
 };
+#undef WORKLOAD_ROW
 
 const struct workload *workload_find(const char *name)
 {

@@ -1,6 +1,6 @@
 /* The workload table: every guest-side workload is one C file with a main
- * function and a usage text, registered in registry.c (the way stress-ng
- * registers its stressors).  workloads/main.c dispatches on the program
+ * function and a usage text, listed once in WORKLOADS below (the way
+ * stress-ng registers its stressors).  workloads/main.c dispatches on the program
  * name, so `binder-sendvec -> oomlab-workload` symlinks work, and so does
  * `oomlab-workload binder-sendvec ARGS`.
  */
@@ -30,17 +30,33 @@ int workload_check(const struct workload *w, const struct wl_guest_shape *guest,
 		   char **argv);
 void workload_list(FILE *f);
 
-/* One per workload file. */
-#define WORKLOAD_DECLARE(ident) \
-	int ident##_main(int argc, char **argv); \
-	extern const char ident##_usage[]
+/*
+ * The one list of workloads: X(ident, "name", "summary") for each file
+ * workloads/<name>.c, which defines ident_main() and ident_usage[]. The
+ * declarations below, the table (registry.c) and the tests all come from it.
+ */
+#define WORKLOADS(X)                                                                                  \
+	X(binder_sendvec, "binder-sendvec",                                                          \
+	  "synchronous binder echo of 4..65536 bytes (BM_sendVec_binder)")                            \
+	X(binder_throughput, "binder-throughput",                                                    \
+	  "binder transactions between worker processes (binderThroughputTest)")                      \
+	X(binder_objects, "binder-objects",                                                          \
+	  "churn of binder threads, nodes, refs and death notifications; slab usage")                 \
+	X(binder_mmap, "binder-mmap", "many binder opens with a 4 MiB mmap each (the kcalloc/kvcalloc path)") \
+	X(spawn, "spawn", "fork+exec of /bin/true N times; spawns per second")                       \
+	X(oom_hog, "oom-hog",                                                                        \
+	  "memory eaters that drive a memcg or the VM into OOM kills (memcg, global, reaper)")        \
+	X(fragment, "fragment", "leave memory fragmented to a target (pinned order-0 holes) and hold it")
 
-WORKLOAD_DECLARE(binder_sendvec);
-WORKLOAD_DECLARE(binder_throughput);
-WORKLOAD_DECLARE(binder_objects);
-WORKLOAD_DECLARE(binder_mmap);
-WORKLOAD_DECLARE(spawn);
-WORKLOAD_DECLARE(oom_hog);
-WORKLOAD_DECLARE(fragment);
+#define WORKLOAD_DECLARE(ident, name, summary) \
+	int ident##_main(int argc, char **argv); \
+	extern const char ident##_usage[];
+WORKLOADS(WORKLOAD_DECLARE)
+#undef WORKLOAD_DECLARE
+
+#define WORKLOAD_ONE(ident, name, summary) +1
+/* How many workloads the list has. */
+enum { WORKLOAD_COUNT = 0 WORKLOADS(WORKLOAD_ONE) };
+#undef WORKLOAD_ONE
 
 #endif

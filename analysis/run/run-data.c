@@ -9,6 +9,7 @@
 #include "analysis/metrics/trial_metrics.h"
 #include "common/paths.h"
 #include "common/run-folder.h"
+#include "common/trial-record.h"
 
 char *run_dir_resolve(const char *run)
 {
@@ -82,29 +83,25 @@ static void add_trial(const char *label, unsigned index, const char *dir, void *
 	t->label = xstrdup(label);
 	t->index = index;
 	t->dir = xstrdup(dir);
-	char *path = xasprintf("%s/trial.json", dir);
-	json_error_t jerr;
-	t->trial = json_load_file(path, 0, &jerr);
-	const char *outcome = t->trial ? json_string_value(json_object_get(
-						 json_object_get(t->trial, "outcome"), "outcome"))
-				       : NULL;
-	t->outcome = outcome ? outcome : path_exists(path) ? "unreadable" : "missing";
-	if (!outcome && !rd->quiet) {
-		if (!path_exists(path))
+	struct trial_record r;
+	trial_record_read(dir, &r);
+	if (r.state != TRIAL_FINISHED && !rd->quiet) {
+		if (r.state == TRIAL_NO_RECORD)
 			warning("%s: no trial.json, the trial never finished: counted among the trials "
 				"that ended otherwise; lab run --resume runs it", dir);
-		else if (t->trial)
+		else if (r.state == TRIAL_NO_OUTCOME)
 			warning("%s: no outcome: counted among the trials that ended otherwise; lab "
-				"results --recompute rebuilds it", path);
+				"results --recompute rebuilds it", r.path);
 		else
 			warning("%s: unreadable (line %d: %s): counted among the trials that ended "
-				"otherwise; lab results --recompute rebuilds it", path, jerr.line, jerr.text);
+				"otherwise; lab results --recompute rebuilds it", r.path, r.line,
+				r.parse_error ? r.parse_error : r.why);
 	}
-	if (!outcome) {
-		json_decref(t->trial);
-		t->trial = NULL;
-	}
-	free(path);
+	/* the outcome points into the record, or is one of the names that live forever */
+	t->trial = r.json;
+	t->outcome = r.outcome;
+	r.json = NULL;
+	trial_record_release(&r);
 	rd->derived += derive_metrics(t->trial, dir);
 	read_clock(t);
 }
@@ -134,7 +131,7 @@ int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
 	if (!rd->primary && !rd->headline.n && (s = json_string_value(json_object_get(meta, "primary"))))
 		rd->primary = xstrdup(s);
 	size_t i;
-	json_t *group, *glob;
+	json_t *glob;
 	/* the design of the run that gives the headline */
 	if (!rd->headline.n && !rd->parametric.n)
 		json_array_foreach(json_object_get(meta, "parametric"), i, glob)
@@ -144,12 +141,13 @@ int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
 		json_array_foreach(json_object_get(meta, "metrics"), i, glob)
 			if (json_string_value(glob))
 				strlist_push(&rd->headline, json_string_value(glob));
-	json_array_foreach(json_object_get(meta, "groups"), i, group) {
-		const char *label = json_string_value(json_object_get(group, "label"));
-		if (label && !strlist_has(&rd->labels, label))
-			strlist_push(&rd->labels, label);
-	}
-	/* The trials are whatever trial folders exist (common/run-folder.h). */
+	/* The groups are run.json's, the trials whatever trial folders they hold (common/run-folder.h). */
+	run_folder_group_labels(meta, &rd->labels);
+	struct strlist unlisted = STRLIST_INIT;
+	run_folder_unlisted_groups(dir, &rd->labels, &unlisted);
+	for (size_t g = 0; g < unlisted.n && !rd->quiet; g++)
+		warning("%s/%s: trial folders of a group run.json does not list: left out", dir, unlisted.items[g]);
+	strlist_clear(&unlisted);
 	for (size_t g = 0; g < rd->labels.n; g++)
 		run_folder_each_trial(dir, rd->labels.items[g], add_trial, rd);
 	free(dir);

@@ -18,9 +18,9 @@ struct run_trial {
 	char *label;      /* group: "stock", "stock#2" */
 	unsigned index;
 	char *dir;
-	json_t *trial;    /* trial.json, or NULL when there is none with an outcome */
-	const char *outcome;  /* "ok", "failed", ...; "missing" (no trial.json: never
-			       * finished), "unreadable" (a trial.json without an outcome) */
+	json_t *trial;    /* trial.json when the trial finished, else NULL */
+	const char *outcome;  /* "ok", "failed", ...; or "missing", "unreadable" when it
+			       * did not finish (common/trial-record.h) */
 	/* The guest clock it ran on (trial.json environment.clock): "realtime"
 	 * or "icount", its QEMU settings ("" for none) and what a guest second
 	 * meant (NULL when not recorded). A trial.json from before the lab had

@@ -17,14 +17,13 @@
 #include <time.h>
 
 #include "common/run-folder.h"
+#include "common/trial-record.h"
 #include "store_internal.h"
 
 /* ---- what was read from the folder ---- */
 
 struct group_in {
-	const char *label, *variant, *hash;	/* into run.json, or owned_* */
-	char *owned_label, *owned_variant;
-	bool in_run_json;
+	const char *label, *variant, *hash;	/* into run.json */
 	sqlite3_int64 id;
 };
 
@@ -100,13 +99,15 @@ static void add_group(struct run_in *run, struct group_in g)
 	run->groups[run->n_groups++] = g;
 }
 
-/* Groups: run.json's first, in its order, then trial folders it does not name. */
+/* The groups: run.json's, in its order (common/run-folder.h). A subfolder of
+ * trial folders it does not list is named, and its trials are left out. */
 static void read_groups(struct run_in *run, struct store_import_report *report)
 {
 	const json_t *groups = json_object_get(run->json, "groups"), *g;
 	size_t i;
+	struct strlist labels = STRLIST_INIT;
 	json_array_foreach(groups, i, g) {
-		const char *label = jstr(g, "label") ? jstr(g, "label") : jstr(g, "variant");
+		const char *label = run_folder_group_label(g);
 		if (!label) {
 			problem(report, "run.json: group %zu has no label", i);
 			continue;
@@ -115,21 +116,17 @@ static void read_groups(struct run_in *run, struct store_import_report *report)
 			problem(report, "run.json: group %s is listed twice", label);
 			continue;
 		}
-		add_group(run, (struct group_in){ .label = label, .in_run_json = true,
+		strlist_push(&labels, label);
+		add_group(run, (struct group_in){ .label = label,
 						  .variant = jstr(g, "variant") ? jstr(g, "variant") : label,
 						  .hash = jstr(g, "hash") });
 	}
-	for (size_t t = 0; t < run->scan.n_trials; t++) {
-		const char *label = run->scan.trials[t].label;
-		if (find_group(run, label) != SIZE_MAX)
-			continue;
-		problem(report, "%s/: a group folder run.json does not list", label);
-		struct group_in gi = { .owned_label = xstrdup(label) };
-		gi.owned_variant = xstrndup(label, strcspn(label, "#"));
-		gi.label = gi.owned_label;
-		gi.variant = gi.owned_variant;
-		add_group(run, gi);
-	}
+	struct strlist unlisted = STRLIST_INIT;
+	run_folder_unlisted_groups(run->dir, &labels, &unlisted);
+	for (size_t u = 0; u < unlisted.n; u++)
+		problem(report, "%s/: trial folders of a group run.json does not list: left out", unlisted.items[u]);
+	strlist_clear(&unlisted);
+	strlist_clear(&labels);
 }
 
 static char *trial_name(const struct store_trial_dir *dir)
@@ -140,27 +137,15 @@ static char *trial_name(const struct store_trial_dir *dir)
 
 static void read_trial(struct trial_in *t)
 {
-	char *path = xasprintf("%s/trial.json", t->dir->path);
-	size_t len;
-	char *text = read_file(path, &len);
-	free(path);
-	if (!text) {
-		t->error = errno == ENOENT ? xstrdup("no trial.json")
-					   : xasprintf("cannot read trial.json: %s", strerror(errno));
-		return;
+	struct trial_record r;
+	if (trial_record_read(t->dir->path, &r) == TRIAL_FINISHED) {
+		t->record = r.json;
+		r.json = NULL;
+	} else {
+		t->error = r.why;
+		r.why = NULL;
 	}
-	json_error_t jerr;
-	t->record = json_loadb(text, len, 0, &jerr);
-	free(text);
-	if (!t->record) {
-		t->error = xasprintf("trial.json: line %d: %s", jerr.line, jerr.text);
-	} else if (!json_is_object(t->record)) {
-		t->error = xstrdup("trial.json is not a JSON object");
-		json_decref(t->record);
-		t->record = NULL;
-	} else if (!jstr(json_object_get(t->record, "outcome"), "outcome")) {
-		t->error = xstrdup("trial.json has no outcome");
-	}
+	trial_record_release(&r);
 }
 
 static int read_run(struct run_in *run, const char *run_dir, struct store_import_report *report,
@@ -214,28 +199,30 @@ static int read_run(struct run_in *run, const char *run_dir, struct store_import
 	free(path);
 
 	read_groups(run, report);
-	run->n_trials = run->scan.n_trials;
-	run->trials = xcalloc(run->n_trials, sizeof(*run->trials));
-	for (size_t i = 0; i < run->n_trials; i++) {
-		struct trial_in *t = &run->trials[i];
+	run->n_trials = 0;
+	run->trials = xcalloc(run->scan.n_trials ? run->scan.n_trials : 1, sizeof(*run->trials));
+	for (size_t i = 0; i < run->scan.n_trials; i++) {
+		struct trial_in *t = &run->trials[run->n_trials];
 		t->dir = &run->scan.trials[i];
 		t->group = find_group(run, t->dir->label);
+		if (t->group == SIZE_MAX)
+			continue;
+		run->n_trials++;
 		read_trial(t);
-		if (t->error) {
-			char *name = trial_name(t->dir);
+		char *name = trial_name(t->dir);
+		if (t->error)
 			problem(report, "%s: %s", name, t->error);
-			free(name);
-		}
+		/* compare, report and export derive them on loading (run-data.h); the store does not */
+		else if (!json_is_array(json_object_get(t->record, "metrics")))
+			problem(report, "%s: trial.json has no metrics: stored without them (lab results "
+					"--recompute writes them)", name);
+		free(name);
 	}
 	return 0;
 }
 
 static void run_in_clear(struct run_in *run)
 {
-	for (size_t i = 0; i < run->n_groups; i++) {
-		free(run->groups[i].owned_label);
-		free(run->groups[i].owned_variant);
-	}
 	for (size_t i = 0; i < run->n_trials; i++) {
 		json_decref(run->trials[i].record);
 		free(run->trials[i].error);
@@ -412,7 +399,8 @@ static int insert_groups(struct store *s, struct statements *sts, struct run_in 
 		bind_text(st, ":variant", g->variant);
 		bind_text(st, ":hash", g->hash);
 		bind_int(st, ":position", (sqlite3_int64)i);
-		bind_int(st, ":in_run_json", g->in_run_json);
+		/* every stored group is one run.json lists (common/run-folder.h) */
+		bind_int(st, ":in_run_json", 1);
 		if (step_done(s, st, "storing a group", err) < 0)
 			return STORE_EDB;
 		g->id = sqlite3_last_insert_rowid(s->db);

@@ -46,8 +46,9 @@ static const char schema_v1[] =
 	"CREATE INDEX runs_by_experiment ON runs (experiment, created_unix);\n"
 	"CREATE INDEX runs_by_dir ON runs (run_dir);\n"
 	/* A group is a variant run under a label ("stock", "stock#2" for A/A);
-	 * position is its place in run.json's groups (folders run.json does
-	 * not name come after, with in_run_json = 0). */
+	 * position is its place in run.json's groups. in_run_json is always 1:
+	 * folders run.json does not name are no groups (common/run-folder.h);
+	 * the column stays so that older stores read the same. */
 	"CREATE TABLE run_groups (\n"
 	"	id          INTEGER PRIMARY KEY,\n"
 	"	run         INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/trial-record.h"
 #include "store_internal.h"
 
 static size_t group_at(const struct store_summary *sum, const sqlite3_int64 *ids,
@@ -56,7 +57,9 @@ static int read_outcomes(struct store *s, const char *run_id, struct store_summa
 			 const sqlite3_int64 *ids, struct strbuf *err)
 {
 	static const char sql[] =
-		"SELECT g.id, coalesce(t.outcome, 'unreadable') AS o, count(*)\n"
+		/* the names common/trial-record.h gives a trial that did not finish */
+		"SELECT g.id, coalesce(t.outcome, CASE t.record_error WHEN '" TRIAL_NO_RECORD_WHY "' THEN '"
+		TRIAL_OUTCOME_MISSING "' ELSE '" TRIAL_OUTCOME_UNREADABLE "' END) AS o, count(*)\n"
 		"FROM runs r JOIN run_groups g ON g.run = r.id JOIN trials t ON t.grp = g.id\n"
 		"WHERE r.run_id = ?\n"
 		"GROUP BY g.id, o ORDER BY g.id, o <> 'ok', o";

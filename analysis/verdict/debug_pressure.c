@@ -17,8 +17,7 @@ static void outcome_share(const struct run_data *rd, const char *label, const ch
 	*k = *n = 0;
 	for (size_t i = 0; i < rd->n; i++) {
 		const struct run_trial *t = &rd->trials[i];
-		if (strcmp(t->label, label) || !strcmp(t->outcome, "missing") ||
-		    !strcmp(t->outcome, "unreadable"))
+		if (strcmp(t->label, label) || !t->trial)
 			continue;
 		(*n)++;
 		*k += !strcmp(t->outcome, outcome);

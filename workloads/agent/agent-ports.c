@@ -10,7 +10,8 @@
 
 #include "agent.h"
 
-static int fds[CHANNEL_COUNT] = { -1, -1, -1, -1, -1 };
+/* every channel protocol.c defines starts closed, however many there are (a GNU range) */
+static int fds[CHANNEL_COUNT] = { [0 ... CHANNEL_COUNT - 1] = -1 };
 static pid_t relays[CHANNEL_COUNT];
 
 const char *port_name(enum channel port)

@@ -1,0 +1,80 @@
+/* A trial's record: whether it finished and how it ended (trial-record.h). */
+#include "trial-record.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum trial_record_state trial_record_read_file(const char *dir, const char *file, struct trial_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = xasprintf("%s/%s", dir, file);
+	size_t len;
+	char *text = read_file(r->path, &len);
+	if (!text) {
+		bool absent = errno == ENOENT;
+		r->state = absent ? TRIAL_NO_RECORD : TRIAL_NOT_JSON;
+		r->outcome = absent ? TRIAL_OUTCOME_MISSING : TRIAL_OUTCOME_UNREADABLE;
+		/* "no trial.json" is TRIAL_NO_RECORD_WHY */
+		r->why = absent ? xasprintf("no %s", file) : xasprintf("cannot read %s: %s", file, strerror(errno));
+		return r->state;
+	}
+	json_error_t jerr;
+	json_t *json = json_loadb(text, len, 0, &jerr);
+	free(text);
+	const char *outcome = json_string_value(json_object_get(json_object_get(json, "outcome"), "outcome"));
+	if (outcome) {
+		r->state = TRIAL_FINISHED;
+		r->json = json;
+		r->outcome = outcome;
+		return r->state;
+	}
+	r->outcome = TRIAL_OUTCOME_UNREADABLE;
+	if (!json) {
+		r->state = TRIAL_NOT_JSON;
+		r->line = jerr.line;
+		r->parse_error = xstrdup(jerr.text);
+		r->why = xasprintf("%s: line %d: %s", file, jerr.line, jerr.text);
+	} else {
+		r->state = TRIAL_NO_OUTCOME;
+		r->why = xasprintf(json_is_object(json) ? "%s has no outcome" : "%s is not a JSON object", file);
+		json_decref(json);
+	}
+	return r->state;
+}
+
+enum trial_record_state trial_record_read(const char *dir, struct trial_record *r)
+{
+	return trial_record_read_file(dir, TRIAL_RECORD_FILE, r);
+}
+
+void trial_record_release(struct trial_record *r)
+{
+	json_decref(r->json);
+	free(r->path);
+	free(r->why);
+	free(r->parse_error);
+	memset(r, 0, sizeof(*r));
+}
+
+char *trial_record_outcome(const char *dir)
+{
+	struct trial_record r;
+	char *outcome = trial_record_read(dir, &r) == TRIAL_FINISHED ? xstrdup(r.outcome) : NULL;
+	trial_record_release(&r);
+	return outcome;
+}
+
+bool trial_record_finished(const char *dir)
+{
+	char *outcome = trial_record_outcome(dir);
+	free(outcome);
+	return outcome != NULL;
+}
+
+bool trial_outcome_unfinished(const char *outcome)
+{
+	return !strcmp(outcome, TRIAL_OUTCOME_MISSING) || !strcmp(outcome, TRIAL_OUTCOME_UNREADABLE);
+}
