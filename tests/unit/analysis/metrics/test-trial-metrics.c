@@ -18,6 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/compare/metric.h"
 #include "analysis/metrics/trial_metrics.h"
 #include "tests/unit/samples.h"
 
@@ -328,6 +329,46 @@ static void test_partial_panic(void **state)
 	json_decref(out);
 }
 
+/*
+ * The metrics the lab computes itself (every name without a workload's
+ * "workload." prefix) are judged by the one table of metrics
+ * (analysis/compare/metric.c): each has a row there, so it gets a kind and
+ * a direction rather than only "differs", and the unit it is written with
+ * is that row's, where the row names one. Over every sample trial.
+ */
+static void test_every_lab_metric_is_catalogued(void **state)
+{
+	(void)state;
+	static const char *const samples[] = { "arm64-16k", "binder-kmem-cache", "binder", "comm-space",
+		"complaints", "fragmented", "global-kill", "hang-cut", "memcg-kill", "panic-on-oom",
+		"reaper-nodelay", "reaper-stock", "warn-binder", NULL };
+	int checked = 0, bad = 0;
+	for (const char *const *sample = samples; *sample; sample++) {
+		json_t *out = compute(*sample);
+		size_t i;
+		json_t *m;
+		json_array_foreach(json_object_get(out, "metrics"), i, m) {
+			const char *name = json_string_value(json_object_get(m, "name"));
+			const char *unit = json_string_value(json_object_get(m, "unit"));
+			if (strchr(name, '.') && strncmp(name, "kernel_warnings.", 16))
+				continue;
+			const struct metric_def *def = metric_lookup(name);
+			checked++;
+			if (!def) {
+				print_error("%s: %s (%s) is in no row of metric.c\n", *sample, name, unit);
+				bad++;
+			} else if (*def->unit && strcmp(def->unit, unit)) {
+				print_error("%s: %s is written in '%s' but metric.c says '%s'\n", *sample, name, unit,
+					    def->unit);
+				bad++;
+			}
+		}
+		json_decref(out);
+	}
+	assert_true(checked > 100);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_arm64_16k_slab),
 		cmocka_unit_test(test_partial_hang),
 		cmocka_unit_test(test_partial_panic),
+		cmocka_unit_test(test_every_lab_metric_is_catalogued),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
