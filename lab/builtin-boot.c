@@ -160,15 +160,9 @@ int cmd_boot(int argc, char **argv)
 	if (accel_check_clock(&clock, &platform, &err) < 0)
 		die_usage("boot: %s", err.buf);
 	/* the profile's fault injection, under the options' */
-	struct fault_plan faults = profile.faults, asked = { 0 };
-	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++) {
-		if (!fault_text[i])
-			continue;
-		if (fault_injection_parse((enum fault_capability)i, fault_text[i], &asked.cap[i], &err) < 0)
-			die_usage("boot: --%s: %s", i == FAULT_PAGE_ALLOC ? "fail-page-alloc" : "failslab",
-				  err.buf);
-		asked.cap[i].file = i == FAULT_PAGE_ALLOC ? "--fail-page-alloc" : "--failslab";
-	}
+	struct fault_plan faults = profile.faults, asked;
+	if (fault_plan_parse_options(&asked, fault_text, &err) < 0)
+		die_usage("boot: %s", err.buf);
 	fault_plan_merge(&faults, &asked);
 	if (fault_plan_check_kernel(&faults, v, &base, &err) < 0)
 		die_usage("boot: %s", err.buf);

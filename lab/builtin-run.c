@@ -74,7 +74,10 @@ struct run_plan {
 	unsigned long seed;
 	unsigned shard_k, shard_n;
 	struct clock_choice clock;
-	struct fault_plan faults;  /* the profile's, under the experiment's */
+	struct fault_plan faults;  /* the profile's, under the experiment's, under the options' */
+	/* --fail-page-alloc / --failslab as given (NULL: not), kept in run.json for --resume */
+	const char *fault_text[FAULT_CAPABILITY_COUNT];
+	struct fault_plan asked;
 	unsigned jobs;             /* trials at once */
 	const char *jobs_from;     /* what set it: "-j", the experiment, or the host */
 	char *run_id;
@@ -123,6 +126,14 @@ static json_t *run_json(const struct run_plan *p)
 						    p->clock.from));
 	if (fault_plan_armed(&p->faults))
 		json_object_set_new(run, "fault_injection", fault_plan_json(&p->faults));
+	json_t *options = json_object();
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++)
+		if (p->fault_text[i])
+			json_object_set_new(options, fault_capability_name[i], json_string(p->fault_text[i]));
+	if (json_object_size(options))
+		json_object_set_new(run, "fault_options", options);
+	else
+		json_decref(options);
 	json_t *groups = json_array();
 	for (size_t i = 0; i < p->labels.n; i++) {
 		char *name = group_variant(p->labels.items[i]);
@@ -185,6 +196,7 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 	experiment_groups(&p->exp, &p->labels);
 	p->faults = p->profile.faults;
 	fault_plan_merge(&p->faults, &p->exp.faults);
+	fault_plan_merge(&p->faults, &p->asked);
 	for (size_t i = 0; i < p->labels.n; i++) {
 		char *name = group_variant(p->labels.items[i]);
 		const struct variant *v = variant_find(&p->variants, name);
@@ -264,6 +276,14 @@ static void plan_resume(struct run_plan *p, const char *run, unsigned jobs)
 	p->shard_k = (unsigned)json_integer_value(json_object_get(shard, "k"));
 	p->shard_n = (unsigned)json_integer_value(json_object_get(shard, "n"));
 	p->run_id = xstrdup(run_id);
+	/* the injection the run was started with on the command line */
+	json_t *options = json_object_get(meta, "fault_options");
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++) {
+		const char *text = json_string_value(json_object_get(options, fault_capability_name[i]));
+		p->fault_text[i] = text ? xstrdup(text) : NULL;
+	}
+	if (fault_plan_parse_options(&p->asked, p->fault_text, &err) < 0)
+		die_usage("run: %s: fault_options: %s", path, err.buf);
 	load_plan_parts(p, profile, kept);
 	choose_jobs(p, jobs);
 	json_int_t recorded = json_integer_value(json_object_get(meta, "jobs"));
@@ -648,6 +668,12 @@ int cmd_run(int argc, char **argv)
 		OPT_CALL(0, "shard", &p, "K/N", shard_option,
 			 "run only every N-th trial starting at the K-th: N machines each run one "
 			 "shard of the same experiment"),
+		OPT_STRING(0, "fail-page-alloc", &p.fault_text[FAULT_PAGE_ALLOC], "SPEC",
+			   "fail the workload's page allocations in every trial, over the experiment's "
+			   "and the profile's fail_page_alloc (the key's words: 'probability P[, "
+			   "min-order K]...'; README: Failure paths on demand)"),
+		OPT_STRING(0, "failslab", &p.fault_text[FAULT_SLAB], "SPEC",
+			   "fail its slab allocations, over the key failslab"),
 		OPT_STRING(0, "resume", &resume, "RUN", "continue an interrupted run; finished trials stay"),
 		OPT_FLAG(0, "list", &list, "list the experiments"),
 		OPT_END(),
@@ -662,11 +688,13 @@ int cmd_run(int argc, char **argv)
 
 	if (resume) {
 		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials ||
-		    clock_option.from)
+		    clock_option.from || p.fault_text[FAULT_PAGE_ALLOC] || p.fault_text[FAULT_SLAB])
 			die_usage("run: --resume takes no other settings: the run keeps its own");
 		plan_resume(&p, resume, (unsigned)jobs);
 	} else {
 		struct strbuf err = STRBUF_INIT;
+		if (fault_plan_parse_options(&p.asked, p.fault_text, &err) < 0)
+			die_usage("run: %s", err.buf);
 		if (experiment_load(&p.exp, experiment, &err) < 0)
 			die_usage("run: %s", err.buf);
 		if (max_trials && !until_decided && !p.exp.until_decided)

@@ -235,3 +235,31 @@ int fault_plan_check_kernel(const struct fault_plan *plan, const struct variant 
 	}
 	return 0;
 }
+
+const char *const fault_option_name[FAULT_CAPABILITY_COUNT] = {
+	[FAULT_PAGE_ALLOC] = "fail-page-alloc",
+	[FAULT_SLAB] = "failslab",
+};
+
+int fault_plan_parse_options(struct fault_plan *asked, const char *const text[FAULT_CAPABILITY_COUNT],
+			     struct strbuf *err)
+{
+	/* the names outlive the plan's users: one string each for the whole process */
+	static const char *const as_file[FAULT_CAPABILITY_COUNT] = {
+		[FAULT_PAGE_ALLOC] = "--fail-page-alloc",
+		[FAULT_SLAB] = "--failslab",
+	};
+	memset(asked, 0, sizeof(*asked));
+	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++) {
+		if (!text[i])
+			continue;
+		struct strbuf why = STRBUF_INIT;
+		if (fault_injection_parse((enum fault_capability)i, text[i], &asked->cap[i], &why) < 0) {
+			strbuf_addf(err, "%s: %s", as_file[i], why.buf);
+			strbuf_release(&why);
+			return -1;
+		}
+		asked->cap[i].file = as_file[i];
+	}
+	return 0;
+}

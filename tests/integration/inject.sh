@@ -3,7 +3,8 @@
 # then seed 000 with the page array's order-3 allocation failing on demand:
 # kcalloc's mmaps fail where kvcalloc falls back to vmalloc, decided in 4
 # trials a side, with the injected failures counted in every trial and only
-# the workload's tasks failing.
+# the workload's tasks failing; lab run --fail-page-alloc arms the same, and
+# a resumed run keeps it.
 . "$(dirname "$0")/lib.sh"
 
 head='description = d
@@ -75,6 +76,36 @@ check "and none of stock's mmaps failed ($(sum binder-mmap.mmap_enomem stock))" 
 check "no OOM kill on either side (an injected failure skips the OOM killer)" \
 	[ "$(sum oom_kills stock)" -eq 0 -a "$(sum oom_kills binder-kcalloc)" -eq 0 ]
 check "run.json records the injection" [ "$(jq '.fault_injection.fail_page_alloc.probability' "$RUN/run.json")" = 20 ]
+
+# --- the same from lab run's options, over the experiment's keys, and kept for --resume
+printf '%s\n' "$head" 'trials = 1' 'perf_events = none' > "$SCRATCH/plain.conf"
+set +e
+msg=$("$LAB" run -x "$SCRATCH/plain.conf" --fail-page-alloc 'probability 150' -o "$SCRATCH/bad-opt" 2>&1)
+status=$?
+set -e
+check "--fail-page-alloc out of range: exit 2" [ "$status" -eq 2 ]
+check_text "naming the option" "$msg" "^lab: run: --fail-page-alloc: .*from 0 to 100"
+check "in one line, before any run folder" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 -a ! -e "$SCRATCH/bad-opt" ]
+OPT="$SCRATCH/opt-run"
+"$LAB" run -x "$SCRATCH/plain.conf" --fail-page-alloc 'probability 100, min-order 3' -j 2 -o "$OPT" \
+	> /dev/null 2> "$SCRATCH/opt.err" || fail "lab run --fail-page-alloc: $(tail -3 "$SCRATCH/opt.err")"
+check "run.json keeps the option as given" \
+	[ "$(jq -r '.fault_options.fail_page_alloc' "$OPT/run.json")" = "probability 100, min-order 3" ]
+check "and the injection it armed" [ "$(jq '.fault_injection.fail_page_alloc.probability' "$OPT/run.json")" = 100 ]
+injected=$(jq '[.metrics[] | select(.name == "fail_page_alloc_injected") | .value][0]' "$OPT/binder-kcalloc/000/trial.json")
+check "the trial's failures were injected ($injected)" [ "$injected" -gt 0 ]
+set +e
+"$LAB" run --resume "$OPT" --failslab 'probability 5' > /dev/null 2>&1
+status=$?
+set -e
+check "--resume with an injection option is refused (the run keeps its own)" [ "$status" -eq 2 ]
+# a trial that did not finish runs again, under the run's injection
+rm -f "$OPT/stock/000/trial.json"
+"$LAB" run --resume "$OPT" > /dev/null 2> "$SCRATCH/resume.err" || fail "lab run --resume: $(tail -3 "$SCRATCH/resume.err")"
+check "the resumed trial ran with the option's injection" \
+	[ "$(jq '.environment.fault_injection.fail_page_alloc.probability' "$OPT/stock/000/trial.json")" = 100 ]
+injected=$(jq '[.metrics[] | select(.name == "fail_page_alloc_injected") | .value][0]' "$OPT/stock/000/trial.json")
+check "and failures were injected in it ($injected)" [ "$injected" -gt 0 ]
 
 # --- only the workload's tasks fail: the agent and a process outside the command do not
 out=$("$LAB" boot stock -o "$SCRATCH/scope" --fail-page-alloc 'probability 100, min-order 3' -- \
