@@ -5,12 +5,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/compare/compare_verdict.h"
 #include "analysis/verdict/compare_family.h"
 #include "builtin.h"
 #include "options.h"
 #include "analysis/run/run-data.h"
 
-static const char compare_usage[] =
+/* The head of the usage, up to the sentence that names the verdicts
+ * (compare_usage_head() adds it from their table). */
+static const char compare_usage_lead[] =
 	"usage: lab compare RUN [RUN...] [options]\n"
 	"\n"
 	"Compares the metrics of every variant against the baseline over the trials\n"
@@ -20,10 +23,20 @@ static const char compare_usage[] =
 	"such as OOM kills), the difference with its 95% interval, a p-value (a\n"
 	"permutation test of Welch's t between trials, or Fisher's exact test for\n"
 	"shares), Holm's correction over the table, the smallest difference these\n"
-	"trials could detect (MDE), the equivalence margin, the A/A noise floor where\n"
-	"the run has one, and a verdict: better, worse, differs, equivalent, not\n"
-	"detected (with what could have been missed) or inconclusive.\n"
-	"\n";
+	"trials could detect (MDE), the equivalence margin, the A/A noise floor where\n";
+
+static void compare_usage_head(struct strbuf *head)
+{
+	struct strbuf verdicts = STRBUF_INIT;
+
+	strbuf_addstr(head, compare_usage_lead);
+	strbuf_addstr(&verdicts, "the run has one, and a verdict: ");
+	compare_verdict_list(&verdicts, VERDICTS_ALL, true);
+	strbuf_addstr(&verdicts, ".");
+	usage_add_paragraph(head, strbuf_str(&verdicts));
+	strbuf_addstr(head, "\n");
+	strbuf_release(&verdicts);
+}
 
 static const char compare_tail[] =
 	"A difference is a result, not an error: the exit status is 0 whatever the\n"
@@ -89,7 +102,10 @@ int cmd_compare(int argc, char **argv)
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX, "seed of sampled permutations (default 1)"),
 		OPT_END(),
 	};
-	int n = lab_parse_options("compare", argc, argv, opts, compare_usage, compare_tail);
+	struct strbuf head = STRBUF_INIT;
+	compare_usage_head(&head);
+	int n = lab_parse_options("compare", argc, argv, opts, strbuf_str(&head), compare_tail);
+	strbuf_release(&head);
 	for (int i = 1; i <= n; i++)
 		strlist_push(&runs, argv[i]);
 	if (!runs.n)

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/compare/compare_verdict.h"
 #include "analysis/verdict/compare_family.h"
 #include "analysis/store/store.h"
 #include "accel.h"
@@ -36,7 +37,9 @@
 
 #define DEFAULT_EXPERIMENT "quick"
 
-static const char run_usage[] =
+/* The usage's head, in pieces around what names verdicts (run_usage_head()
+ * adds that from their table). */
+static const char run_usage_lead[] =
 	"usage: lab run [--experiment E] [options]\n"
 	"       lab run --resume RUN\n"
 	"\n"
@@ -46,24 +49,42 @@ static const char run_usage[] =
 	"Each trial's folder is results/<run>/<variant>/<index>/ (see docs/FORMATS.md).\n"
 	"\n"
 	"With --until-decided (or until_decided = yes in the experiment) the run looks\n"
-	"at its headline metrics after every round from the third on and stops when\n"
-	"each is better, worse, differs or equivalent, or at --max-trials a variant;\n"
+	"at its headline metrics after every round from the third on and stops when\n";
+static const char run_usage_looks[] =
 	"with a primary metric (primary = M), when the primary's rows are, the others\n"
 	"judged at that look.\n"
 	"The looks use O'Brien-Fleming boundaries (docs/STATISTICS.md), so looking\n"
 	"often does not raise the error rate. A shard of such a run runs its whole\n"
 	"slice of max-trials rounds without looking; the merged shards are judged at\n"
 	"the look their trials reach.\n"
-	"\n"
-	"A design that cannot decide any row better, worse or differs (too few trials\n"
-	"for the smallest p of the tests to pass the first Holm level) gets a warning\n"
-	"naming the smallest design that could, and runs anyway: equivalence can still\n"
-	"be decided, and short runs are made on purpose.\n"
-	"\n"
+	"\n";
+static const char run_usage_tail[] =
 	"Every workload and prepare line is checked on the host first (README: Bad\n"
 	"input and faults); a first round that ends the same broken way in every\n"
 	"group (failed with one status, or boot failures) stops the run.\n"
 	"\n";
+
+static void run_usage_head(struct strbuf *head)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_addstr(head, run_usage_lead);
+	strbuf_addstr(&text, "each is ");
+	compare_verdict_list(&text, VERDICTS_DECIDED, false);
+	strbuf_addstr(&text, ", or at --max-trials a variant;");
+	usage_add_paragraph(head, strbuf_str(&text));
+	strbuf_addstr(head, run_usage_looks);
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "A design that cannot decide any row ");
+	compare_verdict_list(&text, VERDICTS_SIGNIFICANT, false);
+	strbuf_addstr(&text, " (too few trials for the smallest p of the tests to pass the first "
+		      "Holm level) gets a warning naming the smallest design that could, and runs "
+		      "anyway: equivalence can still be decided, and short runs are made on purpose.");
+	usage_add_paragraph(head, strbuf_str(&text));
+	strbuf_addstr(head, "\n");
+	strbuf_addstr(head, run_usage_tail);
+	strbuf_release(&text);
+}
 
 struct run_plan {
 	struct experiment exp;
@@ -637,6 +658,11 @@ int cmd_run(int argc, char **argv)
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
 	p.shard_k = p.shard_n = 1;
+	struct strbuf until_decided_help = STRBUF_INIT, head = STRBUF_INIT;
+	strbuf_addstr(&until_decided_help, "run rounds until every headline metric (or the primary) "
+		      "is decided (");
+	compare_verdict_list(&until_decided_help, VERDICTS_DECIDED, false);
+	strbuf_addstr(&until_decided_help, "), looking after each; see below");
 	const struct opt opts[] = {
 		OPT_STRING('x', "experiment", &experiment, "E",
 			   "the experiment (default " DEFAULT_EXPERIMENT "), or the path of an "
@@ -649,9 +675,7 @@ int cmd_run(int argc, char **argv)
 			 "the guest's clock, realtime or icount, instead of the experiment's (or "
 			 "else the profile's; docs/CLOCKS.md); under icount the trial timeout is "
 			 "multiplied by 6"),
-		OPT_FLAG(0, "until-decided", &until_decided,
-			 "run rounds until every headline metric (or the primary) is decided (better, worse, differs "
-			 "or equivalent), looking after each; see below"),
+		OPT_FLAG(0, "until-decided", &until_decided, strbuf_str(&until_decided_help)),
 		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK + 1, 1000,
 			  "with --until-decided: at most N trials a variant (default the experiment's "
 			  "max_trials, else 20)"),
@@ -678,7 +702,11 @@ int cmd_run(int argc, char **argv)
 		OPT_FLAG(0, "list", &list, "list the experiments"),
 		OPT_END(),
 	};
-	if (lab_parse_options("run", argc, argv, opts, run_usage, NULL))
+	run_usage_head(&head);
+	int operands = lab_parse_options("run", argc, argv, opts, strbuf_str(&head), NULL);
+	strbuf_release(&head);
+	strbuf_release(&until_decided_help);
+	if (operands)
 		die_usage("run: unexpected argument '%s' (see lab run --help)", argv[1]);
 	if (list) {
 		list_experiments();

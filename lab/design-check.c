@@ -31,7 +31,9 @@ static void describe(struct strbuf *why, const struct experiment *e, const struc
 {
 	bool seq = d->seq_first > 0;
 
-	strbuf_addstr(why, "this design cannot decide any row better, worse or differs: ");
+	strbuf_addstr(why, "this design cannot decide any row ");
+	compare_verdict_list(why, VERDICTS_SIGNIFICANT, false);
+	strbuf_addstr(why, ": ");
 	if (d->n < d->min_trials)
 		strbuf_addf(why, "%zu trial%s a side test%s nothing (a test needs %zu)", d->n,
 			    d->n == 1 ? "" : "s", d->n == 1 ? "s" : "", d->min_trials);

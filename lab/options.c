@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clock.h"
 #include "common/util.h"
@@ -25,6 +26,34 @@ int lab_parse_options_until(const char *command, int argc, char **argv, const st
 	if (n == OPT_PARSE_ERROR)
 		die_usage("%s: %s (see lab %s --help)", command, err, command);
 	return n;
+}
+
+/* The widest line of the heads' paragraphs (print_usage wraps options' help
+ * at 80, from their column). */
+#define PARAGRAPH_WIDTH 78
+
+void usage_add_paragraph(struct strbuf *sb, const char *text)
+{
+	size_t at = 0;
+
+	for (;;) {
+		text += strspn(text, " \n");
+		if (!*text)
+			break;
+		size_t word = strcspn(text, " \n");
+		if (at && at + 1 + word > PARAGRAPH_WIDTH) {
+			strbuf_addstr(sb, "\n");
+			at = 0;
+		} else if (at) {
+			strbuf_addstr(sb, " ");
+			at++;
+		}
+		strbuf_add(sb, text, word);
+		at += word;
+		text += word;
+	}
+	if (at)
+		strbuf_addstr(sb, "\n");
 }
 
 int opt_push(const struct opt *o, const char *value, char *err, size_t err_size)

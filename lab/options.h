@@ -18,6 +18,12 @@ int lab_parse_options(const char *command, int argc, char **argv, const struct o
 int lab_parse_options_until(const char *command, int argc, char **argv, const struct opt *opts,
 			    const char *head, const char *tail, int operands_before);
 
+struct strbuf;	/* common/util.h */
+/* Appends TEXT to SB as a paragraph of a usage's head: its words wrapped at
+ * 78 columns, every line ended by a newline. For the part of a head that is
+ * made when it is shown, such as one naming the verdicts from their table. */
+void usage_add_paragraph(struct strbuf *sb, const char *text);
+
 /* OPTION_CALL converters for the lab's tables. */
 /* Appends the value to the struct strlist the option targets (a repeatable option). */
 int opt_push(const struct opt *o, const char *value, char *err, size_t err_size);

@@ -22,25 +22,6 @@ void compare_options_default(struct compare_options *opts)
 	};
 }
 
-const char *compare_verdict_word(enum compare_verdict verdict)
-{
-	switch (verdict) {
-	case VERDICT_BETTER:       return "better";
-	case VERDICT_WORSE:        return "worse";
-	case VERDICT_DIFFERS:      return "differs";
-	case VERDICT_EQUIVALENT:   return "equivalent";
-	case VERDICT_NOT_DETECTED: return "not detected";
-	case VERDICT_INCONCLUSIVE: return "inconclusive";
-	}
-	return "?";
-}
-
-bool compare_verdict_decided(enum compare_verdict verdict)
-{
-	return verdict == VERDICT_BETTER || verdict == VERDICT_WORSE ||
-	       verdict == VERDICT_DIFFERS || verdict == VERDICT_EQUIVALENT;
-}
-
 bool compare_table_decided(const struct compare_table *t, size_t *decided, size_t *rows)
 {
 	*decided = *rows = 0;

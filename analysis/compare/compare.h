@@ -30,6 +30,7 @@
  *   not detected  neither; the MDE says what could have been missed
  *   inconclusive  too few trials, no test possible, or no difference at
  *                 all could have been detected at this level
+ * (their words, and what each settles and shows: compare_verdict.h)
  *
  * With a sequential design (opts.seq_max > 0) the table is one look of a
  * run that looks after every round: the levels become the look's
@@ -62,6 +63,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "compare_verdict.h"
 #include "metric.h"
 #include "analysis/stats/stats.h"
 
@@ -121,15 +123,6 @@ enum compare_scale {
 	SCALE_PERCENT,		/* percent of the baseline's centre */
 	SCALE_UNIT,		/* the metric's unit */
 	SCALE_POINTS,		/* percentage points of a share */
-};
-
-enum compare_verdict {
-	VERDICT_BETTER,
-	VERDICT_WORSE,
-	VERDICT_DIFFERS,	/* significant, but the metric has no "better" */
-	VERDICT_EQUIVALENT,
-	VERDICT_NOT_DETECTED,
-	VERDICT_INCONCLUSIVE,
 };
 
 struct compare_side {
@@ -218,10 +211,6 @@ void compare_table_free(struct compare_table *table);
  * every value of every group is > 0 (pooled, so it favours no side). */
 enum compare_method compare_method_for(const struct compare_metric *metric);
 
-/* True when the verdict settles the question: better, worse, differs or
- * equivalent (what a sequential run waits for). */
-bool compare_verdict_decided(enum compare_verdict verdict);
-
 /* The stopping rule of a sequential run, one look: the rows it waits for
  * are the primary's when the table has one (the others are judged at the
  * look where it stops, each at that look's boundary), else every row.
@@ -233,9 +222,6 @@ bool compare_table_decided(const struct compare_table *table, size_t *decided, s
 const char *compare_group_variant(const struct compare_group *group,
 				  char *buf, size_t size);
 
-/* Stable words, used by every format: "better", "worse", "differs",
- * "equivalent", "not detected", "inconclusive". */
-const char *compare_verdict_word(enum compare_verdict verdict);
 /* "permutation t (logs)", "permutation t", "Fisher exact", "none" */
 const char *compare_method_test(enum compare_method method);
 /* The test a metric's rows get: compare_method_test(), or for a parametric

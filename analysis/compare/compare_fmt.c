@@ -117,22 +117,22 @@ char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, 
 
 char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
 {
-	const char *word = compare_verdict_word(row->verdict);
+	const struct compare_verdict_info *v = compare_verdict_info(row->verdict);
 	char what[48];
 
-	switch (row->verdict) {
-	case VERDICT_EQUIVALENT:
-		snprintf(buf, size, "%s (%s)", word, compare_fmt_margin(what, sizeof(what), row, 5));
+	switch (v->detail) {
+	case VERDICT_DETAIL_MARGIN:
+		snprintf(buf, size, "%s (%s)", v->word, compare_fmt_margin(what, sizeof(what), row, 5));
 		break;
-	case VERDICT_NOT_DETECTED:
-		snprintf(buf, size, "%s (could miss %s)", word,
+	case VERDICT_DETAIL_MDE:
+		snprintf(buf, size, "%s (could miss %s)", v->word,
 			 compare_fmt_mde(what, sizeof(what), row, 5));
 		break;
-	case VERDICT_INCONCLUSIVE:
-		snprintf(buf, size, "%s (%s)", word, row->why ? row->why : "no test");
+	case VERDICT_DETAIL_WHY:
+		snprintf(buf, size, "%s (%s)", v->word, row->why ? row->why : "no test");
 		break;
-	default:
-		snprintf(buf, size, "%s", word);
+	case VERDICT_DETAIL_NONE:
+		snprintf(buf, size, "%s", v->word);
 	}
 	return buf;
 }
@@ -329,15 +329,18 @@ void compare_fmt_notes(const struct compare_table *t,
 	}
 	method_notes(t, &to);
 	level_notes(t, &to);
-	note(&to, "better/worse: p-adj < %g in the metric's direction; differs: the same",
-	     o->alpha);
+	/* the rules are compare_row_decide()'s; the words are the table's */
+	note(&to, "%s/%s: p-adj < %g in the metric's direction; %s: the same",
+	     compare_verdict_word(VERDICT_BETTER), compare_verdict_word(VERDICT_WORSE), o->alpha,
+	     compare_verdict_word(VERDICT_DIFFERS));
 	note(&to, "  for a metric with no better direction");
-	note(&to, "equivalent: the %g%% interval lies inside +-margin (two one-sided",
-	     100.0 * (1.0 - 2.0 * o->alpha));
+	note(&to, "%s: the %g%% interval lies inside +-margin (two one-sided",
+	     compare_verdict_word(VERDICT_EQUIVALENT), 100.0 * (1.0 - 2.0 * o->alpha));
 	note(&to, "  tests%s)", o->seq_max ? ", at the look's level" : "");
-	note(&to, "not detected: neither; a difference up to the MDE could be missed");
-	note(&to, "inconclusive: fewer than %zu trials on a side, no test, or no",
-	     o->min_trials);
+	note(&to, "%s: neither; a difference up to the MDE could be missed",
+	     compare_verdict_word(VERDICT_NOT_DETECTED));
+	note(&to, "%s: fewer than %zu trials on a side, no test, or no",
+	     compare_verdict_word(VERDICT_INCONCLUSIVE), o->min_trials);
 	note(&to, "  difference at all could have reached the level");
 	for (size_t i = 0; i < t->n_context_notes; i++)
 		note(&to, "%s", t->context_notes[i]);

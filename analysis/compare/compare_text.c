@@ -21,7 +21,6 @@
 /* n, centre, diff, interval, p: the columns after the variant's */
 #define NUMBERS_FORMAT "%5s%9s%10s%16s%7s"
 #define NUMBERS_WIDTH (5 + 9 + 10 + 16 + 7)
-#define VERDICT_ROOM 12	/* "not detected" */
 
 struct layout {
 	int variant_width;	/* 0: names on lines of their own */
@@ -50,6 +49,17 @@ static const char *printable(char *buf, size_t size, const char *s)
 	return buf;
 }
 
+/* What the verdict column needs: its longest word ("not detected"). */
+static int verdict_room(void)
+{
+	size_t room = 0;
+
+	for (int v = 0; v < VERDICT_COUNT; v++)
+		if (strlen(compare_verdict_word(v)) > room)
+			room = strlen(compare_verdict_word(v));
+	return (int)room;
+}
+
 static struct layout layout_for(const struct compare_table *t)
 {
 	size_t longest = strlen("variant");
@@ -63,7 +73,7 @@ static struct layout layout_for(const struct compare_table *t)
 		if (strlen(name) > longest)
 			longest = strlen(name);
 	}
-	if (2 + (int)longest + 1 + NUMBERS_WIDTH + 2 + VERDICT_ROOM <= TEXT_COLUMNS)
+	if (2 + (int)longest + 1 + NUMBERS_WIDTH + 2 + verdict_room() <= TEXT_COLUMNS)
 		return (struct layout){ (int)longest + 1, "  " };
 	return (struct layout){ 0, "    " };
 }
@@ -151,32 +161,24 @@ static void print_baseline(FILE *out, const struct layout *l, const struct compa
 		    "", "");
 }
 
-static const char *verdict_colour(enum compare_verdict v)
-{
-	switch (v) {
-	case VERDICT_BETTER:       return "\033[32m";	/* green */
-	case VERDICT_WORSE:        return "\033[31m";	/* red */
-	case VERDICT_DIFFERS:      return "\033[33m";	/* yellow */
-	case VERDICT_EQUIVALENT:   return "\033[36m";	/* cyan */
-	case VERDICT_INCONCLUSIVE: return "\033[2m";	/* dim */
-	case VERDICT_NOT_DETECTED: break;
-	}
-	return NULL;
-}
-
 /* What the second line ends with: why a verdict is what it is, else the
  * A/A noise. */
 static void row_tail(char *buf, size_t size, const struct compare_row *r)
 {
 	char noise[32], what[48];
 
-	if (r->verdict == VERDICT_NOT_DETECTED)
+	switch (compare_verdict_info(r->verdict)->detail) {
+	case VERDICT_DETAIL_MDE:
 		snprintf(buf, size, "could miss %s%s%s", compare_fmt_mde(what, sizeof(what), r, 5),
 			 r->why ? "; " : "", r->why ? r->why : "");
-	else if (r->verdict == VERDICT_INCONCLUSIVE)
+		break;
+	case VERDICT_DETAIL_WHY:
 		snprintf(buf, size, "%s", r->why ? r->why : "no test");
-	else
+		break;
+	case VERDICT_DETAIL_MARGIN:	/* the margin has a column of its own */
+	case VERDICT_DETAIL_NONE:
 		buf[0] = '\0';
+	}
 	if (isfinite(r->noise)) {
 		size_t len = strlen(buf);
 
@@ -189,12 +191,14 @@ static void row_tail(char *buf, size_t size, const struct compare_row *r)
 static void print_row(FILE *out, const struct layout *l, const struct compare_table *t,
 		      const struct compare_row *r, bool colour)
 {
-	const char *on = colour ? verdict_colour(r->verdict) : NULL;
+	const struct compare_verdict_info *v = compare_verdict_info(r->verdict);
 	char n[32], c[32], diff[32], ci[48], p[16], verdict[96], sd[32], mde[32], margin[32];
 	char tail[256], name[1024];
 
-	snprintf(verdict, sizeof(verdict), "%s%s%s", on ? on : "", compare_verdict_word(r->verdict),
-		 on ? "\033[0m" : "");
+	if (colour && v->sgr)
+		snprintf(verdict, sizeof(verdict), "\033[%sm%s\033[0m", v->sgr, v->word);
+	else
+		snprintf(verdict, sizeof(verdict), "%s", v->word);
 	compare_fmt_row_variant(name, sizeof(name), t, r);
 	print_name_line(out, l, name);
 	print_cells(out, l, name, compare_fmt_n(n, sizeof(n), &r->var),

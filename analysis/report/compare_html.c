@@ -35,19 +35,6 @@ static void side(FILE *out, const char *label, const struct compare_side *s,
 	num(out, s->sd);
 }
 
-static const char *verdict_class(enum compare_verdict v)
-{
-	switch (v) {
-	case VERDICT_BETTER: return "better";
-	case VERDICT_WORSE: return "worse";
-	case VERDICT_DIFFERS: return "differs";
-	case VERDICT_EQUIVALENT: return "equivalent";
-	case VERDICT_NOT_DETECTED: return "notdetected";
-	case VERDICT_INCONCLUSIVE: break;
-	}
-	return "inconclusive";
-}
-
 static void emit_note(void *ctx, const char *line)
 {
 	FILE *out = ctx;
@@ -118,7 +105,8 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 			cell(out, "num", compare_fmt_mde(buf, sizeof(buf), r, HTML_NUM_WIDTH));
 			cell(out, "num", compare_fmt_margin(buf, sizeof(buf), r, HTML_NUM_WIDTH));
 			num(out, r->noise);
-			cell(out, verdict_class(r->verdict), compare_fmt_verdict(buf, sizeof(buf), r));
+			cell(out, compare_verdict_info(r->verdict)->css_class,
+			     compare_fmt_verdict(buf, sizeof(buf), r));
 			fputs("</tr>\n", out);
 		}
 	}

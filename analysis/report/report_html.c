@@ -28,7 +28,9 @@ void html_put(FILE *out, const char *s)
 	strbuf_release(&sb);
 }
 
-static const char style[] =
+/* The page's style: these rules, the verdicts' (verdict_style), then
+ * style_tail. */
+static const char style_head[] =
 	"body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;"
 	"max-width:1200px;padding:1em 2em;color:#222;background:#fff;line-height:1.4}\n"
 	"h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:1px solid #ccc;"
@@ -42,9 +44,9 @@ static const char style[] =
 	"th,td{border:1px solid #ddd;padding:.2em .5em;vertical-align:top}\n"
 	"th{background:#f3f3f3;text-align:left}td.num{text-align:right;"
 	"font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-	"table.compare tr.base td{background:#fafafa;color:#444}\n"
-	"td.better{background:#d9f2d9}td.worse{background:#f8d7d7}"
-	"td.differs{background:#dde8f8}td.equivalent{background:#d9eef2}td.inconclusive{color:#777}\n"
+	"table.compare tr.base td{background:#fafafa;color:#444}\n";
+
+static const char style_tail[] =
 	"table.kv th{width:16em}ul.notes{font-size:.85em;color:#444}\n"
 	"nav a{margin-right:1em}div.scroll{overflow-x:auto;max-width:100%}\n"
 	"td.metric{max-width:22em;overflow-wrap:anywhere;font-family:ui-monospace,monospace;"
@@ -52,13 +54,30 @@ static const char style[] =
 	"pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.85em}\n"
 	"table.complaints td{white-space:pre-line;overflow-wrap:anywhere}\n";
 
+/* The rules of the verdicts' cells, on one line: one for each verdict
+ * whose row in the verdicts' table (compare_verdict.h) gives it a look. */
+static void verdict_style(FILE *out)
+{
+	for (int v = 0; v < VERDICT_COUNT; v++) {
+		const struct compare_verdict_info *info = compare_verdict_info(v);
+
+		if (info->css)
+			fprintf(out, "td.%s{%s}", info->css_class, info->css);
+	}
+	fputc('\n', out);
+}
+
 void html_begin(FILE *out, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      out);
 	html_put(out, title);
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", style);
+	fputs("</title>\n<style>\n", out);
+	fputs(style_head, out);
+	verdict_style(out);
+	fputs(style_tail, out);
+	fputs("</style>\n</head>\n<body>\n<h1>", out);
 	html_put(out, title);
 	fputs("</h1>\n", out);
 }

@@ -38,8 +38,8 @@ void html_table(FILE *out, const char *cls, const char *const *head, size_t cols
 		const char *const *cells, size_t rows);
 
 /* The comparison table (compare.h) as an HTML table with its notes below:
- * one row per metric for the baseline, one per variant row, the verdicts
- * as classes (better, worse, differs, nodiff, inconclusive). */
+ * one row per metric for the baseline, one per variant row, each verdict's
+ * cell of its class (compare_verdict_info()->css_class). */
 int compare_format_html(FILE *out, const struct compare_table *table);
 
 #endif

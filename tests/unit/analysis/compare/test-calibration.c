@@ -171,7 +171,7 @@ static void simulate(struct sim_table *s, gsl_rng *rng, const struct sim_metric 
 
 static bool significant(enum compare_verdict v)
 {
-	return v == VERDICT_BETTER || v == VERDICT_WORSE || v == VERDICT_DIFFERS;
+	return compare_verdict_info(v)->significant;
 }
 
 static struct sim_metric plain(const struct shape *shape, double scale)
