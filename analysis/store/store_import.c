@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "common/run-folder.h"
+#include "store.h"
 #include "store_internal.h"
 
 /* ---- what was read from the folder ---- */

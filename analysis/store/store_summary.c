@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store.h"
 #include "store_internal.h"
 
 static size_t group_at(const struct store_summary *sum, const sqlite3_int64 *ids,
