@@ -28,7 +28,5 @@ int accel_for_clock(const struct clock_choice *clock, const struct variant *v,
 /* The same refusal, from what is known without booting (OOMLAB_ACCEL and a
  * remembered probe), so that bad input stops before any build or boot. */
 int accel_check_clock(const struct clock_choice *clock, const struct platform *p, struct strbuf *err);
-/* The version line of ARCH's QEMU, e.g. "QEMU emulator version 7.2.22 (...)". */
-const char *qemu_version(enum guest_arch arch);
 
 #endif

@@ -26,7 +26,7 @@ struct trial_spec {
 	const struct profile *profile;
 	const char *command;          /* run by /bin/sh -c in the guest */
 	const char *dir;              /* the trial folder (created) */
-	const char *accel;            /* "tcg" or "kvm"; NULL: choose (accel.c) */
+	const char *accel;            /* "tcg" or "kvm", chosen by the caller (accel.h) */
 	struct clock_choice clock;    /* zero: realtime */
 	/* For the realtime clock; trial_run multiplies them by the clock's
 	 * slowdown (guest_clock_watchdog_scale), so they stay host seconds. */

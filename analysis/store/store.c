@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common/paths.h"
+#include "store.h"
 #include "store_internal.h"
 
 char *store_default_path(void)

@@ -18,6 +18,7 @@
 
 #include "common/run-folder.h"
 #include "common/trial-record.h"
+#include "store.h"
 #include "store_internal.h"
 
 /* ---- what was read from the folder ---- */

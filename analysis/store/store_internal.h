@@ -1,10 +1,15 @@
-/* store_internal.h - what the store_*.c files share; not for other callers. */
+/* store_internal.h - what the store_*.c files share; not for other callers.
+ * It stands alone (each store_*.c includes store.h as well), so that the
+ * store and its private half do not include each other. */
 #ifndef OOMLAB_STORE_INTERNAL_H
 #define OOMLAB_STORE_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "store.h"
+#include <sqlite3.h>
+
+#include "common/util.h"
 
 struct store {
 	sqlite3 *db;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/trial-record.h"
+#include "store.h"
 #include "store_internal.h"
 
 static size_t group_at(const struct store_summary *sum, const sqlite3_int64 *ids,
