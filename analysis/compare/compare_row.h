@@ -1,8 +1,9 @@
-/* compare_row.h - internal: the statistics of one comparison row. */
+/* compare_row.h - the statistics of one comparison row (internal to compare.c), and
+ * the method a metric takes. */
 #ifndef OOMLAB_COMPARE_ROW_H
 #define OOMLAB_COMPARE_ROW_H
 
-#include "compare.h"
+#include "compare_types.h"
 
 struct compare_row_input {
 	const char *metric;		/* name, mixed into the permutation seed */
@@ -33,6 +34,10 @@ bool compare_row_testable(const struct compare_row_input *in,
 int compare_row_compute(struct compare_row *row, const struct compare_row_input *in,
 			const struct compare_options *opts,
 			const struct compare_row_levels *levels);
+
+/* The method of a metric: from its kind and, for the log scale, whether
+ * every value of every group is > 0 (pooled, so it favours no side). */
+enum compare_method compare_method_for(const struct compare_metric *metric);
 
 /* Sets the verdict from p_adj (already scaled to the look), the direction,
  * the metric's better side, the equivalence interval and the MDE. */

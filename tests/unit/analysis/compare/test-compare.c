@@ -35,6 +35,7 @@
 #include <jansson.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/compare/compare_row.h"
 #include "analysis/compare/compare_fmt.h"
 
 /* cmocka 1.1.5 only compares floats; TOL is absolute for |expected| <= 1,
