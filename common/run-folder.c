@@ -60,20 +60,33 @@ bool run_folder_is_run(const char *dir)
 	return is;
 }
 
-json_t *run_folder_load(const char *dir, struct strbuf *err)
+json_t *run_folder_load_text(const char *dir, char **text, struct strbuf *err)
 {
 	char *path = xasprintf("%s/" RUN_JSON, dir);
+	size_t len;
+	char *raw = read_file(path, &len);
+	json_t *run = NULL;
 	json_error_t jerr;
-	json_t *run = json_load_file(path, 0, &jerr);
-	if (!run)
-		strbuf_addstr(err, path_exists(path) ? jerr.text : "no " RUN_JSON);
+	if (!raw)
+		strbuf_addstr(err, errno == ENOENT ? "no " RUN_JSON : strerror(errno));
+	else if (!(run = json_loadb(raw, len, 0, &jerr)))
+		strbuf_addstr(err, jerr.text);
 	else if (!json_is_object(run)) {
 		strbuf_addstr(err, RUN_JSON " is not a JSON object");
 		json_decref(run);
 		run = NULL;
 	}
 	free(path);
+	if (run && text)
+		*text = raw;
+	else
+		free(raw);
 	return run;
+}
+
+json_t *run_folder_load(const char *dir, struct strbuf *err)
+{
+	return run_folder_load_text(dir, NULL, err);
 }
 
 bool run_folder_trial_name(const char *name, unsigned *index)

@@ -33,6 +33,8 @@ bool run_folder_is_run(const char *dir);
 /* DIR's run.json as an object (a new reference), or NULL with a one-line
  * reason in ERR ("no run.json", or what is wrong with it). */
 json_t *run_folder_load(const char *dir, struct strbuf *err);
+/* The same, and the file's text as read in *TEXT (malloc'd) when it loads. */
+json_t *run_folder_load_text(const char *dir, char **text, struct strbuf *err);
 /* Whether NAME names a trial folder; its index in *INDEX. */
 bool run_folder_trial_name(const char *name, unsigned *index);
 

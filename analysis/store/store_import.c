@@ -166,19 +166,12 @@ static int read_run(struct run_in *run, const char *run_dir, struct store_import
 	int rc = store_scan_run(run->dir, &run->scan, err);
 	if (rc < 0)
 		return rc;
-	char *path = xasprintf("%s/run.json", run->dir);
-	size_t len;
-	run->text = read_file(path, &len);
-	if (!run->text) {
-		strbuf_addf(err, "%s: %s", path, strerror(errno));
-		free(path);
-		return STORE_EINPUT;
-	}
-	json_error_t jerr;
-	run->json = json_loadb(run->text, len, 0, &jerr);
-	if (!run->json || !json_is_object(run->json)) {
-		strbuf_addf(err, "%s: line %d: %s", path, run->json ? 1 : jerr.line,
-			    run->json ? "not a JSON object" : jerr.text);
+	char *path = xasprintf("%s/" RUN_JSON, run->dir);
+	struct strbuf why = STRBUF_INIT;
+	run->json = run_folder_load_text(run->dir, &run->text, &why);
+	if (!run->json) {
+		strbuf_addf(err, "%s: %s", path, why.buf);
+		strbuf_release(&why);
 		free(path);
 		return STORE_EINPUT;
 	}
