@@ -1,4 +1,5 @@
 /* Experiments: parsing and validation. */
+#include "analysis/metrics/metric_catalog.h"
 #include "experiment.h"
 
 #include <dirent.h>
@@ -197,7 +198,7 @@ static bool primary_in_metrics(const struct experiment *e)
  * outcome: a share, whose test is Fisher's, never Student's t. */
 static bool is_share(const char *name)
 {
-	const struct metric_def *known = metric_lookup(name);
+	const struct metric_def *known = metric_catalog_lookup(name);
 	return known && (known->kind == METRIC_EVENTS || known->kind == METRIC_OUTCOME);
 }
 

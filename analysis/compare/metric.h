@@ -11,9 +11,11 @@
  *   - which direction is better: lower, higher, or neither (then a
  *     significant change is reported as "differs", never better/worse).
  *
- * Known metrics live in one table in metric.c; adding one is one line there.
- * Table entries may be fnmatch(3) globs ("binder_sendvec_ns_*"); the first
- * matching entry wins, so exact names go before globs.
+ * The lab's own metrics are declared where they are computed
+ * (analysis/metrics/metric_catalog.c); metric.c's table has the workloads'
+ * and older records' (metric_lookup, metric_resolve). Entries may be
+ * fnmatch(3) globs ("binder_sendvec_ns_*"); the first matching entry wins,
+ * so exact names go before globs.
  * Unknown metrics are neither-better, with the kind guessed from the unit
  * (or, without a unit, from the name's suffix: _ms, _bytes, _per_s, ...).
  */
@@ -45,7 +47,7 @@ struct metric_def {
 	enum metric_better better;
 };
 
-/* The known-metrics table entry matching NAME, or NULL. */
+/* The row of metric.c's table (workloads' and older records' metrics) matching NAME, or NULL. */
 const struct metric_def *metric_lookup(const char *name);
 
 /* Definition to use for NAME: the known entry (with .name set to NAME,

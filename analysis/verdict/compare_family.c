@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metrics/metric_catalog.h"
 #include "compare_family.h"
 #include "debug_pressure.h"
 
@@ -110,7 +111,7 @@ static int add_metric(const struct run_data *rd, const char *name, bool all,
 		(*hidden)++;
 		return 0;
 	}
-	metric_resolve(name, unit ? unit : "", &metric->def);
+	metric_catalog_resolve(name, unit ? unit : "", &metric->def);
 	/* run.json "parametric": whatever the family, rows of these metrics
 	 * take Student's t (shares never do: compare_metric_parametric) */
 	metric->parametric = rd->parametric.n && wanted(name, &rd->parametric);

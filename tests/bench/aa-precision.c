@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/metrics/metric_catalog.h"
 #include "analysis/run/run-data.h"
 
 #define TARGET_PCT 2.0
@@ -71,7 +72,7 @@ static void one_metric(const struct run_data *rd, const char *group, const char 
 	struct compare_options o;
 	struct compare_table t;
 
-	metric_resolve(name, unit ? unit : "", &m.def);
+	metric_catalog_resolve(name, unit ? unit : "", &m.def);
 	compare_options_default(&o);
 	if (compare_table_build(&m, 1, &o, &t) != 0 || t.n_rows != 1 ||
 	    t.rows[0].method != COMPARE_LOG_MEANS || !isfinite(t.rows[0].ci_lo)) {

@@ -45,6 +45,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/metrics/metric_catalog.h"
 
 #define ALPHA 0.05
 #define MAX_N 40
@@ -164,7 +165,7 @@ static void simulate(struct sim_table *s, gsl_rng *rng, const struct sim_metric 
 		s->metrics[k] = (struct compare_metric){ .groups = s->groups[k], .n_groups = 2,
 							 .margin = m[k].margin,
 							 .parametric = m[k].parametric };
-		metric_resolve(m[k].shape->metric, NULL, &s->metrics[k].def);
+		metric_catalog_resolve(m[k].shape->metric, NULL, &s->metrics[k].def);
 	}
 	assert_int_equal(compare_table_build(s->metrics, n_metrics, o, &s->table), 0);
 }
@@ -537,7 +538,7 @@ static size_t sequential_run_gated(gsl_rng *rng, struct sim_table *s, const stru
 			s->metrics[k] = (struct compare_metric){ .groups = s->groups[k],
 								 .n_groups = 2, .margin = m[k].margin,
 								 .parametric = m[k].parametric };
-			metric_resolve(m[k].shape->metric, NULL, &s->metrics[k].def);
+			metric_catalog_resolve(m[k].shape->metric, NULL, &s->metrics[k].def);
 		}
 		assert_int_equal(compare_table_build(s->metrics, n_metrics, &o, &s->table), 0);
 		for (size_t i = 0; i < s->table.n_rows; i++) {

@@ -36,6 +36,7 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/compare/compare_row.h"
+#include "analysis/metrics/metric_catalog.h"
 #include "analysis/compare/compare_fmt.h"
 
 /* cmocka 1.1.5 only compares floats; TOL is absolute for |expected| <= 1,
@@ -68,7 +69,7 @@ static struct compare_metric metric(const char *name,
 	struct compare_metric m = { .groups = groups, .n_groups = n,
 				    .margin = { .value = NAN } };
 
-	metric_resolve(name, NULL, &m.def);
+	metric_catalog_resolve(name, NULL, &m.def);
 	return m;
 }
 
@@ -1073,45 +1074,45 @@ static void test_metric_table(void **state)
 	struct metric_def d;
 
 	(void)state;
-	metric_resolve("binder-sendvec.sendvec_ns_per_rt.size=4096", "ns", &d);
+	metric_catalog_resolve("binder-sendvec.sendvec_ns_per_rt.size=4096", "ns", &d);
 	assert_string_equal(d.name, "binder-sendvec.sendvec_ns_per_rt.size=4096");
 	assert_int_equal(d.kind, METRIC_TIME);
 	assert_int_equal(d.better, BETTER_LOWER);
-	metric_resolve("oom_kills", NULL, &d);
+	metric_catalog_resolve("oom_kills", NULL, &d);
 	assert_int_equal(d.kind, METRIC_EVENTS);
 	assert_int_equal(d.better, BETTER_LOWER);
-	metric_resolve("binder-mmap.mmap_openers_killed", NULL, &d);
+	metric_catalog_resolve("binder-mmap.mmap_openers_killed", NULL, &d);
 	assert_int_equal(d.kind, METRIC_EVENTS);
-	metric_resolve("kernel_warnings", NULL, &d);
-	assert_int_equal(d.kind, METRIC_EVENTS);
-	assert_int_equal(d.better, BETTER_LOWER);
-	metric_resolve("kernel_warnings.kind=lockdep", NULL, &d);
+	metric_catalog_resolve("kernel_warnings", NULL, &d);
 	assert_int_equal(d.kind, METRIC_EVENTS);
 	assert_int_equal(d.better, BETTER_LOWER);
-	metric_resolve("workload_compaction_stalls_vmstat", NULL, &d);
+	metric_catalog_resolve("kernel_warnings.kind=lockdep", NULL, &d);
+	assert_int_equal(d.kind, METRIC_EVENTS);
+	assert_int_equal(d.better, BETTER_LOWER);
+	metric_catalog_resolve("workload_compaction_stalls_vmstat", NULL, &d);
 	assert_int_equal(d.kind, METRIC_COUNT);
-	metric_resolve("direct_compaction_stall_count", NULL, &d);
+	metric_catalog_resolve("direct_compaction_stall_count", NULL, &d);
 	assert_int_equal(d.kind, METRIC_COUNT);
-	metric_resolve("binder-mmap.mmap_ok", NULL, &d);
+	metric_catalog_resolve("binder-mmap.mmap_ok", NULL, &d);
 	assert_int_equal(d.kind, METRIC_COUNT);
 	assert_int_equal(d.better, BETTER_HIGHER);
-	metric_resolve("spawn.spawn_per_s", NULL, &d);
+	metric_catalog_resolve("spawn.spawn_per_s", NULL, &d);
 	assert_int_equal(d.better, BETTER_HIGHER);
-	metric_resolve("reaper_wake_delay_ms", NULL, &d);
+	metric_catalog_resolve("reaper_wake_delay_ms", NULL, &d);
 	assert_int_equal(d.better, BETTER_NEITHER);
-	metric_resolve("trial_ok", "ratio", &d);
+	metric_catalog_resolve("trial_ok", "ratio", &d);
 	assert_int_equal(d.kind, METRIC_OUTCOME);
 	assert_null(metric_lookup("oom_total"));
-	metric_resolve("binder-mmap.mmap_latency_p99_ns", "ns", &d);
+	metric_catalog_resolve("binder-mmap.mmap_latency_p99_ns", "ns", &d);
 	assert_int_equal(d.kind, METRIC_TIME);
 	assert_string_equal(d.unit, "ns");
-	metric_resolve("slab_binder_node_efficiency", "ratio", &d);
+	metric_catalog_resolve("slab_binder_node_efficiency", "ratio", &d);
 	assert_int_equal(d.better, BETTER_HIGHER);
 	/* unknown: neither better, kind from the unit, else from the name */
-	metric_resolve("foo", "iter/s", &d);
+	metric_catalog_resolve("foo", "iter/s", &d);
 	assert_int_equal(d.kind, METRIC_THROUGHPUT);
 	assert_int_equal(d.better, BETTER_NEITHER);
-	metric_resolve("bar_bytes", NULL, &d);
+	metric_catalog_resolve("bar_bytes", NULL, &d);
 	assert_int_equal(d.kind, METRIC_SIZE);
 	assert_true(metric_name_matches("oom_*", "oom_kills_global"));
 	assert_false(metric_name_matches("oom_*", "binder_latency_p99_ms"));

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/compare/metric.h"
+#include "analysis/metrics/metric_catalog.h"
 #include "analysis/metrics/trial_metrics.h"
 #include "tests/unit/samples.h"
 
@@ -352,13 +352,13 @@ static void test_every_lab_metric_is_catalogued(void **state)
 			const char *unit = json_string_value(json_object_get(m, "unit"));
 			if (strchr(name, '.') && strncmp(name, "kernel_warnings.", 16))
 				continue;
-			const struct metric_def *def = metric_lookup(name);
+			const struct metric_def *def = metric_catalog_find(name);
 			checked++;
 			if (!def) {
-				print_error("%s: %s (%s) is in no row of metric.c\n", *sample, name, unit);
+				print_error("%s: %s (%s) is in no row of metric_catalog.c\n", *sample, name, unit);
 				bad++;
 			} else if (*def->unit && strcmp(def->unit, unit)) {
-				print_error("%s: %s is written in '%s' but metric.c says '%s'\n", *sample, name, unit,
+				print_error("%s: %s is written in '%s' but metric_catalog.c says '%s'\n", *sample, name, unit,
 					    def->unit);
 				bad++;
 			}

@@ -1,0 +1,23 @@
+/* metric_catalog.h - the metrics the lab computes itself (trial_metrics.c),
+ * declared once beside the code that computes them: unit, kind and which
+ * direction is better (analysis/compare/metric.h says what each means).
+ * analysis/compare/metric.c keeps only what it cannot know: a workload's
+ * own metrics, from its JSON lines, and names of older records.
+ * test-trial-metrics holds every metric the lab computes to a row here and
+ * to the row's unit.
+ */
+#ifndef OOMLAB_METRIC_CATALOG_H
+#define OOMLAB_METRIC_CATALOG_H
+
+#include "analysis/compare/metric.h"
+
+/* The catalogue's row for NAME (exact names before globs: the first match wins), or NULL. */
+const struct metric_def *metric_catalog_find(const char *name);
+/* The row for NAME: the catalogue's, else compare's table (metric_lookup), else NULL. */
+const struct metric_def *metric_catalog_lookup(const char *name);
+/* The definition to judge NAME by: the catalogue's row, else metric_resolve()'s
+ * (a workload's row or a guess from UNIT). The strings point at NAME, UNIT or
+ * static storage. */
+void metric_catalog_resolve(const char *name, const char *unit, struct metric_def *out);
+
+#endif
