@@ -1,7 +1,8 @@
 # Each workload briefly in a real phone-512m guest, checking that its
 # figures are there and plausible: sendVec's 15 sizes, throughput's ordered
 # percentiles, binder-objects' expected active counts, binder-mmap failing
-# or stalling on a fragmented binder-kcalloc, oom-hog's memcg kills in
+# or stalling on a fragmented binder-kcalloc (its fragmenter held to the end;
+# one killed mid-workload makes the trial off-target), oom-hog's memcg kills in
 # memory.events, and the reaper's wake/start/finish sequence in the trace.
 . "$(dirname "$0")/lib.sh"
 
@@ -65,6 +66,17 @@ for m in mmap_enomem mmap_errors mmap_stalls mmap_openers_killed; do
 	bad=$((bad + ${v%.*}))
 done
 check "binder-kcalloc under fragmentation had a failure, a stall or a killed opener" [ "$bad" -ge 1 ]
+check "the fragmenter held to the end: prepare_held 1" \
+	[ "$(jq '.metrics[] | select(.name == "prepare_held") | .value' "$SCRATCH/mmap/trial.json")" = 1 ]
+
+# --- a prepare step that ends while the workload runs: the trial is off-target
+boot lost stock -o "$SCRATCH/lost" --prepare 'fragment --max-pin 16M --no-pipes' -- \
+	'kill -9 $(pidof fragment); sleep 1'
+lost="$SCRATCH/lost/trial.json"
+check "a fragmenter killed mid-workload makes the trial off-target" [ "$(jq -r .outcome.outcome "$lost")" = off-target ]
+check_text "naming the signal, or that it was still exiting" "$(jq -r .outcome.detail "$lost")" \
+	"the prepare step ended during the workload (\\(signal 9\\|still exiting\\)"
+check "and prepare_held 0" [ "$(jq '.metrics[] | select(.name == "prepare_held") | .value' "$lost")" = 0 ]
 
 # --- oom-hog in the memcg: oom_kill in memory.events
 boot memcg stock -o "$SCRATCH/memcg" -- 'oom-hog --mode memcg --hogs 1 --kills 1'

@@ -101,7 +101,9 @@ static bool prepare_alive(void)
 	return false;
 }
 
-#define PF_EXITING_FLAG 0x4     /* include/linux/sched.h: the task is in do_exit() */
+/* include/linux/sched.h: the task is in do_exit(); it got there by a fatal signal */
+#define PF_EXITING_FLAG 0x4
+#define PF_SIGNALED_FLAG 0x400
 #define SIGKILL_PENDING (1ull << (SIGKILL - 1))
 
 /* True when task PID is a member of process group GROUP that is on its way out. */
@@ -123,7 +125,8 @@ static bool member_dying(const char *pid, pid_t group)
 	if (!rest || sscanf(rest + 1, " %c %d %d %d %d %d %lu", &state, &ppid, &pgrp, &session, &tty,
 			    &tpgid, &flags) != 7 || pgrp != group)
 		return false;
-	if (state == 'Z' || state == 'X' || (flags & PF_EXITING_FLAG))
+	/* a member that ends on its own (a shell's child) is no loss; one a signal ends is */
+	if ((state == 'Z' || state == 'X' || (flags & PF_EXITING_FLAG)) && (flags & PF_SIGNALED_FLAG))
 		return true;
 	snprintf(path, sizeof(path), "/proc/%s/status", pid);
 	f = fopen(path, "r");
@@ -141,8 +144,8 @@ static bool member_dying(const char *pid, pid_t group)
 /*
  * An OOM kill is not an end yet: the victim frees its memory in do_exit(),
  * which under TCG and a debug kernel can outlast the command by seconds. So
- * a step with a SIGKILL pending, exiting or a zombie (it or a process of its
- * group, such as the fragmenter's stress-ng) counts as ended.
+ * a step with a SIGKILL pending, or exiting or a zombie by a signal (it or a
+ * process of its group, such as the fragmenter's stress-ng), counts as ended.
  */
 static bool prepare_dying(void)
 {
