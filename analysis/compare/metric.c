@@ -41,14 +41,17 @@ static const struct metric_def known_metrics[] = {
 	{ "binder_sendvec_ns_*",          "ns",     METRIC_TIME,       BETTER_LOWER },
 };
 
+const struct metric_def *metric_table_find(const struct metric_def *table, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fnmatch(table[i].name, name, 0) == 0)
+			return &table[i];
+	return NULL;
+}
+
 const struct metric_def *metric_lookup(const char *name)
 {
-	size_t n = sizeof(known_metrics) / sizeof(known_metrics[0]);
-
-	for (size_t i = 0; i < n; i++)
-		if (fnmatch(known_metrics[i].name, name, 0) == 0)
-			return &known_metrics[i];
-	return NULL;
+	return metric_table_find(known_metrics, sizeof(known_metrics) / sizeof(known_metrics[0]), name);
 }
 
 static bool in_list(const char *word, const char *const *list)
@@ -112,10 +115,9 @@ enum metric_kind metric_guess_kind(const char *name, const char *unit)
 	return kind_from_name(name ? name : "");
 }
 
-void metric_resolve(const char *name, const char *unit, struct metric_def *out)
+void metric_resolve_from(const struct metric_def *known, const char *name, const char *unit,
+			 struct metric_def *out)
 {
-	const struct metric_def *known = metric_lookup(name);
-
 	if (known) {
 		*out = *known;
 		if (!*known->unit)
@@ -126,6 +128,11 @@ void metric_resolve(const char *name, const char *unit, struct metric_def *out)
 		out->better = BETTER_NEITHER;
 	}
 	out->name = name;
+}
+
+void metric_resolve(const char *name, const char *unit, struct metric_def *out)
+{
+	metric_resolve_from(metric_lookup(name), name, unit, out);
 }
 
 bool metric_name_matches(const char *glob, const char *name)

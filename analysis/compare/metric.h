@@ -23,6 +23,7 @@
 #define OOMLAB_METRIC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum metric_kind {
 	METRIC_TIME,
@@ -46,6 +47,12 @@ struct metric_def {
 	enum metric_kind kind;
 	enum metric_better better;
 };
+
+/* The first row of TABLE (N rows, names or globs) that NAME matches, or NULL. */
+const struct metric_def *metric_table_find(const struct metric_def *table, size_t n, const char *name);
+/* NAME's definition from its row KNOWN, or, when KNOWN is NULL, a guess from UNIT (as metric_resolve). */
+void metric_resolve_from(const struct metric_def *known, const char *name, const char *unit,
+			 struct metric_def *out);
 
 /* The row of metric.c's table (workloads' and older records' metrics) matching NAME, or NULL. */
 const struct metric_def *metric_lookup(const char *name);

@@ -1,7 +1,6 @@
 /* metric_catalog.c - the lab's own metrics, each declared once (metric_catalog.h). */
 #include "metric_catalog.h"
 
-#include <fnmatch.h>
 #include <stddef.h>
 
 /*
@@ -97,10 +96,7 @@ static const struct metric_def lab_metrics[] = {
 
 const struct metric_def *metric_catalog_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(lab_metrics) / sizeof(lab_metrics[0]); i++)
-		if (fnmatch(lab_metrics[i].name, name, 0) == 0)
-			return &lab_metrics[i];
-	return NULL;
+	return metric_table_find(lab_metrics, sizeof(lab_metrics) / sizeof(lab_metrics[0]), name);
 }
 
 const struct metric_def *metric_catalog_lookup(const char *name)
@@ -111,13 +107,5 @@ const struct metric_def *metric_catalog_lookup(const char *name)
 
 void metric_catalog_resolve(const char *name, const char *unit, struct metric_def *out)
 {
-	const struct metric_def *def = metric_catalog_find(name);
-	if (!def) {
-		metric_resolve(name, unit, out);
-		return;
-	}
-	*out = *def;
-	if (!*def->unit)
-		out->unit = unit ? unit : "";
-	out->name = name;
+	metric_resolve_from(metric_catalog_lookup(name), name, unit, out);
 }
