@@ -34,8 +34,6 @@ enum trial_record_state trial_record_read_file(const char *dir, const char *file
 	r->outcome = TRIAL_OUTCOME_UNREADABLE;
 	if (!json) {
 		r->state = TRIAL_NOT_JSON;
-		r->line = jerr.line;
-		r->parse_error = xstrdup(jerr.text);
 		r->why = xasprintf("%s: line %d: %s", file, jerr.line, jerr.text);
 	} else {
 		r->state = TRIAL_NO_OUTCOME;
@@ -55,26 +53,31 @@ void trial_record_release(struct trial_record *r)
 	json_decref(r->json);
 	free(r->path);
 	free(r->why);
-	free(r->parse_error);
 	memset(r, 0, sizeof(*r));
+}
+
+json_t *trial_record_load(const char *dir, const char *file)
+{
+	struct trial_record r;
+	trial_record_read_file(dir, file, &r);
+	json_t *json = r.json;
+	r.json = NULL;
+	trial_record_release(&r);
+	return json;
 }
 
 char *trial_record_outcome(const char *dir)
 {
-	struct trial_record r;
-	char *outcome = trial_record_read(dir, &r) == TRIAL_FINISHED ? xstrdup(r.outcome) : NULL;
-	trial_record_release(&r);
+	json_t *json = trial_record_load(dir, TRIAL_RECORD_FILE);
+	const char *o = json_string_value(json_object_get(json_object_get(json, "outcome"), "outcome"));
+	char *outcome = o ? xstrdup(o) : NULL;
+	json_decref(json);
 	return outcome;
 }
 
 bool trial_record_finished(const char *dir)
 {
-	char *outcome = trial_record_outcome(dir);
-	free(outcome);
-	return outcome != NULL;
-}
-
-bool trial_outcome_unfinished(const char *outcome)
-{
-	return !strcmp(outcome, TRIAL_OUTCOME_MISSING) || !strcmp(outcome, TRIAL_OUTCOME_UNREADABLE);
+	json_t *json = trial_record_load(dir, TRIAL_RECORD_FILE);
+	json_decref(json);
+	return json != NULL;
 }

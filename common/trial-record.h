@@ -37,8 +37,6 @@ struct trial_record {
 	/* NULL when finished, else one line naming the file's problem:
 	 * "no trial.json", "trial.json: line 2: ...", "trial.json has no outcome" */
 	char *why;
-	int line;             /* TRIAL_NOT_JSON: where the parser stopped, and */
-	char *parse_error;    /* what it said (NULL when the file could not be read) */
 };
 
 /* Reads DIR/trial.json into R (release it with trial_record_release). */
@@ -46,11 +44,11 @@ enum trial_record_state trial_record_read(const char *dir, struct trial_record *
 /* The same rule for another record file of DIR (such as record.json). */
 enum trial_record_state trial_record_read_file(const char *dir, const char *file, struct trial_record *r);
 void trial_record_release(struct trial_record *r);
+/* DIR's record file FILE when it is finished (a new reference), else NULL. */
+json_t *trial_record_load(const char *dir, const char *file);
 /* DIR's outcome (malloc'd) when its trial finished, else NULL. */
 char *trial_record_outcome(const char *dir);
 /* Whether DIR's trial finished. */
 bool trial_record_finished(const char *dir);
-/* Whether OUTCOME is one of a trial that did not finish. */
-bool trial_outcome_unfinished(const char *outcome);
 
 #endif

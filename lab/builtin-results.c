@@ -344,19 +344,6 @@ static int show_run(struct store *s, const char *run, enum format format)
 	return 0;
 }
 
-/* A trial's record as written (not as loaded for analysis, which may derive
- * metrics), when that record file of DIR is finished (common/trial-record.h);
- * else NULL. */
-static json_t *written_record(const char *dir, const char *name)
-{
-	struct trial_record r;
-	trial_record_read_file(dir, name, &r);
-	json_t *record = r.json;
-	r.json = NULL;
-	trial_record_release(&r);
-	return record;
-}
-
 /* Finishes every trial of a run again (trial-finish.h); a trial that fails is named, the rest go on. */
 static void recompute_run(const char *run)
 {
@@ -367,8 +354,8 @@ static void recompute_run(const char *run)
 	size_t done = 0, failed = 0;
 	for (size_t i = 0; i < rd.n; i++) {
 		const struct run_trial *t = &rd.trials[i];
-		json_t *record = written_record(t->dir, TRIAL_RECORD);
-		bool rebuilt = !record && (record = written_record(t->dir, TRIAL_RECORD_GIVEN));
+		json_t *record = trial_record_load(t->dir, TRIAL_RECORD);
+		bool rebuilt = !record && (record = trial_record_load(t->dir, TRIAL_RECORD_GIVEN));
 		strbuf_reset(&err);
 		if (!record || trial_finish(t->dir, record, &err) < 0) {
 			warning("%s: %s", t->dir, record ? err.buf

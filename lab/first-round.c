@@ -15,14 +15,10 @@ struct ending {
 /* DIR's ending when its trial finished (common/trial-record.h); *RECORD keeps it. */
 static bool read_ending(const char *dir, json_t **record, struct ending *e)
 {
-	struct trial_record r;
-	trial_record_read(dir, &r);
-	*record = r.json;
-	r.json = NULL;
+	*record = trial_record_load(dir, TRIAL_RECORD_FILE);
 	json_t *o = json_object_get(*record, "outcome");
 	e->outcome = json_string_value(json_object_get(o, "outcome"));
 	e->status = json_integer_value(json_object_get(o, "exit_status"));
-	trial_record_release(&r);
 	return e->outcome != NULL;
 }
 

@@ -85,18 +85,10 @@ static void add_trial(const char *label, unsigned index, const char *dir, void *
 	t->dir = xstrdup(dir);
 	struct trial_record r;
 	trial_record_read(dir, &r);
-	if (r.state != TRIAL_FINISHED && !rd->quiet) {
-		if (r.state == TRIAL_NO_RECORD)
-			warning("%s: no trial.json, the trial never finished: counted among the trials "
-				"that ended otherwise; lab run --resume runs it", dir);
-		else if (r.state == TRIAL_NO_OUTCOME)
-			warning("%s: no outcome: counted among the trials that ended otherwise; lab "
-				"results --recompute rebuilds it", r.path);
-		else
-			warning("%s: unreadable (line %d: %s): counted among the trials that ended "
-				"otherwise; lab results --recompute rebuilds it", r.path, r.line,
-				r.parse_error ? r.parse_error : r.why);
-	}
+	if (r.state != TRIAL_FINISHED && !rd->quiet)
+		warning("%s: %s: counted among the trials that ended otherwise; %s", dir, r.why,
+			r.state == TRIAL_NO_RECORD ? "the trial never finished, lab run --resume runs it"
+						   : "lab results --recompute rebuilds it");
 	/* the outcome points into the record, or is one of the names that live forever */
 	t->trial = r.json;
 	t->outcome = r.outcome;

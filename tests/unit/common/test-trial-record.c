@@ -41,7 +41,6 @@ static void a_record_with_an_outcome_finished(void **state)
 	assert_string_equal(r.outcome, "off-target");
 	assert_non_null(json_object_get(r.json, "metrics"));
 	assert_null(r.why);
-	assert_false(trial_outcome_unfinished(r.outcome));
 	trial_record_release(&r);
 	char *dir = xasprintf("%s/ok", root);
 	char *outcome = trial_record_outcome(dir);
@@ -65,8 +64,6 @@ static void every_unfinished_record_is_named(void **state)
 
 	assert_int_equal(read_case("cut", "{\"outcome\": ", &r), TRIAL_NOT_JSON);
 	assert_string_equal(r.outcome, TRIAL_OUTCOME_UNREADABLE);
-	assert_int_equal(r.line, 1);
-	assert_non_null(r.parse_error);
 	assert_true(!strncmp(r.why, "trial.json: line 1: ", 20));
 	trial_record_release(&r);
 
@@ -85,8 +82,6 @@ static void every_unfinished_record_is_named(void **state)
 	assert_int_equal(read_case("number", "{\"outcome\": {\"outcome\": 3}}", &r), TRIAL_NO_OUTCOME);
 	trial_record_release(&r);
 
-	assert_true(trial_outcome_unfinished(TRIAL_OUTCOME_MISSING));
-	assert_true(trial_outcome_unfinished(TRIAL_OUTCOME_UNREADABLE));
 	char *dir = xasprintf("%s/no-outcome", root);
 	assert_null(trial_record_outcome(dir));
 	assert_false(trial_record_finished(dir));
