@@ -236,11 +236,6 @@ int fault_plan_check_kernel(const struct fault_plan *plan, const struct variant 
 	return 0;
 }
 
-const char *const fault_option_name[FAULT_CAPABILITY_COUNT] = {
-	[FAULT_PAGE_ALLOC] = "fail-page-alloc",
-	[FAULT_SLAB] = "failslab",
-};
-
 int fault_plan_parse_options(struct fault_plan *asked, const char *const text[FAULT_CAPABILITY_COUNT],
 			     struct strbuf *err)
 {

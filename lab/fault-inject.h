@@ -56,10 +56,8 @@ int fault_injection_parse(enum fault_capability cap, const char *text, struct fa
  */
 const char *fault_key_set(struct fault_plan *plan, const char *file, const char *key, const char *value,
 			  int line);
-/* The command-line options of lab boot and lab run that arm each capability:
- * "fail-page-alloc", "failslab" (the option is --NAME, the value a key's). */
-extern const char *const fault_option_name[FAULT_CAPABILITY_COUNT];
-/* Parses the options' texts (NULL: not given) into ASKED, each named by its
+/* Parses lab boot's and lab run's options --fail-page-alloc and --failslab
+ * (the value a key's) for each capability: the options' texts (NULL: not given) into ASKED, each named by its
  * option; -1 with one line "--fail-page-alloc: ..." for the first bad one. */
 int fault_plan_parse_options(struct fault_plan *asked, const char *const text[FAULT_CAPABILITY_COUNT],
 			     struct strbuf *err);

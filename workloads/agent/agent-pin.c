@@ -73,6 +73,8 @@ static uint64_t pin_mapping(int pagemap, const char *path, uint64_t start, uint6
 	if (executable && any && map != MAP_FAILED) {
 		if (mlock(map, len) == 0)
 			locked = len;
+		else
+			munmap(map, len);
 		free(entries);
 		return locked;
 	}

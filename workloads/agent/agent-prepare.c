@@ -18,6 +18,7 @@
 
 #include "agent.h"
 #include "workloads/lib/report.h"
+#include "workloads/lib/sysinfo.h"
 
 #define READY_MARK "\"name\":\"ready\""
 #define STOP_TIMEOUT_S 30
@@ -111,12 +112,8 @@ static bool member_dying(const char *pid, pid_t group)
 {
 	char path[300], text[1024];
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	if (wl_read_line(path, text, sizeof(text)) < 0)
 		return false;
-	size_t n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
 	/* after the command name's closing parenthesis: state ppid pgrp session tty tpgid flags */
 	const char *rest = strrchr(text, ')');
 	char state;
@@ -129,7 +126,7 @@ static bool member_dying(const char *pid, pid_t group)
 	if ((state == 'Z' || state == 'X' || (flags & PF_EXITING_FLAG)) && (flags & PF_SIGNALED_FLAG))
 		return true;
 	snprintf(path, sizeof(path), "/proc/%s/status", pid);
-	f = fopen(path, "r");
+	FILE *f = fopen(path, "r");
 	if (!f)
 		return false;
 	bool killed = false;
