@@ -78,6 +78,7 @@ char *trial_record_outcome(const char *dir)
 bool trial_record_finished(const char *dir)
 {
 	json_t *json = trial_record_load(dir, TRIAL_RECORD_FILE);
+	bool finished = json != NULL;
 	json_decref(json);
-	return json != NULL;
+	return finished;
 }
