@@ -60,8 +60,9 @@ int trial_split_files(const char *dir, struct strbuf *err)
 }
 
 /* A trial whose prepare step missed its target, or did not hold it while
- * the workload ran, measured another machine than the experiment asked for: its outcome says so, and the comparison
- * counts it among the trials that ended otherwise, never as a result. */
+ * the workload ran, measured another machine than the experiment asked
+ * for: its outcome says so, and the comparison counts it among the trials
+ * that ended otherwise, never as a result. */
 static void mark_off_target(json_t *full)
 {
 	json_t *miss = json_object_get(full, "off_target");

@@ -655,7 +655,6 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	struct metric_set m = METRIC_SET_INIT;
 	struct ctl_notes ctl_said = { .target_order = -1, .free_blocks_ge = -1, .target_max_blocks = -1,
 				      .pinned_bytes = -1,
-
 				   .page_bytes = 4096, .injected = { -1, -1 } };
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	jsonl_read_file(ctl, note_ctl, &ctl_said);

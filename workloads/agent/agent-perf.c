@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "workloads/lib/report.h"
 
 #define PERF "/usr/bin/perf"
 #define CTL_FIFO "/tmp/oomlab-perf-ctl"
@@ -192,8 +193,10 @@ int perf_launch(const char *args_path)
 		return -1;
 	}
 	/* while memory is whole: the recorder's own pages must not be reclaimed under the workload */
-	uint64_t pinned = pin_file_pages_of(perf_pid);
-	ctl_event_u64(CTL_PINNED, PINNED_BYTES, pinned);
+	struct jl j;
+	ctl_begin(&j, CTL_PINNED);
+	jl_u64(&j, PINNED_BYTES, pin_file_pages_of(perf_pid));
+	jl_emit(&j, port_fd(CHANNEL_CTL));
 	return 0;
 }
 

@@ -58,14 +58,6 @@ void ctl_event(const char *type, const char *key, const char *value)
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
-void ctl_event_u64(const char *type, const char *key, uint64_t value)
-{
-	struct jl j;
-	ctl_begin(&j, type);
-	jl_u64(&j, key, value);
-	jl_emit(&j, port_fd(CHANNEL_CTL));
-}
-
 void ctl_hello(void)
 {
 	struct utsname u;

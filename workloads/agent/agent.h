@@ -128,7 +128,6 @@ void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct jl;
 void ctl_begin(struct jl *j, const char *type);
 void ctl_event(const char *type, const char *key, const char *value);
-void ctl_event_u64(const char *type, const char *key, uint64_t value);
 /* The hello event: the guest's machine and page size (common/proto/protocol.h). */
 void ctl_hello(void);
 /* CTL_WINDOW: an edge of the stall window, read at read_ns; at the start
