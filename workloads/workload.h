@@ -46,7 +46,8 @@ void workload_list(FILE *f);
 	X(spawn, "spawn", "fork+exec of /bin/true N times; spawns per second")                       \
 	X(oom_hog, "oom-hog",                                                                        \
 	  "memory eaters that drive a memcg or the VM into OOM kills (memcg, global, reaper)")        \
-	X(fragment, "fragment", "leave memory fragmented to a target (pinned order-0 holes) and hold it")
+	X(fragment, "fragment", "leave memory fragmented to a target (pinned order-0 holes) and hold it") \
+	X(selftest, "selftest", "one of the kernel's selftests from the variant's tree; one outcome per case")
 
 #define WORKLOAD_DECLARE(ident, name, summary) \
 	int ident##_main(int argc, char **argv); \

@@ -168,4 +168,8 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 #define GUEST_ENV_SCRATCH  "/tmp"   /* $OOMLAB_SCRATCH */
 /* $OOMLAB_SLOW_DISK: the slow disk's device node, set only when there is one. */
 
+/* Where the kernel selftests an experiment names are in the guest: SUITE/TEST
+ * under it, as the lab built them from the variant's tree (workloads/selftest.c). */
+#define GUEST_SELFTESTS_DIR "/oomlab/selftests"
+
 #endif

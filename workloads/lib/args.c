@@ -188,16 +188,22 @@ int wl_numa_bind(int node)
 	return 0;
 }
 
-int wl_parse_args(const char *name, int argc, char **argv, const struct opt *opts,
-		  const char *usage, const char *tail, struct wl_common *com, bool *done)
+/* OPERANDS NULL: a stray argument is an error; else the first operand and
+ * everything after it are operands, moved to ARGV[1..], *OPERANDS of them. */
+static int parse_args(const char *name, int argc, char **argv, const struct opt *opts,
+		      const char *usage, const char *tail, struct wl_common *com, bool *done,
+		      int *operands)
 {
 	char err[OPT_ERR_MAX];
 	*done = true;
-	int n = parse_options(argc, argv, opts, err);
+	int n = operands ? parse_options_until(argc, argv, opts, 0, err)
+			 : parse_options(argc, argv, opts, err);
 	if (n == OPT_PARSE_ERROR)
 		return wl_usage_error(name, "%s", err);
-	if (n > 0)
+	if (n > 0 && !operands)
 		return wl_usage_error(name, "unexpected argument '%s'", argv[1]);
+	if (operands)
+		*operands = n > 0 ? n : 0;
 	const struct wl_guest_shape *guest = wl_checking();
 	if (n == OPT_PARSE_HELP) {
 		if (guest)
@@ -222,6 +228,19 @@ int wl_parse_args(const char *name, int argc, char **argv, const struct opt *opt
 	}
 	*done = false;
 	return WL_EXIT_OK;
+}
+
+int wl_parse_args(const char *name, int argc, char **argv, const struct opt *opts,
+		  const char *usage, const char *tail, struct wl_common *com, bool *done)
+{
+	return parse_args(name, argc, argv, opts, usage, tail, com, done, NULL);
+}
+
+int wl_parse_args_operands(const char *name, int argc, char **argv, const struct opt *opts,
+			   const char *usage, const char *tail, struct wl_common *com, bool *done,
+			   int *operands)
+{
+	return parse_args(name, argc, argv, opts, usage, tail, com, done, operands);
 }
 
 static int size_option(const struct opt *o, const char *value, uint64_t pct_base, char *err,

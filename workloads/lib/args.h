@@ -48,6 +48,12 @@ struct wl_common {
  * otherwise the code is 0. */
 int wl_parse_args(const char *name, int argc, char **argv, const struct opt *opts,
 		  const char *usage, const char *tail, struct wl_common *com, bool *done);
+/* The same for a workload with operands ("selftest SUITE/TEST ARGS..."): the
+ * first operand and everything after it, its own options included, are
+ * moved to ARGV[1..]; *OPERANDS says how many. */
+int wl_parse_args_operands(const char *name, int argc, char **argv, const struct opt *opts,
+			   const char *usage, const char *tail, struct wl_common *com, bool *done,
+			   int *operands);
 
 /* OPTION_CALL converters for the tables, with the range in min and max:
  * sizes (4096, 64K, 16M), sizes that may also be a share of MemTotal (50%),

@@ -514,6 +514,12 @@ static int run_workload(const char *name, char *err, size_t errcap,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* The one workload whose arguments are a program's: selftest SUITE/TEST ARGS. */
+static bool takes_operands(const struct workload *w)
+{
+	return w->main == selftest_main;
+}
+
 static void test_workload_conventions(void **state)
 {
 	char err[4096];
@@ -522,6 +528,8 @@ static void test_workload_conventions(void **state)
 	for (const struct workload *w = workload_table; w->name; w++) {
 		char prefix[64];
 
+		if (takes_operands(w))
+			continue;  /* test_selftest_arguments */
 		snprintf(prefix, sizeof(prefix), "%s: ", w->name);
 		/* --help: exit 0, nothing on stderr */
 		assert_int_equal(run_workload(w->name, err, sizeof(err), "--help",
@@ -603,6 +611,37 @@ static int run_check(const char *name, int numa_nodes, char *out, size_t outcap,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* selftest takes SUITE/TEST and the test's own arguments, options included;
+ * it checks the name's form (the lab checks it against the tree). */
+static void test_selftest_arguments(void **state)
+{
+	char out[4096], err[4096];
+
+	(void)state;
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err),
+				   "mm/compaction_test", NULL), 0);
+	assert_string_equal(err, "");
+	/* what follows the test is the test's, even what looks like an option */
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err),
+				   "filesystems/binderfs/binderfs_test", "--bogus"), 0);
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), NULL, NULL), 2);
+	assert_non_null(strstr(err, "selftest: which test?"));
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "stray", NULL),
+			 2);
+	assert_non_null(strstr(err, "'stray' is no SUITE/TEST name"));
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "mm/../../x",
+				   NULL), 2);
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "/mm/x", NULL),
+			 2);
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "--bogus",
+				   "mm/x"), 2);
+	assert_non_null(strstr(err, "unknown option '--bogus'"));
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "--node", "1"),
+			 2);
+	assert_non_null(strstr(err, "no such NUMA node (nodes 0..0)"));
+	assert_ptr_equal(strchr(err, '\n'), err + strlen(err) - 1);
+}
+
 /* The check mode: every workload stops at wl_start() with good arguments
  * (binder and cgroup setup would fail on the host and exit 1 instead), and
  * rejects bad ones with its usage error, without printing anything else. */
@@ -612,6 +651,8 @@ static void test_check_mode(void **state)
 
 	(void)state;
 	for (const struct workload *w = workload_table; w->name; w++) {
+		if (takes_operands(w))
+			continue;  /* test_selftest_arguments */
 		assert_int_equal(run_check(w->name, 1, out, sizeof(out), err, sizeof(err), NULL, NULL), 0);
 		assert_string_equal(out, "");
 		assert_string_equal(err, "");
@@ -666,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_workload_conventions),
 		cmocka_unit_test(test_check_mode),
+		cmocka_unit_test(test_selftest_arguments),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
