@@ -157,6 +157,7 @@ static json_t *outcome_json(const struct vm_run *vm)
 	/* what the guest said it is, beside what was asked for (environment.arch, page_size) */
 	json_object_set_new(o, "guest_machine", json_string(vm->guest_machine));
 	json_object_set_new(o, "guest_page_size", json_integer(vm->guest_page_size));
+	json_object_set_new(o, "guest_clocksource", json_string(vm->guest_clocksource));
 	return o;
 }
 

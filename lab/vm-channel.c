@@ -88,6 +88,8 @@ void vm_control_parse(struct vm_control *ctl, struct strbuf *data)
 		} else if (type && !strcmp(type, CTL_EXIT)) {
 			ctl->exited = true;
 			ctl->exit_status = (int)json_integer_value(json_object_get(obj, "status"));
+			const char *cs = json_string_value(json_object_get(obj, EXIT_CLOCKSOURCE));
+			snprintf(ctl->clocksource, sizeof(ctl->clocksource), "%s", cs ? cs : "");
 		}
 		json_decref(obj);
 	}

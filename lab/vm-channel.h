@@ -41,6 +41,7 @@ struct vm_control {
 	int exit_status;
 	char machine[32];       /* the hello's: uname -m in the guest, "" until it came */
 	long page_size;         /* the hello's page size in bytes, 0 until it came */
+	char clocksource[32];   /* the exit's: the guest kernel's clocksource, "" if unsaid */
 };
 
 /* Parses the complete lines of DATA not parsed yet (a line still being written waits). */

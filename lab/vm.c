@@ -130,6 +130,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	bool panicked = vm_channel_has_panic(&ch[CH_CONSOLE]) || vm_channel_has_panic(&ch[CH_KMSG]);
 	if (ctl.exited) {
 		run->exit_status = ctl.exit_status;
+		snprintf(run->guest_clocksource, sizeof(run->guest_clocksource), "%s", ctl.clocksource);
 		run->outcome = ctl.exit_status == 0 ? VM_OK : VM_FAILED;
 		run->detail = xasprintf("the command exited with status %d", ctl.exit_status);
 	} else if (panicked) {

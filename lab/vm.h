@@ -37,6 +37,7 @@ struct vm_run {
 	int qemu_status;
 	char guest_machine[32];       /* what the guest said it is (uname -m), "" if it never did */
 	long guest_page_size;         /* its page size in bytes, 0 if it never said */
+	char guest_clocksource[32];   /* the guest kernel's clocksource at the end, "" if unsaid */
 };
 
 const char *vm_outcome_name(enum vm_outcome outcome);

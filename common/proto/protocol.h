@@ -39,7 +39,11 @@ extern const char *const channel_file_name[CHANNEL_COUNT];  /* "ctl.jsonl", "out
 #define CTL_RECORDING    "recording"    /* perf records; "events": the recorded events, ',' separated */
 #define CTL_HEARTBEAT    "heartbeat"    /* every second, with the fields below */
 #define CTL_COMMAND_DONE "command-done"
-#define CTL_EXIT         "exit"         /* "status" (128+N for signal N), "signal" */
+#define CTL_EXIT         "exit"         /* "status" (128+N for signal N), "signal", and: */
+/* The clocksource the guest's kernel timed with at the end (its sysfs
+ * current_clocksource): "tsc" or "arch_sys_counter" normally; "jiffies" or
+ * "refined-jiffies" leaves every time in the trial in whole ticks. */
+#define EXIT_CLOCKSOURCE "clocksource"
 #define CTL_WARNING      "warning"      /* "message" */
 /*
  * The prepare step ended while the workload ran (an OOM kill, most often:

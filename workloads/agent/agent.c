@@ -16,6 +16,7 @@
 #include "common/kernel-text/kv.h"
 #include "common/kernel-text/psi.h"
 #include "workloads/lib/report.h"
+#include "workloads/lib/sysinfo.h"
 
 #define HEARTBEAT_SECONDS 1.0
 #define PERF_FLUSH_SECONDS 0.1
@@ -94,6 +95,10 @@ static void ctl_exit(int status)
 		jl_i64(&j, "status", 128 + WTERMSIG(status));
 		jl_i64(&j, "signal", WTERMSIG(status));
 	}
+	char clocksource[32];
+	if (wl_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			 clocksource, sizeof(clocksource)) >= 0)
+		jl_str(&j, EXIT_CLOCKSOURCE, clocksource);
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 

@@ -75,7 +75,7 @@ static void test_control_in_pieces(void **state)
 	vm_channel_poll(&ch, count_sink);
 	vm_control_parse(&ctl, &ch.data);
 	assert_false(ctl.ready);
-	put(f, "}\nnot json at all\n{\"type\":\"exit\",\"status\":3}\n");
+	put(f, "}\nnot json at all\n{\"type\":\"exit\",\"status\":3,\"clocksource\":\"refined-jiffies\"}\n");
 	vm_channel_poll(&ch, count_sink);
 	assert_int_equal(vm_channel_poll(&ch, count_sink), 0);     /* nothing new */
 	vm_control_parse(&ctl, &ch.data);
@@ -83,6 +83,8 @@ static void test_control_in_pieces(void **state)
 	assert_true(ctl.ready_uptime > 1.49 && ctl.ready_uptime < 1.51);
 	assert_true(ctl.exited);
 	assert_int_equal(ctl.exit_status, 3);
+	/* the exit says which clock the guest timed with */
+	assert_string_equal(ctl.clocksource, "refined-jiffies");
 	assert_int_equal(ch.size, ch.data.len);
 	assert_int_equal(sunk, ch.size);
 	vm_channel_close(&ch);
