@@ -46,22 +46,19 @@ static void add_lab_names(struct metric_names *m)
 		add_once(&m->lab, rows[i].name);
 }
 
-/* The declared names of WORKLOAD into L. */
-static void add_declared(struct strlist *l, const struct strlist *declared, const char *workload)
+/* True when the declared ROW is WORKLOAD's ("<workload>.<row>"). */
+static bool row_of(const char *row, const char *workload)
 {
 	size_t len = strlen(workload);
-	for (size_t i = 0; i < declared->n; i++)
-		if (!strncmp(declared->items[i], workload, len) && declared->items[i][len] == '.')
-			add_once(l, declared->items[i]);
+	return !strncmp(row, workload, len) && row[len] == '.';
 }
 
 static bool is_workload(const struct strlist *declared, const char *name)
 {
-	struct strlist mine = STRLIST_INIT;
-	add_declared(&mine, declared, name);
-	bool yes = mine.n > 0;
-	strlist_clear(&mine);
-	return yes;
+	for (size_t i = 0; i < declared->n; i++)
+		if (row_of(declared->items[i], name))
+			return true;
+	return false;
 }
 
 /* Only the guest knows a variable's value: every one is unknown here. */
@@ -166,10 +163,8 @@ void metric_names_of_experiment(const struct experiment *e, const struct strlist
 	for (size_t i = 0; i < declared->n; i++) {
 		const char *name = declared->items[i];
 		bool runs = any;
-		for (size_t w = 0; !runs && w < p.workloads.n; w++) {
-			size_t len = strlen(p.workloads.items[w]);
-			runs = !strncmp(name, p.workloads.items[w], len) && name[len] == '.';
-		}
+		for (size_t w = 0; !runs && w < p.workloads.n; w++)
+			runs = row_of(name, p.workloads.items[w]);
 		add_once(runs ? &m->known : &m->elsewhere, name);
 	}
 	for (size_t i = 0; i < p.statuses.n; i++)
@@ -197,7 +192,7 @@ void metric_names_of_run(const struct strlist *declared, const struct strlist *r
 			 struct metric_names *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->scope = "the run has or the workloads or the lab can emit";
+	m->scope = "of the run, nor one the workloads or the lab can emit";
 	add_lab_names(m);
 	for (size_t i = 0; i < declared->n; i++)
 		add_once(&m->known, declared->items[i]);

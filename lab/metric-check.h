@@ -31,7 +31,7 @@ struct metric_names {
 	struct strlist known;      /* the others that can come out */
 	struct strlist open;       /* programs that are not lab workloads: "P." is theirs */
 	struct strlist elsewhere;  /* declared names of workloads no line runs */
-	const char *scope;         /* what lab and known are, for the error: "the workloads or the lab can emit" */
+	const char *scope;         /* what they are, after "matches no metric " in an error */
 };
 
 /* Every lab workload's declared names, "<workload>.<row>", from the workload

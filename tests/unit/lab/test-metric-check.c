@@ -224,7 +224,7 @@ static void compare_globs_take_the_runs_names(void **state)
 	strlist_push(&globs, "binder-sendvec.sendvec_ns_per_rtt.*");
 	assert_int_equal(run_check_metric_globs(&rd, &declared, &globs, &err), -1);
 	assert_string_equal(err.buf, "--metric 'binder-sendvec.sendvec_ns_per_rtt.*' matches no metric "
-				     "the run has or the workloads or the lab can emit; closest: "
+				     "of the run, nor one the workloads or the lab can emit; closest: "
 				     "binder-sendvec.sendvec_ns_per_rt.size=*, "
 				     "binder-sendvec.sendvec_ns_per_rt.size=4, "
 				     "binder-sendvec.sendvec_ns_per_rt.mode=sg.size=*");
