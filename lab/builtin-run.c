@@ -21,6 +21,7 @@
 #include "hash.h"
 #include "kbuild.h"
 #include "kernel-catalog.h"
+#include "metric-check.h"
 #include "options.h"
 #include "common/trial-record.h"
 #include "common/paths.h"
@@ -213,6 +214,12 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 		die("run: %s", err.buf);
 	if (experiment_check_commands(&p->exp, &guest, &err) < 0)
 		die_usage("%s", err.buf);
+	struct strlist declared = STRLIST_INIT;
+	if (metric_declarations_load(guest.check_binary, &declared, &err) < 0)
+		die("run: %s", err.buf);
+	if (experiment_check_metrics(&p->exp, &declared, &err) < 0)
+		die_usage("%s", err.buf);
+	strlist_clear(&declared);
 	guest_view_clear(&guest);
 	experiment_groups(&p->exp, &p->labels);
 	p->faults = p->profile.faults;

@@ -50,9 +50,9 @@ static const char *set_perf_events(struct experiment *e, const char *value)
 	return NULL;
 }
 
-/* `equivalence = M` and `equivalence.GLOB = M`; the default is kept last,
- * since the first glob that matches a metric wins. */
-static const char *set_margin(struct experiment *e, const char *glob, const char *v)
+/* `equivalence = M` and `equivalence.GLOB = M` (at LINE); the default is
+ * kept last, since the first glob that matches a metric wins. */
+static const char *set_margin(struct experiment *e, const char *glob, const char *v, int line)
 {
 	struct compare_margin m;
 
@@ -61,19 +61,23 @@ static const char *set_margin(struct experiment *e, const char *glob, const char
 		       "the metric's unit (pp for shares) such as 0.5 or 10pp";
 	if (!*glob)
 		return "wants a metric name or glob after 'equivalence.'";
-	if (!strcmp(glob, "*") || !e->margin_globs.n ||
-	    strcmp(e->margin_globs.items[e->margin_globs.n - 1], "*")) {
+	size_t n = e->margin_globs.n;
+	e->margin_lines = xrealloc(e->margin_lines, (n + 1) * sizeof(int));
+	if (!strcmp(glob, "*") || !n || strcmp(e->margin_globs.items[n - 1], "*")) {
 		strlist_push(&e->margin_globs, glob);
 		strlist_push(&e->margins, v);
+		e->margin_lines[n] = line;
 		return NULL;
 	}
 	/* a default already given stays last */
-	char *last_glob = e->margin_globs.items[e->margin_globs.n - 1];
-	char *last = e->margins.items[e->margins.n - 1];
-	e->margin_globs.items[e->margin_globs.n - 1] = xstrdup(glob);
-	e->margins.items[e->margins.n - 1] = xstrdup(v);
+	char *last_glob = e->margin_globs.items[n - 1];
+	char *last = e->margins.items[n - 1];
+	e->margin_globs.items[n - 1] = xstrdup(glob);
+	e->margins.items[n - 1] = xstrdup(v);
 	strlist_push_owned(&e->margin_globs, last_glob);
 	strlist_push_owned(&e->margins, last);
+	e->margin_lines[n] = e->margin_lines[n - 1];
+	e->margin_lines[n - 1] = line;
 	return NULL;
 }
 
@@ -149,6 +153,7 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 	} else if (!strcmp(key, "metrics")) {
 		strlist_clear(&e->metrics);
 		split_words(v, &e->metrics);
+		e->metrics_line = line;
 	} else if (!strcmp(key, "parametric")) {
 		strlist_clear(&e->parametric);
 		split_words(v, &e->parametric);
@@ -176,9 +181,9 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 			return guest_clock_bad_value;
 		e->clock_given = true;
 	} else if (!strcmp(key, "equivalence")) {
-		return set_margin(e, "*", v);
+		return set_margin(e, "*", v, line);
 	} else if (starts_with(key, "equivalence.")) {
-		return set_margin(e, key + strlen("equivalence."), v);
+		return set_margin(e, key + strlen("equivalence."), v, line);
 	} else {
 		return kvfile_unknown_key;
 	}
@@ -402,5 +407,6 @@ void experiment_clear(struct experiment *e)
 	strlist_clear(&e->parametric);
 	strlist_clear(&e->margin_globs);
 	strlist_clear(&e->margins);
+	free(e->margin_lines);
 	memset(e, 0, sizeof(*e));
 }

@@ -49,6 +49,7 @@ struct experiment {
 	int *workload_lines;      /* each one's line in the file */
 	struct strlist perf_events;
 	struct strlist metrics;   /* headline metric globs: the default of the comparison */
+	int metrics_line;
 	/* primary = METRIC: the headline metric tested first (serial gatekeeping,
 	 * docs/STATISTICS.md); one of metrics (a name a glob there matches). NULL: none. */
 	char *primary;
@@ -64,6 +65,7 @@ struct experiment {
 	 * (`equivalence.GLOB = M`, in file order), then the default
 	 * (`equivalence = M`, glob "*") when given. */
 	struct strlist margin_globs, margins;
+	int *margin_lines;        /* each one's line in the file */
 	/* arch = x86_64 | arm64, page_size = 4k | 16k | 64k (platform.h); default x86_64/4k.
 	 * A page size the arch does not have is an error naming the line. */
 	struct platform platform;

@@ -39,6 +39,14 @@ const char binder_mmap_usage[] =
 "(order-3) page array (kcalloc) or fall back to vmalloc (kvcalloc).\n"
 "\n";
 
+/* The metrics it reports (struct workload in workload.h). */
+const char *const binder_mmap_metrics[] = {
+	"mmap_attempts", "mmap_ok", "mmap_enomem", "mmap_errors", "mmap_stalls",
+	"mmap_openers_killed", "mmap_latency_p50_ns", "mmap_latency_p99_ns", "mmap_latency_max_ns",
+	"mmap_latency_mean_ns", "open_latency_p50_ns", "open_latency_max_ns",
+	NULL,
+};
+
 static const char binder_mmap_output[] =
 "Output: mmap_attempts, mmap_ok, mmap_enomem, mmap_errors (other errors at\n"
 "open/version/mmap), mmap_stalls, mmap_openers_killed (counts);\n"

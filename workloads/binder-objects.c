@@ -53,6 +53,20 @@ const char binder_objects_usage[] =
 "memory, efficiency, merged aliases).\n"
 "\n";
 
+/* The metrics it reports (struct workload in workload.h). */
+const char *const binder_objects_metrics[] = {
+	/* per binder object type, at each point of each cycle */
+	"binder_active.cycle=*.type=*.when=*", "binder_created.cycle=*.type=*.when=*",
+	"binder_payload_bytes.cycle=*.type=*.when=*", "binder_expected_active.cycle=*.type=*.when=*",
+	/* and its slab cache */
+	"slab_object_size.cache=*.cycle=*.type=*.when=*", "slab_slab_bytes.cache=*.cycle=*.type=*.when=*",
+	"slab_objs_per_slab.cache=*.cycle=*.type=*.when=*", "slab_active_objs.cache=*.cycle=*.type=*.when=*",
+	"slab_num_objs.cache=*.cycle=*.type=*.when=*", "slab_slabs.cache=*.cycle=*.type=*.when=*",
+	"slab_mem_bytes.cache=*.cycle=*.type=*.when=*", "slab_efficiency.cache=*.cycle=*.type=*.when=*",
+	"slab_aliases.cache=*.cycle=*.type=*.when=*",
+	NULL,
+};
+
 static const char binder_objects_output[] =
 "Output (labels: type = binder object type, when = before|hold|released|dead|end,\n"
 "cycle; slab metrics also cache):\n"

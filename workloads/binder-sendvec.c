@@ -30,6 +30,19 @@ const char binder_sendvec_usage[] =
 "process echoes each transaction, the client measures round trips per size.\n"
 "\n";
 
+/* The metrics it reports (struct workload in workload.h). */
+const char *const binder_sendvec_metrics[] = {
+	/* per size; with --sg also mode=sg */
+	"sendvec_ns_per_rt.size=*", "sendvec_ns_per_rt.mode=sg.size=*",
+	"sendvec_cpu_ns_per_rt.size=*", "sendvec_cpu_ns_per_rt.mode=sg.size=*",
+	"sendvec_iterations.size=*", "sendvec_iterations.mode=sg.size=*",
+	"sendvec_bytes_per_s.size=*", "sendvec_bytes_per_s.mode=sg.size=*",
+	"sendvec_cpu_bytes_per_s.size=*", "sendvec_cpu_bytes_per_s.mode=sg.size=*",
+	"sendvec_errors.size=*", "sendvec_errors.mode=sg.size=*",
+	"sendvec_sizes",
+	NULL,
+};
+
 static const char binder_sendvec_output[] =
 "Output (JSON lines, label size=N): sendvec_ns_per_rt (ns, wall),\n"
 "sendvec_cpu_ns_per_rt (ns, client process CPU), sendvec_iterations (count),\n"

@@ -41,6 +41,15 @@ const char binder_throughput_usage[] =
 "each worker serves and sends synchronous transactions to the others.\n"
 "\n";
 
+/* The metrics it reports (struct workload in workload.h). */
+const char *const binder_throughput_metrics[] = {
+	"throughput_workers", "throughput_clients", "throughput_iterations", "throughput_errors",
+	"throughput_iterations_per_s", "throughput_latency_avg_ns", "throughput_latency_worst_ns",
+	"throughput_latency_best_ns", "throughput_latency_p50_ns", "throughput_latency_p90_ns",
+	"throughput_latency_p95_ns", "throughput_latency_p99_ns",
+	NULL,
+};
+
 static const char binder_throughput_output[] =
 "Output: throughput_iterations_per_s (1/s; all transactions / wall time of the\n"
 "timed phase), throughput_iterations, throughput_errors, throughput_workers,\n"

@@ -55,6 +55,15 @@ const char fragment_usage[] =
 "Run it outside a memory-limited cgroup.\n"
 "\n";
 
+/* The metrics it reports (struct workload in workload.h). */
+const char *const fragment_metrics[] = {
+	"fragment_free_pages.when=*", "fragment_free_blocks_ge.order=*.when=*",
+	"fragment_unusable_index.order=*.when=*",
+	"fragment_pinned_bytes", "fragment_hole_bytes", "fragment_pipe_bytes", "fragment_slab_files",
+	"fragment_target_met", "fragment_setup_ns",
+	NULL,
+};
+
 static const char fragment_output[] =
 "Output: events buddyinfo (when=before|after, node, zone, free[] per order),\n"
 "phase-begin/end (stress-ng, pin, holes, pipes, slab), ready, released.\n"

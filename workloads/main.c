@@ -2,7 +2,7 @@
  *   binder-sendvec ARGS                 (symlink to oomlab-workload)
  *   oomlab-workload binder-sendvec ARGS
  *   oomlab-workload --check [--mem-total B] [--numa-nodes N] WORKLOAD ARGS
- *   oomlab-workload --list | --help
+ *   oomlab-workload --list | --metrics | --help
  */
 #include <libgen.h>
 #include <signal.h>
@@ -24,6 +24,7 @@ static void usage(FILE *f)
 	fputs("Usage: oomlab-workload WORKLOAD [OPTIONS]   (or call a symlink named WORKLOAD)\n"
 	      "       oomlab-workload --check [OPTIONS] WORKLOAD [ARGS]   (--check --help)\n"
 	      "       oomlab-workload --list\n"
+	      "       oomlab-workload --metrics   (every metric a workload reports, as trial.json names it)\n"
 	      "Results are JSON lines on stdout, human text on stderr; WORKLOAD --help for options.\n"
 	      "Workloads:\n", f);
 	workload_list(f);
@@ -90,6 +91,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--list")) {
 		for (w = workload_table; w->name; w++)
 			printf("%s\n", w->name);
+		return WL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--metrics")) {
+		workload_list_metrics(stdout);
 		return WL_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--check"))

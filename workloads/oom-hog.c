@@ -55,6 +55,14 @@ const char oom_hog_usage[] =
 "cannot exit promptly and the OOM reaper has to reap it.\n"
 "\n";
 
+/* The metrics it reports (struct workload in workload.h). */
+const char *const oom_hog_metrics[] = {
+	"oomhog_victims_lost", "oomhog_hogs_started", "oomhog_kmsg_oom_kills", "oomhog_kmsg_reaped",
+	"oomhog_first_loss_ns", "oomhog_kmsg_kill_to_reap_ns", "oomhog_kill_to_rss_drop_ns",
+	"oomhog_kill_to_exit_ns", "memcg_oom", "memcg_oom_kill", "memcg_max", "vm_oom_kill",
+	NULL,
+};
+
 static const char oom_hog_output[] =
 "Output: events cgroup (path, memory.max), hog-start (hog, pid), victim-killed\n"
 "(SIGKILL seen pending; reaper mode), victim-rss-drop (RSS freed while the\n"

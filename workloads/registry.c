@@ -1,6 +1,6 @@
 /* The table of workloads, from the one list (WORKLOADS in workload.h). Add a
- * workload: write workloads/NAME.c with NAME_main() and NAME_usage[], and
- * add it to that list. */
+ * workload: write workloads/NAME.c with NAME_main(), NAME_usage[] and
+ * NAME_metrics[], and add it to that list. */
 #include "workload.h"
 
 #include <stdio.h>
@@ -11,10 +11,10 @@
 #include "lib/args.h"
 #include "lib/report.h"
 
-#define WORKLOAD_ROW(ident, name, summary) { name, summary, ident##_main, ident##_usage },
+#define WORKLOAD_ROW(ident, name, summary) { name, summary, ident##_main, ident##_usage, ident##_metrics },
 const struct workload workload_table[] = {
 	WORKLOADS(WORKLOAD_ROW)
-	{ NULL, NULL, NULL, NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 #undef WORKLOAD_ROW
 
@@ -64,4 +64,11 @@ void workload_list(FILE *f)
 {
 	for (const struct workload *w = workload_table; w->name; w++)
 		fprintf(f, "  %-18s %s\n", w->name, w->summary);
+}
+
+void workload_list_metrics(FILE *f)
+{
+	for (const struct workload *w = workload_table; w->name; w++)
+		for (const char *const *m = w->metrics; *m; m++)
+			fprintf(f, "%s.%s\n", w->name, *m);
 }

@@ -30,6 +30,13 @@ const char spawn_usage[] =
 "\n"
 "\n";
 
+/* The metrics it reports (struct workload in workload.h). */
+const char *const spawn_metrics[] = {
+	"spawn_count", "spawn_failures", "spawn_per_s", "spawn_wall_ns", "spawn_ns_per_spawn",
+	"spawn_user_s", "spawn_sys_s", "spawn_children_user_s", "spawn_children_sys_s",
+	NULL,
+};
+
 static const char spawn_output[] =
 "Output: spawn_count (count), spawn_failures (count), spawn_per_s (1/s),\n"
 "spawn_wall_ns (ns), spawn_ns_per_spawn (ns), spawn_user_s and spawn_sys_s\n"

@@ -16,6 +16,12 @@ struct workload {
 	const char *summary;                  /* one line */
 	int (*main)(int argc, char **argv);   /* argv[0] is the name */
 	const char *usage;                    /* --help text */
+	/* Every metric it reports (lib/report.h), named as trial.json names it
+	 * after "<name>.": the metric, then each label as ".KEY=*" in key order
+	 * ("sendvec_ns_per_rt.size=*"); a label that is not always there is a
+	 * second row. NULL-terminated. The lab checks an experiment's metric
+	 * names against these (oomlab-workload --metrics). */
+	const char *const *metrics;
 };
 
 extern const struct workload workload_table[];  /* ends with name == NULL */
@@ -29,10 +35,13 @@ int workload_run(const struct workload *w, int argc, char **argv);
 int workload_check(const struct workload *w, const struct wl_guest_shape *guest, int argc,
 		   char **argv);
 void workload_list(FILE *f);
+/* Every workload's declared metrics, one "<workload>.<row>" a line. */
+void workload_list_metrics(FILE *f);
 
 /*
  * The one list of workloads: X(ident, "name", "summary") for each file
- * workloads/<name>.c, which defines ident_main() and ident_usage[]. The
+ * workloads/<name>.c, which defines ident_main(), ident_usage[] and
+ * ident_metrics[] (struct workload's metrics). The
  * declarations below, the table (registry.c) and the tests all come from it.
  */
 #define WORKLOADS(X)                                                                                  \
@@ -51,7 +60,8 @@ void workload_list(FILE *f);
 
 #define WORKLOAD_DECLARE(ident, name, summary) \
 	int ident##_main(int argc, char **argv); \
-	extern const char ident##_usage[];
+	extern const char ident##_usage[]; \
+	extern const char *const ident##_metrics[];
 WORKLOADS(WORKLOAD_DECLARE)
 #undef WORKLOAD_DECLARE
 

@@ -49,6 +49,12 @@ const struct metric_def *metric_table_find(const struct metric_def *table, size_
 	return NULL;
 }
 
+const struct metric_def *metric_known_rows(size_t *n)
+{
+	*n = sizeof(known_metrics) / sizeof(known_metrics[0]);
+	return known_metrics;
+}
+
 const struct metric_def *metric_lookup(const char *name)
 {
 	return metric_table_find(known_metrics, sizeof(known_metrics) / sizeof(known_metrics[0]), name);

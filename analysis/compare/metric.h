@@ -54,6 +54,8 @@ const struct metric_def *metric_table_find(const struct metric_def *table, size_
 void metric_resolve_from(const struct metric_def *known, const char *name, const char *unit,
 			 struct metric_def *out);
 
+/* Every row of metric.c's table, *N of them. */
+const struct metric_def *metric_known_rows(size_t *n);
 /* The row of metric.c's table (workloads' and older records' metrics) matching NAME, or NULL. */
 const struct metric_def *metric_lookup(const char *name);
 

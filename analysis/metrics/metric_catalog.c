@@ -94,6 +94,12 @@ static const struct metric_def lab_metrics[] = {
 	{ "vmstat_pgsteal_direct",        "",       METRIC_SIZE,       BETTER_NEITHER },
 };
 
+const struct metric_def *metric_catalog_rows(size_t *n)
+{
+	*n = sizeof(lab_metrics) / sizeof(lab_metrics[0]);
+	return lab_metrics;
+}
+
 const struct metric_def *metric_catalog_find(const char *name)
 {
 	return metric_table_find(lab_metrics, sizeof(lab_metrics) / sizeof(lab_metrics[0]), name);

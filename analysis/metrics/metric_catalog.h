@@ -11,6 +11,8 @@
 
 #include "analysis/compare/metric.h"
 
+/* Every row of the catalogue (names and globs), *N of them: the names the lab can emit. */
+const struct metric_def *metric_catalog_rows(size_t *n);
 /* The catalogue's row for NAME (exact names before globs: the first match wins), or NULL. */
 const struct metric_def *metric_catalog_find(const char *name);
 /* The row for NAME: the catalogue's, else compare's table (metric_lookup), else NULL. */

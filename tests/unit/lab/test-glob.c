@@ -1,0 +1,90 @@
+/* Unit tests: globs as text (lab/glob.h): well formed or not, whether two
+ * can match one name, and how far a name is from one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lab/glob.h"
+
+static void malformed_globs_are_named(void **state)
+{
+	(void)state;
+	assert_null(glob_malformed("oom_kills"));
+	assert_null(glob_malformed("binder-sendvec.sendvec_ns_per_rt.size=*"));
+	assert_null(glob_malformed("slab_[a-z]*_bytes"));
+	assert_null(glob_malformed("x[]]y"));            /* ']' first is a member */
+	assert_null(glob_malformed("x[[:digit:]]"));
+	assert_null(glob_malformed("a\\*b"));
+	assert_string_equal(glob_malformed("[unclosed"), "'[' without its ']'");
+	assert_string_equal(glob_malformed("oom_[kills"), "'[' without its ']'");
+	assert_string_equal(glob_malformed("x[[:digit:]"), "'[' without its ']'");
+	assert_string_equal(glob_malformed("x[[:digit]"), "'[' without its ']'");
+	assert_string_equal(glob_malformed("oom\\"), "a '\\' at its end escapes nothing");
+}
+
+static void globs_meet_when_one_name_matches_both(void **state)
+{
+	(void)state;
+	/* names */
+	assert_true(glob_intersects("oom_kills", 0, "oom_kills"));
+	assert_false(glob_intersects("oom_kills", 0, "oom_kill"));
+	/* a name and a glob, either way round */
+	assert_true(glob_intersects("slab_binder_bytes", 0, "slab_*_bytes"));
+	assert_true(glob_intersects("slab_*_bytes", 0, "slab_binder_bytes"));
+	assert_false(glob_intersects("slab_binder_byte", 0, "slab_*_bytes"));
+	/* two globs: neither matches the other as text, one name matches both */
+	assert_true(glob_intersects("*.size=4096", 0, "binder-sendvec.sendvec_ns_per_rt.size=*"));
+	assert_true(glob_intersects("binder-*", 0, "*.mmap_ok"));
+	assert_false(glob_intersects("binder-*", 0, "spawn.*"));
+	assert_false(glob_intersects("*_ms", 0, "*_us"));
+	assert_true(glob_intersects("*_?s", 0, "*_us"));
+	/* bracket expressions and '?' take one character each */
+	assert_true(glob_intersects("kernel_warnings.kind=[kl]*", 0, "kernel_warnings.kind=lockdep"));
+	assert_false(glob_intersects("kernel_warnings.kind=[!l]*", 0, "kernel_warnings.kind=lockdep"));
+	assert_true(glob_intersects("a[bc]d", 0, "a[cd]d"));
+	assert_false(glob_intersects("a[bc]d", 0, "a[de]d"));
+	assert_false(glob_intersects("a?", 0, "a"));
+	assert_true(glob_intersects("a\\*", 0, "a*"));
+	assert_false(glob_intersects("a\\*", 0, "ab"));
+	assert_true(glob_intersects("*", 0, ""));
+	assert_false(glob_intersects("[unclosed", 0, "[unclosed"));
+	/* a flat glob's '*' takes no '.': the lab's "*_stall_count" is no workload's */
+	assert_true(glob_intersects("*_stall_count", 0, "binder-mmap.*"));
+	assert_false(glob_intersects("*_stall_count", GLOB_FLAT, "binder-mmap.*"));
+	assert_false(glob_intersects("*_stall_count", GLOB_FLAT, "binder-mmap.x_stall_count"));
+	assert_true(glob_intersects("*_stall_count", GLOB_FLAT, "direct_*"));
+	assert_true(glob_intersects("kernel_warnings.kind=*", GLOB_FLAT, "kernel_warnings.*"));
+	assert_false(glob_intersects("kernel_warnings.kind=*", GLOB_FLAT, "kernel_warnings.kind=a.b"));
+}
+
+static void distance_is_in_half_edits(void **state)
+{
+	(void)state;
+	assert_int_equal(glob_distance("oom_kills", 0, "oom_kills"), 0);
+	assert_int_equal(glob_distance("oom_kills", 0, "oom_kils"), 2);
+	assert_int_equal(glob_distance("oom_kills", 0, "oom_kilsl"), 4);
+	assert_int_equal(glob_distance("oom_kills", 0, ""), 18);
+	/* a '*' takes a run at 1 a character, '?' any one */
+	assert_int_equal(glob_distance("slab_*_bytes", 0, "slab_binder_bytes"), 6);
+	assert_int_equal(glob_distance("slab_*_bytes", 0, "slab_binder_byte"), 8);
+	assert_int_equal(glob_distance("a?c", 0, "abc"), 0);
+	assert_int_equal(glob_distance("[unclosed", 0, "x"), (size_t)-1);
+	/* a flat '*' takes no '.' */
+	assert_int_equal(glob_distance("*_count", GLOB_FLAT, "a.b_count"), 4);
+	assert_int_equal(glob_distance("*_count", 0, "a.b_count"), 3);
+	/* nearly written out is nearer than a broad glob */
+	assert_true(glob_distance("binder_mmap_stall_ms", 0, "binder_mmap_stal_ms") <
+		    glob_distance("*_stall_*_us", 0, "binder_mmap_stal_ms"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(malformed_globs_are_named),
+		cmocka_unit_test(globs_meet_when_one_name_matches_both),
+		cmocka_unit_test(distance_is_in_half_edits),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
