@@ -30,6 +30,11 @@ const char selftest_usage[] =
 "KTAP/TAP output: each top-level test case is one outcome.\n"
 "\n";
 
+/* The names are the test's and its cases', known once it ran: SUITE.TEST.CASE,
+ * SUITE.TEST.skipped, ... (selftest_output); an experiment's checked names
+ * take them as one glob. */
+const char *const selftest_metrics[] = { "*", NULL };
+
 static const char selftest_output[] =
 "Output, with S.T the suite (its '/' as '.') and the test: S.T.CASE (ok: 1 pass,\n"
 "0 fail; absent when skipped), S.T.CASE.skipped (ok: 1, its reason on stderr and\n"
