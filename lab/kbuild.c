@@ -158,7 +158,7 @@ static int run_make(const char *tree, const char *obj, const struct platform *p,
 			if (logf)
 				fputs(line, logf);
 			/* Kbuild prints one "  CC  file" (or LD, AR, ...) per step. */
-			if (line[0] == ' ' && line[1] == ' ' && line[2] != ' ') {
+			if (pr && line[0] == ' ' && line[1] == ' ' && line[2] != ' ') {
 				n++;
 				progress_update(pr, expected_steps && n > expected_steps ? expected_steps : n);
 			}
@@ -483,6 +483,46 @@ static int install_prebuilt(const struct variant *v, struct strbuf *err)
 	free(config);
 	free(staging);
 	free(kernels);
+	return rc;
+}
+
+int kbuild_make(const char *tree, const char *obj, const struct platform *p, const char *log,
+		const char *target)
+{
+	return run_make(tree, obj, p, log, target, NULL, 0, NULL);
+}
+
+int kbuild_with_tree(const struct variant *v, struct progress *pr,
+		     int (*fn)(const char *tree, const char *ws, void *arg, struct strbuf *err),
+		     void *arg, struct strbuf *err)
+{
+	if (!kernel_source_builds(&v->source)) {
+		strbuf_addf(err, "variant %s is a prebuilt kernel: it has no source tree", v->name);
+		return -1;
+	}
+	char *ws = kernel_source_workspace(&v->source);
+	mkdir_p(ws, 0755);
+	char *lock_path = xasprintf("%s/lock", ws);
+	char *tree = xasprintf("%s/" WORKSPACE_SRC, ws), *state = xasprintf("%s/applied", ws);
+	int rc = -1, lock = take_lock(lock_path, err);
+	if (lock < 0)
+		goto out;
+	if (!is_dir(tree))
+		remove_tree(state);
+	if (tree_restore(tree, state, err) < 0 || kernel_source_prepare(&v->source, ws, tree, pr, err) < 0 ||
+	    tree_apply_patches(tree, state, &v->patches, err) < 0)
+		goto unlock;
+	rc = fn(tree, ws, arg, err);
+	/* The shared tree goes back to pristine whatever happened. */
+	if (tree_restore(tree, state, err) < 0)
+		rc = -1;
+unlock:
+	close(lock);
+out:
+	free(lock_path);
+	free(tree);
+	free(state);
+	free(ws);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 
 #include "kconfig.h"
+#include "progress.h"
 #include "variant.h"
 
 /* <cache>/kernels/<hash>, whether built or not (malloc'd). */
@@ -23,5 +24,20 @@ char *kernel_image_path(const struct variant *v);
 bool kernel_is_cached(const struct variant *v);
 /* Builds v unless cached; 0 on success, -1 with the reason in err. */
 int kernel_build(const struct variant *v, const struct kconfig *base, struct strbuf *err);
+
+/*
+ * Runs FN on V's own source tree: under the workspace's lock, the source
+ * prepared and V's patches applied, the tree put back after whatever FN
+ * did. FN gets the tree and the workspace (for object folders beside the
+ * kernel's); what it returns is returned. For builds of the tree's other
+ * parts (selftest-build.h). Not for a prebuilt kernel's variant.
+ */
+int kbuild_with_tree(const struct variant *v, struct progress *pr,
+		     int (*fn)(const char *tree, const char *ws, void *arg, struct strbuf *err),
+		     void *arg, struct strbuf *err);
+/* make TARGET in TREE with V's platform (ARCH=, CROSS_COMPILE=, ccache), O=OBJ,
+ * its output appended to LOG; the exit status. */
+int kbuild_make(const char *tree, const char *obj, const struct platform *p, const char *log,
+		const char *target);
 
 #endif

@@ -1,0 +1,299 @@
+/* The kernel selftests an experiment runs, built from the variant's tree (selftest-build.h). */
+#include "selftest-build.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/paths.h"
+#include "common/run-command.h"
+#include "hash.h"
+#include "kbuild.h"
+#include "progress.h"
+#include "shell-words.h"
+
+/* Bumped when the way tests are built changes, so that old builds are not taken. */
+#define SELFTEST_RECIPE "1"
+#define SELFTESTS "tools/testing/selftests"
+
+static int unknown_variable(void *ctx, const char *name, const char **value)
+{
+	(void)ctx, (void)name, (void)value;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The test a command names when it is selftest's, or NULL: `[taskset [-x] MASK] [oomlab-workload]
+ * selftest [--node N] SUITE/TEST ...`. */
+static const char *command_test(const struct shell_command *c)
+{
+	size_t k = 0;
+	if (k < c->n && c->words[k].known && !strcmp(base_name(c->words[k].text), "taskset")) {
+		for (k++; k < c->n && c->words[k].known && c->words[k].text[0] == '-'; k++)
+			;
+		k++;  /* the mask */
+	}
+	if (k < c->n && c->words[k].known && !strcmp(base_name(c->words[k].text), "oomlab-workload"))
+		k++;
+	if (k >= c->n || !c->words[k].known || strcmp(base_name(c->words[k].text), "selftest"))
+		return NULL;
+	for (k++; k < c->n && c->words[k].known && c->words[k].text[0] == '-'; k++)
+		if (!strcmp(c->words[k].text, "--node"))
+			k++;
+	return k < c->n && c->words[k].known ? c->words[k].text : NULL;
+}
+
+void selftests_named(const struct strlist *lines, const int *line_numbers, const char *file,
+		     struct selftest_list *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < lines->n; i++) {
+		struct shell_line sl;
+		struct strbuf err = STRBUF_INIT;
+		if (shell_line_split(lines->items[i], unknown_variable, NULL, &sl, &err) < 0) {
+			strbuf_release(&err);
+			continue;  /* the command check says what is wrong with the line */
+		}
+		for (size_t c = 0; c < sl.n; c++) {
+			const char *test = command_test(&sl.commands[c]);
+			bool seen = false;
+			for (size_t k = 0; test && k < out->n && !seen; k++)
+				seen = !strcmp(out->items[k].test, test);
+			if (!test || seen)
+				continue;
+			out->items = xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
+			out->items[out->n++] = (struct selftest_named){
+				.test = xstrdup(test), .file = file,
+				.line = line_numbers ? line_numbers[i] : 0 };
+		}
+		shell_line_clear(&sl);
+		strbuf_release(&err);
+	}
+}
+
+void selftest_list_clear(struct selftest_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i].test);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+char *selftest_dir(const struct variant *v)
+{
+	struct hasher *h = hasher_new();
+	char key[65];
+	hasher_add_str(h, "recipe", SELFTEST_RECIPE);
+	hasher_add_str(h, "source", v->source.id ? v->source.id : "");
+	hasher_add_str(h, "arch", arch_facts(v->target.platform.arch)->name);
+	for (size_t i = 0; i < v->patches.n; i++) {
+		size_t len = 0;
+		char *bytes = read_file(v->patches.items[i], &len);
+		hasher_add_str(h, "patch", base_name(v->patches.items[i]));
+		hasher_add_field(h, "bytes", bytes ? bytes : "", bytes ? len : 0);
+		free(bytes);
+	}
+	hasher_finish(h, key);
+	return xasprintf("%s/selftests/%.16s", cache_root(), key);
+}
+
+/* Where a message about NAMED starts: "FILE:LINE: " or "FILE: ". */
+static void place(struct strbuf *err, const struct selftest_named *named)
+{
+	if (named->line > 0)
+		strbuf_addf(err, "%s:%d: ", named->file, named->line);
+	else
+		strbuf_addf(err, "%s: ", named->file);
+}
+
+struct build_ctx {
+	const struct variant *v;
+	const struct selftest_list *list;
+	const char *dir;       /* the finished folder */
+	const char *log;
+	struct progress *pr;
+};
+
+/* The names in FOLDER, sorted, to remove what a suite's Makefile leaves in the tree. */
+static void folder_names(const char *folder, struct strlist *names)
+{
+	DIR *d = opendir(folder);
+	struct dirent *de;
+	while (d && (de = readdir(d)))
+		strlist_push(names, de->d_name);
+	if (d)
+		closedir(d);
+	strlist_sort(names);
+}
+
+static void remove_new_names(const char *folder, const struct strlist *before)
+{
+	struct strlist after = STRLIST_INIT;
+	folder_names(folder, &after);
+	for (size_t i = 0; i < after.n; i++)
+		if (!strlist_has(before, after.items[i])) {
+			char *path = xasprintf("%s/%s", folder, after.items[i]);
+			remove_tree(path);
+			free(path);
+		}
+	strlist_clear(&after);
+}
+
+/* make -C SUITE's folder OUTPUT=STAGE/SUITE ... STAGE/SUITE/TEST, statically linked. */
+static int make_test(const struct build_ctx *ctx, const char *tree, const char *headers,
+		     const char *stage, const char *test)
+{
+	const struct arch_facts *f = arch_facts(ctx->v->target.platform.arch);
+	char *suite = xstrndup(test, (size_t)(strrchr(test, '/') - test));
+	char *folder = xasprintf("%s/" SELFTESTS "/%s", tree, suite);
+	char *output = xasprintf("OUTPUT=%s/%s", stage, suite);
+	char *khdr = xasprintf("KHDR_INCLUDES=-isystem %s", headers);
+	char *target = xasprintf("%s/%s", stage, test);
+	char *cross = xasprintf("CROSS_COMPILE=%s", f->cross_prefix);
+	char *arch = xasprintf("ARCH=%s", f->kernel_arch);
+	bool native = ctx->v->target.platform.arch == ARCH_X86_64;
+	const char *argv[] = { "make", "-C", folder, output, khdr, "LDFLAGS=-static", target,
+			       native ? NULL : arch, cross, NULL };
+	const char *env[] = { "LC_ALL=C", NULL };
+	struct strlist before = STRLIST_INIT;
+	folder_names(folder, &before);
+	mkdir_p(output + strlen("OUTPUT="), 0755);
+	struct child_process cp = { .argv = argv, .env = env, .out_path = ctx->log, .err_to_out = true };
+	int status = run_command(&cp);
+	/* mm's check_config.sh writes local_config.{h,mk} into the shared tree */
+	remove_new_names(folder, &before);
+	strlist_clear(&before);
+	if (status == 0 && access(target, X_OK) < 0)
+		status = -1;
+	free(suite);
+	free(folder);
+	free(output);
+	free(khdr);
+	free(target);
+	free(cross);
+	free(arch);
+	return status;
+}
+
+static char *last_line_of(const char *path)
+{
+	char *text = read_file(path, NULL);
+	if (!text)
+		return xstrdup("");
+	size_t len = strlen(text);
+	while (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	char *nl = strrchr(text, '\n');
+	char *last = xstrdup(nl ? nl + 1 : text);
+	free(text);
+	return last;
+}
+
+static int build_in_tree(const char *tree, const char *ws, void *arg, struct strbuf *err)
+{
+	struct build_ctx *ctx = arg;
+	const struct platform *p = &ctx->v->target.platform;
+	/* every name first: a test the tree lacks is the experiment's mistake, before any compiling */
+	for (size_t i = 0; i < ctx->list->n; i++) {
+		const struct selftest_named *named = &ctx->list->items[i];
+		char *source = xasprintf("%s/" SELFTESTS "/%s.c", tree, named->test);
+		bool there = path_exists(source);
+		free(source);
+		if (!there) {
+			place(err, named);
+			strbuf_addf(err, "selftest %s: variant %s's tree has no " SELFTESTS "/%s.c",
+				    named->test, ctx->v->name, named->test);
+			return -1;
+		}
+	}
+	char *obj = xasprintf("%s/obj-headers-%s", ws, arch_facts(p->arch)->name);
+	char *headers = xasprintf("%s/usr/include", obj);
+	char *stage = xasprintf("%s.tmp-%d", ctx->dir, (int)getpid());
+	int rc = 0;
+	mkdir_p(obj, 0755);
+	progress_step(ctx->pr, "headers", 0);
+	if (kbuild_make(tree, obj, p, ctx->log, "headers") != 0) {
+		char *last = last_line_of(ctx->log);
+		strbuf_addf(err, "selftests of %s: make headers failed: %s (full log: %s)", ctx->v->name,
+			    last, ctx->log);
+		free(last);
+		rc = -1;
+	}
+	remove_tree(stage);
+	for (size_t i = 0; rc == 0 && i < ctx->list->n; i++) {
+		const struct selftest_named *named = &ctx->list->items[i];
+		char *built = xasprintf("%s/%s", ctx->dir, named->test);
+		if (!path_exists(built)) {
+			progress_step(ctx->pr, named->test, 0);
+			if (make_test(ctx, tree, headers, stage, named->test) != 0) {
+				char *last = last_line_of(ctx->log);
+				place(err, named);
+				strbuf_addf(err, "selftest %s: its build failed: %s (full log: %s)",
+					    named->test, last, ctx->log);
+				free(last);
+				rc = -1;
+			} else {
+				/* only the program goes into the cache, whole or not at all */
+				char *from = xasprintf("%s/%s", stage, named->test);
+				char *folder = xstrndup(built, (size_t)(strrchr(built, '/') - built));
+				char *tmp = xasprintf("%s.tmp-%d", built, (int)getpid());
+				mkdir_p(folder, 0755);
+				if (copy_file(from, tmp) < 0 || chmod(tmp, 0755) < 0 || rename(tmp, built) < 0) {
+					strbuf_addf(err, "cannot put %s into %s: %s", from, built, strerror(errno));
+					unlink(tmp);
+					rc = -1;
+				}
+				free(from);
+				free(folder);
+				free(tmp);
+			}
+		}
+		free(built);
+	}
+	remove_tree(stage);
+	free(obj);
+	free(headers);
+	free(stage);
+	return rc;
+}
+
+int selftests_build(const struct variant *v, const struct selftest_list *list, struct strbuf *err)
+{
+	char *dir = selftest_dir(v);
+	size_t missing = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		char *built = xasprintf("%s/%s", dir, list->items[i].test);
+		missing += !path_exists(built);
+		free(built);
+	}
+	int rc = 0;
+	if (missing) {
+		char *log = xasprintf("%s.log", dir);
+		unlink(log);
+		mkdir_p(dir, 0755);
+		struct progress pr;
+		char label[128];
+		snprintf(label, sizeof(label), "selftests of %s", v->name);
+		progress_begin(&pr, label);
+		struct build_ctx ctx = { .v = v, .list = list, .dir = dir, .log = log, .pr = &pr };
+		rc = kbuild_with_tree(v, &pr, build_in_tree, &ctx, err);
+		char took[32];
+		format_duration(took, sizeof(took), now_monotonic() - pr.start);
+		if (rc == 0)
+			progress_end(&pr, "%zu built in %s", missing, took);
+		else
+			progress_end(&pr, "failed after %s", took);
+		free(log);
+	}
+	free(dir);
+	return rc;
+}
