@@ -43,6 +43,9 @@ echo "throughput: $ips it/s, p50 $p50 p90 $p90 p95 $p95 p99 $p99 ns"
 check "iterations per second are positive" awk "BEGIN { exit !($ips > 0) }"
 check "p50 <= p90 <= p95 <= p99, all positive" \
 	awk "BEGIN { exit !($p50 > 0 && $p50 <= $p90 && $p90 <= $p95 && $p95 <= $p99) }"
+# a guest whose TSC calibration failed times in jiffies: a p50 of 0, a p90 of 4 ms
+clocksource=$(jq -r .outcome.guest_clocksource "$SCRATCH/throughput/trial.json")
+check "the guest timed with its TSC ($clocksource)" expr "$clocksource" : 'tsc' > /dev/null
 
 # --- binder-objects: the counts it expects at hold are the kernel's
 boot objects stock -o "$SCRATCH/objects" -- 'binder-objects'

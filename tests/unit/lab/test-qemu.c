@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/proto/protocol.h"
+#include "lab/host-ticks.h"
 #include "lab/qemu.h"
 
 static struct profile make_profile(const char *text)
@@ -181,13 +182,24 @@ static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state
 	assert_string_equal(icount, guest_clock_settings(GUEST_CLOCK_ICOUNT));
 	/* the guest still sees the profile's CPUs: QEMU runs them in turn */
 	assert_non_null(arg_after(&argv, "-smp", "2"));
+	/* its TSC counts virtual nanoseconds: 1 GHz, told, not measured against the PIT */
+	assert_non_null(strstr(arg_after(&argv, "-append", ""), " tsc_early_khz=1000000 tsc=reliable"));
 	strlist_clear(&argv);
 
-	/* realtime has no counter */
+	/* realtime has no counter; its TSC is the host's counter, at the rate the host measured */
 	spec.clock = GUEST_CLOCK_REALTIME;
 	qemu_build_argv(&spec, &argv);
 	assert_int_equal(count(&argv, "-icount"), 0);
 	assert_non_null(arg_after(&argv, "-accel", "tcg,thread=multi"));
+	char *told = xasprintf(" tsc_early_khz=%lu tsc=reliable", host_tick_khz());
+	assert_true(host_tick_khz() > 100000);   /* a host counter runs at 100 MHz or more */
+	assert_non_null(strstr(arg_after(&argv, "-append", ""), told));
+	free(told);
+	strlist_clear(&argv);
+	/* KVM's guest has kvm-clock and its own TSC: nothing told */
+	spec.accel = "kvm";
+	qemu_build_argv(&spec, &argv);
+	assert_null(strstr(arg_after(&argv, "-append", ""), "tsc_early_khz"));
 	strlist_clear(&argv);
 	profile_clear(&p);
 }
