@@ -17,11 +17,34 @@
 /* After a panic shows, QEMU should exit by itself (panic=-1 and -no-reboot); give it this long. */
 #define PANIC_GRACE_SECONDS 10.0
 
-static const char *const outcome_names[] = { "ok", "failed", "panic", "hang", "boot-failure" };
+static const char *const outcome_names[] = { "ok", "failed", "panic", "hang", "boot-failure",
+					     "killed" };
+_Static_assert(sizeof(outcome_names) / sizeof(outcome_names[0]) == VM_KILLED + 1,
+	       "a name for every outcome");
 
 const char *vm_outcome_name(enum vm_outcome outcome)
 {
 	return outcome_names[outcome];
+}
+
+/* QEMU's words when it stops on a signal it caught (QEMU's runstate code). */
+#define QEMU_SIGNAL_MARK "terminating on signal "
+
+char *vm_killed_from_outside(int signal, const char *qemu_stderr, int *sig)
+{
+	*sig = signal;
+	if (signal)
+		return xasprintf("QEMU was killed by signal %d (%s) from outside the lab; the trial "
+				 "says nothing of the kernel", signal, strsignal(signal));
+	const char *mark = qemu_stderr ? strstr(qemu_stderr, QEMU_SIGNAL_MARK) : NULL;
+	if (!mark)
+		return NULL;
+	*sig = atoi(mark + strlen(QEMU_SIGNAL_MARK));
+	const char *line = mark;
+	while (line > qemu_stderr && line[-1] != '\n')
+		line--;
+	return xasprintf("QEMU stopped on a signal from outside the lab (\"%.*s\"); the trial says "
+			 "nothing of the kernel", (int)strcspn(line, "\n"), line);
 }
 
 static void to_stdout(const char *data, size_t len)
@@ -128,6 +151,9 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	run->qemu_status = status;
 	run->wall_total = now_monotonic() - start;
 	bool panicked = vm_channel_has_panic(&ch[CH_CONSOLE]) || vm_channel_has_panic(&ch[CH_KMSG]);
+	/* a watchdog's kill is the lab's own: its outcome names the reason */
+	char *qemu_said = killed || run->interactive ? NULL : read_file(qemu_log, NULL), *outside;
+	run->qemu_signal = 0;
 	if (ctl.exited) {
 		run->exit_status = ctl.exit_status;
 		run->outcome = ctl.exit_status == 0 ? VM_OK : VM_FAILED;
@@ -141,6 +167,9 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		run->detail = xasprintf("%s (%.0f s); last console lines:\n%s", kill_reason, kill_after,
 					tail);
 		free(tail);
+	} else if ((outside = vm_killed_from_outside(qemu.term_signal, qemu_said, &run->qemu_signal))) {
+		run->outcome = VM_KILLED;
+		run->detail = outside;
 	} else if (!ctl.ready) {
 		char *tail = vm_console_tail(&ch[CH_CONSOLE].data);
 		run->outcome = VM_BOOT_FAILURE;
@@ -156,6 +185,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	}
 	for (int i = 0; i < CH_COUNT; i++)
 		vm_channel_close(&ch[i]);
+	free(qemu_said);
 	free(qemu_log);
 	return 0;
 }
