@@ -2,8 +2,9 @@
  * One workload line, measured: the agent's binary run as
  * `/init --run-line N PROGRAM ARGS...` by the experiment's script, once a
  * line (common/proto/workload-line.h says what it writes). It is the lab's,
- * not the workload's: it keeps out of the OOM killer's way so that it can
- * always say how the line ended, and PROGRAM starts at oom_score_adj 0.
+ * not the workload's: it keeps out of the OOM killer's way and out of fault
+ * injection so that it can always say how the line ended; PROGRAM starts at
+ * oom_score_adj 0, with the fault injection mark the script had.
  *
  * The figures are the cgroup the script runs in, the workload cgroup
  * (/proc/self/cgroup; none in the root cgroup, use_cgroup=0). Its
@@ -95,6 +96,17 @@ static long long peak_bytes(const struct line_cgroup *g)
 	return end != text ? v : -1;
 }
 
+/* Fault injection marks the command's tasks (agent-faults.c): the runner is
+ * the lab's, so the mark goes on to PROGRAM alone. True when it was set. */
+static bool take_fault_mark(void)
+{
+	char v[16];
+	if (wl_read_line("/proc/self/make-it-fail", v, sizeof(v)) < 0 || v[0] != '1')
+		return false;
+	wl_write_text("/proc/self/make-it-fail", "0");
+	return true;
+}
+
 static void marker(const char *type, const char *name, long line, int status, int sig)
 {
 	struct jl j;
@@ -130,6 +142,7 @@ int run_line_main(int argc, char **argv)
 	const char *const *cmd = (const char *const *)argv + 2;
 	const char *name = workload_line_name(cmd);
 	protect_from_oom_killer();
+	bool make_it_fail = take_fault_mark();
 	report_set_source(name);
 	struct line_cgroup g;
 	line_cgroup_open(&g);
@@ -141,6 +154,7 @@ int run_line_main(int argc, char **argv)
 	c.argv = cmd;
 	c.search_path = true;
 	c.oom_killable = true;
+	c.make_it_fail = make_it_fail;
 	uint64_t started = mono_ns();
 	pid_t pid = agent_spawn(&c);
 	int raw = pid > 0 ? wait_child(pid) : -1;

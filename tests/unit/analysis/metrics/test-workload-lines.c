@@ -10,7 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/metrics/metric_catalog.h"
 #include "analysis/metrics/workload_lines.h"
+#include "common/proto/workload-line.h"
 
 #define BAD(s) workload_line_is_bad(s, strlen(s))
 
@@ -137,12 +139,42 @@ static void odd_text_kept_as_json(void **state)
 	workload_lines_clear(&w);
 }
 
+/* Every line's metrics have a catalogue row, with the unit the runner writes,
+ * whatever the workload; a workload's own metrics keep theirs. */
+static void line_metrics_catalogued(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name, *unit;
+		enum metric_kind kind;
+		enum metric_better better;
+	} rows[] = {
+		{ "repro." LINE_METRIC_EXIT_STATUS, "status", METRIC_EVENTS, BETTER_NEITHER },
+		{ "taskset." LINE_METRIC_SIGNAL, "signal", METRIC_EVENTS, BETTER_NEITHER },
+		{ "spawn." LINE_METRIC_WALL, "s", METRIC_TIME, BETTER_NEITHER },
+		{ "oom-hog." LINE_METRIC_MEMORY_PEAK, "bytes", METRIC_SIZE, BETTER_LOWER },
+		{ "binder-mmap." LINE_METRIC_OOM_KILLS, "count", METRIC_EVENTS, BETTER_LOWER },
+		{ "my-repro." LINE_METRIC_BAD_LINES, "count", METRIC_EVENTS, BETTER_LOWER },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct metric_def *d = metric_catalog_find(rows[i].name);
+		assert_non_null(d);
+		assert_string_equal(d->unit, rows[i].unit);
+		assert_int_equal(d->kind, rows[i].kind);
+		assert_int_equal(d->better, rows[i].better);
+	}
+	assert_null(metric_catalog_find("binder-mmap.mmap_ok"));
+	assert_null(metric_catalog_find("binder-sendvec.sendvec_ns_per_rt.size=4096"));
+	assert_null(metric_catalog_find("exit_status"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bad_line_rule),
 		cmocka_unit_test(lines_of_out_log),
 		cmocka_unit_test(odd_text_kept_as_json),
+		cmocka_unit_test(line_metrics_catalogued),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
