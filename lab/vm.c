@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,6 +86,9 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		qemu.out_path = qemu_log;
 		qemu.err_to_out = true;
 	}
+	/* qemu.stderr is appended to: this boot's words start here */
+	struct stat log_st;
+	size_t log_from = stat(qemu_log, &log_st) == 0 ? (size_t)log_st.st_size : 0;
 	if (start_command(&qemu) < 0) {
 		strbuf_addf(err, "cannot start %s", run->argv->items[0]);
 		free(qemu_log);
@@ -152,7 +156,9 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	run->wall_total = now_monotonic() - start;
 	bool panicked = vm_channel_has_panic(&ch[CH_CONSOLE]) || vm_channel_has_panic(&ch[CH_KMSG]);
 	/* a watchdog's kill is the lab's own: its outcome names the reason */
-	char *qemu_said = killed || run->interactive ? NULL : read_file(qemu_log, NULL), *outside;
+	size_t log_len = 0;
+	char *qemu_log_text = killed || run->interactive ? NULL : read_file(qemu_log, &log_len), *outside;
+	const char *qemu_said = qemu_log_text && log_len >= log_from ? qemu_log_text + log_from : NULL;
 	run->qemu_signal = 0;
 	if (ctl.exited) {
 		run->exit_status = ctl.exit_status;
@@ -185,7 +191,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	}
 	for (int i = 0; i < CH_COUNT; i++)
 		vm_channel_close(&ch[i]);
-	free(qemu_said);
+	free(qemu_log_text);
 	free(qemu_log);
 	return 0;
 }

@@ -61,6 +61,14 @@ static void outside_kills_are_named(void **state)
 				       "nothing of the kernel");
 	free(vm.detail);
 
+	/* an earlier boot's words in the same folder (qemu.stderr is appended to) are not this one's */
+	run_fake_qemu("exit1-again", "echo 'qemu-system-x86_64: terminating on signal 15 from pid 1 (x)' >&2",
+		      &vm);
+	free(vm.detail);
+	run_fake_qemu("exit1-again", "exit 1", &vm);
+	assert_int_equal(vm.outcome, VM_BOOT_FAILURE);
+	free(vm.detail);
+
 	/* after the agent's exit line the command's own word stands */
 	run_fake_qemu("after-exit", "echo '{\"type\":\"ready\",\"uptime\":1}' >> ctl.jsonl; "
 				    "echo '{\"type\":\"exit\",\"status\":3}' >> ctl.jsonl; kill -KILL $$", &vm);
