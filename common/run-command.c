@@ -186,8 +186,9 @@ int start_function(struct child_process *cp, int (*fn)(void *arg), void *arg)
 	return 0;
 }
 
-static int decode_status(int status)
+static int decode_status(struct child_process *cp, int status)
 {
+	cp->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
@@ -212,7 +213,7 @@ int finish_command(struct child_process *cp)
 	unregister_child(cp->pid);
 	/* Grandchildren left in the group (make's compilers) go with it. */
 	kill(-cp->pid, SIGKILL);
-	return decode_status(status);
+	return decode_status(cp, status);
 }
 
 int finish_command_timeout(struct child_process *cp, double timeout)
@@ -225,7 +226,7 @@ int finish_command_timeout(struct child_process *cp, double timeout)
 			take_terminal_back(cp);
 			unregister_child(cp->pid);
 			kill(-cp->pid, SIGKILL);
-			return decode_status(status);
+			return decode_status(cp, status);
 		}
 		if (r < 0 && errno != EINTR)
 			return -1;

@@ -25,6 +25,7 @@ struct child_process {
 	bool stdout_to_stderr;    /* keep our stdout clean for tables */
 	pid_t pid;
 	int out_fd;               /* read end when capture */
+	int term_signal;          /* once finished: the signal that ended it, 0 when it exited */
 };
 
 int start_command(struct child_process *cp);

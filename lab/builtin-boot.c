@@ -1,4 +1,5 @@
 /* lab boot: boot a variant in a memory-constrained VM and run a command. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,9 @@ static const char boot_usage[] =
 
 static const char boot_tail[] =
 	"Exit status: CMD's, or 124 when the guest hung, 125 when it panicked, 126 when\n"
-	"it did not boot; the outcome and its detail go to stderr, the trial folder\n"
-	"(trial.json, channels, reproduce.sh) is kept.\n";
+	"it did not boot, 128+N when QEMU was killed by signal N from outside the lab;\n"
+	"the outcome and its detail go to stderr, the trial folder (trial.json,\n"
+	"channels, reproduce.sh) is kept.\n";
 
 static char *default_out_dir(const char *variant)
 {
@@ -201,6 +203,10 @@ int cmd_boot(int argc, char **argv)
 	case VM_HANG:
 		error("boot: the guest hung: %s", vm.detail);
 		status = EXIT_HANG;
+		break;
+	case VM_KILLED:
+		error("boot: %s", vm.detail);
+		status = 128 + (vm.qemu_signal > 0 ? vm.qemu_signal : SIGTERM);
 		break;
 	default:
 		error("boot: the guest did not boot: %s", vm.detail);

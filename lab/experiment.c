@@ -11,6 +11,7 @@
 #include "analysis/compare/compare.h"
 #include "kvfile.h"
 #include "common/paths.h"
+#include "common/proto/workload-line.h"
 #include "perf-events.h"
 #include "variant.h"
 
@@ -363,24 +364,26 @@ char *group_variant(const char *label)
 char *experiment_command(const struct experiment *e)
 {
 	/*
-	 * A workload that ends by a signal or with an error status (its opener
-	 * OOM-killed, say) is a result of the trial, recorded as the metric
-	 * <workload>.exit_status; only a broken experiment (a usage error, a
-	 * missing program) fails the trial. This harness shell is the lab's,
-	 * not the workload's: it keeps out of the OOM killer's way, and each
-	 * workload starts at oom_score_adj 0.
+	 * Each line runs under the agent's line runner (common/proto/
+	 * workload-line.h), which says how it ended and what it took: its
+	 * status, signal, wall time, the workload cgroup's memory peak and OOM
+	 * kills, as metrics <workload>.*. A line that ends by a signal or with
+	 * an error status (its opener OOM-killed, say) is a result of the
+	 * trial; only a broken experiment (a usage error, a missing program)
+	 * fails the trial, and lab run's first round stops a run whose line
+	 * failed alike in every trial (first-round.h). This script is the
+	 * lab's, not the workload's: it keeps out of the OOM killer's way, and
+	 * the runner starts each workload at oom_score_adj 0.
 	 */
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb,
 		      "echo -1000 > /proc/self/oom_score_adj\n"
 		      "rc=0\n"
+		      "oomlab_line=0\n"
 		      "run() {\n"
-		      "\t(echo 0 > /proc/self/oom_score_adj; exec \"$@\")\n"
+		      "\toomlab_line=$((oomlab_line + 1))\n"
+		      "\t" LINE_RUNNER_PATH " " LINE_RUNNER_OPTION " $oomlab_line \"$@\"\n"
 		      "\ts=$?\n"
-		      /* a workload pinned with `taskset MASK W ...` is still W */
-		      "\tw=$1; [ \"$w\" = taskset ] && w=$3\n"
-		      "\techo \"{\\\"type\\\":\\\"metric\\\",\\\"workload\\\":\\\"$w\\\","
-		      "\\\"name\\\":\\\"exit_status\\\",\\\"value\\\":$s,\\\"unit\\\":\\\"status\\\"}\"\n"
 		      "\tcase $s in 2|126|127) rc=$s ;; esac\n"
 		      "}\n");
 	for (size_t i = 0; i < e->workloads.n; i++)

@@ -5,9 +5,16 @@
  *   - 'failed' with one exit status: the experiment's script fails a trial
  *     only for a usage error or a program the guest lacks (status 2, 126,
  *     127; experiment_command), the command's own failures being results;
- *   - 'boot-failure': the kernel or the guest images do not come up.
+ *   - 'boot-failure': the kernel or the guest images do not come up;
+ *   - 'killed': something outside the lab kills the QEMUs (the host's OOM
+ *     killer, most often);
+ *   - one workload line (trial.json's "workload_lines") that exited by
+ *     itself with one status other than 0 in every trial, across all
+ *     groups: `taskset zz spawn` fails before the workload starts. The
+ *     reason names the line and the first line of text it wrote.
  * Panics and hangs are results of the kernels under test: they never stop a
- * run, nor does a round whose trials ended in different ways.
+ * run, nor does a round whose trials ended in different ways, nor a line
+ * that ended by a signal (an OOM kill) or with statuses that differ.
  */
 #ifndef LAB_FIRST_ROUND_H
 #define LAB_FIRST_ROUND_H
@@ -18,8 +25,8 @@
 #include "common/util.h"
 
 /* The trial folders DIRS of the first round: true, and the reason in WHY (one
- * line: the outcome, the status, what the first trial said), when they all
- * ended the same broken way. A trial without a readable trial.json is no
+ * line: the outcome or the workload line, the status, what the first trial
+ * said), when they all ended the same broken way. A trial without a readable trial.json is no
  * evidence: false. */
 bool first_round_broken(const char *const *dirs, size_t n, struct strbuf *why);
 

@@ -11,6 +11,7 @@
 
 #include "analysis/metrics/trial_metrics.h"
 #include "common/proto/protocol.h"
+#include "common/proto/workload-line.h"
 #include "perf-events.h"
 
 int trial_split_files(const char *dir, struct strbuf *err)
@@ -94,6 +95,50 @@ static void mark_off_target(json_t *full)
 					 (long long)json_integer_value(json_object_get(miss, "max_blocks"))));
 }
 
+/* The outcome names the workload lines that did not exit 0 (at most this many). */
+#define LINES_NAMED 3
+
+/* An ok or failed trial's detail says which workload lines did not end well
+ * and what each said first: "ok" is the command's word, not the lines'. */
+static void name_unwell_lines(json_t *full)
+{
+	json_t *outcome = json_object_get(full, "outcome");
+	const char *was = json_string_value(json_object_get(outcome, "outcome"));
+	if (!was || (strcmp(was, "ok") && strcmp(was, "failed")))
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, json_string_value(json_object_get(outcome, "detail")) ?: "");
+	size_t i, named = 0, more = 0;
+	json_t *l;
+	json_array_foreach(json_object_get(full, "workload_lines"), i, l) {
+		json_int_t status = json_integer_value(json_object_get(l, LINE_EXIT_STATUS));
+		json_int_t sig = json_integer_value(json_object_get(l, LINE_SIGNAL));
+		if (json_is_true(json_object_get(l, "ended")) && status == 0)
+			continue;
+		if (named == LINES_NAMED) {
+			more++;
+			continue;
+		}
+		named++;
+		strbuf_addf(&sb, "; line %lld (%s) ", (long long)json_integer_value(json_object_get(l, LINE_NUMBER)),
+			    json_string_value(json_object_get(l, "workload")));
+		if (!json_is_true(json_object_get(l, "ended")))
+			strbuf_addstr(&sb, "did not end");
+		else if (sig)
+			strbuf_addf(&sb, "was killed by signal %lld (%s)", (long long)sig, strsignal((int)sig));
+		else
+			strbuf_addf(&sb, "exited with status %lld", (long long)status);
+		const char *text = json_string_value(json_object_get(l, "first_text"));
+		if (text && json_is_true(json_object_get(l, "ended")) && !sig)
+			strbuf_addf(&sb, ": %s", text);
+	}
+	if (more)
+		strbuf_addf(&sb, "; %zu more line%s did not exit 0", more, more == 1 ? "" : "s");
+	if (named)
+		json_object_set_new(outcome, "detail", json_string(sb.buf));
+	strbuf_release(&sb);
+}
+
 static int write_record(const char *dir, const char *name, json_t *record, struct strbuf *err)
 {
 	/* Sorted keys, and reals in jansson's round-trip precision: a value read
@@ -143,6 +188,7 @@ int trial_finish(const char *dir, json_t *record, struct strbuf *err)
 		json_object_update(full, computed);
 	json_decref(computed);
 	mark_off_target(full);
+	name_unwell_lines(full);
 	int rc = write_record(dir, TRIAL_RECORD_GIVEN, given, err);
 	if (rc == 0)
 		rc = write_record(dir, TRIAL_RECORD, full, err);

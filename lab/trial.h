@@ -3,7 +3,7 @@
  * finished (trial-finish.h):
  *   trial.json      environment (variant, hashes, QEMU, accelerator, clock,
  *                   watchdogs, host)
- *                   and outcome (ok, failed, panic, hang, boot-failure)
+ *                   and outcome (ok, failed, panic, hang, boot-failure, killed)
  *   qemu.cmdline    the exact QEMU command line
  *   reproduce.sh    boots the same trial again
  *   console.log, ctl.jsonl, out.log, kmsg.log, perf.data, files.bin

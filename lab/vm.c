@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,11 +18,34 @@
 /* After a panic shows, QEMU should exit by itself (panic=-1 and -no-reboot); give it this long. */
 #define PANIC_GRACE_SECONDS 10.0
 
-static const char *const outcome_names[] = { "ok", "failed", "panic", "hang", "boot-failure" };
+static const char *const outcome_names[] = { "ok", "failed", "panic", "hang", "boot-failure",
+					     "killed" };
+_Static_assert(sizeof(outcome_names) / sizeof(outcome_names[0]) == VM_KILLED + 1,
+	       "a name for every outcome");
 
 const char *vm_outcome_name(enum vm_outcome outcome)
 {
 	return outcome_names[outcome];
+}
+
+/* QEMU's words when it stops on a signal it caught (QEMU's runstate code). */
+#define QEMU_SIGNAL_MARK "terminating on signal "
+
+char *vm_killed_from_outside(int signal, const char *qemu_stderr, int *sig)
+{
+	*sig = signal;
+	if (signal)
+		return xasprintf("QEMU was killed by signal %d (%s) from outside the lab; the trial "
+				 "says nothing of the kernel", signal, strsignal(signal));
+	const char *mark = qemu_stderr ? strstr(qemu_stderr, QEMU_SIGNAL_MARK) : NULL;
+	if (!mark)
+		return NULL;
+	*sig = atoi(mark + strlen(QEMU_SIGNAL_MARK));
+	const char *line = mark;
+	while (line > qemu_stderr && line[-1] != '\n')
+		line--;
+	return xasprintf("QEMU stopped on a signal from outside the lab (\"%.*s\"); the trial says "
+			 "nothing of the kernel", (int)strcspn(line, "\n"), line);
 }
 
 static void to_stdout(const char *data, size_t len)
@@ -62,6 +86,9 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		qemu.out_path = qemu_log;
 		qemu.err_to_out = true;
 	}
+	/* qemu.stderr is appended to: this boot's words start here */
+	struct stat log_st;
+	size_t log_from = stat(qemu_log, &log_st) == 0 ? (size_t)log_st.st_size : 0;
 	if (start_command(&qemu) < 0) {
 		strbuf_addf(err, "cannot start %s", run->argv->items[0]);
 		free(qemu_log);
@@ -128,6 +155,11 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	run->qemu_status = status;
 	run->wall_total = now_monotonic() - start;
 	bool panicked = vm_channel_has_panic(&ch[CH_CONSOLE]) || vm_channel_has_panic(&ch[CH_KMSG]);
+	/* a watchdog's kill is the lab's own: its outcome names the reason */
+	size_t log_len = 0;
+	char *qemu_log_text = killed || run->interactive ? NULL : read_file(qemu_log, &log_len), *outside;
+	const char *qemu_said = qemu_log_text && log_len >= log_from ? qemu_log_text + log_from : NULL;
+	run->qemu_signal = 0;
 	if (ctl.exited) {
 		run->exit_status = ctl.exit_status;
 		snprintf(run->guest_clocksource, sizeof(run->guest_clocksource), "%s", ctl.clocksource);
@@ -142,6 +174,9 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		run->detail = xasprintf("%s (%.0f s); last console lines:\n%s", kill_reason, kill_after,
 					tail);
 		free(tail);
+	} else if ((outside = vm_killed_from_outside(qemu.term_signal, qemu_said, &run->qemu_signal))) {
+		run->outcome = VM_KILLED;
+		run->detail = outside;
 	} else if (!ctl.ready) {
 		char *tail = vm_console_tail(&ch[CH_CONSOLE].data);
 		run->outcome = VM_BOOT_FAILURE;
@@ -157,6 +192,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	}
 	for (int i = 0; i < CH_COUNT; i++)
 		vm_channel_close(&ch[i]);
+	free(qemu_log_text);
 	free(qemu_log);
 	return 0;
 }

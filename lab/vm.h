@@ -13,7 +13,9 @@
 
 #include "common/util.h"
 
-enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE };
+/* How a VM ended. VM_KILLED: QEMU was ended by a signal the lab did not send
+ * (the host's OOM killer, a user's kill); the trial says nothing of the kernel. */
+enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE, VM_KILLED };
 
 struct vm_watchdogs {
 	double boot;     /* seconds from QEMU start to the agent's "ready" */
@@ -35,12 +37,18 @@ struct vm_run {
 	double guest_ready_uptime;    /* guest uptime at ready, -1 if never */
 	double wall_total;
 	int qemu_status;
+	int qemu_signal;              /* VM_KILLED: the signal that ended QEMU (0 if not known) */
 	char guest_machine[32];       /* what the guest said it is (uname -m), "" if it never did */
 	long guest_page_size;         /* its page size in bytes, 0 if it never said */
 	char guest_clocksource[32];   /* the guest kernel's clocksource at the end, "" if unsaid */
 };
 
 const char *vm_outcome_name(enum vm_outcome outcome);
+/* Whether QEMU ended by a signal from outside the lab: by SIGNAL itself (0:
+ * it exited), or by one it caught and named in QEMU_STDERR ("terminating on
+ * signal 15 from pid ...") before exiting. The detail (malloc'd) and the
+ * signal in *SIG, or NULL. */
+char *vm_killed_from_outside(int signal, const char *qemu_stderr, int *sig);
 /* Runs the VM to its end; -1 only when QEMU could not be started at all. */
 int vm_run(struct vm_run *run, struct strbuf *err);
 

@@ -38,6 +38,16 @@ static const struct metric_def lab_metrics[] = {
 	/* the kernel's complaints (kernel_complaints.h): rare, so the share of trials with one */
 	{ "kernel_warnings",              "count",  METRIC_EVENTS,     BETTER_LOWER },
 	{ "kernel_warnings.kind=*",       "count",  METRIC_EVENTS,     BETTER_LOWER },
+	/* every experiment line's, from the guest's line runner and out.log
+	 * (common/proto/workload-line.h): how a program ends and how long it
+	 * runs are what a reproducer is for, not a quality; "differs" says a
+	 * change. Shares of trials: the status and signal as "not 0". */
+	{ "*.exit_status",                "status", METRIC_EVENTS,     BETTER_NEITHER },
+	{ "*.signal",                     "signal", METRIC_EVENTS,     BETTER_NEITHER },
+	{ "*.wall_seconds",               "s",      METRIC_TIME,       BETTER_NEITHER },
+	{ "*.memory_peak_bytes",          "bytes",  METRIC_SIZE,       BETTER_LOWER },
+	{ "*.oom_kills",                  "count",  METRIC_EVENTS,     BETTER_LOWER },
+	{ "*.bad_lines",                  "count",  METRIC_EVENTS,     BETTER_LOWER },
 	/* globs: the lab's own figures */
 	{ "oom_kills_*",                  "",       METRIC_EVENTS,      BETTER_LOWER },
 	{ "oom_invocations_*",            "",       METRIC_EVENTS,      BETTER_LOWER },

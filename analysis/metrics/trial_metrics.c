@@ -116,6 +116,11 @@
  *   binder_<T>_created         "total" delta                       count  binder-stats
  * Workloads
  *   <workload>.<name>[.<k>=<v>...]  as reported                    as given  out.log
+ *   <workload>.exit_status, .signal, .wall_seconds, .memory_peak_bytes,
+ *   .oom_kills                 each experiment line's, as the guest's  out.log
+ *                              line runner reported them
+ *                              (common/proto/workload-line.h)
+ *   <workload>.bad_lines       its bad lines (workload_lines.h)    count  out.log
  */
 #include "trial_metrics.h"
 
@@ -136,6 +141,7 @@
 #include "analysis/parse/snapshot.h"
 #include "analysis/trace/trace.h"
 #include "metric_set.h"
+#include "workload_lines.h"
 #include "workload_metrics.h"
 
 #include <gsl/gsl_sort.h>
@@ -702,9 +708,16 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	if (have_logs)
 		complaint_metrics(&m, &complaints);
 
-	char *outlog = read_in(dir, channel_file_name[CHANNEL_OUT]);
-	if (outlog)
+	size_t outlog_len = 0;
+	char *outlog_path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_OUT]);
+	char *outlog = read_file(outlog_path, &outlog_len);
+	free(outlog_path);
+	struct workload_lines lines = { 0 };
+	if (outlog) {
 		workload_metrics_parse(outlog, &m);
+		workload_lines_parse(outlog, outlog_len, &lines);
+		workload_lines_metrics(&lines, &m);
+	}
 
 	bool partial = !after_complete(dir) || !ctl_said.saw_exit;
 	json_t *o = json_object();
@@ -714,6 +727,8 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	json_object_set_new(o, "partial", json_boolean(partial));
 	if (have_logs)
 		json_object_set_new(o, "kernel_complaints", kernel_complaints_json(&complaints, COMPLAINTS_KEPT));
+	if (lines.n)
+		json_object_set_new(o, "workload_lines", workload_lines_json(&lines));
 	/* the prepare step missed its target, or did not hold it to the end:
 	 * the trial measured another machine */
 	if (ctl_said.target_max_blocks >= 0 && ctl_said.free_blocks_ge > ctl_said.target_max_blocks)
@@ -730,6 +745,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	kernel_complaints_release(&complaints);
 
 	free(outlog);
+	workload_lines_clear(&lines);
 	snap_free(&vmstat);
 	snap_free(&events);
 	snap_free(&psi_sys);

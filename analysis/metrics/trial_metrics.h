@@ -11,7 +11,8 @@
  *                      slabinfo (slabinfo.h) and binder stats (binder_stats.h)
  *                      as after the workload, plus deltas
  *   console.log        with kmsg.log: the kernel's complaints (kernel_complaints.h)
- *   out.log            the workloads' metric lines (workload_metrics.h)
+ *   out.log            the workloads' metric lines (workload_metrics.h) and
+ *                      the experiment's workload lines (workload_lines.h)
  *   ctl.jsonl          whether the agent saw the command end
  *
  * partial is true when the after-snapshots are missing or cut short, or
@@ -29,7 +30,8 @@
 #include "common/util.h"
 
 /* Computes {"metrics": [...], "victims": [...], "lost_events": N, "partial": bool,
- * "kernel_complaints": [...] (when kmsg.log or console.log exists)} into *OUT
+ * "kernel_complaints": [...] (when kmsg.log or console.log exists),
+ * "workload_lines": [...] (when out.log has a line runner's markers)} into *OUT
  * (a new reference).  Returns 0, or -1 (ERR) when TRIAL_DIR is not
  * a folder.  lab/trial-finish.h writes them into trial.json. */
 int trial_metrics_compute(const char *trial_dir, json_t **out, struct strbuf *err);

@@ -1,6 +1,7 @@
 # The fault campaign, on real kernels and VMs: bad input is rejected before
 # any boot (no QEMU started); a first round that fails the same way in every
-# group stops the run; lab run killed (SIGKILL) and interrupted (SIGINT)
+# group, or whose workload line fails alike in every trial, stops the run; a
+# QEMU killed from outside is 'killed'; lab run killed (SIGKILL) and interrupted (SIGINT)
 # mid-trial leaves no QEMU, and --resume boots every unfinished trial once and
 # no finished one again, at one trial at a time and at two; lab boot killed leaves no QEMU; a guest that stops
 # answering is a hang within the watchdog; a disk that fills under --out is
@@ -110,6 +111,23 @@ check_text "saying why" "$(tail -1 "$SCRATCH/fails.err")" \
 	"every trial of the first round (2) ended 'failed' with exit status 2; .* said: spawn: --cmd /no/such/program: No such file or directory: the run stops here"
 check "and no table" [ ! -s "$SCRATCH/fails.out" ]
 
+# --- a workload line that fails alike in every trial (its trials ok) stops the run too
+printf 'description = bad line\nvariants = stock binder-kcalloc\nprofile = phone-512m\ntrials = 3\nperf_events = none\nworkload = taskset zz spawn -n 1\n' \
+	> "$SCRATCH/badline.conf"
+set +e
+"$LAB" run -x "$SCRATCH/badline.conf" -o "$SCRATCH/badline" > "$SCRATCH/badline.out" 2> "$SCRATCH/badline.err"
+status=$?
+set -e
+tail -1 "$SCRATCH/badline.err"
+check "a line failing alike stops the run with exit 1" [ "$status" -eq 1 ]
+check "after the first round" [ "$(finished "$SCRATCH/badline")" -eq 2 ]
+check_text "naming the line and its first stderr line" "$(tail -1 "$SCRATCH/badline.err")" \
+	"in every trial of the first round (2) workload line 1 (spawn) exited with status 1; .* said: taskset: bad affinity 'zz': the run stops here"
+t=$(ls "$SCRATCH"/badline/*/000/trial.json | head -1)
+check "its trials are ok, the detail naming the line" \
+	[ "$(jq -r '.outcome.outcome + ": " + .outcome.detail' "$t")" = "ok: the command exited with status 0; line 1 (spawn) exited with status 1: taskset: bad affinity 'zz'" ]
+check "and trial.json keeps the line" [ "$(jq -c '.workload_lines[0] | [.exit_status, .signal, .first_text]' "$t")" = '[1,0,"taskset: bad affinity '"'zz'"'"]' ]
+
 # The runs that are killed mid-trial: the same experiment with a trial long
 # enough (1000 spawns, some seconds) that the poll below sees it running; with
 # 20 spawns a trial could end between two polls.
@@ -205,6 +223,23 @@ for sig in TERM KILL; do
 	sleep 1
 	check "no QEMU left after the lab got SIG$sig" [ "$(qemus_in "$dir")" -eq 0 ]
 done
+
+# --- a QEMU SIGKILLed from outside the lab (the host's OOM killer, say) is 'killed', not a boot failure
+dir="$SCRATCH/outside"
+"$LAB" --quiet boot stock -o "$dir" -- 'sleep 120' > /dev/null 2> "$SCRATCH/outside.err" &
+lab=$!
+wait_for grep -qs '"ready"' "$dir/ctl.jsonl" || fail "lab boot did not come up"
+for p in $(pgrep '^qemu-system-' || true); do
+	[ "$(readlink "/proc/$p/cwd" 2>/dev/null)" = "$dir" ] && kill -KILL "$p"
+done
+set +e
+wait $lab
+status=$?
+set -e
+check "lab boot exits 128+9 when its QEMU was SIGKILLed" [ "$status" -eq 137 ]
+check "the outcome is killed" [ "$(jq -r .outcome.outcome "$dir/trial.json")" = killed ]
+check_text "naming the signal" "$(jq -r .outcome.detail "$dir/trial.json")" \
+	"QEMU was killed by signal 9 (Killed) from outside the lab"
 
 # --- a guest that stops talking: real-time hogs starve everything else
 start=$(date +%s)

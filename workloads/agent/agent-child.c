@@ -99,9 +99,13 @@ pid_t agent_spawn(const struct agent_child *c)
 		c->fn(c->arg);
 		_exit(0);
 	}
-	execv(c->path, (char *const *)c->argv);
-	agent_log("cannot run %s: %s", c->path, strerror(errno));
-	_exit(127);
+	if (c->search_path)
+		execvp(c->path, (char *const *)c->argv);
+	else
+		execv(c->path, (char *const *)c->argv);
+	int why = errno;
+	agent_log("cannot run %s: %s", c->path, strerror(why));
+	_exit(why == ENOENT || why == ENOTDIR ? 127 : 126);
 }
 
 bool agent_child_alive(pid_t pid)

@@ -15,6 +15,7 @@
 #include "agent.h"
 #include "common/kernel-text/kv.h"
 #include "common/kernel-text/psi.h"
+#include "common/proto/workload-line.h"
 #include "workloads/lib/report.h"
 #include "workloads/lib/sysinfo.h"
 
@@ -256,8 +257,11 @@ static int wait_for_command(pid_t command)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* not as init: the experiment's script measuring one workload line */
+	if (argc > 1 && !strcmp(argv[1], LINE_RUNNER_OPTION))
+		return run_line_main(argc - 1, argv + 1);
 	mount_filesystems();
 	protect_from_oom_killer();
 	ports_open();

@@ -49,6 +49,7 @@ void send_buffer(const char *record_name, const char *data, size_t len);
 struct agent_child {
 	const char *name;           /* for messages; a function child's process name */
 	const char *path;           /* the program to run, with argv ... */
+	bool search_path;           /* path is looked up in $PATH (execvp) */
 	const char *const *argv;
 	void (*fn)(void *arg);      /* ... or a function to run, then exit */
 	void *arg;
@@ -65,7 +66,8 @@ struct agent_child {
 };
 /* Every field off, the fds -1. */
 void agent_child_init(struct agent_child *c, const char *name);
-/* Starts the child; its pid, or -1 (logged). */
+/* Starts the child; its pid, or -1 (logged). A program that cannot be run
+ * ends the child as a shell says it: 127 not found, 126 not runnable. */
 pid_t agent_spawn(const struct agent_child *c);
 bool agent_child_alive(pid_t pid);
 /* Waits up to SECONDS for PID to end, calling PUMP (may be NULL) meanwhile; true once it is gone. */
@@ -116,6 +118,9 @@ bool faults_wanted(const struct job *job);
 void faults_arm(const struct job *job);
 /* Disarms each armed capability and sends CTL_FAULTS with the failures forced. */
 void faults_report(const struct job *job);
+
+/* agent-line.c: `/init --run-line N PROGRAM ARGS...` (common/proto/workload-line.h) */
+int run_line_main(int argc, char **argv);
 
 /* agent-kmsg.c */
 void start_kmsg_forwarder(void);

@@ -37,6 +37,16 @@ static void test_statuses(void **state)
 	const char *argv[] = { "oomlab-no-such-program", NULL };
 	struct child_process cp = { .argv = argv };
 	assert_int_equal(run_command(&cp), 127);
+	assert_int_equal(cp.term_signal, 0);
+	/* 137 from a signal and 137 from exit(137) are told apart */
+	const char *killed[] = { "sh", "-c", "kill -KILL $$", NULL };
+	struct child_process k = { .argv = killed };
+	assert_int_equal(run_command(&k), 137);
+	assert_int_equal(k.term_signal, SIGKILL);
+	const char *exited[] = { "sh", "-c", "exit 137", NULL };
+	struct child_process x = { .argv = exited, .term_signal = 5 };
+	assert_int_equal(run_command(&x), 137);
+	assert_int_equal(x.term_signal, 0);
 	assert_true(have_program("sh"));
 	assert_false(have_program("oomlab-no-such-program"));
 }

@@ -53,7 +53,9 @@ static void parses_every_key(void **state)
 	char *cmd = experiment_command(&e);
 	assert_non_null(strstr(cmd, "run binder-mmap --opens 300 # not a comment\nrun binder-sendvec\nexit $rc\n"));
 	assert_non_null(strstr(cmd, "case $s in 2|126|127) rc=$s ;; esac"));
-	assert_non_null(strstr(cmd, "w=$1; [ \"$w\" = taskset ] && w=$3\n"));
+	/* each line under the agent's line runner, numbered */
+	assert_non_null(strstr(cmd, "\toomlab_line=$((oomlab_line + 1))\n"
+				    "\t/init --run-line $oomlab_line \"$@\"\n\ts=$?\n"));
 	free(cmd);
 	strlist_clear(&labels);
 	experiment_clear(&e);

@@ -13,14 +13,17 @@
 
 static char root[] = "/tmp/oomlab-first-round.XXXXXX";
 
-/* A trial folder NAME ending OUTCOME with STATUS; OUT_LOG the command's output (NULL: none). */
-static char *trial(const char *name, const char *outcome, int status, const char *out_log)
+/* A trial folder NAME ending OUTCOME with STATUS, its workload lines LINES (a
+ * JSON array, "" for none); OUT_LOG the command's output (NULL: none). */
+static char *trial_lines(const char *name, const char *outcome, int status, const char *lines,
+			 const char *out_log)
 {
 	char *dir = xasprintf("%s/%s", root, name);
 	mkdir_p(dir, 0755);
 	char *path = xasprintf("%s/trial.json", dir);
 	char *json = xasprintf("{\"outcome\": {\"outcome\": \"%s\", \"exit_status\": %d, "
-			       "\"detail\": \"the detail\\nsecond line\"}}", outcome, status);
+			       "\"detail\": \"the detail\\nsecond line\"}%s%s}", outcome, status,
+			       *lines ? ", \"workload_lines\": " : "", lines);
 	assert_int_equal(write_file_str(path, json), 0);
 	free(path);
 	free(json);
@@ -30,6 +33,33 @@ static char *trial(const char *name, const char *outcome, int status, const char
 		free(path);
 	}
 	return dir;
+}
+
+static char *trial(const char *name, const char *outcome, int status, const char *out_log)
+{
+	return trial_lines(name, outcome, status, "", out_log);
+}
+
+/* trial.json's record of workload line N (workload W) that ENDED with STATUS and SIG. */
+static char *line(int n, const char *w, bool ended, int status, int sig, const char *text)
+{
+	char *t = text ? xasprintf("\"%s\"", text) : xstrdup("null");
+	char *l = ended ? xasprintf("{\"line\": %d, \"workload\": \"%s\", \"ended\": true, "
+				    "\"exit_status\": %d, \"signal\": %d, \"first_text\": %s}",
+				    n, w, status, sig, t)
+			: xasprintf("{\"line\": %d, \"workload\": \"%s\", \"ended\": false, "
+				    "\"exit_status\": null, \"signal\": null, \"first_text\": %s}", n, w, t);
+	free(t);
+	return l;
+}
+
+/* LINES as a JSON array; frees them. */
+static char *lines2(char *a, char *b)
+{
+	char *j = b ? xasprintf("[%s, %s]", a, b) : xasprintf("[%s]", a);
+	free(a);
+	free(b);
+	return j;
 }
 
 static bool broken(const char *a, const char *b, struct strbuf *why)
@@ -93,6 +123,70 @@ static void anything_else_goes_on(void **state)
 	strbuf_release(&why);
 }
 
+/* One workload line that exited by itself with one status other than 0 in
+ * every trial of the first round, whatever the trials' outcomes, stops the
+ * run naming the line and what the first trial said; a line OOM-killed
+ * everywhere, statuses that differ, or a line that ended well somewhere do
+ * not. */
+static void a_line_that_failed_alike_stops(void **state)
+{
+	(void)state;
+	struct strbuf why = STRBUF_INIT;
+	char *bad1 = lines2(line(1, "binder-mmap", true, 0, 0, NULL),
+			    line(2, "spawn", true, 1, 0, "taskset: bad affinity 'zz'"));
+	char *bad2 = lines2(line(1, "binder-mmap", true, 0, 0, NULL),
+			    line(2, "spawn", true, 1, 0, "taskset: bad affinity 'zz'"));
+	char *a = trial_lines("la", "ok", 0, bad1, NULL), *b = trial_lines("lb", "ok", 0, bad2, NULL);
+	assert_true(broken(a, b, &why));
+	char *want = xasprintf("in every trial of the first round (2) workload line 2 (spawn) exited "
+			       "with status 1; %s said: taskset: bad affinity 'zz'", a);
+	assert_string_equal(why.buf, want);
+	free(want);
+	/* the other groups' trials may end otherwise, as long as the line failed alike */
+	char *off = lines2(line(2, "spawn", true, 1, 0, NULL), NULL);
+	char *c = trial_lines("lc", "off-target", 0, off, NULL);
+	assert_true(broken(c, a, &why));
+	assert_null(strstr(why.buf, " said: "));
+	assert_non_null(strstr(why.buf, ": it wrote no text"));
+
+	char *killed = lines2(line(1, "repro", true, 137, 9, NULL), NULL);
+	char *k1 = trial_lines("k1", "ok", 0, killed, NULL), *k2 = trial_lines("k2", "ok", 0, killed, NULL);
+	assert_false(broken(k1, k2, &why));         /* an OOM kill is a result */
+	char *s2 = lines2(line(2, "spawn", true, 2, 0, "usage"), NULL);
+	char *d = trial_lines("ld", "ok", 0, s2, NULL);
+	assert_false(broken(a, d, &why));           /* status 1 here, 2 there */
+	char *good = lines2(line(2, "spawn", true, 0, 0, NULL), NULL);
+	char *e = trial_lines("le", "ok", 0, good, NULL);
+	assert_false(broken(a, e, &why));           /* it ran somewhere */
+	char *unended = lines2(line(2, "spawn", false, 0, 0, NULL), NULL);
+	char *f = trial_lines("lf", "panic", 0, unended, NULL);
+	assert_false(broken(a, f, &why));           /* the guest died inside it there */
+	char *g = trial("lg", "ok", 0, NULL);
+	assert_false(broken(a, g, &why));           /* no workload lines recorded there */
+	assert_int_equal(why.len, 0);
+	for (char **p = (char *[]){ bad1, bad2, a, b, off, c, killed, k1, k2, s2, d, good, e, unended, f,
+				    g, NULL }; *p; p++)
+		free(*p);
+	strbuf_release(&why);
+}
+
+/* QEMUs killed from outside in every trial: the host will go on killing them. */
+static void killed_everywhere_stops(void **state)
+{
+	(void)state;
+	struct strbuf why = STRBUF_INIT;
+	char *a = trial("ka", "killed", -1, NULL), *b = trial("kb", "killed", -1, NULL);
+	char *ok = trial("kok", "ok", 0, NULL);
+	assert_true(broken(a, b, &why));
+	assert_non_null(strstr(why.buf, "ended 'killed'; "));
+	assert_non_null(strstr(why.buf, ": the detail"));
+	assert_false(broken(a, ok, &why));
+	free(a);
+	free(b);
+	free(ok);
+	strbuf_release(&why);
+}
+
 SCRATCH_ROOT_FIXTURES(root)
 
 int main(void)
@@ -100,6 +194,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_same_broken_ending_stops),
 		cmocka_unit_test(anything_else_goes_on),
+		cmocka_unit_test(a_line_that_failed_alike_stops),
+		cmocka_unit_test(killed_everywhere_stops),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -360,6 +360,69 @@ static void test_prepare_lost_is_off_target(void **state)
 	}
 }
 
+static void add_out_line(const char *dir, const char *line)
+{
+	char *path = xasprintf("%s/out.log", dir);
+	FILE *f = fopen(path, "a");
+	assert_non_null(f);
+	fprintf(f, "%s\n", line);
+	fclose(f);
+	free(path);
+}
+
+/* The line runner's markers (common/proto/workload-line.h) for line N. */
+static void add_line(const char *dir, int n, const char *w, const char *said, int status, int sig)
+{
+	char *start = xasprintf("{\"type\":\"line-start\",\"workload\":\"%s\",\"line\":%d}", w, n);
+	add_out_line(dir, start);
+	if (said)
+		add_out_line(dir, said);
+	if (status >= 0) {
+		char *end = xasprintf("{\"type\":\"line-end\",\"workload\":\"%s\",\"line\":%d,"
+				      "\"exit_status\":%d,\"signal\":%d}", w, n, status, sig);
+		add_out_line(dir, end);
+		free(end);
+	}
+	free(start);
+}
+
+/* An ok trial's detail names its workload lines that did not exit 0, and
+ * trial.json keeps every line; record.json keeps the boot's own word. */
+static void test_unwell_lines_named(void **state)
+{
+	(void)state;
+	char *dir = copy_sample("memcg-kill");
+	add_line(dir, 1, "oom-hog", NULL, 0, 0);
+	add_line(dir, 2, "spawn", "taskset: bad affinity 'zz'", 1, 0);
+	add_line(dir, 3, "repro", "{\"type\":\"metric\",", 137, 9);
+	add_line(dir, 4, "binder-mmap", "half", -1, 0);
+	json_t *t = finish_ok(dir);
+	assert_string_equal(outcome_of(t, "outcome"), "ok");
+	assert_string_equal(outcome_of(t, "detail"),
+			    "the command exited with status 0; line 2 (spawn) exited with status 1: "
+			    "taskset: bad affinity 'zz'; line 3 (repro) was killed by signal 9 (Killed); "
+			    "line 4 (binder-mmap) did not end");
+	assert_int_equal(json_array_size(json_object_get(t, "workload_lines")), 4);
+	assert_int_equal(json_integer_value(metric(t, "repro.bad_lines")), 1);
+	assert_int_equal(json_integer_value(metric(t, "spawn.bad_lines")), 0);
+	json_t *given = load(dir, TRIAL_RECORD_GIVEN);
+	assert_string_equal(outcome_of(given, "detail"), "the command exited with status 0");
+	assert_null(json_object_get(given, "workload_lines"));
+	json_decref(given);
+	json_decref(t);
+	remove_tree(dir);
+	free(dir);
+
+	/* every line well: the detail stays the command's */
+	dir = copy_sample("memcg-kill");
+	add_line(dir, 1, "oom-hog", "text", 0, 0);
+	t = finish_ok(dir);
+	assert_string_equal(outcome_of(t, "detail"), "the command exited with status 0");
+	json_decref(t);
+	remove_tree(dir);
+	free(dir);
+}
+
 static void test_cannot_write(void **state)
 {
 	(void)state;
@@ -392,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_files_bin_split_before_metrics),
 		cmocka_unit_test(test_perf_decoded_only_when_recorded),
 		cmocka_unit_test(test_prepare_lost_is_off_target),
+		cmocka_unit_test(test_unwell_lines_named),
 		cmocka_unit_test(test_cannot_write),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

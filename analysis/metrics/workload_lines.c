@@ -1,0 +1,165 @@
+/* workload_lines.c - the workload lines of out.log (workload_lines.h). */
+#include "workload_lines.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/jsonl.h"
+#include "common/proto/workload-line.h"
+#include "common/util.h"
+#include "workload_metrics.h"
+
+static size_t skip_blanks(const char *line, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+		i++;
+	return i;
+}
+
+static bool metric_out_of_schema(json_t *record)
+{
+	char *name = workload_metric_name(record);
+	json_t *value = json_object_get(record, "value");
+	bool bad = !name || !(json_is_number(value) || json_is_null(value));
+	free(name);
+	return bad;
+}
+
+bool workload_line_is_bad(const char *line, size_t len)
+{
+	size_t skip = skip_blanks(line, len);
+	if (skip == len || line[skip] != '{')
+		return false;
+	json_t *record = jsonl_record(line, len);
+	const char *type = jsonl_type(record);
+	bool bad = !record || (type && !strcmp(type, "metric") && metric_out_of_schema(record));
+	json_decref(record);
+	return bad;
+}
+
+/* TEXT (LEN bytes) without trailing blanks, cut to WORKLOAD_LINE_TEXT_MAX bytes. */
+static char *cut_text(const char *text, size_t len)
+{
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r'))
+		len--;
+	return xstrndup(text, len < WORKLOAD_LINE_TEXT_MAX ? len : WORKLOAD_LINE_TEXT_MAX);
+}
+
+/* TEXT as a JSON string: a program's bytes need not be UTF-8 (or were cut
+ * inside a character); such bytes become '?'. */
+static json_t *text_json(const char *text)
+{
+	json_t *s = json_string(text);
+	if (s)
+		return s;
+	char *ascii = xstrdup(text);
+	for (char *p = ascii; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	s = json_string(ascii);
+	free(ascii);
+	return s;
+}
+
+static struct workload_line *line_started(struct workload_lines *out, json_t *marker)
+{
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	struct workload_line *l = &out->v[out->n++];
+	memset(l, 0, sizeof(*l));
+	l->line = (long)json_integer_value(json_object_get(marker, LINE_NUMBER));
+	const char *w = json_string_value(json_object_get(marker, "workload"));
+	l->workload = xstrdup(w ? w : "");
+	return l;
+}
+
+static void line_ended(struct workload_line *l, json_t *marker)
+{
+	l->ended = true;
+	l->exit_status = (int)json_integer_value(json_object_get(marker, LINE_EXIT_STATUS));
+	l->signal = (int)json_integer_value(json_object_get(marker, LINE_SIGNAL));
+}
+
+/* One complete line of out.log, while line L (NULL: none) is open. */
+static void take(struct workload_lines *out, struct workload_line **open, const char *line, size_t len)
+{
+	size_t skip = skip_blanks(line, len);
+	json_t *record = jsonl_record(line, len);
+	const char *type = jsonl_type(record);
+	if (type && !strcmp(type, LINE_START)) {
+		*open = line_started(out, record);
+	} else if (type && !strcmp(type, LINE_END)) {
+		long n = (long)json_integer_value(json_object_get(record, LINE_NUMBER));
+		if (*open && (*open)->line == n)
+			line_ended(*open, record);
+		*open = NULL;
+	} else if (*open && !record && skip < len && line[skip] != '{') {
+		if (!(*open)->first_text)
+			(*open)->first_text = cut_text(line + skip, len - skip);
+	} else if (*open && workload_line_is_bad(line, len)) {
+		struct workload_line *l = *open;
+		l->bad_lines++;
+		if (l->n_examples < WORKLOAD_LINE_EXAMPLES)
+			l->examples[l->n_examples++] = cut_text(line + skip, len - skip);
+	}
+	json_decref(record);
+}
+
+void workload_lines_parse(const char *text, size_t len, struct workload_lines *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct workload_line *open = NULL;
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		if (!nl)
+			break;   /* cut short by the guest's end: not a line */
+		take(out, &open, text + pos, (size_t)(nl - (text + pos)));
+		pos = (size_t)(nl - text) + 1;
+	}
+}
+
+void workload_lines_metrics(const struct workload_lines *w, struct metric_set *m)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		const struct workload_line *l = &w->v[i];
+		char *name = xasprintf("%s." LINE_METRIC_BAD_LINES, l->workload);
+		const struct metric_value *before = metric_set_get(m, name);
+		double sum = (double)l->bad_lines + (before ? before->value : 0.0);
+		metric_set_add(m, name, sum, "count", "out.log");
+		free(name);
+	}
+}
+
+json_t *workload_lines_json(const struct workload_lines *w)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < w->n; i++) {
+		const struct workload_line *l = &w->v[i];
+		json_t *examples = json_array();
+		for (size_t k = 0; k < l->n_examples; k++)
+			json_array_append_new(examples, text_json(l->examples[k]));
+		json_t *o = json_object();
+		json_object_set_new(o, "line", json_integer(l->line));
+		json_object_set_new(o, "workload", json_string(l->workload));
+		json_object_set_new(o, "ended", json_boolean(l->ended));
+		json_object_set_new(o, LINE_EXIT_STATUS, l->ended ? json_integer(l->exit_status) : json_null());
+		json_object_set_new(o, LINE_SIGNAL, l->ended ? json_integer(l->signal) : json_null());
+		json_object_set_new(o, "first_text", l->first_text ? text_json(l->first_text) : json_null());
+		json_object_set_new(o, "bad_lines", json_integer((json_int_t)l->bad_lines));
+		json_object_set_new(o, "bad_line_examples", examples);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+void workload_lines_clear(struct workload_lines *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		free(w->v[i].workload);
+		free(w->v[i].first_text);
+		for (size_t k = 0; k < w->v[i].n_examples; k++)
+			free(w->v[i].examples[k]);
+	}
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}

@@ -1,0 +1,66 @@
+/* workload_lines.h - an experiment's workload lines as out.log tells them
+ * (common/proto/workload-line.h): what the guest's line runner wrote around
+ * each line, and the line's own output between its "line-start" and
+ * "line-end" markers. For each line:
+ *   - how it ended: its exit status and signal (unknown when the guest
+ *     died before the line's end);
+ *   - first_text, its first line of text: the first one that is not a JSON
+ *     line. stdout and stderr share out.log, so this is a program's error
+ *     message ("taskset: bad affinity 'zz'") or, for a program that talks
+ *     on stdout, its first plain line;
+ *   - its bad lines: complete lines that start with '{' (past blanks) but
+ *     are no JSON object, or are metric lines ("type":"metric") out of the
+ *     schema (no workload, no name, or a value that is neither a number nor
+ *     null). Plain text is a program's own words, never a bad line: the
+ *     lab's workloads and busybox's applets write text on stderr, and a
+ *     reproducer may print what it does. A line the guest's end cut short
+ *     (no newline) is not judged.
+ * Output of other processes that write to out.log meanwhile (the prepare
+ * step, what an earlier line left running) counts with the line.
+ *
+ * trial.json keeps them as "workload_lines" (docs/FORMATS.md), and each
+ * line gives the metric "<workload>.bad_lines" (count, out.log; the lines of
+ * one workload summed).
+ */
+#ifndef OOMLAB_WORKLOAD_LINES_H
+#define OOMLAB_WORKLOAD_LINES_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metric_set.h"
+
+/* trial.json names this many bad lines of a workload line, each cut to TEXT_MAX bytes. */
+#define WORKLOAD_LINE_EXAMPLES 3
+#define WORKLOAD_LINE_TEXT_MAX 200
+
+struct workload_line {
+	long line;                 /* 1, 2, ...: its place in the experiment */
+	char *workload;
+	bool ended;                /* its "line-end" came */
+	int exit_status, signal;   /* when ended */
+	char *first_text;          /* NULL: it wrote no text */
+	size_t bad_lines;
+	char *examples[WORKLOAD_LINE_EXAMPLES];
+	size_t n_examples;
+};
+
+struct workload_lines {
+	struct workload_line *v;
+	size_t n;
+};
+
+/* Whether LINE (LEN bytes, no newline) is a bad line (above). */
+bool workload_line_is_bad(const char *line, size_t len);
+/* The lines of out.log's TEXT (LEN bytes) into OUT (none without markers). */
+void workload_lines_parse(const char *text, size_t len, struct workload_lines *out);
+/* Adds "<workload>.bad_lines" for each line. */
+void workload_lines_metrics(const struct workload_lines *w, struct metric_set *m);
+/* trial.json's "workload_lines": [{"line", "workload", "ended", "exit_status",
+ * "signal" (null when not ended), "first_text" (null: none), "bad_lines",
+ * "bad_line_examples": [...]}, ...] */
+json_t *workload_lines_json(const struct workload_lines *w);
+void workload_lines_clear(struct workload_lines *w);
+
+#endif

@@ -1,0 +1,30 @@
+/* The workload a line stands for (workload-line.h). */
+#include "workload-line.h"
+
+#include <string.h>
+
+static const char *last_component(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+const char *workload_line_name(const char *const *argv)
+{
+	if (!argv[0])
+		return "";
+	const char *program = last_component(argv[0]);
+	/* as lab/command-check.c reads `taskset [-a] [-c] MASK PROGRAM ...`;
+	 * `taskset -p` pins a running process and stays taskset */
+	if (!strcmp(program, "taskset")) {
+		size_t next = 1;
+		while (argv[next] && argv[next][0] == '-' && strcmp(argv[next], "-p"))
+			next++;
+		if (argv[next] && strcmp(argv[next], "-p") && argv[next + 1])
+			return workload_line_name(argv + next + 1);
+		return program;
+	}
+	if (!strcmp(program, "oomlab-workload") && argv[1] && argv[1][0] != '-')
+		return argv[1];
+	return program;
+}

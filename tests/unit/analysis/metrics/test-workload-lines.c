@@ -1,0 +1,180 @@
+/* test-workload-lines.c - an experiment's workload lines read from out.log
+ * (analysis/metrics/workload_lines.c): the line runner's markers, each
+ * line's ending, its first text, and which lines are bad. */
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/metrics/metric_catalog.h"
+#include "analysis/metrics/workload_lines.h"
+#include "common/proto/workload-line.h"
+
+#define BAD(s) workload_line_is_bad(s, strlen(s))
+
+/* Bad: a line that means to be JSON and is not, or a metric line out of the
+ * schema. Text and good JSON never are. */
+static void bad_line_rule(void **state)
+{
+	(void)state;
+	assert_true(BAD("{\"type\":\"metric\",\"workload\":\"r\",\"name\":\"x\",\"value\":"));
+	assert_true(BAD("  {not json}"));
+	assert_true(BAD("{\"a\":1} trailing"));
+	assert_true(BAD("{\"type\":\"metric\",\"workload\":\"r\",\"name\":\"x\",\"value\":\"12\"}"));
+	assert_true(BAD("{\"type\":\"metric\",\"workload\":\"r\",\"value\":1}"));
+	assert_true(BAD("{\"type\":\"metric\",\"name\":\"x\",\"value\":1}"));
+	assert_true(BAD("{\"type\":\"metric\",\"workload\":\"r\",\"name\":\"x\"}"));
+	assert_false(BAD("{\"type\":\"metric\",\"workload\":\"r\",\"name\":\"x\",\"value\":1.5,\"unit\":\"s\"}"));
+	assert_false(BAD("{\"type\":\"metric\",\"workload\":\"r\",\"name\":\"x\",\"value\":null}"));
+	assert_false(BAD("{\"type\":\"event\",\"workload\":\"r\",\"name\":\"phase-begin\"}"));
+	assert_false(BAD("{\"anything\": [1, 2]}"));
+	assert_false(BAD("allocated 100 MiB"));
+	assert_false(BAD("taskset: bad affinity 'zz'"));
+	assert_false(BAD("[1, 2]"));
+	assert_false(BAD(""));
+}
+
+static const char out_log[] =
+	"{\"type\":\"event\",\"workload\":\"fragment\",\"name\":\"ready\"}\n"
+	"before any line: not counted\n"
+	"{broken before any line\n"
+	"{\"type\":\"line-start\",\"workload\":\"spawn\",\"line\":1,\"t_mono_ns\":5}\n"
+	"taskset: bad affinity 'zz'   \n"
+	"and a second line of text\n"
+	"{\"type\":\"metric\",\"workload\":\"spawn\",\"name\":\"exit_status\",\"value\":1,\"unit\":\"status\"}\n"
+	"{\"type\":\"line-end\",\"workload\":\"spawn\",\"line\":1,\"exit_status\":1,\"signal\":0}\n"
+	"{\"type\":\"line-start\",\"workload\":\"repro\",\"line\":2,\"t_mono_ns\":9}\n"
+	"{\"type\":\"metric\",\"workload\":\"repro\",\"name\":\"mb\",\"value\":12}\n"
+	"{\"type\":\"metric\",\"workload\":\"repro\",\"name\":\"mb\",\"value\":\n"
+	"{oops 1\n"
+	"{oops 2\n"
+	"{oops 3\n"
+	"\t{oops 4\n"
+	"{\"type\":\"line-end\",\"workload\":\"repro\",\"line\":2,\"exit_status\":137,\"signal\":9}\n"
+	"{\"type\":\"line-start\",\"workload\":\"repro\",\"line\":3,\"t_mono_ns\":11}\n"
+	"{\"x\":1}\n"
+	"{cut by the guest's end";
+
+static void lines_of_out_log(void **state)
+{
+	(void)state;
+	struct workload_lines w;
+	workload_lines_parse(out_log, strlen(out_log), &w);
+	assert_int_equal(w.n, 3);
+
+	assert_int_equal(w.v[0].line, 1);
+	assert_string_equal(w.v[0].workload, "spawn");
+	assert_true(w.v[0].ended);
+	assert_int_equal(w.v[0].exit_status, 1);
+	assert_int_equal(w.v[0].signal, 0);
+	assert_string_equal(w.v[0].first_text, "taskset: bad affinity 'zz'");
+	assert_int_equal(w.v[0].bad_lines, 0);
+
+	assert_string_equal(w.v[1].workload, "repro");
+	assert_int_equal(w.v[1].exit_status, 137);
+	assert_int_equal(w.v[1].signal, 9);
+	assert_null(w.v[1].first_text);
+	assert_int_equal(w.v[1].bad_lines, 5);
+	assert_int_equal(w.v[1].n_examples, WORKLOAD_LINE_EXAMPLES);
+	assert_string_equal(w.v[1].examples[0], "{\"type\":\"metric\",\"workload\":\"repro\",\"name\":\"mb\",\"value\":");
+	assert_string_equal(w.v[1].examples[2], "{oops 2");
+
+	/* the guest ended inside line 3: no ending, and its cut last line is not judged */
+	assert_int_equal(w.v[2].line, 3);
+	assert_false(w.v[2].ended);
+	assert_int_equal(w.v[2].bad_lines, 0);
+
+	struct metric_set m = METRIC_SET_INIT;
+	workload_lines_metrics(&w, &m);
+	assert_int_equal(m.n, 2);
+	assert_true(metric_set_get(&m, "spawn.bad_lines")->value == 0);
+	/* the lines of one workload summed */
+	assert_true(metric_set_get(&m, "repro.bad_lines")->value == 5);
+	assert_string_equal(metric_set_get(&m, "repro.bad_lines")->source, "out.log");
+
+	json_t *j = workload_lines_json(&w);
+	assert_int_equal(json_array_size(j), 3);
+	json_t *l2 = json_array_get(j, 1), *l3 = json_array_get(j, 2);
+	assert_int_equal(json_integer_value(json_object_get(l2, "signal")), 9);
+	assert_true(json_is_null(json_object_get(l2, "first_text")));
+	assert_int_equal(json_array_size(json_object_get(l2, "bad_line_examples")), 3);
+	assert_true(json_is_null(json_object_get(l3, "exit_status")));
+	assert_true(json_is_false(json_object_get(l3, "ended")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "first_text")),
+			    "taskset: bad affinity 'zz'");
+	json_decref(j);
+	metric_set_clear(&m);
+	workload_lines_clear(&w);
+
+	/* out.log without markers (lab boot, older trials): no lines */
+	const char *plain = "{\"type\":\"metric\",\"workload\":\"w\",\"name\":\"x\",\"value\":1}\n{bad\n";
+	workload_lines_parse(plain, strlen(plain), &w);
+	assert_int_equal(w.n, 0);
+	workload_lines_clear(&w);
+}
+
+/* A program's bytes need not be UTF-8; trial.json stays JSON, and a long
+ * line is cut. */
+static void odd_text_kept_as_json(void **state)
+{
+	(void)state;
+	char text[600];
+	int n = snprintf(text, sizeof(text), "{\"type\":\"line-start\",\"workload\":\"r\",\"line\":1}\n"
+					     "caf\xe9 \xff\n{");
+	memset(text + n, 'x', 400);
+	strcpy(text + n + 400, "\n");
+	struct workload_lines w;
+	workload_lines_parse(text, strlen(text), &w);
+	assert_int_equal(w.n, 1);
+	assert_int_equal(strlen(w.v[0].examples[0]), WORKLOAD_LINE_TEXT_MAX);
+	json_t *j = workload_lines_json(&w);
+	json_t *l = json_array_get(j, 0);
+	assert_string_equal(json_string_value(json_object_get(l, "first_text")), "caf? ?");
+	assert_int_equal(json_array_size(json_object_get(l, "bad_line_examples")), 1);
+	json_decref(j);
+	workload_lines_clear(&w);
+}
+
+/* Every line's metrics have a catalogue row, with the unit the runner writes,
+ * whatever the workload; a workload's own metrics keep theirs. */
+static void line_metrics_catalogued(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name, *unit;
+		enum metric_kind kind;
+		enum metric_better better;
+	} rows[] = {
+		{ "repro." LINE_METRIC_EXIT_STATUS, "status", METRIC_EVENTS, BETTER_NEITHER },
+		{ "taskset." LINE_METRIC_SIGNAL, "signal", METRIC_EVENTS, BETTER_NEITHER },
+		{ "spawn." LINE_METRIC_WALL, "s", METRIC_TIME, BETTER_NEITHER },
+		{ "oom-hog." LINE_METRIC_MEMORY_PEAK, "bytes", METRIC_SIZE, BETTER_LOWER },
+		{ "binder-mmap." LINE_METRIC_OOM_KILLS, "count", METRIC_EVENTS, BETTER_LOWER },
+		{ "my-repro." LINE_METRIC_BAD_LINES, "count", METRIC_EVENTS, BETTER_LOWER },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct metric_def *d = metric_catalog_find(rows[i].name);
+		assert_non_null(d);
+		assert_string_equal(d->unit, rows[i].unit);
+		assert_int_equal(d->kind, rows[i].kind);
+		assert_int_equal(d->better, rows[i].better);
+	}
+	assert_null(metric_catalog_find("binder-mmap.mmap_ok"));
+	assert_null(metric_catalog_find("binder-sendvec.sendvec_ns_per_rt.size=4096"));
+	assert_null(metric_catalog_find("exit_status"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(bad_line_rule),
+		cmocka_unit_test(lines_of_out_log),
+		cmocka_unit_test(odd_text_kept_as_json),
+		cmocka_unit_test(line_metrics_catalogued),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

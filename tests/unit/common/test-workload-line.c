@@ -1,0 +1,41 @@
+/* test-workload-line.c - the workload a line stands for
+ * (common/proto/workload-line.c): the name its metrics get, as the guest's
+ * line runner and the host's checks both read it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "common/proto/workload-line.h"
+
+#define NAME(...) workload_line_name((const char *const[]){ __VA_ARGS__, NULL })
+
+static void names(void **state)
+{
+	(void)state;
+	assert_string_equal(NAME("spawn", "-n", "1"), "spawn");
+	/* a path names its last component: a metric name has no '/' */
+	assert_string_equal(NAME("/usr/bin/oom-hog", "--mode", "reaper"), "oom-hog");
+	assert_string_equal(NAME("./repro"), "repro");
+	/* pinned: the program taskset runs, past its options and the mask */
+	assert_string_equal(NAME("taskset", "zz", "spawn", "-n", "1"), "spawn");
+	assert_string_equal(NAME("taskset", "1", "binder-sendvec"), "binder-sendvec");
+	assert_string_equal(NAME("taskset", "-a", "-c", "0,1", "repro", "x"), "repro");
+	assert_string_equal(NAME("taskset", "-c", "0", "taskset", "1", "spawn"), "spawn");
+	/* taskset -p pins a running process; a mask and nothing to run is taskset's own line */
+	assert_string_equal(NAME("taskset", "-p", "1", "42"), "taskset");
+	assert_string_equal(NAME("taskset", "1"), "taskset");
+	assert_string_equal(NAME("oomlab-workload", "binder-mmap", "--opens", "3"), "binder-mmap");
+	assert_string_equal(NAME("oomlab-workload", "--list"), "oomlab-workload");
+	assert_string_equal(workload_line_name((const char *const[]){ NULL }), "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
