@@ -291,6 +291,12 @@ static int stage_files(const struct guest_files *files, const char *stage, struc
 			rc = chmod(to, file->executable ? 0755 : 0644);
 		if (rc < 0)
 			strbuf_addf(err, "cannot copy %s: %s", file->host, strerror(errno));
+		/* the image is keyed by the hash taken when the files were checked */
+		char copied[65];
+		if (rc == 0 && (hash_file_content(to, copied) < 0 || strcmp(copied, file->content))) {
+			strbuf_addf(err, "%s changed after the lab read it", file->host);
+			rc = -1;
+		}
 		free(dir);
 		free(to);
 	}
