@@ -15,6 +15,7 @@
 #include "common/paths.h"
 #include "perf-events.h"
 #include "trial.h"
+#include "common/proto/protocol.h"
 
 #define DEFAULT_PROFILE "phone-512m"
 /* Exit statuses for outcomes that have no command status (documented in --help). */
@@ -52,14 +53,32 @@ static char *join_command(int argc, char **argv)
 	return shell_join((const char *const *)argv, (size_t)argc);
 }
 
+/* --files: each folder, made absolute for the record, then the hash; bad
+ * input before anything is built or booted. */
+static void load_files(struct guest_files *files, const struct strlist *dirs)
+{
+	struct strbuf err = STRBUF_INIT;
+	for (size_t i = 0; i < dirs->n; i++) {
+		char *real = realpath(dirs->items[i], NULL);
+		if (guest_files_add(files, real ? real : dirs->items[i], &err) < 0)
+			die_usage("boot: --files %s: %s", dirs->items[i], err.buf);
+		free(real);
+	}
+	guest_files_finish(files);
+}
+
 /* The command and the prepare step on the host, before anything is built or booted. */
-static void check_commands(const struct profile *profile, const char *command, const char *prepare)
+static void check_commands(const struct profile *profile, const struct guest_files *files,
+			   const char *command, const char *prepare)
 {
 	struct guest_view guest;
 	struct strlist notes = STRLIST_INIT;
 	struct strbuf err = STRBUF_INIT;
+	size_t folder = 0;
 	if (guest_view_load(&guest, profile, &err) < 0)
 		die("boot: %s", err.buf);
+	if (guest_view_add_files(&guest, files, &folder, &err) < 0)
+		die_usage("boot: --files %s: %s", files->dirs.items[folder], err.buf);
 	if (command && command_check(&guest, command, false, &notes, &err) < 0)
 		die_usage("boot: the command: %s", err.buf);
 	if (prepare && command_check(&guest, prepare, false, &notes, &err) < 0)
@@ -87,7 +106,7 @@ int cmd_boot(int argc, char **argv)
 	const char *fault_text[FAULT_CAPABILITY_COUNT] = { NULL };
 	struct vm_watchdogs wd = default_watchdogs();
 	bool no_cgroup = false;
-	struct strlist events = STRLIST_INIT;
+	struct strlist events = STRLIST_INIT, file_dirs = STRLIST_INIT;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	const struct opt opts[] = {
 		OPT_STRING('p', "profile", &profile_name, "P",
@@ -116,6 +135,10 @@ int cmd_boot(int argc, char **argv)
 			 "perf.data and its decoded perf.script land in the trial folder"),
 		OPT_CALL(0, "perf", &events, NULL, default_events,
 			 "record the default events (see lab run --help)"),
+		OPT_CALL(0, "files", &file_dirs, "DIR", opt_push,
+			 "bring folder DIR into the guest, read-only, at " GUEST_FILES_DIR " (repeatable; "
+			 "the folders merge): its top level and bin/ are on PATH, a dynamically "
+			 "linked program's libraries come along"),
 		OPT_STRING(0, "prepare", &prepare, "CMD",
 			   "run CMD first, outside the cgroup, until it prints a JSON event named "
 			   "ready (e.g. 'fragment'); it holds while CMD runs and is stopped after"),
@@ -169,7 +192,9 @@ int cmd_boot(int argc, char **argv)
 	if (fault_plan_check_kernel(&faults, v, &base, &err) < 0)
 		die_usage("boot: %s", err.buf);
 	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
-	check_commands(&profile, interactive ? NULL : command, prepare);
+	struct guest_files files = GUEST_FILES_INIT(platform.arch);
+	load_files(&files, &file_dirs);
+	check_commands(&profile, &files, interactive ? NULL : command, prepare);
 	if (kernel_build(v, &base, &err) < 0)
 		die("kernel %s: %s", v->name, err.buf);
 	const char *accel;
@@ -183,7 +208,8 @@ int cmd_boot(int argc, char **argv)
 	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
 				   .accel = accel, .clock = clock, .watchdogs = wd, .stream_output = !interactive,
 				   .interactive = interactive, .use_cgroup = use_cgroup,
-				   .perf_args = &perf_args, .prepare = prepare, .faults = &faults };
+				   .perf_args = &perf_args, .prepare = prepare, .faults = &faults,
+				   .files = &files };
 	struct vm_run vm;
 	if (trial_run(&spec, &vm, &err) < 0)
 		die("boot: %s", err.buf);
@@ -220,6 +246,8 @@ int cmd_boot(int argc, char **argv)
 	free(vm.detail);
 	strlist_clear(&perf_args);
 	strlist_clear(&events);
+	strlist_clear(&file_dirs);
+	guest_files_clear(&files);
 	free(command);
 	free(dir);
 	profile_clear(&profile);

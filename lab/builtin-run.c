@@ -25,6 +25,7 @@
 #include "options.h"
 #include "common/trial-record.h"
 #include "common/paths.h"
+#include "common/proto/protocol.h"
 #include "perf-events.h"
 #include "profile.h"
 #include "progress.h"
@@ -97,6 +98,7 @@ struct run_plan {
 	unsigned shard_k, shard_n;
 	struct clock_choice clock;
 	struct fault_plan faults;  /* the profile's, under the experiment's, under the options' */
+	struct guest_files files;  /* the experiment's `files`, on every trial's tools disk */
 	/* --fail-page-alloc / --failslab as given (NULL: not), kept in run.json for --resume */
 	const char *fault_text[FAULT_CAPABILITY_COUNT];
 	struct fault_plan asked;
@@ -148,6 +150,12 @@ static json_t *run_json(const struct run_plan *p)
 						    p->clock.from));
 	if (fault_plan_armed(&p->faults))
 		json_object_set_new(run, "fault_injection", fault_plan_json(&p->faults));
+	if (guest_files_any(&p->files)) {
+		/* where relative folders were found from, so that --resume finds them again */
+		json_t *files = guest_files_json(&p->files);
+		json_object_set_new(files, "base", json_string(p->exp.files_base));
+		json_object_set_new(run, "files", files);
+	}
 	json_t *options = json_object();
 	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++)
 		if (p->fault_text[i])
@@ -192,6 +200,19 @@ static json_t *run_json(const struct run_plan *p)
 	return run;
 }
 
+/* The experiment's folders for the guest, checked for its architecture; bad
+ * input names the line, before anything is built or booted. */
+static void load_files(struct run_plan *p)
+{
+	struct strbuf err = STRBUF_INIT;
+	p->files = GUEST_FILES_INIT(p->exp.platform.arch);
+	for (size_t i = 0; i < p->exp.files.n; i++)
+		if (guest_files_add(&p->files, p->exp.files.items[i], &err) < 0)
+			die_usage("%s:%d: files = %s: %s", p->exp.path, p->exp.files_lines[i],
+				  p->exp.files.items[i], err.buf);
+	guest_files_finish(&p->files);
+}
+
 static void load_plan_parts(struct run_plan *p, const char *profile_name, struct clock_choice option)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -208,10 +229,15 @@ static void load_plan_parts(struct run_plan *p, const char *profile_name, struct
 		if (!variant_find(&p->variants, p->exp.variants.items[i]))
 			die_usage("%s: variant '%s' does not exist (see lab kernel list)", p->exp.path,
 				  p->exp.variants.items[i]);
+	load_files(p);
 	/* every command line on the host, before anything is built or booted */
 	struct guest_view guest;
+	size_t folder = 0;
 	if (guest_view_load(&guest, &p->profile, &err) < 0)
 		die("run: %s", err.buf);
+	if (guest_view_add_files(&guest, &p->files, &folder, &err) < 0)
+		die_usage("%s:%d: files = %s: %s", p->exp.path, p->exp.files_lines[folder],
+			  p->exp.files.items[folder], err.buf);
 	if (experiment_check_commands(&p->exp, &guest, &err) < 0)
 		die_usage("%s", err.buf);
 	struct strlist declared = STRLIST_INIT;
@@ -290,7 +316,10 @@ static void plan_resume(struct run_plan *p, const char *run, unsigned jobs)
 	if (clock && guest_clock_parse(clock, &kept.clock) < 0)
 		die_usage("run: %s: clock '%s' is not realtime or icount", path, clock);
 	struct strbuf err = STRBUF_INIT;
-	if (experiment_parse(&p->exp, name, path, text, &err) < 0)
+	/* relative `files` from where the run found them, not from the run's folder */
+	json_t *files = json_object_get(meta, "files");
+	const char *base = json_string_value(json_object_get(files, "base"));
+	if (experiment_parse_at(&p->exp, name, path, base ? base : p->dir, text, &err) < 0)
 		die_usage("run: %s", err.buf);
 	p->exp.trials = (unsigned)json_integer_value(json_object_get(meta, "trials_per_group"));
 	/* the run's own design: a sequential run stays one (the experiment file may say
@@ -313,6 +342,12 @@ static void plan_resume(struct run_plan *p, const char *run, unsigned jobs)
 	if (fault_plan_parse_options(&p->asked, p->fault_text, &err) < 0)
 		die_usage("run: %s: fault_options: %s", path, err.buf);
 	load_plan_parts(p, profile, kept);
+	/* the trials to come run the programs the others ran, or none */
+	const char *ran = json_string_value(json_object_get(files, "hash"));
+	if ((ran || guest_files_any(&p->files)) && (!ran || strcmp(ran, p->files.hash)))
+		die_usage("run: --resume %s: the run's files were %.16s, now they are %.16s (a "
+			  "result names the programs it ran: start a new run)", run, ran ? ran : "none",
+			  guest_files_any(&p->files) ? p->files.hash : "none");
 	choose_jobs(p, jobs);
 	json_int_t recorded = json_integer_value(json_object_get(meta, "jobs"));
 	if (p->jobs > (recorded > 1 ? recorded : 1)) {
@@ -352,6 +387,7 @@ static int run_one(void *arg)
 		.target_max_free_blocks = p->exp.target_max_free_blocks,
 		.faults = &p->faults,
 		.trials_at_once = p->jobs,
+		.files = &p->files,
 	};
 	spec.watchdogs.total = p->exp.trial_timeout;
 	struct strbuf err = STRBUF_INIT;
@@ -538,7 +574,7 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 		die_usage("run: %s", err.buf);
 	/* the guest images once, here, rather than by every worker at once */
 	struct guest_images img;
-	if (guest_images_prepare(&img, p->exp.platform.arch, &err) < 0)
+	if (guest_images_prepare(&img, p->exp.platform.arch, &p->files, &err) < 0)
 		die("run: %s", err.buf);
 	guest_images_clear(&img);
 
@@ -772,6 +808,13 @@ int cmd_run(int argc, char **argv)
 		     p.exp.trials == 1 ? "" : "s", p.seed,
 		     p.shard_n > 1 ? " (one shard)" : "");
 	free(platform);
+	if (guest_files_any(&p.files)) {
+		struct strbuf dirs = STRBUF_INIT;
+		for (size_t i = 0; i < p.files.dirs.n; i++)
+			strbuf_addf(&dirs, "%s%s", i ? ", " : "", p.files.dirs.items[i]);
+		note("files %.16s in the guest's " GUEST_FILES_DIR ": %s", p.files.hash, dirs.buf);
+		strbuf_release(&dirs);
+	}
 	say_jobs(&p);
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
 	warn_if_undecidable(&p);

@@ -7,6 +7,7 @@
 
 #include "common/proto/protocol.h"
 #include "common/run-command.h"
+#include "guest-files.h"
 #include "guest-image.h"
 #include "shell-words.h"
 
@@ -45,6 +46,26 @@ int guest_view_load(struct guest_view *g, const struct profile *p, struct strbuf
 	g->slow_disk = p->slow_disk_size > 0;
 	if (guest_programs(&g->programs, &g->workloads, err) < 0) {
 		guest_view_clear(g);
+		return -1;
+	}
+	return 0;
+}
+
+int guest_view_add_files(struct guest_view *g, const struct guest_files *f, size_t *folder,
+			 struct strbuf *err)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->files[i].executable)
+			strlist_push_owned(&g->programs, guest_files_path(f->files[i].path));
+	g->files = g->files || guest_files_any(f);
+	for (size_t i = 0; i < f->n; i++) {
+		const char *interp = f->files[i].interpreter;
+		if (!interp || strlist_has(&g->programs, interp))
+			continue;
+		strbuf_addf(err, "%s: its interpreter %s is not in the guest (it has busybox's "
+			    "/bin/sh and the files' own executables)", f->files[i].host, interp);
+		if (folder)
+			*folder = f->files[i].folder;
 		return -1;
 	}
 	return 0;
@@ -186,7 +207,10 @@ static int check_command(const struct guest_view *g, const struct shell_command 
 		list_workloads(g, err);
 		strbuf_addf(err, ") nor a program of the guest%s", exec_first && syntax
 			    ? " (a workload line starts with its program; shell code goes in sh -c '...')"
-			    : " (busybox's applets, perf, stress-ng)");
+			    : g->files ? " (busybox's applets, perf, stress-ng, the files' executables: "
+					 "their top level and bin/ are on PATH)"
+			    : " (busybox's applets, perf, stress-ng; a program of your own comes with "
+			      "files = DIR or lab boot --files DIR)");
 		return -1;
 	}
 	/* `taskset [-a] MASK CMD...` pins CMD (the timing experiments pin

@@ -38,9 +38,19 @@ struct guest_view {
 	unsigned long long memory;  /* bytes */
 	unsigned numa_nodes;
 	bool slow_disk;
+	bool files;                 /* the user's folders are there (guest-files.h) */
 };
 
 int guest_view_load(struct guest_view *g, const struct profile *p, struct strbuf *err);
+/*
+ * The user's files join the guest's programs: every executable by its path
+ * under GUEST_FILES_DIR (its top level and bin/ are on PATH). A "#!" script
+ * whose interpreter the guest lacks is -1 with one line naming it in ERR,
+ * its folder's index in *FOLDER.
+ */
+struct guest_files;
+int guest_view_add_files(struct guest_view *g, const struct guest_files *f, size_t *folder,
+			 struct strbuf *err);
 void guest_view_clear(struct guest_view *g);
 
 /*

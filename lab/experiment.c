@@ -5,6 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +84,32 @@ static const char *set_margin(struct experiment *e, const char *glob, const char
 	return NULL;
 }
 
+/* `files = DIR`: an existing folder, made absolute. The reason is built in
+ * a buffer of its own: the parse is one at a time, the message used at once. */
+static const char *add_files(struct experiment *e, const char *v, int line)
+{
+	static char why[PATH_MAX + 128];
+	char *path = v[0] == '/' ? xstrdup(v) : xasprintf("%s/%s", e->files_base, v);
+	char *real = realpath(path, NULL);
+	const char *bad = NULL;
+	if (!real || !is_dir(real)) {
+		snprintf(why, sizeof(why), "wants a folder: %s %s%s", path,
+			 real ? "is not a folder" : "does not exist",
+			 v[0] == '/' ? "" : " (relative to the experiment file's folder)");
+		bad = why;
+	} else if (strlist_has(&e->files, real)) {
+		snprintf(why, sizeof(why), "names %s a second time", real);
+		bad = why;
+	} else {
+		strlist_push(&e->files, real);
+		e->files_lines = xrealloc(e->files_lines, e->files.n * sizeof(int));
+		e->files_lines[e->files.n - 1] = line;
+	}
+	free(real);
+	free(path);
+	return bad;
+}
+
 static const char *set_key(void *ctx, const char *key, const char *v, int line)
 {
 	struct experiment *e = ctx;
@@ -151,6 +179,8 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 		strlist_push(&e->workloads, v);
 		e->workload_lines = xrealloc(e->workload_lines, e->workloads.n * sizeof(int));
 		e->workload_lines[e->workloads.n - 1] = line;
+	} else if (!strcmp(key, "files")) {
+		return add_files(e, v, line);
 	} else if (!strcmp(key, "metrics")) {
 		strlist_clear(&e->metrics);
 		split_words(v, &e->metrics);
@@ -254,7 +284,22 @@ json_t *experiment_parametric_json(const struct experiment *e)
 int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,
 		     struct strbuf *err)
 {
+	char *dir = xstrdup(file);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';   /* "/x.conf" is in "/" */
+	int rc = experiment_parse_at(e, name, file, slash ? dir : ".", text, err);
+	free(dir);
+	return rc;
+}
+
+int experiment_parse_at(struct experiment *e, const char *name, const char *file, const char *base,
+			const char *text, struct strbuf *err)
+{
 	memset(e, 0, sizeof(*e));
+	e->files_base = realpath(base, NULL);
+	if (!e->files_base)
+		e->files_base = xstrdup(base);
 	e->name = xstrdup(name);
 	e->path = xstrdup(file);
 	e->text = xstrdup(text);
@@ -264,7 +309,7 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 	e->platform = PLATFORM_DEFAULT;
 	perf_default_events(&e->perf_events);
 	/* '#' starts a comment only at the start of a line: commands may hold one. */
-	static const char *const repeatable[] = { "workload", NULL };
+	static const char *const repeatable[] = { "workload", "files", NULL };
 	const struct kvfile_options opts = { .inline_comments = false, .repeatable = repeatable };
 	if (kvfile_parse(file, text, &opts, set_key, e, err) < 0)
 		return -1;
@@ -411,5 +456,8 @@ void experiment_clear(struct experiment *e)
 	strlist_clear(&e->margin_globs);
 	strlist_clear(&e->margins);
 	free(e->margin_lines);
+	strlist_clear(&e->files);
+	free(e->files_lines);
+	free(e->files_base);
 	memset(e, 0, sizeof(*e));
 }

@@ -74,6 +74,12 @@ struct experiment {
 	struct fault_plan faults;
 	enum guest_clock clock;   /* clock.h; wins over the profile's */
 	bool clock_given;         /* the file says clock = */
+	/* files = DIR (may repeat): folders brought into the guest (guest-files.h),
+	 * absolute, a relative one resolved from the experiment file's folder;
+	 * each one's line in the file */
+	struct strlist files;
+	int *files_lines;
+	char *files_base;         /* the folder relative ones were resolved from */
 };
 
 #define DEFAULT_MAX_TRIALS 20
@@ -84,6 +90,11 @@ struct experiment {
 
 int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,
 		     struct strbuf *err);
+/* The same, with relative `files` folders resolved from BASE rather than
+ * FILE's folder (lab run --resume: FILE is run.json, BASE the folder of the
+ * experiment file the run started from). */
+int experiment_parse_at(struct experiment *e, const char *name, const char *file, const char *base,
+			const char *text, struct strbuf *err);
 int experiment_load(struct experiment *e, const char *name, struct strbuf *err);
 void experiment_names(struct strlist *names);
 /* The group labels: the variants, their debug companions "<variant>+debug"

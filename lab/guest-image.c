@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "guest-files.h"
 #include "guest-root.h"
 #include "hash.h"
 #include "kbuild.h"
@@ -16,7 +17,7 @@
 #include "common/run-command.h"
 
 /* Bump when the image layout changes. */
-#define GUEST_RECIPE "oomlab-guest-1"
+#define GUEST_RECIPE "oomlab-guest-2"
 /* The host's busybox lists the applets: an arm64 one cannot run here, and
  * both are Debian's busybox-static of one version (scripts/install-deps). */
 #define BUSYBOX "/bin/busybox"
@@ -148,9 +149,10 @@ static int build_initramfs(const struct guest_root *r, const char *path, struct 
 	strbuf_addf(&spec, "file /bin/busybox %s 0755 0 0\n", r->busybox);
 	for (size_t i = 0; i < applets.n; i++)
 		strbuf_addf(&spec, "slink /bin/%s busybox 0777 0 0\n", applets.items[i]);
-	/* Dynamically linked programs live on the tools disk, mounted at /ro. */
+	/* Dynamically linked programs live on the tools disk, mounted at /ro, and so
+	 * do the user's files. */
 	strbuf_addstr(&spec, "slink /usr /ro/usr 0777 0 0\nslink /lib /ro/lib 0777 0 0\n"
-			     "slink /lib64 /ro/lib64 0777 0 0\n");
+			     "slink /lib64 /ro/lib64 0777 0 0\nslink /oomlab /ro/oomlab 0777 0 0\n");
 	char *etc = cache_path("tools/passwd");
 	write_file_str(etc, "root:x:0:0:root:/root:/bin/sh\n");
 	strbuf_addf(&spec, "file /etc/passwd %s 0644 0 0\n", etc);
@@ -206,7 +208,49 @@ struct tools_inputs {
 	struct strlist programs;  /* host paths */
 	struct strlist libs;      /* "soname-path\treal-path" */
 	struct strlist workloads; /* names to link to oomlab-workload */
+	const struct guest_files *files; /* the user's, or NULL */
 };
+
+/* Where a library the guest's loader asks for at GUEST goes under STAGE (""
+ * for the guest's own view of it): merged /usr, as on the host, where
+ * /lib/x86_64-linux-gnu/x is /usr/lib/x86_64-linux-gnu/x. */
+static char *staged_library(const char *stage, const char *guest)
+{
+	return starts_with(guest, "/lib64/") ? xasprintf("%s%s", stage, guest)
+	     : starts_with(guest, "/lib/") ? xasprintf("%s/usr%s", stage, guest)
+	     : xasprintf("%s%s", stage, guest);
+}
+
+/* The user's files' libraries join the tools'; one file in the guest cannot be two. */
+static int merge_file_libraries(const struct guest_files *files, struct strlist *libs,
+				struct strbuf *err)
+{
+	for (size_t i = 0; i < files->libs.n; i++) {
+		const char *entry = files->libs.items[i], *tab = strchr(entry, '\t');
+		char *guest = xstrndup(entry, (size_t)(tab - entry));
+		char *at = staged_library("", guest);
+		int rc = 0;
+		for (size_t k = 0; rc == 0 && k < libs->n; k++) {
+			const char *other = libs->items[k], *otab = strchr(other, '\t');
+			char *oguest = xstrndup(other, (size_t)(otab - other));
+			char *oat = staged_library("", oguest);
+			if (!strcmp(at, oat) && strcmp(tab + 1, otab + 1)) {
+				strbuf_addf(err, "the files need %s as %s, and the guest's own programs "
+					    "need %s there", tab + 1, at, otab + 1);
+				rc = -1;
+			}
+			free(oat);
+			free(oguest);
+		}
+		free(at);
+		free(guest);
+		if (rc < 0)
+			return -1;
+		if (!strlist_has(libs, entry))
+			strlist_push(libs, entry);
+	}
+	return 0;
+}
 
 static int gather_tools(const struct guest_root *r, struct tools_inputs *in, struct strbuf *err)
 {
@@ -217,11 +261,46 @@ static int gather_tools(const struct guest_root *r, struct tools_inputs *in, str
 	for (size_t i = 0; i < in->programs.n; i++)
 		if (guest_root_libraries(r, in->programs.items[i], &in->libs, err) < 0)
 			return -1;
+	if (in->files && merge_file_libraries(in->files, &in->libs, err) < 0)
+		return -1;
 	strlist_sort(&in->libs);
 	/* the host's build lists them: the same sources as any architecture's */
 	char *host_workloads = guest_workload_binary();
 	int rc = workload_names(host_workloads, &in->workloads, err);
 	free(host_workloads);
+	return rc;
+}
+
+/* The user's files under GUEST_FILES_DIR, executable or not as on the host;
+ * the folder is there, empty, without them. */
+static int stage_files(const struct guest_files *files, const char *stage, struct strbuf *err)
+{
+	char *top = xasprintf("%s" GUEST_FILES_DIR, stage);
+	int rc = mkdir_p(top, 0755);
+	if (rc < 0)
+		strbuf_addf(err, "cannot create %s: %s", top, strerror(errno));
+	for (size_t i = 0; files && rc == 0 && i < files->n; i++) {
+		const struct guest_file *file = &files->files[i];
+		char *to = xasprintf("%s/%s", top, file->path);
+		char *dir = xstrdup(to);
+		*strrchr(dir, '/') = '\0';
+		rc = mkdir_p(dir, 0755);
+		if (rc == 0)
+			rc = copy_file(file->host, to);
+		if (rc == 0)
+			rc = chmod(to, file->executable ? 0755 : 0644);
+		if (rc < 0)
+			strbuf_addf(err, "cannot copy %s: %s", file->host, strerror(errno));
+		/* the image is keyed by the hash taken when the files were checked */
+		char copied[65];
+		if (rc == 0 && (hash_file_content(to, copied) < 0 || strcmp(copied, file->content))) {
+			strbuf_addf(err, "%s changed after the lab read it", file->host);
+			rc = -1;
+		}
+		free(dir);
+		free(to);
+	}
+	free(top);
 	return rc;
 }
 
@@ -247,11 +326,7 @@ static int stage_tools(const struct tools_inputs *in, const char *stage, struct 
 		char *entry = xstrdup(in->libs.items[i]);
 		char *tab = strchr(entry, '\t');
 		*tab = '\0';
-		/* Merged /usr on the host: /lib/x86_64-linux-gnu/x is /usr/lib/x86_64-linux-gnu/x. */
-		const char *want = entry;
-		char *to = starts_with(want, "/lib64/") ? xasprintf("%s%s", stage, want)
-			 : starts_with(want, "/lib/") ? xasprintf("%s/usr%s", stage, want)
-			 : xasprintf("%s%s", stage, want);
+		char *to = staged_library(stage, entry);
 		char *dir = xstrdup(to);
 		*strrchr(dir, '/') = '\0';
 		mkdir_p(dir, 0755);
@@ -271,6 +346,8 @@ static int stage_tools(const struct tools_inputs *in, const char *stage, struct 
 			strbuf_addf(err, "cannot link %s: %s", link, strerror(errno));
 		free(link);
 	}
+	if (rc == 0)
+		rc = stage_files(in->files, stage, err);
 	char *lib = xasprintf("%s/lib", stage);
 	if (rc == 0 && symlink("usr/lib", lib) < 0) {
 		strbuf_addf(err, "cannot link %s: %s", lib, strerror(errno));
@@ -320,11 +397,13 @@ static int build_tools_image(const struct tools_inputs *in, const char *path, st
 	return rc;
 }
 
-int guest_images_prepare(struct guest_images *img, enum guest_arch arch, struct strbuf *err)
+int guest_images_prepare(struct guest_images *img, enum guest_arch arch,
+			 const struct guest_files *files, struct strbuf *err)
 {
 	memset(img, 0, sizeof(*img));
 	struct guest_root root;
-	struct tools_inputs in = { STRLIST_INIT, STRLIST_INIT, STRLIST_INIT };
+	struct tools_inputs in = { STRLIST_INIT, STRLIST_INIT, STRLIST_INIT,
+				   files && guest_files_any(files) ? files : NULL };
 	int rc = -1;
 	char initramfs_hash[65], tools_hash[65];
 	if (guest_root_find(&root, arch, err) < 0)
@@ -362,6 +441,9 @@ int guest_images_prepare(struct guest_images *img, enum guest_arch arch, struct 
 	}
 	for (size_t i = 0; i < in.workloads.n; i++)
 		hasher_add_str(h, "workload", in.workloads.items[i]);
+	/* their libraries are among the libs above */
+	if (in.files)
+		hasher_add_str(h, "files", in.files->hash);
 	hasher_finish(h, tools_hash);
 
 	char *dir = cache_path("guest");

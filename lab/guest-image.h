@@ -4,7 +4,12 @@
  *   tree's usr/gen_init_cpio, so no root privileges are needed);
  * - the tools disk: an erofs image with perf, stress-ng, our workloads and
  *   every library they load, so these programs cost reclaimable page cache
- *   in the guest, as on a phone, instead of pinned initramfs memory.
+ *   in the guest, as on a phone, instead of pinned initramfs memory; and the
+ *   user's files (guest-files.h) with the libraries they load, their hash
+ *   in its key. One disk rather than a disk of their own: no other device
+ *   for QEMU and the agent to know, and their libraries are where the
+ *   guest's loader already looks. Each set of files costs a copy of the
+ *   tools (about 60 MB here, built in under a second) in the cache.
  * Plus the small per-boot archive carrying the job.
  */
 #ifndef LAB_GUEST_IMAGE_H
@@ -19,9 +24,12 @@ struct guest_images {
 	char hash[65];     /* of both, for the trial record */
 };
 
-/* Builds ARCH's images unless cached (guest-root.h says where their programs
- * come from); 0 or -1 with the reason in err. */
-int guest_images_prepare(struct guest_images *img, enum guest_arch arch, struct strbuf *err);
+/* Builds ARCH's images, with FILES (NULL: none) on the tools disk, unless
+ * cached (guest-root.h says where their programs come from); 0 or -1 with
+ * the reason in err. */
+struct guest_files;
+int guest_images_prepare(struct guest_images *img, enum guest_arch arch,
+			 const struct guest_files *files, struct strbuf *err);
 /* A file of the job archive: /job/<name> in the guest. */
 struct job_file {
 	const char *name;

@@ -48,16 +48,48 @@ static void add_entry(struct strlist *libs, const char *guest, const char *file)
 	free(entry);
 }
 
+/*
+ * Where the guest's loader finds a library the host's loader found at
+ * HOST_PATH: the same path in the folders it searches by default (the guest
+ * has no ld.so.cache), else its folder of the triplet, under its file name
+ * (the soname it was looked up by): a library from /usr/local/lib, an
+ * RPATH or $ORIGIN is found there all the same.
+ */
+static char *guest_library_path(const char *host_path, const char *triplet)
+{
+	const char *base = strrchr(host_path, '/') + 1;
+	size_t dir_len = (size_t)(base - 1 - host_path);
+	const char *const prefixes[] = { "/lib", "/usr/lib" };
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+		if (strncmp(host_path, prefixes[i], n))
+			continue;
+		if (dir_len == n || (dir_len == n + 1 + strlen(triplet) && host_path[n] == '/' &&
+				     !strncmp(host_path + n + 1, triplet, strlen(triplet))))
+			return xstrdup(host_path);
+	}
+	return xasprintf("/usr/lib/%s/%s", triplet, base);
+}
+
 /* The host's libraries of the host's own programs, as ldd resolves them. */
-static int ldd_libraries(const char *program, struct strlist *libs, struct strbuf *err)
+static int ldd_libraries(const struct guest_root *r, const char *program, struct strlist *libs,
+			 struct strbuf *err)
 {
 	const char *argv[] = { "ldd", program, NULL };
 	struct strbuf out = STRBUF_INIT;
 	if (capture_command_or_say(argv, &out, err) != 0)
 		return -1;
 	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char *arrow = strstr(line, "=>");
+		if (arrow && strstr(arrow, "not found")) {
+			char *name = trim(line);
+			name[strcspn(name, " \t")] = '\0';
+			strbuf_addf(err, "%s needs %s, which the host's loader does not find", program, name);
+			strbuf_release(&out);
+			return -1;
+		}
 		char *slash = strchr(line, '/');
-		if (!slash || strstr(line, "not found"))
+		if (!slash)
 			continue;
 		char *end = slash + strcspn(slash, " \t(");
 		*end = '\0';
@@ -67,8 +99,12 @@ static int ldd_libraries(const char *program, struct strlist *libs, struct strbu
 			strbuf_release(&out);
 			return -1;
 		}
-		/* Keep the name ldd asked for (the soname); the content is the real file. */
-		add_entry(libs, slash, real);
+		/* The interpreter (no "=>") stays where PT_INTERP names it; a library
+		 * keeps the path ldd found it at, where the guest's loader looks. The
+		 * content is the real file's. */
+		char *guest = arrow ? guest_library_path(slash, arch_facts(r->arch)->triplet) : xstrdup(slash);
+		add_entry(libs, guest, real);
+		free(guest);
 		free(real);
 	}
 	strbuf_release(&out);
@@ -167,7 +203,7 @@ int guest_root_libraries(const struct guest_root *r, const char *program, struct
 			 struct strbuf *err)
 {
 	if (r->arch == host_arch())
-		return ldd_libraries(program, libs, err);
+		return ldd_libraries(r, program, libs, err);
 	return foreign_libraries(r, program, libs, err);
 }
 

@@ -1,9 +1,14 @@
 /* The guest's architecture and page size (platform.h). */
 #include "platform.h"
 
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct arch_facts facts[] = {
 	[ARCH_X86_64] = {
@@ -23,7 +28,7 @@ static const struct arch_facts facts[] = {
 		.machine = "microvm,acpi=off,x-option-roms=off", .virtio_bus = "device",
 		.panic_device = NULL, .machine_cmdline = "reboot=t", .numa_by_emulation = true,
 		.console = "ttyS0",
-		.triplet = "x86_64-linux-gnu", .page_sizes = "4k",
+		.triplet = "x86_64-linux-gnu", .page_sizes = "4k", .elf_machine = EM_X86_64,
 	},
 	[ARCH_ARM64] = {
 		.name = "arm64", .uname = "aarch64", .kernel_arch = "arm64",
@@ -34,6 +39,7 @@ static const struct arch_facts facts[] = {
 		.virtio_bus = "pci", .panic_device = "pvpanic-pci", .machine_cmdline = "",
 		.numa_by_emulation = false,
 		.console = "ttyAMA0", .triplet = "aarch64-linux-gnu", .page_sizes = "4k, 16k, 64k",
+		.elf_machine = EM_AARCH64,
 	},
 };
 
@@ -128,4 +134,92 @@ bool platform_equal(const struct platform *a, const struct platform *b)
 unsigned long platform_page_bytes(const struct platform *p)
 {
 	return (unsigned long)p->page_kib << 10;
+}
+
+const char *elf_machine_name(unsigned machine)
+{
+	switch (machine) {
+	case EM_X86_64: return "x86_64";
+	case EM_AARCH64: return "aarch64";
+	case EM_386: return "i386";
+	case EM_ARM: return "arm";
+	case EM_RISCV: return "riscv";
+	case EM_PPC64: return "ppc64";
+	case EM_S390: return "s390";
+	case EM_MIPS: return "mips";
+	default: return "an unknown machine";
+	}
+}
+
+/* Whether a 64-bit little-endian ELF has a PT_INTERP program header. */
+static int elf_has_interp(int fd, const Elf64_Ehdr *eh, bool *interp)
+{
+	*interp = false;
+	if (eh->e_phentsize != sizeof(Elf64_Phdr))
+		return eh->e_phnum ? -1 : 0;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		Elf64_Phdr ph;
+		off_t at = (off_t)(eh->e_phoff + (Elf64_Off)i * sizeof(ph));
+		if (pread(fd, &ph, sizeof(ph), at) != (ssize_t)sizeof(ph))
+			return -1;
+		if (ph.p_type == PT_INTERP)
+			*interp = true;
+	}
+	return 0;
+}
+
+int elf_facts_read(const char *path, struct elf_facts *f, struct strbuf *err)
+{
+	memset(f, 0, sizeof(*f));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	/* the 32-bit header is the shorter: its e_machine is where the 64-bit one's is */
+	union {
+		unsigned char ident[EI_NIDENT];
+		Elf32_Ehdr h32;
+		Elf64_Ehdr h64;
+	} u;
+	memset(&u, 0, sizeof(u));
+	ssize_t n = pread(fd, &u, sizeof(u), 0);
+	int rc = 0;
+	if (n < SELFMAG || memcmp(u.ident, ELFMAG, SELFMAG)) {
+		close(fd);
+		return 0;   /* a script, data, or an empty file */
+	}
+	f->is_elf = true;
+	f->is_64 = u.ident[EI_CLASS] == ELFCLASS64;
+	f->little_endian = u.ident[EI_DATA] == ELFDATA2LSB;
+	size_t need = f->is_64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if (n < (ssize_t)need) {
+		strbuf_addf(err, "%s: an ELF whose header is cut short (%zd of %zu bytes)", path, n, need);
+		close(fd);
+		return -1;
+	}
+	uint16_t m = u.h32.e_machine;
+	f->machine = f->little_endian ? m : (unsigned)((m >> 8) | ((m & 0xff) << 8));
+	if (f->is_64 && f->little_endian && elf_has_interp(fd, &u.h64, &f->dynamic) < 0) {
+		strbuf_addf(err, "%s: an ELF whose program headers cannot be read", path);
+		rc = -1;
+	}
+	close(fd);
+	return rc;
+}
+
+int elf_check_arch(const char *path, enum guest_arch arch, struct elf_facts *f, struct strbuf *err)
+{
+	struct elf_facts local;
+	if (!f)
+		f = &local;
+	if (elf_facts_read(path, f, err) < 0)
+		return -1;
+	const struct arch_facts *a = arch_facts(arch);
+	if (!f->is_elf || (f->machine == a->elf_machine && f->is_64 && f->little_endian))
+		return 0;
+	strbuf_addf(err, "%s: an ELF for %s%s%s, but the guest is %s (build it with %s)", path,
+		    elf_machine_name(f->machine), f->is_64 ? "" : " (32-bit)",
+		    f->little_endian ? "" : " (big-endian)", a->name, a->compiler);
+	return -1;
 }

@@ -45,6 +45,7 @@ struct arch_facts {
 	const char *console;       /* console= of the kernel command line */
 	const char *triplet;       /* Debian's multiarch folder: x86_64-linux-gnu */
 	const char *page_sizes;    /* the supported ones, for messages: "4k", "4k, 16k, 64k" */
+	unsigned elf_machine;      /* e_machine of its programs: EM_X86_64, EM_AARCH64 */
 };
 
 const struct arch_facts *arch_facts(enum guest_arch arch);
@@ -71,6 +72,26 @@ bool platform_is_default(const struct platform *p);
 bool platform_equal(const struct platform *a, const struct platform *b);
 /* The page size in bytes, what getconf PAGESIZE says in the guest. */
 unsigned long platform_page_bytes(const struct platform *p);
+/* What an ELF file's header says (read with <elf.h>). */
+struct elf_facts {
+	bool is_elf;               /* the rest is only set for an ELF */
+	bool is_64;                /* ELFCLASS64 */
+	bool little_endian;        /* ELFDATA2LSB */
+	unsigned machine;          /* e_machine */
+	bool dynamic;              /* it has a program interpreter (PT_INTERP): it loads libraries */
+};
+
+/* Reads PATH's ELF header; a file that is no ELF is no error (is_elf false).
+ * -1 with one line in ERR when PATH cannot be read or its header is cut short. */
+int elf_facts_read(const char *path, struct elf_facts *f, struct strbuf *err);
+/* "x86_64", "aarch64", "i386", "arm", ...: an e_machine as uname -m says it. */
+const char *elf_machine_name(unsigned machine);
+/*
+ * 0 when PATH is no ELF, or an ELF that runs on ARCH (F is filled, may be
+ * NULL); -1 with one line naming PATH, the machine it is for and ARCH's.
+ */
+int elf_check_arch(const char *path, enum guest_arch arch, struct elf_facts *f, struct strbuf *err);
+
 /* Every platform the lab builds for, in the order lab kernel list shows them. */
 extern const struct platform all_platforms[];
 extern const unsigned all_platforms_count;

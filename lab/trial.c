@@ -130,6 +130,9 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	struct vm_watchdogs w = scaled_watchdogs(spec);
 	json_object_set_new(env, "watchdogs", watchdogs_json(&w));
 	json_object_set_new(env, "guest_images_hash", json_string(img->hash));
+	/* which programs of the user's ran: the content hash of their folders */
+	if (spec->files && guest_files_any(spec->files))
+		json_object_set_new(env, "files", guest_files_json(spec->files));
 	json_object_set_new(env, "profile", profile_json(spec->profile));
 	json_object_set_new(env, "fault_injection", fault_plan_json(trial_faults(spec)));
 	char *cpu = host_cpu_model(), *load = host_loadavg();
@@ -245,7 +248,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 		return -1;
 	}
 	struct guest_images img;
-	if (guest_images_prepare(&img, spec->variant->target.platform.arch, err) < 0)
+	if (guest_images_prepare(&img, spec->variant->target.platform.arch, spec->files, err) < 0)
 		return -1;
 	char *kernel = kernel_image_path(spec->variant);
 	char *job_cpio = xasprintf("%s/job.cpio", spec->dir);

@@ -2,7 +2,7 @@
  * One boot of one variant under one profile, recorded in a folder and
  * finished (trial-finish.h):
  *   trial.json      environment (variant, hashes, QEMU, accelerator, clock,
- *                   watchdogs, host)
+ *                   watchdogs, host, the user's files)
  *                   and outcome (ok, failed, panic, hang, boot-failure, killed)
  *   qemu.cmdline    the exact QEMU command line
  *   reproduce.sh    boots the same trial again
@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "clock.h"
+#include "guest-files.h"
 #include "profile.h"
 #include "variant.h"
 #include "vm.h"
@@ -46,6 +47,8 @@ struct trial_spec {
 	const struct fault_plan *faults;
 	/* Trials the lab runs at once beside this one (lab run -j); 0: one. */
 	unsigned trials_at_once;
+	/* The user's folders on the tools disk (guest-files.h); NULL: none. */
+	const struct guest_files *files;
 };
 
 /* Runs the trial; fills vm with the outcome. -1 (err) when it could not start. */

@@ -259,12 +259,12 @@ static const struct {
 	  "                    detail, partial, wall_seconds_to_ready, guest_uptime_at_ready,\n"
 	  "                    wall_seconds_total, accelerator, variant_hash, started_unix,\n"
 	  "                    lost_events, profile, environment_json, trial_dir, record_error,\n"
-	  "                    clock, clock_settings)\n"
+	  "                    clock, clock_settings, files_hash)\n"
 	  "VALUES (:grp, :trial_index, :order_position, :outcome, :exit_status, :qemu_status,\n"
 	  "        :detail, :partial, :wall_seconds_to_ready, :guest_uptime_at_ready,\n"
 	  "        :wall_seconds_total, :accelerator, :variant_hash, :started_unix,\n"
 	  "        :lost_events, :profile, :environment_json, :trial_dir, :record_error,\n"
-	  "        :clock, :clock_settings)" },
+	  "        :clock, :clock_settings, :files_hash)" },
 	{ offsetof(struct statements, metric),
 	  "INSERT INTO metrics (trial, name, value, unit, source)\n"
 	  "VALUES (:trial, :name, :value, :unit, :source)" },
@@ -545,6 +545,9 @@ static int insert_trial(struct store *s, struct statements *sts, const struct ru
 		const char *settings = json_string_value(json_object_get(clock, "settings"));
 		bind_text(st, ":clock", name ? name : "realtime");
 		bind_text(st, ":clock_settings", settings ? settings : "");
+		/* NULL: the guest had no files of the user's */
+		bind_text(st, ":files_hash",
+			  json_string_value(json_object_get(json_object_get(env, "files"), "hash")));
 	}
 	bind_text(st, ":trial_dir", t->dir->path);
 	bind_text(st, ":record_error", t->error);

@@ -27,7 +27,7 @@ int store_bind_str(sqlite3_stmt *st, int idx, const char *s);
 
 /* Creates the schema of a new database or migrates an older one (store_schema.c). */
 int store_schema_ensure(struct store *s, struct strbuf *err);
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 /* PRAGMA application_id of an oomlab store: "OOML". */
 #define STORE_APPLICATION_ID 0x4f4f4d4c
 

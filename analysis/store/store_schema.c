@@ -164,7 +164,23 @@ static const char schema_v2[] =
 	"	       t.clock, t.clock_settings, t.started_unix, t.trial_dir, t.record_error\n"
 	"	FROM trials t JOIN run_groups g ON g.id = t.grp JOIN runs r ON r.id = g.run;\n";
 
-static const char *const migrations[STORE_SCHEMA_VERSION] = { schema_v1, schema_v2 };
+/* Version 3: the content hash of the user's files the trial's guest had
+ * (trial.json environment.files.hash; docs/FORMATS.md); NULL for a trial
+ * without files, or without a record. */
+static const char schema_v3[] =
+	"ALTER TABLE trials ADD COLUMN files_hash TEXT;\n"
+	"UPDATE trials SET files_hash = json_extract(environment_json, '$.files.hash')\n"
+	"	WHERE environment_json IS NOT NULL;\n"
+	"CREATE INDEX trials_by_files ON trials (files_hash);\n"
+	"DROP VIEW trial_list;\n"
+	"CREATE VIEW trial_list AS\n"
+	"	SELECT r.run_id, r.experiment, g.label, g.variant, t.trial_index, t.outcome,\n"
+	"	       t.exit_status, t.detail, t.partial, t.wall_seconds_total, t.accelerator,\n"
+	"	       t.clock, t.clock_settings, t.files_hash, t.started_unix, t.trial_dir,\n"
+	"	       t.record_error\n"
+	"	FROM trials t JOIN run_groups g ON g.id = t.grp JOIN runs r ON r.id = g.run;\n";
+
+static const char *const migrations[STORE_SCHEMA_VERSION] = { schema_v1, schema_v2, schema_v3 };
 
 static int pragma_int(struct store *s, const char *pragma, int *value, struct strbuf *err)
 {

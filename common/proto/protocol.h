@@ -166,7 +166,11 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 
 /* The environment the agent gives the command and the prepare step (the lab
  * expands these when it checks command lines before a boot). */
-#define GUEST_ENV_PATH     "/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin"
+/* The user's folders (`files = DIR`, lab boot --files) on the tools disk: their
+ * top level and bin/ come last on PATH, so they never shadow the guest's own. */
+#define GUEST_FILES_DIR    "/oomlab/files"
+#define GUEST_ENV_PATH     "/usr/local/bin:/usr/bin:/usr/sbin:/bin:/sbin:" GUEST_FILES_DIR ":" \
+			   GUEST_FILES_DIR "/bin"
 #define GUEST_ENV_HOME     "/root"
 #define GUEST_ENV_TERM     "linux"
 #define GUEST_ENV_SCRATCH  "/tmp"   /* $OOMLAB_SCRATCH */

@@ -29,6 +29,13 @@ cp "$ROOT/kernels/variants/binder-kcalloc/0001-binder_alloc-page-array-from-kcal
 	"$OOMLAB_ROOT/kernels/variants/my-change/0001-my-change.patch"
 echo "what my change does (where it was discussed)" > "$OOMLAB_ROOT/kernels/variants/my-change/README"
 
+# The files block: its program (allocate MB), built with plain cc as the README builds it.
+mkdir -p "$W/repro"
+printf '%s\n' '#include <stdlib.h>' '#include <string.h>' \
+	'int main(int c, char **v) { size_t n = (size_t)(c > 1 ? atoi(v[1]) : 1) << 20;' \
+	'	char *p = malloc(n); if (!p) return 1; memset(p, 1, n); return 0; }' > "$SCRATCH/allocate.c"
+cc -O2 -o "$W/repro/allocate" "$SCRATCH/allocate.c" || fail "building the README's allocate"
+
 grep -E '^    build/lab ' "$ROOT/README.md" | sed 's/^    //; s/ *# .*$//' > "$SCRATCH/commands"
 n=0
 while IFS= read -r line; do

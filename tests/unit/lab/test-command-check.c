@@ -10,9 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "lab/command-check.h"
 #include "lab/experiment.h"
+#include "lab/guest-files.h"
 #include "lab/profile.h"
+#include "tests/unit/scratch.h"
+
+static char root[] = "/tmp/oomlab-test-command-check-XXXXXX";
+SCRATCH_ROOT_FIXTURES(root)
 
 static const char *const workload_names[] = { "binder-mmap", "spawn", "oom-hog", "fragment",
 					      "binder-sendvec", "binder-throughput", "binder-objects",
@@ -240,6 +247,139 @@ static void shipped_experiments_pass(void **state)
 	}
 }
 
+static void put_program(const char *rel, const char *text)
+{
+	scratch_put(root, rel, text);
+	char *path = xasprintf("%s/%s", root, rel);
+	assert_int_equal(chmod(path, 0755), 0);
+	free(path);
+}
+
+/* LINE against a guest with the folder "repro" of the scratch folder; "" or why. */
+static char *check_with_files(const char *line, bool program_first)
+{
+	struct guest_view g;
+	struct guest_files f = GUEST_FILES_INIT(ARCH_X86_64);
+	struct strbuf err = STRBUF_INIT;
+	char *dir = xasprintf("%s/repro", root);
+	guest(&g, false);
+	assert_int_equal(guest_files_add(&f, dir, &err), 0);
+	assert_int_equal(guest_view_add_files(&g, &f, NULL, &err), 0);
+	command_check(&g, line, program_first, NULL, &err);
+	assert_null(strchr(strbuf_str(&err), '\n'));
+	guest_files_clear(&f);
+	guest_view_clear(&g);
+	free(dir);
+	return strbuf_detach(&err);
+}
+
+/* The files' executables are programs of the guest: at the top level and in
+ * bin/ by name (PATH), anywhere by their path; nothing else is. */
+static void the_files_are_programs(void **state)
+{
+	(void)state;
+	put_program("repro/reproducer", "#!/bin/sh\necho go\n");
+	put_program("repro/bin/helper", "#!/bin/sh\n");
+	put_program("repro/sub/deep", "#!/bin/sh\n");
+	scratch_put(root, "repro/input.txt", "data\n");
+	static const char *const pass[] = {
+		"reproducer --size 10", "helper; reproducer", "/oomlab/files/sub/deep -x",
+		"/oomlab/files/bin/helper", "taskset 1 reproducer", "spawn -n 2", NULL,
+	};
+	for (const char *const *line = pass; *line; line++) {
+		char *why = check_with_files(*line, true);
+		if (*why)
+			fail_msg("'%s': %s", *line, why);
+		free(why);
+	}
+	static const char *const fail[] = { "deep", "input.txt", "/oomlab/files/input.txt",
+					    "/oomlab/files/nosuch", "nosuch", NULL };
+	for (const char *const *line = fail; *line; line++) {
+		char *why = check_with_files(*line, true);
+		char *want = xasprintf("'%s' is neither a workload", *line);
+		if (!strstr(why, want) || !strstr(why, "the files' executables: their top level and "
+					  "bin/ are on PATH"))
+			fail_msg("'%s': %s", *line, why);
+		free(want);
+		free(why);
+	}
+	/* without files, the message says how a program of one's own comes in */
+	assert_fails("reproducer", true, "a program of your own comes with files = DIR or lab boot "
+		     "--files DIR");
+}
+
+/* A workload line naming neither a workload, an applet nor one of the files
+ * is one line naming file and line. */
+static void an_unknown_program_names_its_line(void **state)
+{
+	(void)state;
+	put_program("repro/reproducer", "#!/bin/sh\n");
+	struct experiment e;
+	struct guest_view g;
+	struct guest_files f = GUEST_FILES_INIT(ARCH_X86_64);
+	struct strbuf err = STRBUF_INIT;
+	char *dir = xasprintf("%s/repro", root);
+	guest(&g, false);
+	assert_int_equal(guest_files_add(&f, dir, &err), 0);
+	assert_int_equal(guest_view_add_files(&g, &f, NULL, &err), 0);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf",
+					  "description = t\nvariants = stock\nprofile = p\n"
+					  "workload = reproducer --size 10\n"
+					  "workload = reproduce --size 10\n", &err), 0);
+	assert_int_equal(experiment_check_commands(&e, &g, &err), -1);
+	assert_true(starts_with(err.buf, "t.conf:5: workload = reproduce --size 10: 'reproduce' is "
+				"neither a workload ("));
+	assert_null(strchr(err.buf, '\n'));
+	experiment_clear(&e);
+	guest_files_clear(&f);
+	guest_view_clear(&g);
+	free(dir);
+	strbuf_release(&err);
+}
+
+/* A script's interpreter must be in the guest: busybox's sh is, bash is not. */
+static void a_script_needs_its_interpreter(void **state)
+{
+	(void)state;
+	put_program("ok/run.sh", "#!/bin/sh\n");
+	put_program("own/interp", "#!/bin/sh\n");
+	put_program("own/run", "#!/oomlab/files/interp\n");
+	put_program("bash/run.bash", "#!/bin/bash\necho $BASH_VERSION\n");
+	scratch_put(root, "bash/not-a-program", "#!/bin/bash\n");
+	struct guest_view g;
+	struct guest_files f = GUEST_FILES_INIT(ARCH_X86_64);
+	struct strbuf err = STRBUF_INIT;
+	char *ok = xasprintf("%s/ok", root), *own = xasprintf("%s/own", root);
+	char *bash = xasprintf("%s/bash", root);
+	guest(&g, false);
+	assert_int_equal(guest_files_add(&f, ok, &err), 0);
+	assert_int_equal(guest_files_add(&f, own, &err), 0);
+	assert_int_equal(guest_files_add(&f, bash, &err), 0);
+	size_t folder = 99;
+	assert_int_equal(guest_view_add_files(&g, &f, &folder, &err), -1);
+	char *want = xasprintf("%s/run.bash: its interpreter /bin/bash is not in the guest", bash);
+	if (!strstr(err.buf, want))
+		fail_msg("wanted '%s' in '%s'", want, err.buf);
+	assert_int_equal(folder, 2);
+	free(want);
+	guest_files_clear(&f);
+	guest_view_clear(&g);
+	/* the first two alone pass */
+	f = GUEST_FILES_INIT(ARCH_X86_64);
+	guest(&g, false);
+	assert_int_equal(guest_files_add(&f, ok, &err), 0);
+	assert_int_equal(guest_files_add(&f, own, &err), 0);
+	strbuf_reset(&err);
+	assert_int_equal(guest_view_add_files(&g, &f, &folder, &err), 0);
+	assert_string_equal(strbuf_str(&err), "");
+	guest_files_clear(&f);
+	guest_view_clear(&g);
+	free(ok);
+	free(own);
+	free(bash);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +389,9 @@ int main(void)
 		cmocka_unit_test(variables_of_the_guest),
 		cmocka_unit_test(experiment_lines_are_named),
 		cmocka_unit_test(shipped_experiments_pass),
+		cmocka_unit_test(the_files_are_programs),
+		cmocka_unit_test(an_unknown_program_names_its_line),
+		cmocka_unit_test(a_script_needs_its_interpreter),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,10 @@
 
 #include "lab/experiment.h"
 #include "lab/run-order.h"
+#include "tests/unit/scratch.h"
+
+static char root[] = "/tmp/oomlab-test-experiment-XXXXXX";
+SCRATCH_ROOT_FIXTURES(root)
 
 static const char good[] =
 	"# comment\n"
@@ -408,6 +412,80 @@ static void shards_cover_everything_once(void **state)
 	assert_int_equal(parse_shard("13", &k, &n), -1);
 }
 
+/* files = DIR: relative to the experiment file's folder, absolute as given,
+ * may repeat; a folder that is not there, or given twice, names file and line. */
+static void files_are_folders_beside_the_experiment(void **state)
+{
+	(void)state;
+	scratch_put(root, "exps/repro/prog.sh", "#!/bin/sh\n");
+	scratch_put(root, "exps/more/x", "");
+	scratch_put(root, "elsewhere/y", "");
+	scratch_put(root, "exps/a-file", "");
+	const char *head = "description = d\nvariants = stock\nprofile = p\nworkload = prog.sh\n";
+	char *file = xasprintf("%s/exps/e.conf", root);
+	char *elsewhere = xasprintf("%s/elsewhere", root);
+	char *t = xasprintf("%sfiles = repro\nfiles = ./more/\nfiles = %s\n", head, elsewhere);
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(experiment_parse(&e, "e", file, t, &err), 0);
+	assert_int_equal(e.files.n, 3);
+	char *repro = xasprintf("%s/exps/repro", root), *more = xasprintf("%s/exps/more", root);
+	assert_string_equal(e.files.items[0], repro);
+	assert_string_equal(e.files.items[1], more);
+	assert_string_equal(e.files.items[2], elsewhere);
+	assert_int_equal(e.files_lines[0], 5);
+	assert_int_equal(e.files_lines[2], 7);
+	experiment_clear(&e);
+	free(t);
+
+	/* --resume: the same text, relative to the folder the run started from */
+	t = xasprintf("%sfiles = repro\n", head);
+	char *base = xasprintf("%s/exps", root);
+	assert_int_equal(experiment_parse_at(&e, "e", "run.json", base, t, &err), 0);
+	assert_string_equal(e.files.items[0], repro);
+	experiment_clear(&e);
+	assert_int_equal(experiment_parse_at(&e, "e", "run.json", root, t, &err), -1);
+	assert_non_null(strstr(err.buf, "run.json:5: files = repro: files wants a folder: "));
+	strbuf_reset(&err);
+	experiment_clear(&e);
+	free(t);
+
+	/* none: no folders */
+	assert_int_equal(experiment_parse(&e, "e", file, head, &err), 0);
+	assert_int_equal(e.files.n, 0);
+	experiment_clear(&e);
+
+	t = xasprintf("%sfiles = missing\n", head);
+	assert_int_equal(experiment_parse(&e, "e", file, t, &err), -1);
+	char *want = xasprintf("%s:5: files = missing: files wants a folder: %s/exps/missing does not "
+			       "exist (relative to the experiment file's folder)", file, root);
+	assert_string_equal(err.buf, want);
+	free(want);
+	strbuf_reset(&err);
+	experiment_clear(&e);
+	free(t);
+	t = xasprintf("%sfiles = a-file\n", head);
+	assert_int_equal(experiment_parse(&e, "e", file, t, &err), -1);
+	assert_non_null(strstr(err.buf, ":5: files = a-file: files wants a folder: "));
+	assert_non_null(strstr(err.buf, "/exps/a-file is not a folder"));
+	strbuf_reset(&err);
+	experiment_clear(&e);
+	free(t);
+	t = xasprintf("%sfiles = repro\nfiles = ../exps/repro\n", head);
+	assert_int_equal(experiment_parse(&e, "e", file, t, &err), -1);
+	want = xasprintf("%s:6: files = ../exps/repro: files names %s a second time", file, repro);
+	assert_string_equal(err.buf, want);
+	free(want);
+	experiment_clear(&e);
+	free(t);
+	free(base);
+	free(repro);
+	free(more);
+	free(elsewhere);
+	free(file);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,8 +499,9 @@ int main(void)
 		cmocka_unit_test(primary_is_a_headline_metric),
 		cmocka_unit_test(parametric_names_headline_metrics),
 		cmocka_unit_test(shipped_experiments_load),
+		cmocka_unit_test(files_are_folders_beside_the_experiment),
 		cmocka_unit_test(order_interleaves_every_round),
 		cmocka_unit_test(shards_cover_everything_once),
 	};
-	return cmocka_run_group_tests_name("experiment", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("experiment", tests, setup, teardown);
 }

@@ -240,6 +240,18 @@ static void test_report_command(void **state)
 	char *run = xasprintf("%s/run", (char *)*state);
 	char *out = xasprintf("%s/report.html", (char *)*state);
 	char *argv[] = { "report", run, "-o", out, NULL };
+	/* the trials' guests had the user's files: the environment names them */
+	static const char *const groups[] = { "stock", "binder-kcalloc" };
+	for (size_t g = 0; g < 2; g++) {
+		char *path = xasprintf("%s/%s/000/trial.json", run, groups[g]);
+		json_t *t = json_load_file(path, 0, NULL);
+		assert_non_null(t);
+		json_object_set_new(json_object_get(t, "environment"), "files",
+				    json_pack("{s:s, s:[s]}", "hash", "f11e5c0ffee", "dirs", "/home/u/repro"));
+		assert_int_equal(json_dump_file(t, path, JSON_INDENT(2)), 0);
+		json_decref(t);
+		free(path);
+	}
 	quiet = true;
 	fflush(stdout);
 	int saved = dup(1);
@@ -259,6 +271,8 @@ static void test_report_command(void **state)
 	assert_non_null(strstr(html, "ratios between variants measured in one run"));
 	/* left-out figures say so in one line */
 	assert_non_null(strstr(html, "binder-throughput: transactions per second</strong>: left out"));
+	assert_non_null(strstr(html, "<th>trial.files.hash</th><td>f11e5c0ffee</td>"));
+	assert_non_null(strstr(html, "<th>trial.files.dirs</th><td>[&quot;/home/u/repro&quot;]</td>"));
 	/* run.json's text is escaped */
 	assert_non_null(strstr(html, "a &lt;fixture&gt; &amp; its &quot;quotes&quot;"));
 	assert_null(strstr(html, "<fixture>"));

@@ -60,7 +60,8 @@ static void write_text(const char *path, const char *text)
 }
 
 /* A trial.json; METRICS and VICTIMS are the inside of their JSON arrays,
- * CLOCK the environment's clock object, or "" for a record from before. */
+ * CLOCK more of the environment (its clock, its files), or "" for a record
+ * from before. */
 static char *trial_json(const char *outcome, bool partial, int min_free_kbytes,
 			const char *metrics, const char *victims, const char *clock)
 {
@@ -144,7 +145,8 @@ static char *make_run(const char *parent, const char *run_id, long created)
 		  METRIC("oom_kills", 3, "count") "," METRIC("latency_ms", 12.5, "ms"), "", "" },
 		{ "new/000", "ok", false, 4096,
 		  METRIC("oom_kills", 0, "count") "," METRIC("alloc_ns", 9, "ns") ","
-		  METRIC("alloc_ns", 5, "ns"), "", "" },
+		  METRIC("alloc_ns", 5, "ns"), "",
+		  "\"files\": {\"hash\": \"f1f1\", \"dirs\": [\"/home/u/repro\"]}" },
 		{ "new/001", "ok", false, 2048,
 		  METRIC("oom_kills", 4, "count") "," METRIC("alloc_ns", 7, "ns"), VICTIM(201, "hog"),
 		  "\"clock\": {\"name\": \"icount\", \"settings\": \"shift=0,sleep=off,align=off\"}" },
@@ -277,8 +279,8 @@ static void test_import_counts_and_values(void **state)
 	store_import_report_clear(&r);
 
 	/* The schema's own promises. */
-	assert_int_equal(sql_int(s, "PRAGMA user_version", NULL), 2);
-	assert_int_equal(sql_int(s, "SELECT max(version) FROM schema_version", NULL), 2);
+	assert_int_equal(sql_int(s, "PRAGMA user_version", NULL), 3);
+	assert_int_equal(sql_int(s, "SELECT max(version) FROM schema_version", NULL), 3);
 	assert_int_equal(sql_int(s, "PRAGMA foreign_keys", NULL), 1);
 	assert_sql_text(s, "PRAGMA journal_mode", "wal");
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM pragma_foreign_key_check", NULL), 0);
@@ -333,6 +335,10 @@ static void test_import_counts_and_values(void **state)
 				    "AND clock_settings = ''", NULL), 4);
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE clock IS NULL "
 				    "AND outcome IS NULL", NULL), 1);
+	/* The user's files: their hash where the guest had them, NULL elsewhere. */
+	assert_sql_text(s, "SELECT label || '/' || trial_index FROM trial_list WHERE files_hash = 'f1f1'",
+			"new/0");
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE files_hash IS NULL", NULL), 5);
 	/* stock/002 is the sixth in info.json's order; new/002 the fifth. */
 	assert_int_equal(sql_int(s, "SELECT order_position FROM trials t JOIN run_groups g "
 				    "ON g.id = t.grp WHERE g.label = ? AND t.trial_index = 2", "stock"), 5);
@@ -707,14 +713,15 @@ static void test_concurrent_imports(void **state)
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM run_groups", NULL), 6);
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM victims", NULL), 3 * RUN_VICTIMS);
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM profiles", NULL), 2);
-	assert_int_equal(sql_int(s, "SELECT count(*) FROM schema_version", NULL), 2);
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM schema_version", NULL), 3);
 	store_close(s);
 	for (int i = 0; i < CHILDREN; i++)
 		free(runs[i]);
 }
 
-/* A store of version 1 (before clocks) is migrated in place: its trials get
- * the clock their record names, realtime when it names none. */
+/* A store of version 1 (before clocks and files) is migrated in place: its
+ * trials get the clock their record names, realtime when it names none, and
+ * the hash of the files it names. */
 static void test_migrates_a_version_1_store(void **state)
 {
 	struct fixture *f = *state;
@@ -723,22 +730,26 @@ static void test_migrates_a_version_1_store(void **state)
 	import_ok(s, run, NULL);
 	store_close(s);
 
-	/* Back to version 1: no clock columns, no index, the old view. */
+	/* Back to version 1: no clock or files columns, no index, the old view. */
 	sqlite3 *db;
 	assert_int_equal(sqlite3_open(f->db, &db), SQLITE_OK);
 	static const char downgrade[] =
-		"DROP VIEW trial_list; DROP INDEX trials_by_clock;"
+		"DROP VIEW trial_list; DROP INDEX trials_by_clock; DROP INDEX trials_by_files;"
 		"ALTER TABLE trials DROP COLUMN clock; ALTER TABLE trials DROP COLUMN clock_settings;"
+		"ALTER TABLE trials DROP COLUMN files_hash;"
 		"CREATE VIEW trial_list AS SELECT trial_index FROM trials;"
-		"DELETE FROM schema_version WHERE version = 2; PRAGMA user_version = 1;";
+		"DELETE FROM schema_version WHERE version >= 2; PRAGMA user_version = 1;";
 	char *msg = NULL;
 	if (sqlite3_exec(db, downgrade, NULL, NULL, &msg) != SQLITE_OK)
 		fail_msg("downgrade: %s", msg);
 	sqlite3_close(db);
 
 	s = open_store(f->db);
-	assert_int_equal(sql_int(s, "PRAGMA user_version", NULL), 2);
-	assert_int_equal(sql_int(s, "SELECT count(*) FROM schema_version", NULL), 2);
+	assert_int_equal(sql_int(s, "PRAGMA user_version", NULL), 3);
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM schema_version", NULL), 3);
+	assert_sql_text(s, "SELECT files_hash FROM trial_list WHERE label = 'new' AND trial_index = 0",
+			"f1f1");
+	assert_int_equal(sql_int(s, "SELECT count(*) FROM trials WHERE files_hash IS NULL", NULL), 5);
 	assert_sql_text(s, "SELECT clock FROM trial_list WHERE label = 'new' AND trial_index = 1",
 			"icount");
 	assert_int_equal(sql_int(s, "SELECT count(*) FROM trial_list WHERE clock = 'realtime'", NULL),
