@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/metrics/metric_catalog.h"
+#include "common/proto/workload-line.h"
 #include "common/run-command.h"
 #include "glob.h"
 #include "guest-image.h"
@@ -42,8 +43,22 @@ static void add_lab_names(struct metric_names *m)
 {
 	size_t n;
 	const struct metric_def *rows = metric_catalog_rows(&n);
+	/* "*.exit_status" and the other line metrics are each line's program's: line_metric_names */
 	for (size_t i = 0; i < n; i++)
-		add_once(&m->lab, rows[i].name);
+		if (strncmp(rows[i].name, "*.", 2))
+			add_once(&m->lab, rows[i].name);
+}
+
+/* The metrics every workload line gives, "P.<name>" for its program P (common/proto/workload-line.h). */
+static const char *const line_metric_names[] = {
+	LINE_METRIC_EXIT_STATUS, LINE_METRIC_SIGNAL, LINE_METRIC_WALL, LINE_METRIC_MEMORY_PEAK,
+	LINE_METRIC_OOM_KILLS, LINE_METRIC_BAD_LINES, NULL
+};
+
+static void push_line_metrics(struct strlist *l, const char *program)
+{
+	for (const char *const *m = line_metric_names; *m; m++)
+		strlist_push_owned(l, xasprintf("%s.%s", program, *m));
 }
 
 /* True when the declared ROW is WORKLOAD's ("<workload>.<row>"). */
@@ -74,7 +89,7 @@ static int unknown_variable(void *ctx, const char *name, const char **value)
 struct programs {
 	struct strlist workloads;   /* lab workloads */
 	struct strlist others;      /* other programs, as written and by base name */
-	struct strlist statuses;    /* "P.exit_status" of the workload lines' programs */
+	struct strlist statuses;    /* "P.exit_status", ... of the workload lines' programs */
 	bool opaque;                /* a program's name only the guest knows */
 };
 
@@ -106,8 +121,8 @@ static void command_program(const struct strlist *declared, const struct shell_c
 	const char *name = c->words[k].text;
 	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 	if (workload_line) {
-		strlist_push_owned(&p->statuses, xasprintf("%s.exit_status", name));
-		strlist_push_owned(&p->statuses, xasprintf("%s.exit_status", base));
+		push_line_metrics(&p->statuses, name);
+		push_line_metrics(&p->statuses, base);
 	}
 	if (!strcmp(base, "taskset")) {
 		/* taskset [-a...] MASK PROGRAM ... */

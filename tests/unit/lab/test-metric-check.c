@@ -146,6 +146,9 @@ static void workload_names_pass_for_the_workloads_run(void **state)
 		       "is close");
 	/* run through taskset or oomlab-workload, a workload is still itself */
 	assert_passes("workload = taskset 1 spawn -n 5\nmetrics = spawn.spawn_per_s spawn.exit_status\n");
+	/* every line's own metrics are its program's (common/proto/workload-line.h) */
+	assert_passes("workload = spawn -n 5\nmetrics = spawn.memory_peak_bytes spawn.oom_kills "
+		      "spawn.wall_seconds spawn.signal spawn.bad_lines\n");
 	assert_passes("workload = oomlab-workload spawn -n 5\nmetrics = spawn.spawn_per_s\n");
 	/* the prepare step's program reports no exit status */
 	assert_refused("metrics = fragment.exit_status\n",
@@ -160,7 +163,7 @@ static void other_programs_keep_their_prefix(void **state)
 	assert_passes("workload = stress-ng --vm 1\nmetrics = stress-ng.bogo_ops stress-ng.*\n");
 	assert_refused("workload = stress-ng --vm 1\nmetrics = stres-ng.bogo_ops\n",
 		       "t.conf:7: metrics: 'stres-ng.bogo_ops' matches no metric the workloads or the "
-		       "lab can emit; closest: stress-ng.*");
+		       "lab can emit; closest: stress-ng.*, stress-ng.signal, stress-ng.oom_kills");
 	/* and it may run any lab workload (sh -c '...'): every declared name counts */
 	assert_passes("workload = sh -c 'spawn -n 5'\nmetrics = spawn.spawn_per_s sh.exit_status\n");
 }
