@@ -79,16 +79,16 @@ check_text "and says why" "$msg" "the run's files were"
 
 # --- bad input: one line, exit 2, nothing booted
 bad() {
-	# bad "description" 'pattern' lab-arguments...
-	desc=$1 pattern=$2
+	# bad "what" 'pattern' lab-arguments... (check sets desc: another name here)
+	what=$1 pattern=$2
 	shift 2
 	set +e
 	msg=$("$LAB" "$@" 2>&1)
 	status=$?
 	set -e
-	check "$desc: exit 2 (got $status)" [ "$status" -eq 2 ]
-	check_text "$desc: the message" "$msg" "$pattern"
-	check "$desc: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
+	check "$what: exit 2 (got $status)" [ "$status" -eq 2 ]
+	check_text "$what: the message" "$msg" "$pattern"
+	check "$what: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
 }
 bad "a missing folder" "--files $SCRATCH/nowhere: $SCRATCH/nowhere: no such folder" \
 	boot stock --files "$SCRATCH/nowhere" -- true
