@@ -14,6 +14,7 @@
 #include "options.h"
 #include "common/paths.h"
 #include "perf-events.h"
+#include "selftest-build.h"
 #include "trial.h"
 #include "common/proto/protocol.h"
 
@@ -65,6 +66,30 @@ static void load_files(struct guest_files *files, const struct strlist *dirs)
 		free(real);
 	}
 	guest_files_finish(files);
+}
+
+/* The selftests COMMAND runs, built from V's tree, join FILES (selftest-build.h). */
+static void add_selftests(const struct variant *v, const char *command, struct guest_files *files)
+{
+	struct strlist lines = STRLIST_INIT;
+	struct selftest_list tests;
+	struct strbuf err = STRBUF_INIT;
+	if (command)
+		strlist_push(&lines, command);
+	selftests_named(&lines, NULL, "boot", &tests);
+	if (tests.n) {
+		int rc = selftests_build(v, &tests, &err);
+		if (rc == SELFTEST_NOT_IN_TREE)
+			die_usage("%s", err.buf);
+		struct guest_files with = GUEST_FILES_INIT(v->target.platform.arch);
+		if (rc < 0 || selftest_guest_files(v, &files->dirs, &with, &err) < 0)
+			die("boot: %s", err.buf);
+		guest_files_clear(files);
+		*files = with;
+	}
+	selftest_list_clear(&tests);
+	strlist_clear(&lines);
+	strbuf_release(&err);
 }
 
 /* The command and the prepare step on the host, before anything is built or booted. */
@@ -197,6 +222,7 @@ int cmd_boot(int argc, char **argv)
 	check_commands(&profile, &files, interactive ? NULL : command, prepare);
 	if (kernel_build(v, &base, &err) < 0)
 		die("kernel %s: %s", v->name, err.buf);
+	add_selftests(v, interactive ? NULL : command, &files);
 	const char *accel;
 	if (accel_for_clock(&clock, v, &profile, &accel, &err) < 0)
 		die_usage("boot: %s", err.buf);

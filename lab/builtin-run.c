@@ -34,6 +34,7 @@
 #include "analysis/run/run-data.h"
 #include "run-id.h"
 #include "run-order.h"
+#include "selftest-build.h"
 #include "trial.h"
 #include "trial-pool.h"
 
@@ -99,6 +100,9 @@ struct run_plan {
 	struct clock_choice clock;
 	struct fault_plan faults;  /* the profile's, under the experiment's, under the options' */
 	struct guest_files files;  /* the experiment's `files`, on every trial's tools disk */
+	/* with selftest lines: per group (labels' order), the files and the
+	 * group variant's selftests (selftest-build.h); NULL: every group has FILES */
+	struct guest_files *group_files;
 	/* --fail-page-alloc / --failslab as given (NULL: not), kept in run.json for --resume */
 	const char *fault_text[FAULT_CAPABILITY_COUNT];
 	struct fault_plan asked;
@@ -373,6 +377,43 @@ struct trial_work {
 	double started;
 };
 
+static const struct guest_files *group_files(const struct run_plan *p, const char *label)
+{
+	for (size_t i = 0; p->group_files && i < p->labels.n; i++)
+		if (!strcmp(p->labels.items[i], label))
+			return &p->group_files[i];
+	return &p->files;
+}
+
+/* The selftests the workload lines run, built from each group variant's tree,
+ * joined to the run's files per group; a test a tree lacks is the
+ * experiment's mistake (exit 2), before any boot. */
+static void build_selftests(struct run_plan *p)
+{
+	struct selftest_list tests;
+	struct strbuf err = STRBUF_INIT;
+	selftests_named(&p->exp.workloads, p->exp.workload_lines, p->exp.path, &tests);
+	if (tests.n)
+		p->group_files = xcalloc(p->labels.n, sizeof(*p->group_files));
+	for (size_t i = 0; tests.n && i < p->labels.n; i++) {
+		char *name = group_variant(p->labels.items[i]);
+		const struct variant *v = variant_find(&p->variants, name);
+		free(name);
+		int rc = selftests_build(v, &tests, &err);
+		if (rc == SELFTEST_NOT_IN_TREE)
+			die_usage("%s", err.buf);
+		if (rc < 0 || selftest_guest_files(v, &p->files.dirs, &p->group_files[i], &err) < 0)
+			die("run: %s", err.buf);
+		/* the guest images once, here, rather than by every worker at once */
+		struct guest_images img;
+		if (guest_images_prepare(&img, p->exp.platform.arch, &p->group_files[i], &err) < 0)
+			die("run: %s", err.buf);
+		guest_images_clear(&img);
+	}
+	selftest_list_clear(&tests);
+	strbuf_release(&err);
+}
+
 static int run_one(void *arg)
 {
 	struct trial_work *w = arg;
@@ -387,7 +428,7 @@ static int run_one(void *arg)
 		.target_max_free_blocks = p->exp.target_max_free_blocks,
 		.faults = &p->faults,
 		.trials_at_once = p->jobs,
-		.files = &p->files,
+		.files = group_files(p, w->slot->label),
 	};
 	spec.watchdogs.total = p->exp.trial_timeout;
 	struct strbuf err = STRBUF_INIT;
@@ -565,6 +606,7 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 		if (kernel_build(v, &p->base, &err) < 0)
 			die("kernel %s: %s", v->name, err.buf);
 	}
+	build_selftests(p);
 	struct execution x = { .p = p, .stopped = stopped, .perf_args = STRLIST_INIT };
 	if (perf_events_to_args(&p->exp.perf_events, &x.perf_args, &err) < 0)
 		die_usage("%s: %s", p->exp.path, err.buf);

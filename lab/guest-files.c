@@ -118,13 +118,19 @@ static int by_path(const void *a, const void *b)
 
 int guest_files_add(struct guest_files *f, const char *dir, struct strbuf *err)
 {
+	return guest_files_add_under(f, dir, "", err);
+}
+
+int guest_files_add_under(struct guest_files *f, const char *dir, const char *under,
+			  struct strbuf *err)
+{
 	if (!is_dir(dir)) {
 		strbuf_addf(err, "%s: %s", dir, path_exists(dir) ? "not a folder" : "no such folder");
 		return -1;
 	}
 	struct walk w = { f, err };
 	strlist_push(&f->dirs, dir);
-	if (walk_folder(&w, dir, "", 0) < 0)
+	if (walk_folder(&w, dir, under, 0) < 0)
 		return -1;
 	qsort(f->files, f->n, sizeof(*f->files), by_path);
 	/* the folders merge into one: a name two of them have would be one file */

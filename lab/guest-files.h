@@ -51,6 +51,9 @@ struct guest_files {
  * one. 0, or -1 with one line naming the file in ERR.
  */
 int guest_files_add(struct guest_files *f, const char *dir, struct strbuf *err);
+/* The same, with DIR's files under the subfolder UNDER of GUEST_FILES_DIR ("": at its top). */
+int guest_files_add_under(struct guest_files *f, const char *dir, const char *under,
+			  struct strbuf *err);
 /* The content hash of the files as they were added, once every folder is. */
 void guest_files_finish(struct guest_files *f);
 /* True when there is at least one folder. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/paths.h"
+#include "common/proto/protocol.h"
 #include "common/run-command.h"
 #include "hash.h"
 #include "kbuild.h"
@@ -212,7 +213,7 @@ static int build_in_tree(const char *tree, const char *ws, void *arg, struct str
 			place(err, named);
 			strbuf_addf(err, "selftest %s: variant %s's tree has no " SELFTESTS "/%s.c",
 				    named->test, ctx->v->name, named->test);
-			return -1;
+			return SELFTEST_NOT_IN_TREE;
 		}
 	}
 	char *obj = xasprintf("%s/obj-headers-%s", ws, arch_facts(p->arch)->name);
@@ -295,5 +296,20 @@ int selftests_build(const struct variant *v, const struct selftest_list *list, s
 		free(log);
 	}
 	free(dir);
+	return rc;
+}
+
+int selftest_guest_files(const struct variant *v, const struct strlist *dirs,
+			 struct guest_files *out, struct strbuf *err)
+{
+	*out = GUEST_FILES_INIT(v->target.platform.arch);
+	for (size_t i = 0; i < dirs->n; i++)
+		if (guest_files_add(out, dirs->items[i], err) < 0)
+			return -1;
+	char *dir = selftest_dir(v);
+	int rc = guest_files_add_under(out, dir, GUEST_SELFTESTS_UNDER, err);
+	free(dir);
+	if (rc == 0)
+		guest_files_finish(out);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #define LAB_SELFTEST_BUILD_H
 
 #include "common/util.h"
+#include "guest-files.h"
 #include "variant.h"
 
 /* A test a workload line names, and that line's place for messages. */
@@ -38,9 +39,15 @@ void selftest_list_clear(struct selftest_list *l);
 
 /* <cache>/selftests/<key> of V's tree (malloc'd); the tests are SUITE/TEST in it. */
 char *selftest_dir(const struct variant *v);
-/* Builds the tests of LIST that V's folder lacks. -1 with one line in ERR: a
- * test the tree does not have ("FILE:LINE: selftest mm/x: variant stock's tree
- * has no tools/testing/selftests/mm/x.c"), or a build that failed (its log named). */
+/* What selftests_build returns for a test the tree does not have: the input's mistake. */
+#define SELFTEST_NOT_IN_TREE (-2)
+/* Builds the tests of LIST that V's folder lacks. 0, or one line in ERR and
+ * SELFTEST_NOT_IN_TREE ("FILE:LINE: selftest mm/x: variant stock's tree has no
+ * tools/testing/selftests/mm/x.c") or -1 (a build that failed, its log named). */
 int selftests_build(const struct variant *v, const struct selftest_list *list, struct strbuf *err);
+/* OUT: the user's folders DIRS (as guest_files_add takes them) and V's built
+ * tests under GUEST_SELFTESTS_UNDER, finished; -1 with one line in ERR. */
+int selftest_guest_files(const struct variant *v, const struct strlist *dirs,
+			 struct guest_files *out, struct strbuf *err);
 
 #endif

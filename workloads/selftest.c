@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "common/kernel-text/ktap.h"
@@ -99,7 +100,31 @@ static void report_cases(const char prefix[TEST_NAME_MAX + 1], const struct ktap
 	report_metric(name, exited && !ktap_missing(r), "ok", NULL);
 }
 
-/* Reads the test's output from FD a line at a time into R, passing it on to stdout. */
+/* A pseudo-terminal pair in raw mode (no "\r\n" for "\n", no echo); -1 with errno. */
+static int open_terminal(int *master, int *slave)
+{
+	*master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (*master < 0 || grantpt(*master) < 0 || unlockpt(*master) < 0)
+		goto fail;
+	const char *name = ptsname(*master);
+	*slave = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+	if (*slave < 0)
+		goto fail;
+	struct termios t;
+	if (tcgetattr(*slave, &t) == 0) {
+		cfmakeraw(&t);
+		tcsetattr(*slave, TCSANOW, &t);
+	}
+	return 0;
+fail:
+	if (*master >= 0)
+		close(*master);
+	*master = -1;
+	return -1;
+}
+
+/* Reads the test's output from FD a line at a time into R, passing it on to
+ * stdout; a terminal's master reads EIO once the last writer is gone: the end. */
 static void read_output(int fd, struct ktap_run *r)
 {
 	FILE *in = fdopen(fd, "r");
@@ -148,31 +173,37 @@ int selftest_main(int argc, char **argv)
 	}
 	wl_start();
 
-	int pipefd[2];
-	if (pipe(pipefd) < 0) {
-		wl_err(NAME, "pipe: %s", strerror(errno));
+	/*
+	 * The test's stdout is a terminal, not a pipe: stdio then flushes each
+	 * line, where a pipe's full buffer is copied into every child the test
+	 * forks and printed again by each (test_memcontrol's "ok 1" came 3
+	 * times, test_kmem's "not ok 1" 40).
+	 */
+	int master = -1, slave = -1;
+	if (open_terminal(&master, &slave) < 0) {
+		wl_err(NAME, "a terminal for the test's output: %s", strerror(errno));
 		return WL_EXIT_FAIL;
 	}
 	uint64_t t0 = mono_ns();
 	pid_t pid = fork();
 	if (pid == 0) {
-		close(pipefd[0]);
-		dup2(pipefd[1], 1);
-		close(pipefd[1]);
+		close(master);
+		dup2(slave, 1);
+		close(slave);
 		argv[1] = path;
 		execv(path, argv + 1);
 		fprintf(stderr, "%s: cannot run %s: %s\n", NAME, path, strerror(errno));
 		_exit(127);
 	}
-	close(pipefd[1]);
+	close(slave);
 	if (pid < 0) {
-		close(pipefd[0]);
+		close(master);
 		wl_err(NAME, "fork: %s", strerror(errno));
 		return WL_EXIT_FAIL;
 	}
 	struct ktap_run run;
 	ktap_init(&run);
-	read_output(pipefd[0], &run);
+	read_output(master, &run);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

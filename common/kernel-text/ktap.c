@@ -89,7 +89,12 @@ static void add_case(struct ktap_run *r, bool ok, const char *rest)
 	if (hash)
 		copy_trimmed(directive, sizeof(directive), hash + 1, strlen(hash + 1));
 
+	/* a line printed twice (a forked child flushing a copy of the buffer) is one case */
+	for (size_t i = 0; i < r->n; i++)
+		if (r->cases[i].number == number && !strcmp(r->cases[i].description, description))
+			return;
 	struct ktap_case c = { .number = (unsigned)number, .result = ok ? KTAP_PASS : KTAP_FAIL };
+	snprintf(c.description, sizeof(c.description), "%s", description);
 	const char *why = "";
 	if (!strncasecmp(directive, "SKIP", 4)) {
 		c.result = KTAP_SKIP;

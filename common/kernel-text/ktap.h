@@ -32,6 +32,7 @@ struct ktap_case {
 	 * every trial; "caseN" when the line names none. */
 	char name[KTAP_NAME_MAX];
 	char reason[KTAP_REASON_MAX];  /* a skip's or a failure's reason, "" for none */
+	char description[KTAP_REASON_MAX]; /* as the line gave it */
 };
 
 struct ktap_run {

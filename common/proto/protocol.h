@@ -177,7 +177,9 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 /* $OOMLAB_SLOW_DISK: the slow disk's device node, set only when there is one. */
 
 /* Where the kernel selftests an experiment names are in the guest: SUITE/TEST
- * under it, as the lab built them from the variant's tree (workloads/selftest.c). */
-#define GUEST_SELFTESTS_DIR "/oomlab/selftests"
+ * under it, as the lab built them from the variant's tree (lab/selftest-build.h,
+ * workloads/selftest.c), among the files and named by their hash. */
+#define GUEST_SELFTESTS_UNDER ".selftests"
+#define GUEST_SELFTESTS_DIR   GUEST_FILES_DIR "/" GUEST_SELFTESTS_UNDER
 
 #endif

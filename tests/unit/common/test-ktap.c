@@ -62,6 +62,9 @@ static void test_names_stable(void **state)
 	ktap_feed(&r, "ok 3 global.binderfs_stress");
 	ktap_feed(&r, "    ok 1 a subtest of its own");
 	ktap_feed(&r, "ok 4 xfailing # XFAIL known bug");
+	/* the same line again (a forked child flushing a copy of the test's buffer) is no new case */
+	ktap_feed(&r, "ok 4 xfailing # XFAIL known bug");
+	ktap_feed(&r, "ok 2 - global.binderfs_stress");
 	assert_int_equal(r.n, 4);
 	assert_string_equal(r.cases[0].name, "Success_reaping_a_child_with_NMB_of_memory_allocations");
 	assert_string_equal(r.cases[1].name, "global.binderfs_stress");
