@@ -17,25 +17,30 @@ static size_t skip_blanks(const char *line, size_t len)
 	return i;
 }
 
-static bool metric_out_of_schema(json_t *record)
+static bool metric_out_of_schema(json_t *record, const char *line_workload)
 {
-	char *name = workload_metric_name(record);
+	char *name = workload_metric_name_in(record, line_workload);
 	json_t *value = json_object_get(record, "value");
 	bool bad = !name || !(json_is_number(value) || json_is_null(value));
 	free(name);
 	return bad;
 }
 
-bool workload_line_is_bad(const char *line, size_t len)
+static bool bad_in_line(const char *line, size_t len, const char *line_workload)
 {
 	size_t skip = skip_blanks(line, len);
 	if (skip == len || line[skip] != '{')
 		return false;
 	json_t *record = jsonl_record(line, len);
 	const char *type = jsonl_type(record);
-	bool bad = !record || (type && !strcmp(type, "metric") && metric_out_of_schema(record));
+	bool bad = !record || (type && !strcmp(type, "metric") && metric_out_of_schema(record, line_workload));
 	json_decref(record);
 	return bad;
+}
+
+bool workload_line_is_bad(const char *line, size_t len)
+{
+	return bad_in_line(line, len, NULL);
 }
 
 /* TEXT (LEN bytes) without trailing blanks, cut to WORKLOAD_LINE_TEXT_MAX bytes. */
@@ -96,7 +101,7 @@ static void take(struct workload_lines *out, struct workload_line **open, const 
 	} else if (*open && !record && skip < len && line[skip] != '{') {
 		if (!(*open)->first_text)
 			(*open)->first_text = cut_text(line + skip, len - skip);
-	} else if (*open && workload_line_is_bad(line, len)) {
+	} else if (*open && bad_in_line(line, len, (*open)->workload)) {
 		struct workload_line *l = *open;
 		l->bad_lines++;
 		if (l->n_examples < WORKLOAD_LINE_EXAMPLES)

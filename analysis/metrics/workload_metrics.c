@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/proto/workload-line.h"
 #include "common/util.h"
 
 static int by_key(const void *a, const void *b)
@@ -25,8 +26,14 @@ static void add_scalar(struct strbuf *sb, json_t *v)
 
 char *workload_metric_name(json_t *line)
 {
+	return workload_metric_name_in(line, NULL);
+}
+
+char *workload_metric_name_in(json_t *line, const char *line_workload)
+{
 	const char *type = json_string_value(json_object_get(line, "type"));
-	const char *workload = json_string_value(json_object_get(line, "workload"));
+	json_t *given = json_object_get(line, "workload");
+	const char *workload = given ? json_string_value(given) : line_workload;
 	const char *name = json_string_value(json_object_get(line, "name"));
 	if (!type || strcmp(type, "metric") || !workload || !name)
 		return NULL;
@@ -53,12 +60,20 @@ char *workload_metric_name(json_t *line)
 struct metric_lines {
 	struct metric_set *out;
 	size_t found;
+	char *line_workload;   /* between a line's start and end markers, its program */
 };
 
 static void metric_line(json_t *obj, void *ctx)
 {
 	struct metric_lines *ml = ctx;
-	char *name = workload_metric_name(obj);
+	const char *type = jsonl_type(obj);
+	if (type && (!strcmp(type, LINE_START) || !strcmp(type, LINE_END))) {
+		const char *w = json_string_value(json_object_get(obj, "workload"));
+		free(ml->line_workload);
+		ml->line_workload = !strcmp(type, LINE_START) && w ? xstrdup(w) : NULL;
+		return;
+	}
+	char *name = workload_metric_name_in(obj, ml->line_workload);
 	json_t *value = name ? json_object_get(obj, "value") : NULL;
 	if (name && json_is_number(value)) {
 		const char *unit = json_string_value(json_object_get(obj, "unit"));
@@ -70,7 +85,8 @@ static void metric_line(json_t *obj, void *ctx)
 
 size_t workload_metrics_parse(const char *text, struct metric_set *out)
 {
-	struct metric_lines ml = { out, 0 };
+	struct metric_lines ml = { out, 0, NULL };
 	jsonl_parse(text, strlen(text), metric_line, &ml);
+	free(ml.line_workload);
 	return ml.found;
 }

@@ -5,7 +5,9 @@
  *    "value":39126,"unit":"ns","labels":{"size":"4096"}}
  *
  * becomes the metric "binder-sendvec.sendvec_ns_per_rt.size=4096" (labels
- * sorted by key, docs/FORMATS.md), unit as given, source "out.log".  Other
+ * sorted by key, docs/FORMATS.md), unit as given, source "out.log"; between a
+ * workload line's start and end markers, one without "workload" is the line's
+ * program's.  Other
  * lines (events, a tool's own text) are skipped; a metric reported twice
  * keeps its last value; a null value (NaN in the workload) is no figure.
  */
@@ -19,6 +21,10 @@
 
 /* The metric name of one metric line (malloc'd), or NULL if LINE is not one. */
 char *workload_metric_name(json_t *line);
+/* The same for a line printed by a workload line's program LINE_WORKLOAD (may be
+ * NULL): a metric line without "workload" is that program's (a user's program
+ * need not name itself; common/proto/workload-line.h). */
+char *workload_metric_name_in(json_t *line, const char *line_workload);
 /* Adds the metric lines of TEXT; returns how many lines were metrics. */
 size_t workload_metrics_parse(const char *text, struct metric_set *out);
 

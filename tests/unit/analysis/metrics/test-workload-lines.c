@@ -12,6 +12,7 @@
 
 #include "analysis/metrics/metric_catalog.h"
 #include "analysis/metrics/workload_lines.h"
+#include "analysis/metrics/workload_metrics.h"
 #include "common/proto/workload-line.h"
 
 #define BAD(s) workload_line_is_bad(s, strlen(s))
@@ -117,6 +118,33 @@ static void lines_of_out_log(void **state)
 	workload_lines_clear(&w);
 }
 
+/* A user's program need not name itself: inside its line, a metric without
+ * "workload" is the line's program's; outside any line it is no metric. */
+static void metrics_without_a_workload(void **state)
+{
+	(void)state;
+	const char *log =
+		"{\"type\":\"metric\",\"name\":\"early\",\"value\":1}\n"
+		"{\"type\":\"line-start\",\"workload\":\"alloc\",\"line\":1,\"t_mono_ns\":5}\n"
+		"{\"type\":\"metric\",\"name\":\"mb_allocated\",\"value\":48,\"unit\":\"count\"}\n"
+		"{\"type\":\"metric\",\"workload\":\"spawn\",\"name\":\"spawn_count\",\"value\":3}\n"
+		"{\"type\":\"line-end\",\"workload\":\"alloc\",\"line\":1,\"exit_status\":137,\"signal\":9}\n"
+		"{\"type\":\"metric\",\"name\":\"late\",\"value\":2}\n";
+	struct metric_set m = METRIC_SET_INIT;
+	assert_int_equal(workload_metrics_parse(log, &m), 2);
+	assert_true(metric_set_get(&m, "alloc.mb_allocated")->value == 48);
+	assert_string_equal(metric_set_get(&m, "alloc.mb_allocated")->unit, "count");
+	assert_true(metric_set_get(&m, "spawn.spawn_count")->value == 3);
+	assert_null(metric_set_get(&m, "alloc.late"));
+	metric_set_clear(&m);
+	/* and such a line is no bad line inside its line */
+	struct workload_lines w;
+	workload_lines_parse(log, strlen(log), &w);
+	assert_int_equal(w.n, 1);
+	assert_int_equal(w.v[0].bad_lines, 0);
+	workload_lines_clear(&w);
+}
+
 /* A program's bytes need not be UTF-8; trial.json stays JSON, and a long
  * line is cut. */
 static void odd_text_kept_as_json(void **state)
@@ -173,6 +201,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(bad_line_rule),
 		cmocka_unit_test(lines_of_out_log),
+		cmocka_unit_test(metrics_without_a_workload),
 		cmocka_unit_test(odd_text_kept_as_json),
 		cmocka_unit_test(line_metrics_catalogued),
 	};
