@@ -181,22 +181,6 @@ static int run_make(const char *tree, const char *obj, const struct platform *p,
 	return rc;
 }
 
-static char *last_lines(const char *path, int count)
-{
-	char *text = read_file(path, NULL);
-	if (!text)
-		return xstrdup("");
-	size_t len = strlen(text);
-	int seen = 0;
-	size_t i = len;
-	while (i > 0 && seen <= count)
-		if (text[--i] == '\n')
-			seen++;
-	char *tail = xstrdup(text + (seen > count ? i + 1 : 0));
-	free(text);
-	return tail;
-}
-
 static int configure(const char *tree, const char *obj, const char *log, const struct variant *v,
 		     const struct kconfig *base, struct progress *pr, struct strbuf *err)
 {
@@ -432,8 +416,8 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 		int status = run_make(tree, obj, &v->target.platform, log,
 				      arch_facts(v->target.platform.arch)->make_target, pr, expected, &steps);
 		if (status != 0) {
-			char *tail = last_lines(log, 1);
-			strbuf_addf(err, "the kernel build failed (status %d): %s(full log: %s)", status,
+			char *tail = kbuild_log_tail(log);
+			strbuf_addf(err, "the kernel build failed (status %d): %s (full log: %s)", status,
 				    tail, log);
 			free(tail);
 		} else {
@@ -484,6 +468,20 @@ static int install_prebuilt(const struct variant *v, struct strbuf *err)
 	free(staging);
 	free(kernels);
 	return rc;
+}
+
+char *kbuild_log_tail(const char *log)
+{
+	char *text = read_file(log, NULL);
+	if (!text)
+		return xstrdup("");
+	size_t len = strlen(text);
+	while (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	char *nl = strrchr(text, '\n');
+	char *last = xstrdup(nl ? nl + 1 : text);
+	free(text);
+	return last;
 }
 
 int kbuild_make(const char *tree, const char *obj, const struct platform *p, const char *log,

@@ -35,6 +35,8 @@ int kernel_build(const struct variant *v, const struct kconfig *base, struct str
 int kbuild_with_tree(const struct variant *v, struct progress *pr,
 		     int (*fn)(const char *tree, const char *ws, void *arg, struct strbuf *err),
 		     void *arg, struct strbuf *err);
+/* The last line of a build's LOG, without its newline ("" when there is none; malloc'd). */
+char *kbuild_log_tail(const char *log);
 /* make TARGET in TREE with V's platform (ARCH=, CROSS_COMPILE=, ccache), O=OBJ,
  * its output appended to LOG; the exit status. */
 int kbuild_make(const char *tree, const char *obj, const struct platform *p, const char *log,

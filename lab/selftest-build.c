@@ -185,20 +185,6 @@ static int make_test(const struct build_ctx *ctx, const char *tree, const char *
 	return status;
 }
 
-static char *last_line_of(const char *path)
-{
-	char *text = read_file(path, NULL);
-	if (!text)
-		return xstrdup("");
-	size_t len = strlen(text);
-	while (len && text[len - 1] == '\n')
-		text[--len] = '\0';
-	char *nl = strrchr(text, '\n');
-	char *last = xstrdup(nl ? nl + 1 : text);
-	free(text);
-	return last;
-}
-
 static int build_in_tree(const char *tree, const char *ws, void *arg, struct strbuf *err)
 {
 	struct build_ctx *ctx = arg;
@@ -223,7 +209,7 @@ static int build_in_tree(const char *tree, const char *ws, void *arg, struct str
 	mkdir_p(obj, 0755);
 	progress_step(ctx->pr, "headers", 0);
 	if (kbuild_make(tree, obj, p, ctx->log, "headers") != 0) {
-		char *last = last_line_of(ctx->log);
+		char *last = kbuild_log_tail(ctx->log);
 		strbuf_addf(err, "selftests of %s: make headers failed: %s (full log: %s)", ctx->v->name,
 			    last, ctx->log);
 		free(last);
@@ -236,7 +222,7 @@ static int build_in_tree(const char *tree, const char *ws, void *arg, struct str
 		if (!path_exists(built)) {
 			progress_step(ctx->pr, named->test, 0);
 			if (make_test(ctx, tree, headers, stage, named->test) != 0) {
-				char *last = last_line_of(ctx->log);
+				char *last = kbuild_log_tail(ctx->log);
 				place(err, named);
 				strbuf_addf(err, "selftest %s: its build failed: %s (full log: %s)",
 					    named->test, last, ctx->log);
