@@ -1,0 +1,51 @@
+# The kernel's own selftests as workloads: cgroup/test_memcontrol, built from
+# each variant's tree, on stock against oom-group-ignored (tests/variants),
+# whose OOM killer ignores memory.oom.group. Its three oom_group cases must
+# come out worse and the other cases no different (tests/experiments/
+# selftest.conf: six trials a side). Then bad input: a test the tree lacks is
+# one line naming the file and line, exit 2, and nothing boots.
+. "$(dirname "$0")/lib.sh"
+export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
+
+"$LAB" kernel build stock oom-group-ignored || fail "building the kernels"
+
+RUN="$SCRATCH/run"
+"$LAB" run -x "$ROOT/tests/experiments/selftest.conf" -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" || {
+	cat "$SCRATCH/run.err" >&2
+	fail "lab run"
+}
+cat "$SCRATCH/run.out"
+"$LAB" compare "$RUN" --format json > "$SCRATCH/compare.json" || fail "lab compare"
+P=selftest.cgroup.test_memcontrol
+for c in leaf parent score; do
+	m=$P.test_memcg_oom_group_${c}_events
+	check "$m: passes in every stock trial" \
+		jq -e --arg m "$m" '.rows[] | select(.metric == $m) | .baseline_stats.yes == 6 and .baseline_stats.n == 6' "$SCRATCH/compare.json"
+	check "$m: worse with memory.oom.group ignored" \
+		jq -e --arg m "$m" '.rows[] | select(.metric == $m) | .verdict == "worse"' "$SCRATCH/compare.json"
+done
+check "the other cases are neither better, worse nor different" \
+	jq -e '[.rows[] | select((.metric | test("oom_group") | not) and (.verdict == "better" or .verdict == "worse" or .verdict == "differs"))] | length == 0' "$SCRATCH/compare.json"
+check "six rows were compared" jq -e '.rows | length == 6' "$SCRATCH/compare.json"
+trial=$(ls -d "$RUN"/stock/*/ | head -1)
+check "the trial names the selftests' files" \
+	jq -e '.environment.files.hash | length == 64' "$trial/trial.json"
+check "the test's own lines are in out.log" grep -q '^ok 1 test_memcg_subtree_control' "$trial/out.log"
+
+# --- a test the tree does not have: file:line, exit 2, no boot
+cat > "$SCRATCH/missing.conf" <<'EOF'
+description = a selftest that is not there
+variants = stock
+profile = tiny-256m
+trials = 1
+workload = selftest mm/no_such_test
+EOF
+set +e
+err=$("$LAB" run -x "$SCRATCH/missing.conf" -o "$SCRATCH/missing" 2>&1 >/dev/null)
+status=$?
+set -e
+echo "$err" | tail -1
+check "a missing test exits 2" [ "$status" -eq 2 ]
+check_text "it names the file, the line and the tree" "$err" \
+	"missing.conf:5: selftest mm/no_such_test: variant stock's tree has no tools/testing/selftests/mm/no_such_test.c"
+check "nothing booted" [ -z "$(ls "$SCRATCH/missing"/stock 2>/dev/null)" ]
