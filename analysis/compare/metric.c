@@ -38,6 +38,12 @@ static const struct metric_def known_metrics[] = {
 	{ "spawn.spawn_ns_per_spawn",     "",       METRIC_TIME,       BETTER_LOWER },
 	{ "spawn.spawn_failures",         "",       METRIC_EVENTS,      BETTER_LOWER },
 	{ "spawn.spawn_*_s",              "",       METRIC_TIME,       BETTER_LOWER },
+	/* selftest: S.T.CASE passes (1) or fails (0); its other figures first */
+	{ "selftest.*.duration_ns",       "",       METRIC_TIME,       BETTER_NEITHER },
+	{ "selftest.*.missing_cases",     "",       METRIC_EVENTS,      BETTER_LOWER },
+	{ "selftest.*.skipped",           "",       METRIC_OUTCOME,    BETTER_NEITHER },
+	{ "selftest.*.completed",         "",       METRIC_OUTCOME,    BETTER_HIGHER },
+	{ "selftest.*",                   "",       METRIC_OUTCOME,    BETTER_HIGHER },
 	{ "binder_sendvec_ns_*",          "ns",     METRIC_TIME,       BETTER_LOWER },
 };
 
