@@ -12,6 +12,7 @@
 
 #include <sys/stat.h>
 
+#include "workloads/workload.h"
 #include "lab/command-check.h"
 #include "lab/experiment.h"
 #include "lab/guest-files.h"
@@ -21,9 +22,6 @@
 static char root[] = "/tmp/oomlab-test-command-check-XXXXXX";
 SCRATCH_ROOT_FIXTURES(root)
 
-static const char *const workload_names[] = { "binder-mmap", "spawn", "oom-hog", "fragment",
-					      "binder-sendvec", "binder-throughput", "binder-objects",
-					      NULL };
 static const char *const program_paths[] = { "/bin/sh", "/bin/true", "/bin/echo", "/bin/kill",
 					     "/bin/tee", "/bin/cat", "/bin/grep", "/bin/ls", "/bin/wc",
 					     "/bin/mount", "/bin/sleep", "/bin/taskset", "/usr/bin/stress-ng",
@@ -33,9 +31,10 @@ static const char *const program_paths[] = { "/bin/sh", "/bin/true", "/bin/echo"
 static void guest(struct guest_view *g, bool slow_disk)
 {
 	memset(g, 0, sizeof(*g));
-	for (const char *const *w = workload_names; *w; w++) {
-		strlist_push(&g->workloads, *w);
-		strlist_push_owned(&g->programs, xasprintf("/usr/bin/%s", *w));
+	/* every workload of the one list (workloads/workload.h), as the guest links them */
+	for (const struct workload *w = workload_table; w->name; w++) {
+		strlist_push(&g->workloads, w->name);
+		strlist_push_owned(&g->programs, xasprintf("/usr/bin/%s", w->name));
 	}
 	for (const char *const *p = program_paths; *p; p++)
 		strlist_push(&g->programs, *p);
@@ -107,7 +106,7 @@ static void workload_arguments_use_the_workload_parser(void **state)
 static void programs_and_shell_syntax(void **state)
 {
 	(void)state;
-	assert_fails("nosuch --x", true, "'nosuch' is neither a workload (binder-mmap, spawn, oom-hog");
+	assert_fails("nosuch --x", true, "'nosuch' is neither a workload (binder-sendvec, binder-throughput, binder-objects");
 	assert_fails("/opt/prog", true, "'/opt/prog' is neither");
 	assert_passes("stress-ng --vm 1 --timeout 1", true);
 	assert_passes("sh -c 'nosuch; anything goes in here'", true);
