@@ -714,8 +714,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	free(outlog_path);
 	struct workload_lines lines = { 0 };
 	if (outlog) {
-		workload_metrics_parse(outlog, &m);
-		workload_lines_parse(outlog, outlog_len, &lines);
+		workload_lines_parse(outlog, outlog_len, &lines, &m);
 		workload_lines_metrics(&lines, &m);
 	}
 

@@ -26,21 +26,22 @@ static bool metric_out_of_schema(json_t *record, const char *line_workload)
 	return bad;
 }
 
-static bool bad_in_line(const char *line, size_t len, const char *line_workload)
+/* Whether LINE, parsed as RECORD (NULL: no JSON object), is a bad line. */
+static bool bad_record(const char *line, size_t len, json_t *record, const char *line_workload)
 {
 	size_t skip = skip_blanks(line, len);
 	if (skip == len || line[skip] != '{')
 		return false;
-	json_t *record = jsonl_record(line, len);
 	const char *type = jsonl_type(record);
-	bool bad = !record || (type && !strcmp(type, "metric") && metric_out_of_schema(record, line_workload));
-	json_decref(record);
-	return bad;
+	return !record || (type && !strcmp(type, "metric") && metric_out_of_schema(record, line_workload));
 }
 
 bool workload_line_is_bad(const char *line, size_t len)
 {
-	return bad_in_line(line, len, NULL);
+	json_t *record = jsonl_record(line, len);
+	bool bad = bad_record(line, len, record, NULL);
+	json_decref(record);
+	return bad;
 }
 
 /* TEXT (LEN bytes) without trailing blanks, cut to WORKLOAD_LINE_TEXT_MAX bytes. */
@@ -85,13 +86,19 @@ static void line_ended(struct workload_line *l, json_t *marker)
 	l->signal = (int)json_integer_value(json_object_get(marker, LINE_SIGNAL));
 }
 
-/* One complete line of out.log, while line L (NULL: none) is open. */
-static void take(struct workload_lines *out, struct workload_line **open, const char *line, size_t len)
+/* One line of out.log, while line *OPEN (NULL: none) is open; its metric
+ * into METRICS. A line the guest's end cut short (not COMPLETE) is judged
+ * for nothing else. Returns whether it was a metric. */
+static bool take(struct workload_lines *out, struct workload_line **open, const char *line, size_t len,
+		 bool complete, struct metric_set *metrics)
 {
 	size_t skip = skip_blanks(line, len);
 	json_t *record = jsonl_record(line, len);
 	const char *type = jsonl_type(record);
-	if (type && !strcmp(type, LINE_START)) {
+	bool metric = record && workload_metric_add(record, *open ? (*open)->workload : NULL, metrics);
+	if (metric || !complete) {
+		/* a metric line: a figure, neither text nor bad */
+	} else if (type && !strcmp(type, LINE_START)) {
 		*open = line_started(out, record);
 	} else if (type && !strcmp(type, LINE_END)) {
 		long n = (long)json_integer_value(json_object_get(record, LINE_NUMBER));
@@ -101,26 +108,29 @@ static void take(struct workload_lines *out, struct workload_line **open, const 
 	} else if (*open && !record && skip < len && line[skip] != '{') {
 		if (!(*open)->first_text)
 			(*open)->first_text = cut_text(line + skip, len - skip);
-	} else if (*open && bad_in_line(line, len, (*open)->workload)) {
+	} else if (*open && bad_record(line, len, record, (*open)->workload)) {
 		struct workload_line *l = *open;
 		l->bad_lines++;
 		if (l->n_examples < WORKLOAD_LINE_EXAMPLES)
 			l->examples[l->n_examples++] = cut_text(line + skip, len - skip);
 	}
 	json_decref(record);
+	return metric;
 }
 
-void workload_lines_parse(const char *text, size_t len, struct workload_lines *out)
+size_t workload_lines_parse(const char *text, size_t len, struct workload_lines *out,
+			    struct metric_set *metrics)
 {
 	memset(out, 0, sizeof(*out));
 	struct workload_line *open = NULL;
+	size_t found = 0;
 	for (size_t pos = 0; pos < len;) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
-		if (!nl)
-			break;   /* cut short by the guest's end: not a line */
-		take(out, &open, text + pos, (size_t)(nl - (text + pos)));
-		pos = (size_t)(nl - text) + 1;
+		size_t line_len = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		found += take(out, &open, text + pos, line_len, nl != NULL, metrics);
+		pos += line_len + 1;
 	}
+	return found;
 }
 
 void workload_lines_metrics(const struct workload_lines *w, struct metric_set *m)

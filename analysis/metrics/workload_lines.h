@@ -54,7 +54,11 @@ struct workload_lines {
 /* Whether LINE (LEN bytes, no newline) is a bad line (above). */
 bool workload_line_is_bad(const char *line, size_t len);
 /* The lines of out.log's TEXT (LEN bytes) into OUT (none without markers). */
-void workload_lines_parse(const char *text, size_t len, struct workload_lines *out);
+/* Reads out.log's TEXT once: its lines into OUT, and every metric line
+ * (workload_metrics.h; inside a line, one without "workload" is the line's)
+ * into METRICS. Returns how many metric lines it took. */
+size_t workload_lines_parse(const char *text, size_t len, struct workload_lines *out,
+			    struct metric_set *metrics);
 /* Adds "<workload>.bad_lines" for each line. */
 void workload_lines_metrics(const struct workload_lines *w, struct metric_set *m);
 /* trial.json's "workload_lines": [{"line", "workload", "ended", "exit_status",

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "common/jsonl.h"
-#include "common/proto/workload-line.h"
 #include "common/util.h"
 
 static int by_key(const void *a, const void *b)
@@ -57,36 +56,15 @@ char *workload_metric_name_in(json_t *line, const char *line_workload)
 	return strbuf_detach(&sb);
 }
 
-struct metric_lines {
-	struct metric_set *out;
-	size_t found;
-	char *line_workload;   /* between a line's start and end markers, its program */
-};
-
-static void metric_line(json_t *obj, void *ctx)
+bool workload_metric_add(json_t *record, const char *line_workload, struct metric_set *out)
 {
-	struct metric_lines *ml = ctx;
-	const char *type = jsonl_type(obj);
-	if (type && (!strcmp(type, LINE_START) || !strcmp(type, LINE_END))) {
-		const char *w = json_string_value(json_object_get(obj, "workload"));
-		free(ml->line_workload);
-		ml->line_workload = !strcmp(type, LINE_START) && w ? xstrdup(w) : NULL;
-		return;
-	}
-	char *name = workload_metric_name_in(obj, ml->line_workload);
-	json_t *value = name ? json_object_get(obj, "value") : NULL;
-	if (name && json_is_number(value)) {
-		const char *unit = json_string_value(json_object_get(obj, "unit"));
-		metric_set_add(ml->out, name, json_number_value(value), unit ? unit : "", "out.log");
-		ml->found++;
+	char *name = workload_metric_name_in(record, line_workload);
+	json_t *value = name ? json_object_get(record, "value") : NULL;
+	bool added = name && json_is_number(value);
+	if (added) {
+		const char *unit = json_string_value(json_object_get(record, "unit"));
+		metric_set_add(out, name, json_number_value(value), unit ? unit : "", "out.log");
 	}
 	free(name);
-}
-
-size_t workload_metrics_parse(const char *text, struct metric_set *out)
-{
-	struct metric_lines ml = { out, 0, NULL };
-	jsonl_parse(text, strlen(text), metric_line, &ml);
-	free(ml.line_workload);
-	return ml.found;
+	return added;
 }

@@ -15,6 +15,7 @@
 #define OOMLAB_WORKLOAD_METRICS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "metric_set.h"
@@ -25,7 +26,9 @@ char *workload_metric_name(json_t *line);
  * NULL): a metric line without "workload" is that program's (a user's program
  * need not name itself; common/proto/workload-line.h). */
 char *workload_metric_name_in(json_t *line, const char *line_workload);
-/* Adds the metric lines of TEXT; returns how many lines were metrics. */
-size_t workload_metrics_parse(const char *text, struct metric_set *out);
+/* Adds RECORD to OUT when it is a metric line with a number (a null value
+ * is no figure); LINE_WORKLOAD as for workload_metric_name_in. Whether it did.
+ * out.log is read line by line by workload_lines_parse, which calls this. */
+bool workload_metric_add(json_t *record, const char *line_workload, struct metric_set *out);
 
 #endif

@@ -12,7 +12,6 @@
 
 #include "analysis/metrics/metric_catalog.h"
 #include "analysis/metrics/workload_lines.h"
-#include "analysis/metrics/workload_metrics.h"
 #include "common/proto/workload-line.h"
 
 #define BAD(s) workload_line_is_bad(s, strlen(s))
@@ -64,7 +63,12 @@ static void lines_of_out_log(void **state)
 {
 	(void)state;
 	struct workload_lines w;
-	workload_lines_parse(out_log, strlen(out_log), &w);
+	struct metric_set taken = METRIC_SET_INIT;
+	/* read once: the lines and the two metric lines with a number */
+	assert_int_equal(workload_lines_parse(out_log, strlen(out_log), &w, &taken), 2);
+	assert_true(metric_set_get(&taken, "spawn.exit_status")->value == 1);
+	assert_true(metric_set_get(&taken, "repro.mb")->value == 12);
+	metric_set_clear(&taken);
 	assert_int_equal(w.n, 3);
 
 	assert_int_equal(w.v[0].line, 1);
@@ -113,7 +117,9 @@ static void lines_of_out_log(void **state)
 
 	/* out.log without markers (lab boot, older trials): no lines */
 	const char *plain = "{\"type\":\"metric\",\"workload\":\"w\",\"name\":\"x\",\"value\":1}\n{bad\n";
-	workload_lines_parse(plain, strlen(plain), &w);
+	assert_int_equal(workload_lines_parse(plain, strlen(plain), &w, &taken), 1);
+	assert_true(metric_set_get(&taken, "w.x")->value == 1);
+	metric_set_clear(&taken);
 	assert_int_equal(w.n, 0);
 	workload_lines_clear(&w);
 }
@@ -131,15 +137,14 @@ static void metrics_without_a_workload(void **state)
 		"{\"type\":\"line-end\",\"workload\":\"alloc\",\"line\":1,\"exit_status\":137,\"signal\":9}\n"
 		"{\"type\":\"metric\",\"name\":\"late\",\"value\":2}\n";
 	struct metric_set m = METRIC_SET_INIT;
-	assert_int_equal(workload_metrics_parse(log, &m), 2);
+	struct workload_lines w;
+	assert_int_equal(workload_lines_parse(log, strlen(log), &w, &m), 2);
 	assert_true(metric_set_get(&m, "alloc.mb_allocated")->value == 48);
 	assert_string_equal(metric_set_get(&m, "alloc.mb_allocated")->unit, "count");
 	assert_true(metric_set_get(&m, "spawn.spawn_count")->value == 3);
 	assert_null(metric_set_get(&m, "alloc.late"));
 	metric_set_clear(&m);
 	/* and such a line is no bad line inside its line */
-	struct workload_lines w;
-	workload_lines_parse(log, strlen(log), &w);
 	assert_int_equal(w.n, 1);
 	assert_int_equal(w.v[0].bad_lines, 0);
 	workload_lines_clear(&w);
@@ -156,7 +161,8 @@ static void odd_text_kept_as_json(void **state)
 	memset(text + n, 'x', 400);
 	strcpy(text + n + 400, "\n");
 	struct workload_lines w;
-	workload_lines_parse(text, strlen(text), &w);
+	struct metric_set taken = METRIC_SET_INIT;
+	assert_int_equal(workload_lines_parse(text, strlen(text), &w, &taken), 0);
 	assert_int_equal(w.n, 1);
 	assert_int_equal(strlen(w.v[0].examples[0]), WORKLOAD_LINE_TEXT_MAX);
 	json_t *j = workload_lines_json(&w);

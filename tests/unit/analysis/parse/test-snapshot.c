@@ -18,6 +18,7 @@
 #include "analysis/parse/binder_stats.h"
 #include "analysis/parse/slabinfo.h"
 #include "analysis/parse/snapshot.h"
+#include "analysis/metrics/workload_lines.h"
 #include "analysis/metrics/workload_metrics.h"
 #include "tests/unit/samples.h"
 
@@ -263,7 +264,10 @@ static void test_workload_metrics(void **state)
 	(void)state;
 	struct metric_set m = METRIC_SET_INIT;
 	char *text = sample_read("binder/out.log");
-	assert_int_equal(workload_metrics_parse(text, &m), 54);
+	struct workload_lines lines;
+	assert_int_equal(workload_lines_parse(text, strlen(text), &lines, &m), 54);
+	assert_int_equal(lines.n, 0);   /* an out.log of before the line runner */
+	workload_lines_clear(&lines);
 	assert_int_equal(m.n, 54);
 	const struct metric_value *v = find(&m, "binder-sendvec.sendvec_ns_per_rt.size=4");
 	assert_true(fabs(v->value - 3708529.506) < 1e-9);
