@@ -9,10 +9,10 @@ static const char *last_component(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-const char *workload_line_name(const char *const *argv)
+const char *const *workload_line_program(const char *const *argv)
 {
 	if (!argv[0])
-		return "";
+		return argv;
 	const char *program = last_component(argv[0]);
 	/* as lab/command-check.c reads `taskset [-a] [-c] MASK PROGRAM ...`;
 	 * `taskset -p` pins a running process and stays taskset */
@@ -21,10 +21,16 @@ const char *workload_line_name(const char *const *argv)
 		while (argv[next] && argv[next][0] == '-' && strcmp(argv[next], "-p"))
 			next++;
 		if (argv[next] && strcmp(argv[next], "-p") && argv[next + 1])
-			return workload_line_name(argv + next + 1);
-		return program;
+			return workload_line_program(argv + next + 1);
+		return argv;
 	}
 	if (!strcmp(program, "oomlab-workload") && argv[1] && argv[1][0] != '-')
-		return argv[1];
-	return program;
+		return argv + 1;
+	return argv;
+}
+
+const char *workload_line_name(const char *const *argv)
+{
+	const char *const *program = workload_line_program(argv);
+	return program[0] ? last_component(program[0]) : "";
 }

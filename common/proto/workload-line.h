@@ -61,5 +61,9 @@
  * "" for no words.
  */
 const char *workload_line_name(const char *const *argv);
+/* Where in ARGV the words of that program start (its name through
+ * `oomlab-workload NAME`), so that its own arguments follow; ARGV itself
+ * when there are no words. */
+const char *const *workload_line_program(const char *const *argv);
 
 #endif

@@ -32,10 +32,25 @@ static void names(void **state)
 	assert_string_equal(workload_line_name((const char *const[]){ NULL }), "");
 }
 
+/* Where the program's words start: its own arguments follow. */
+static void program_words(void **state)
+{
+	(void)state;
+	const char *const pinned[] = { "taskset", "-c", "0", "selftest", "mm/x", "-v", NULL };
+	assert_ptr_equal(workload_line_program(pinned), pinned + 3);
+	const char *const named[] = { "oomlab-workload", "selftest", "mm/x", NULL };
+	assert_ptr_equal(workload_line_program(named), named + 1);
+	const char *const plain[] = { "/oomlab/files/repro", "8", NULL };
+	assert_ptr_equal(workload_line_program(plain), plain);
+	const char *const none[] = { NULL };
+	assert_ptr_equal(workload_line_program(none), none);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names),
+		cmocka_unit_test(program_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
