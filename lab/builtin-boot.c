@@ -78,14 +78,11 @@ static void add_selftests(const struct variant *v, const char *command, struct g
 		strlist_push(&lines, command);
 	selftests_named(&lines, NULL, "boot", &tests);
 	if (tests.n) {
-		int rc = selftests_build(v, &tests, &err);
+		int rc = selftests_prepare(v, &tests, files, &err);
 		if (rc == SELFTEST_NOT_IN_TREE)
 			die_usage("%s", err.buf);
-		struct guest_files with = GUEST_FILES_INIT(v->target.platform.arch);
-		if (rc < 0 || selftest_guest_files(v, &files->dirs, &with, &err) < 0)
+		if (rc < 0)
 			die("boot: %s", err.buf);
-		guest_files_clear(files);
-		*files = with;
 	}
 	selftest_list_clear(&tests);
 	strlist_clear(&lines);

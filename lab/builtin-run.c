@@ -399,16 +399,17 @@ static void build_selftests(struct run_plan *p)
 		char *name = group_variant(p->labels.items[i]);
 		const struct variant *v = variant_find(&p->variants, name);
 		free(name);
-		int rc = selftests_build(v, &tests, &err);
+		/* the run's own folders again, then the variant's tests beside them */
+		p->group_files[i] = GUEST_FILES_INIT(p->exp.platform.arch);
+		int rc = 0;
+		for (size_t k = 0; rc == 0 && k < p->files.dirs.n; k++)
+			rc = guest_files_add(&p->group_files[i], p->files.dirs.items[k], &err);
+		if (rc == 0)
+			rc = selftests_prepare(v, &tests, &p->group_files[i], &err);
 		if (rc == SELFTEST_NOT_IN_TREE)
 			die_usage("%s", err.buf);
-		if (rc < 0 || selftest_guest_files(v, &p->files.dirs, &p->group_files[i], &err) < 0)
+		if (rc < 0)
 			die("run: %s", err.buf);
-		/* the guest images once, here, rather than by every worker at once */
-		struct guest_images img;
-		if (guest_images_prepare(&img, p->exp.platform.arch, &p->group_files[i], &err) < 0)
-			die("run: %s", err.buf);
-		guest_images_clear(&img);
 	}
 	selftest_list_clear(&tests);
 	strbuf_release(&err);
@@ -614,11 +615,19 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 	if (accel_for_clock(&p->clock, variant_find(&p->variants, p->exp.baseline), &p->profile, &x.accel,
 			    &err) < 0)
 		die_usage("run: %s", err.buf);
-	/* the guest images once, here, rather than by every worker at once */
-	struct guest_images img;
-	if (guest_images_prepare(&img, p->exp.platform.arch, &p->files, &err) < 0)
-		die("run: %s", err.buf);
-	guest_images_clear(&img);
+	/* the guest images once, here, rather than by every worker at once: one
+	 * for each set of files the groups take (group_files) */
+	for (size_t i = 0; i < (p->group_files ? p->labels.n : 1); i++) {
+		const struct guest_files *files = p->group_files ? &p->group_files[i] : &p->files;
+		bool made = false;
+		for (size_t k = 0; k < i && !made; k++)
+			made = !strcmp(p->group_files[k].hash, files->hash);
+		struct guest_images img;
+		if (!made && guest_images_prepare(&img, p->exp.platform.arch, files, &err) < 0)
+			die("run: %s", err.buf);
+		if (!made)
+			guest_images_clear(&img);
+	}
 
 	bool *todo = xcalloc(p->n_slots ? p->n_slots : 1, sizeof(*todo));
 	for (size_t i = 0; i < p->n_slots; i++) {

@@ -11,6 +11,7 @@
 
 #include "common/paths.h"
 #include "common/proto/protocol.h"
+#include "common/proto/workload-line.h"
 #include "common/run-command.h"
 #include "hash.h"
 #include "kbuild.h"
@@ -21,36 +22,29 @@
 #define SELFTEST_RECIPE "1"
 #define SELFTESTS "tools/testing/selftests"
 
-static int unknown_variable(void *ctx, const char *name, const char **value)
-{
-	(void)ctx, (void)name, (void)value;
-	return 0;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
 }
 
-/* The test a command names when it is selftest's, or NULL: `[taskset [-x] MASK] [oomlab-workload]
- * selftest [--node N] SUITE/TEST ...`. */
+/* The test a command names when its program is selftest (as a workload
+ * line's is found, common/proto/workload-line.h), or NULL: `selftest
+ * [--node N] SUITE/TEST ...`. Words the host cannot know end the command. */
 static const char *command_test(const struct shell_command *c)
 {
-	size_t k = 0;
-	if (k < c->n && c->words[k].known && !strcmp(base_name(c->words[k].text), "taskset")) {
-		for (k++; k < c->n && c->words[k].known && c->words[k].text[0] == '-'; k++)
-			;
-		k++;  /* the mask */
+	const char **argv = xcalloc(c->n + 1, sizeof(*argv));
+	for (size_t k = 0; k < c->n && c->words[k].known; k++)
+		argv[k] = c->words[k].text;
+	const char *const *w = workload_line_program(argv), *test = NULL;
+	if (w[0] && !strcmp(base_name(w[0]), "selftest")) {
+		for (w++; w[0] && w[0][0] == '-'; w++)
+			if (!strcmp(w[0], "--node") && w[1])
+				w++;
+		test = w[0];
 	}
-	if (k < c->n && c->words[k].known && !strcmp(base_name(c->words[k].text), "oomlab-workload"))
-		k++;
-	if (k >= c->n || !c->words[k].known || strcmp(base_name(c->words[k].text), "selftest"))
-		return NULL;
-	for (k++; k < c->n && c->words[k].known && c->words[k].text[0] == '-'; k++)
-		if (!strcmp(c->words[k].text, "--node"))
-			k++;
-	return k < c->n && c->words[k].known ? c->words[k].text : NULL;
+	free(argv);
+	return test;
 }
 
 void selftests_named(const struct strlist *lines, const int *line_numbers, const char *file,
@@ -60,7 +54,7 @@ void selftests_named(const struct strlist *lines, const int *line_numbers, const
 	for (size_t i = 0; i < lines->n; i++) {
 		struct shell_line sl;
 		struct strbuf err = STRBUF_INIT;
-		if (shell_line_split(lines->items[i], unknown_variable, NULL, &sl, &err) < 0) {
+		if (shell_line_split(lines->items[i], NULL, NULL, &sl, &err) < 0) {
 			strbuf_release(&err);
 			continue;  /* the command check says what is wrong with the line */
 		}
@@ -253,9 +247,9 @@ static int build_in_tree(const char *tree, const char *ws, void *arg, struct str
 	return rc;
 }
 
-int selftests_build(const struct variant *v, const struct selftest_list *list, struct strbuf *err)
+static int build_into(const struct variant *v, const struct selftest_list *list, const char *dir,
+		      struct strbuf *err)
 {
-	char *dir = selftest_dir(v);
 	size_t missing = 0;
 	for (size_t i = 0; i < list->n; i++) {
 		char *built = xasprintf("%s/%s", dir, list->items[i].test);
@@ -281,21 +275,18 @@ int selftests_build(const struct variant *v, const struct selftest_list *list, s
 			progress_end(&pr, "failed after %s", took);
 		free(log);
 	}
-	free(dir);
 	return rc;
 }
 
-int selftest_guest_files(const struct variant *v, const struct strlist *dirs,
-			 struct guest_files *out, struct strbuf *err)
+int selftests_prepare(const struct variant *v, const struct selftest_list *list,
+		      struct guest_files *files, struct strbuf *err)
 {
-	*out = GUEST_FILES_INIT(v->target.platform.arch);
-	for (size_t i = 0; i < dirs->n; i++)
-		if (guest_files_add(out, dirs->items[i], err) < 0)
-			return -1;
 	char *dir = selftest_dir(v);
-	int rc = guest_files_add_under(out, dir, GUEST_SELFTESTS_UNDER, err);
-	free(dir);
+	int rc = build_into(v, list, dir, err);
 	if (rc == 0)
-		guest_files_finish(out);
+		rc = guest_files_add_under(files, dir, GUEST_SELFTESTS_UNDER, err);
+	if (rc == 0)
+		guest_files_finish(files);
+	free(dir);
 	return rc;
 }

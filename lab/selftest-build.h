@@ -39,15 +39,15 @@ void selftest_list_clear(struct selftest_list *l);
 
 /* <cache>/selftests/<key> of V's tree (malloc'd); the tests are SUITE/TEST in it. */
 char *selftest_dir(const struct variant *v);
-/* What selftests_build returns for a test the tree does not have: the input's mistake. */
+/* What selftests_prepare returns for a test the tree does not have: the input's mistake. */
 #define SELFTEST_NOT_IN_TREE (-2)
-/* Builds the tests of LIST that V's folder lacks. 0, or one line in ERR and
- * SELFTEST_NOT_IN_TREE ("FILE:LINE: selftest mm/x: variant stock's tree has no
- * tools/testing/selftests/mm/x.c") or -1 (a build that failed, its log named). */
-int selftests_build(const struct variant *v, const struct selftest_list *list, struct strbuf *err);
-/* OUT: the user's folders DIRS (as guest_files_add takes them) and V's built
- * tests under GUEST_SELFTESTS_UNDER, finished; -1 with one line in ERR. */
-int selftest_guest_files(const struct variant *v, const struct strlist *dirs,
-			 struct guest_files *out, struct strbuf *err);
+/* Builds the tests of LIST that V's folder lacks, then adds them to FILES
+ * (the user's folders, if any) under GUEST_SELFTESTS_UNDER and finishes
+ * FILES again (its hash then names the tests too). 0, or
+ * one line in ERR and SELFTEST_NOT_IN_TREE ("FILE:LINE: selftest mm/x:
+ * variant stock's tree has no tools/testing/selftests/mm/x.c") or -1 (a
+ * build that failed, its log named; a folder that cannot be read). */
+int selftests_prepare(const struct variant *v, const struct selftest_list *list,
+		      struct guest_files *files, struct strbuf *err);
 
 #endif
