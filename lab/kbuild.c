@@ -370,14 +370,76 @@ static void remove_stale_staging(const char *kernels)
 		closedir(d);
 }
 
+/*
+ * FN on V's tree in workspace WS, the caller holding its lock: what a killed
+ * build left applied is undone, the source brought up to date, V's patches
+ * applied; after FN the shared tree goes back to pristine whatever happened.
+ */
+static int with_patched_tree(const struct variant *v, const char *ws, struct progress *pr,
+			     int (*fn)(const char *tree, const char *ws, void *arg, struct strbuf *err),
+			     void *arg, struct strbuf *err)
+{
+	char *tree = xasprintf("%s/" WORKSPACE_SRC, ws), *state = xasprintf("%s/applied", ws);
+	int rc = -1;
+	if (!is_dir(tree))
+		remove_tree(state);
+	if (tree_restore(tree, state, err) < 0)
+		goto out;
+	if (!is_dir(tree) && check_disk_space(ws, MIN_FREE_BYTES_COLD, err) < 0)
+		goto out;
+	if (kernel_source_prepare(&v->source, ws, tree, pr, err) < 0 ||
+	    check_disk_space(ws, MIN_FREE_BYTES_WARM, err) < 0)
+		goto out;
+	if (v->patches.n)
+		progress_step(pr, "applying patches", 0);
+	if (tree_apply_patches(tree, state, &v->patches, err) == 0)
+		rc = fn(tree, ws, arg, err);
+	if (tree_restore(tree, state, err) < 0)
+		rc = -1;
+out:
+	free(tree);
+	free(state);
+	return rc;
+}
+
+struct compile {
+	const struct variant *v;
+	const struct kconfig *base;
+	const char *obj, *log;
+	struct progress *pr;
+};
+
+/* Configures and compiles V in the patched TREE into its object folder. */
+static int compile_in_tree(const char *tree, const char *ws, void *arg, struct strbuf *err)
+{
+	const struct compile *c = arg;
+	if (configure(tree, c->obj, c->log, c->v, c->base, c->pr, err) < 0)
+		return -1;
+	/* A tree that was built before rebuilds only what changed: its length is unknown. */
+	char *vmlinux = xasprintf("%s/vmlinux", c->obj);
+	unsigned long steps = 0, expected = path_exists(vmlinux) ? 0 : remembered_steps(ws, &c->v->target);
+	free(vmlinux);
+	progress_step(c->pr, "compiling", expected);
+	int status = run_make(tree, c->obj, &c->v->target.platform, c->log,
+			      arch_facts(c->v->target.platform.arch)->make_target, c->pr, expected, &steps);
+	if (status != 0) {
+		char *tail = kbuild_log_tail(c->log);
+		strbuf_addf(err, "the kernel build failed (status %d): %s (full log: %s)", status, tail,
+			    c->log);
+		free(tail);
+		return -1;
+	}
+	remember_steps(ws, &c->v->target, steps);
+	return 0;
+}
+
 static int build_locked(const struct variant *v, const struct kconfig *base, const char *ws,
 			struct progress *pr, struct strbuf *err)
 {
 	/* One object folder per target, so a debug build does not undo the plain one's objects. */
 	char *objdir = build_target_objdir(&v->target);
-	char *tree = xasprintf("%s/" WORKSPACE_SRC, ws), *obj = xasprintf("%s/%s", ws, objdir);
+	char *obj = xasprintf("%s/%s", ws, objdir);
 	free(objdir);
-	char *state = xasprintf("%s/applied", ws);
 	char *kernels = xasprintf("%s/kernels", cache_root());
 	char *staging = xasprintf("%s/.tmp-%s-%d", kernels, v->hash, (int)getpid());
 	/* The log lives beside the cache entry so a failed build keeps it. */
@@ -392,42 +454,8 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 		strbuf_addf(err, "cannot create %s: %s", staging, strerror(errno));
 		goto out;
 	}
-	/* What a killed build left applied goes first: the source is then brought up to date. */
-	if (!is_dir(tree))
-		remove_tree(state);
-	if (tree_restore(tree, state, err) < 0)
-		goto out;
-	if (!is_dir(tree) && check_disk_space(ws, MIN_FREE_BYTES_COLD, err) < 0)
-		goto out;
-	if (kernel_source_prepare(&v->source, ws, tree, pr, err) < 0)
-		goto out;
-	if (check_disk_space(ws, MIN_FREE_BYTES_WARM, err) < 0)
-		goto out;
-	if (v->patches.n)
-		progress_step(pr, "applying patches", 0);
-	if (tree_apply_patches(tree, state, &v->patches, err) < 0)
-		goto out;
-	if (configure(tree, obj, log, v, base, pr, err) == 0) {
-		/* A tree that was built before rebuilds only what changed: its length is unknown. */
-		char *vmlinux = xasprintf("%s/vmlinux", obj);
-		unsigned long steps = 0, expected = path_exists(vmlinux) ? 0 : remembered_steps(ws, &v->target);
-		free(vmlinux);
-		progress_step(pr, "compiling", expected);
-		int status = run_make(tree, obj, &v->target.platform, log,
-				      arch_facts(v->target.platform.arch)->make_target, pr, expected, &steps);
-		if (status != 0) {
-			char *tail = kbuild_log_tail(log);
-			strbuf_addf(err, "the kernel build failed (status %d): %s (full log: %s)", status,
-				    tail, log);
-			free(tail);
-		} else {
-			remember_steps(ws, &v->target, steps);
-			rc = 0;
-		}
-	}
-	/* The shared tree goes back to pristine whatever happened. */
-	if (tree_restore(tree, state, err) < 0)
-		rc = -1;
+	struct compile c = { .v = v, .base = base, .obj = obj, .log = log, .pr = pr };
+	rc = with_patched_tree(v, ws, pr, compile_in_tree, &c, err);
 	if (rc == 0)
 		rc = install_built(v, obj, staging, log, now_monotonic() - start, err);
 	if (rc == 0)
@@ -436,9 +464,7 @@ out:
 	/* Never a half-built kernel in the cache; the log of a failure stays for the user. */
 	if (rc < 0 || path_exists(staging))
 		remove_tree(staging);
-	free(tree);
 	free(obj);
-	free(state);
 	free(kernels);
 	free(staging);
 	free(log);
@@ -501,25 +527,12 @@ int kbuild_with_tree(const struct variant *v, struct progress *pr,
 	char *ws = kernel_source_workspace(&v->source);
 	mkdir_p(ws, 0755);
 	char *lock_path = xasprintf("%s/lock", ws);
-	char *tree = xasprintf("%s/" WORKSPACE_SRC, ws), *state = xasprintf("%s/applied", ws);
 	int rc = -1, lock = take_lock(lock_path, err);
-	if (lock < 0)
-		goto out;
-	if (!is_dir(tree))
-		remove_tree(state);
-	if (tree_restore(tree, state, err) < 0 || kernel_source_prepare(&v->source, ws, tree, pr, err) < 0 ||
-	    tree_apply_patches(tree, state, &v->patches, err) < 0)
-		goto unlock;
-	rc = fn(tree, ws, arg, err);
-	/* The shared tree goes back to pristine whatever happened. */
-	if (tree_restore(tree, state, err) < 0)
-		rc = -1;
-unlock:
-	close(lock);
-out:
+	if (lock >= 0) {
+		rc = with_patched_tree(v, ws, pr, fn, arg, err);
+		close(lock);
+	}
 	free(lock_path);
-	free(tree);
-	free(state);
 	free(ws);
 	return rc;
 }
