@@ -136,7 +136,8 @@ unsigned long platform_page_bytes(const struct platform *p)
 	return (unsigned long)p->page_kib << 10;
 }
 
-const char *elf_machine_name(unsigned machine)
+/* "x86_64", "aarch64", "i386", "arm", ...: an e_machine as uname -m says it. */
+static const char *elf_machine_name(unsigned machine)
 {
 	switch (machine) {
 	case EM_X86_64: return "x86_64";
@@ -168,7 +169,7 @@ static int elf_has_interp(int fd, const Elf64_Ehdr *eh, bool *interp)
 	return 0;
 }
 
-int elf_facts_read(const char *path, struct elf_facts *f, struct strbuf *err)
+static int elf_facts_read(const char *path, struct elf_facts *f, struct strbuf *err)
 {
 	memset(f, 0, sizeof(*f));
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

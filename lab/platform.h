@@ -81,14 +81,11 @@ struct elf_facts {
 	bool dynamic;              /* it has a program interpreter (PT_INTERP): it loads libraries */
 };
 
-/* Reads PATH's ELF header; a file that is no ELF is no error (is_elf false).
- * -1 with one line in ERR when PATH cannot be read or its header is cut short. */
-int elf_facts_read(const char *path, struct elf_facts *f, struct strbuf *err);
-/* "x86_64", "aarch64", "i386", "arm", ...: an e_machine as uname -m says it. */
-const char *elf_machine_name(unsigned machine);
 /*
+ * Reads PATH's ELF header (a file that is no ELF is no error: is_elf false):
  * 0 when PATH is no ELF, or an ELF that runs on ARCH (F is filled, may be
- * NULL); -1 with one line naming PATH, the machine it is for and ARCH's.
+ * NULL); -1 with one line naming PATH, the machine it is for and ARCH's, or
+ * why PATH could not be read or its header is cut short.
  */
 int elf_check_arch(const char *path, enum guest_arch arch, struct elf_facts *f, struct strbuf *err);
 

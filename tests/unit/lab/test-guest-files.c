@@ -31,16 +31,14 @@ static void make_executable(const char *rel)
 	free(path);
 }
 
-/* The hash of folder REL alone, for ARCH; "" and the reason in ERR when refused. */
+/* The hash of folder REL alone, which must be taken (a refused folder fails the test). */
 static void hash_of(const char *rel, char hash[65], struct strbuf *err)
 {
 	struct guest_files f = GUEST_FILES_INIT(host_arch());
 	char *dir = at(rel);
-	hash[0] = '\0';
-	if (guest_files_add(&f, dir, err) == 0) {
-		guest_files_finish(&f);
-		memcpy(hash, f.hash, 65);
-	}
+	assert_int_equal(guest_files_add(&f, dir, err), 0);
+	guest_files_finish(&f);
+	memcpy(hash, f.hash, 65);
 	free(dir);
 	guest_files_clear(&f);
 }
@@ -77,7 +75,6 @@ static void a_folder_is_walked_whole(void **state)
 	assert_string_equal(f.files[2].interpreter, "/bin/sh");
 	assert_string_equal(f.files[0].interpreter, "/usr/bin/env");
 	assert_null(f.files[1].interpreter);
-	assert_int_equal(strlen(f.hash), 64);
 	char *p = guest_files_path("bin/tool");
 	assert_string_equal(p, "/oomlab/files/bin/tool");
 	free(p);
@@ -202,7 +199,6 @@ static void folders_merge(void **state)
 	assert_int_equal(find(&f, "a")->folder, 0);
 	assert_int_equal(find(&f, "bin/b")->folder, 1);
 	guest_files_clear(&f);
-	assert_false(guest_files_any(&f));
 	free(m1);
 	free(m2);
 	strbuf_release(&err);
