@@ -77,14 +77,6 @@ static bool is_workload(const struct strlist *declared, const char *name)
 }
 
 /* Only the guest knows a variable's value: every one is unknown here. */
-static int unknown_variable(void *ctx, const char *name, const char **value)
-{
-	(void)ctx;
-	(void)name;
-	(void)value;
-	return 0;
-}
-
 /* What the lines of an experiment run. */
 struct programs {
 	struct strlist workloads;   /* lab workloads */
@@ -105,46 +97,37 @@ static bool word_in(const char *word, const char *const *list)
 	return false;
 }
 
-/* The program of command C from word K on, with taskset's and
- * oomlab-workload's own program taken for theirs. */
-static void command_program(const struct strlist *declared, const struct shell_command *c, size_t k,
-			    bool workload_line, struct programs *p)
+/* The program command C runs, by the line runner's own rule for taskset
+ * and oomlab-workload (common/proto/workload-line.h). LINE_RUNNERS: C is
+ * a workload line's first command, which the runner starts (experiment.c):
+ * its program's line metrics are the line's. */
+static void command_program(const struct strlist *declared, const struct shell_command *c,
+			    bool line_runners, struct programs *p)
 {
-	while (k < c->n && c->words[k].known && word_in(c->words[k].text, leading_words))
+	size_t k = 0;
+	while (!line_runners && k < c->n && c->words[k].known && word_in(c->words[k].text, leading_words))
 		k++;
-	if (k == c->n)
-		return;
-	if (!c->words[k].known) {
-		p->opaque = true;
-		return;
-	}
-	const char *name = c->words[k].text;
-	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-	if (workload_line) {
-		push_line_metrics(&p->statuses, name);
-		push_line_metrics(&p->statuses, base);
-	}
-	if (!strcmp(base, "taskset")) {
-		/* taskset [-a...] MASK PROGRAM ... */
-		size_t next = k + 1;
-		while (next < c->n && c->words[next].known && c->words[next].text[0] == '-')
-			next++;
-		if (next + 1 < c->n) {
-			command_program(declared, c, next + 1, workload_line, p);
-			return;
+	const char **argv = xcalloc(c->n - k + 1, sizeof(*argv));
+	size_t n = 0;
+	for (; k + n < c->n && c->words[k + n].known; n++)
+		argv[n] = c->words[k + n].text;
+	const char *const *program = workload_line_program(argv);
+	const char *name = program[0], *base = name ? workload_line_name(program) : NULL;
+	/* a program only the guest knows: it may run anything */
+	bool cut = k + n < c->n;
+	if (!name || (cut && (!strcmp(base, "taskset") || !strcmp(base, "oomlab-workload")))) {
+		p->opaque = p->opaque || cut;
+	} else {
+		if (line_runners)
+			push_line_metrics(&p->statuses, base);
+		if (is_workload(declared, base)) {
+			add_once(&p->workloads, base);
+		} else {
+			add_once(&p->others, name);
+			add_once(&p->others, base);
 		}
 	}
-	if (!strcmp(base, "oomlab-workload") && k + 1 < c->n && c->words[k + 1].known &&
-	    is_workload(declared, c->words[k + 1].text)) {
-		strlist_push(&p->workloads, c->words[k + 1].text);
-		return;
-	}
-	if (is_workload(declared, base)) {
-		strlist_push(&p->workloads, base);
-		return;
-	}
-	add_once(&p->others, name);
-	add_once(&p->others, base);
+	free(argv);
 }
 
 static void line_programs(const struct strlist *declared, const char *line, bool workload_line,
@@ -152,10 +135,10 @@ static void line_programs(const struct strlist *declared, const char *line, bool
 {
 	struct shell_line sl;
 	struct strbuf err = STRBUF_INIT;
-	if (shell_line_split(line, unknown_variable, NULL, &sl, &err) < 0)
+	if (shell_line_split(line, NULL, NULL, &sl, &err) < 0)
 		p->opaque = true;
 	for (size_t i = 0; i < sl.n; i++)
-		command_program(declared, &sl.commands[i], 0, workload_line, p);
+		command_program(declared, &sl.commands[i], workload_line && i == 0, p);
 	if (sl.rest_unsplit)
 		p->opaque = true;
 	shell_line_clear(&sl);

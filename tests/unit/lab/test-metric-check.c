@@ -149,7 +149,17 @@ static void workload_names_pass_for_the_workloads_run(void **state)
 	/* every line's own metrics are its program's (common/proto/workload-line.h) */
 	assert_passes("workload = spawn -n 5\nmetrics = spawn.memory_peak_bytes spawn.oom_kills "
 		      "spawn.wall_seconds spawn.signal spawn.bad_lines\n");
-	assert_passes("workload = oomlab-workload spawn -n 5\nmetrics = spawn.spawn_per_s\n");
+	assert_passes("workload = oomlab-workload spawn -n 5\nmetrics = spawn.spawn_per_s spawn.exit_status\n");
+	/* the line runner names a line after taskset's program, never taskset, and
+	 * runs the first command of a line: a later one's program has no line metrics */
+	assert_refused("workload = taskset 1 spawn -n 5\nmetrics = taskset.exit_status\n",
+		       "t.conf:7: metrics: 'taskset.exit_status' matches no metric the workloads or the "
+		       "lab can emit; closest: spawn.exit_status");
+	assert_refused("workload = spawn -n 5; oom-hog --mode memcg\nmetrics = oom-hog.exit_status\n",
+		       "t.conf:7: metrics: 'oom-hog.exit_status' matches no metric the workloads or the "
+		       "lab can emit; closest: spawn.exit_status, oom-hog.memcg_max");
+	/* but the later command's own declared metrics are there */
+	assert_passes("workload = spawn -n 5; oom-hog --mode memcg\nmetrics = oom-hog.memcg_oom_kill\n");
 	/* the prepare step's program reports no exit status */
 	assert_refused("metrics = fragment.exit_status\n",
 		       "t.conf:6: metrics: 'fragment.exit_status' matches no metric the workloads or "
