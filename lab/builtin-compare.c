@@ -51,13 +51,8 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 	for (size_t i = 0; i < runs->n; i++)
 		if (run_data_add(&rd, runs->items[i], &err) < 0)
 			die_usage("compare: %s", err.buf);
-	/* without a built workload binary, the run's names and the lab's still count */
-	struct strlist declared = STRLIST_INIT;
-	metric_declarations_load(NULL, &declared, &err);
-	strbuf_reset(&err);
-	if (run_check_metric_globs(&rd, &declared, globs, &err) < 0)
+	if (run_check_metric_options(&rd, globs, &err) < 0)
 		die_usage("compare: %s", err.buf);
-	strlist_clear(&declared);
 	struct compare_family_spec spec = { .baseline = baseline, .globs = globs, .all = all,
 					    .seed = seed };
 	struct compare_family family;

@@ -358,13 +358,8 @@ int report_runs(const struct strlist *runs, const struct report_request *req)
 			die_usage("report: %s", err.buf);
 	if (req->baseline && !strlist_has(&rd.labels, req->baseline))
 		die_usage("report: --baseline: no variant '%s' in the run", req->baseline);
-	/* without a built workload binary, the run's names and the lab's still count */
-	struct strlist declared = STRLIST_INIT;
-	metric_declarations_load(NULL, &declared, &err);
-	strbuf_reset(&err);
-	if (run_check_metric_globs(&rd, &declared, req->globs, &err) < 0)
+	if (run_check_metric_options(&rd, req->globs, &err) < 0)
 		die_usage("report: %s", err.buf);
-	strlist_clear(&declared);
 	char *path = req->out ? xstrdup(req->out) : xasprintf("%s/report.html", rd.dirs.items[0]);
 	bool to_stdout = !strcmp(path, "-");
 	if (!to_stdout) {

@@ -345,3 +345,17 @@ int run_check_metric_globs(const struct run_data *rd, const struct strlist *decl
 	strlist_clear(&names);
 	return rc;
 }
+
+int run_check_metric_options(const struct run_data *rd, const struct strlist *globs, struct strbuf *err)
+{
+	if (!globs || !globs->n)
+		return 0;   /* no --metric: no workload binary to start */
+	/* without a built workload binary, the run's names and the lab's still count */
+	struct strlist declared = STRLIST_INIT;
+	struct strbuf ignored = STRBUF_INIT;
+	metric_declarations_load(NULL, &declared, &ignored);
+	strbuf_release(&ignored);
+	int rc = run_check_metric_globs(rd, &declared, globs, err);
+	strlist_clear(&declared);
+	return rc;
+}

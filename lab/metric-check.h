@@ -62,5 +62,8 @@ int experiment_check_metrics(const struct experiment *e, const struct strlist *d
  * and the workloads' DECLARED ones: 0, or -1 with "--metric 'GLOB' ..." in ERR. */
 int run_check_metric_globs(const struct run_data *rd, const struct strlist *declared,
 			   const struct strlist *globs, struct strbuf *err);
+/* The same with the workloads' declarations loaded from the built workload
+ * binary, only when there are GLOBS to check (compare's and report's --metric). */
+int run_check_metric_options(const struct run_data *rd, const struct strlist *globs, struct strbuf *err);
 
 #endif
