@@ -48,6 +48,18 @@ char *vm_killed_from_outside(int signal, const char *qemu_stderr, int *sig)
 			 "nothing of the kernel", (int)strcspn(line, "\n"), line);
 }
 
+/* Whether a signal from outside ended QEMU (vm_killed_from_outside), by its
+ * status and by what this boot added to LOG from offset FROM (the file is
+ * appended to; read only here, on this rare path). LOG NULL: no log. */
+static char *killed_from_outside(const char *log, size_t from, int term_signal, int *sig)
+{
+	size_t len = 0;
+	char *text = log ? read_file(log, &len) : NULL;
+	char *why = vm_killed_from_outside(term_signal, text && len >= from ? text + from : NULL, sig);
+	free(text);
+	return why;
+}
+
 static void to_stdout(const char *data, size_t len)
 {
 	if (fwrite(data, 1, len, stdout) != len)
@@ -155,10 +167,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	run->qemu_status = status;
 	run->wall_total = now_monotonic() - start;
 	bool panicked = vm_channel_has_panic(&ch[CH_CONSOLE]) || vm_channel_has_panic(&ch[CH_KMSG]);
-	/* a watchdog's kill is the lab's own: its outcome names the reason */
-	size_t log_len = 0;
-	char *qemu_log_text = killed || run->interactive ? NULL : read_file(qemu_log, &log_len), *outside;
-	const char *qemu_said = qemu_log_text && log_len >= log_from ? qemu_log_text + log_from : NULL;
+	char *outside;
 	run->qemu_signal = 0;
 	if (ctl.exited) {
 		run->exit_status = ctl.exit_status;
@@ -174,7 +183,9 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		run->detail = xasprintf("%s (%.0f s); last console lines:\n%s", kill_reason, kill_after,
 					tail);
 		free(tail);
-	} else if ((outside = vm_killed_from_outside(qemu.term_signal, qemu_said, &run->qemu_signal))) {
+	} else if ((outside = killed_from_outside(run->interactive ? NULL : qemu_log, log_from,
+						   qemu.term_signal, &run->qemu_signal))) {
+		/* a watchdog's kill (above) is the lab's own: its outcome names the reason */
 		run->outcome = VM_KILLED;
 		run->detail = outside;
 	} else if (!ctl.ready) {
@@ -192,7 +203,6 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	}
 	for (int i = 0; i < CH_COUNT; i++)
 		vm_channel_close(&ch[i]);
-	free(qemu_log_text);
 	free(qemu_log);
 	return 0;
 }
