@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/compare/compare.h"
+#include "glob.h"
 #include "kvfile.h"
 #include "common/paths.h"
 #include "common/proto/workload-line.h"
@@ -238,16 +239,19 @@ static bool is_share(const char *name)
 	return known && (known->kind == METRIC_EVENTS || known->kind == METRIC_OUTCOME);
 }
 
-/* Why a `parametric` glob is refused, or NULL. Textual and simple: it must
- * match a headline glob as text or be matched by one (so that it names
- * headline metrics, not a typo), and a glob the known-metrics table takes
- * for rare events or outcomes is refused. */
+/* Why a `parametric` glob is refused, or NULL: it must be able to match a
+ * name some headline glob matches (glob.h: so that it names headline
+ * metrics, not a typo), and a glob the known-metrics table takes for rare
+ * events or outcomes is refused. */
 static const char *parametric_refused(const struct experiment *e, const char *glob)
 {
 	if (is_share(glob))
 		return "is a share (events or outcomes take Fisher's test, never Student's t)";
+	/* a malformed glob is metric-check's to name, with its file and line */
+	if (glob_malformed(glob))
+		return NULL;
 	for (size_t i = 0; i < e->metrics.n; i++)
-		if (!fnmatch(glob, e->metrics.items[i], 0) || !fnmatch(e->metrics.items[i], glob, 0))
+		if (glob_malformed(e->metrics.items[i]) || glob_intersects(e->metrics.items[i], 0, glob))
 			return NULL;
 	return "matches none of the metrics (the headline, metrics = ...)";
 }

@@ -170,6 +170,12 @@ static void parametric_names_headline_metrics(void **state)
 	t = xasprintf("%sparametric = binder-sendvec.sendvec_ns_per_rt.* binder-mmap.mmap_ns\n", head);
 	expect_error(t, "t.conf:6: parametric = binder-mmap.mmap_ns: matches none of the metrics");
 	free(t);
+	/* two globs that share a name: neither contains the other as text */
+	t = xasprintf("%sparametric = binder-sendvec.*_ns_per_rt.size=4*\n", head);
+	assert_int_equal(experiment_parse(&e, "t", "t.conf", t, &err), 0);
+	assert_int_equal(e.parametric.n, 1);
+	experiment_clear(&e);
+	free(t);
 	t = xasprintf("%sparametric = oom_kills\n", head);
 	expect_error(t, "t.conf:6: parametric = oom_kills: is a share");
 	free(t);
