@@ -14,7 +14,7 @@ static struct cgroup *workload;
 static void enable_memory_controller(void)
 {
 	/* cgroup v2 hands a controller to children only once the parent delegates it. */
-	int fd = open("/sys/fs/cgroup/cgroup.subtree_control", O_WRONLY | O_CLOEXEC);
+	int fd = open(AGENT_CGROUP_MOUNT "/cgroup.subtree_control", O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write(fd, "+memory +pids", 13) < 0)
 		agent_log("cannot enable the memory controller for child cgroups");
 	if (fd >= 0)

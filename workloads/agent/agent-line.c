@@ -33,24 +33,19 @@
 #include "workloads/lib/report.h"
 #include "workloads/lib/sysinfo.h"
 
-#define CGROUP_ROOT "/sys/fs/cgroup"
-
 struct line_cgroup {
 	char dir[512];          /* "" in the root cgroup: no figures */
 	int peak_fd;            /* memory.peak, reset for this line; -1: no peak */
 	long long oom_kills;    /* memory.events oom_kill as the line started; -1: unknown */
 };
 
-/* The cgroup v2 folder of this process ("0::/workload"), or "" in the root. */
+/* The cgroup v2 folder of this process ("/workload"), or "" in the root. */
 static void own_cgroup(char *dir, size_t cap)
 {
-	char line[400];
+	char rel[400];
 	dir[0] = '\0';
-	if (wl_read_line("/proc/self/cgroup", line, sizeof(line)) < 0 || strncmp(line, "0::/", 4))
-		return;
-	line[strcspn(line, "\n")] = '\0';
-	if (line[4])
-		wl_pathf(dir, cap, CGROUP_ROOT "%s", line + 3);
+	if (wl_own_cgroup(0, rel, sizeof(rel)) == 0 && strcmp(rel, "/"))
+		wl_pathf(dir, cap, AGENT_CGROUP_MOUNT "%s", rel);
 }
 
 static long long oom_kills_now(const struct line_cgroup *g)

@@ -29,7 +29,7 @@ void mount_filesystems(void)
 	mount_one("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "ptmxmode=0666,mode=0620");
 	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 	mount_one("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
-	mount_one("cgroup2", "/sys/fs/cgroup", "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	mount_one("cgroup2", AGENT_CGROUP_MOUNT, "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  "nsdelegate,memory_recursiveprot");
 	mount_one("tracefs", "/sys/kernel/tracing", "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_one("debugfs", "/sys/kernel/debug", "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);

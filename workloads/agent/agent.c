@@ -212,7 +212,7 @@ static void send_heartbeat(void)
 	jl_i64(&j, HB_MEM_AVAILABLE_KB, field(meminfo, "MemAvailable"));
 	jl_i64(&j, HB_SWAP_FREE_KB, field(meminfo, "SwapFree"));
 	free(meminfo);
-	char *current = slurp("/sys/fs/cgroup/workload/memory.current");
+	char *current = slurp(AGENT_CGROUP_MOUNT "/workload/memory.current");
 	if (current) {
 		jl_i64(&j, HB_CGROUP_MEMORY, strtoll(current, NULL, 10));
 		free(current);

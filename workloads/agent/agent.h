@@ -29,6 +29,8 @@ struct job {
 #define PORT_WRITE_MAX 4096
 /* How long PID 1 waits for its ports to appear before falling back to the console. */
 #define PORTS_WAIT_SECONDS 10.0
+/* Where mount_filesystems puts cgroup v2. */
+#define AGENT_CGROUP_MOUNT "/sys/fs/cgroup"
 void ports_open(void);
 /* Writes to a port in page-sized pieces (see agent-ports.c for why). */
 void port_write(int fd, const char *data, size_t len);
