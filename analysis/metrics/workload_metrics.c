@@ -23,11 +23,6 @@ static void add_scalar(struct strbuf *sb, json_t *v)
 	}
 }
 
-char *workload_metric_name(json_t *line)
-{
-	return workload_metric_name_in(line, NULL);
-}
-
 char *workload_metric_name_in(json_t *line, const char *line_workload)
 {
 	const char *type = json_string_value(json_object_get(line, "type"));

@@ -20,11 +20,10 @@
 
 #include "metric_set.h"
 
-/* The metric name of one metric line (malloc'd), or NULL if LINE is not one. */
-char *workload_metric_name(json_t *line);
-/* The same for a line printed by a workload line's program LINE_WORKLOAD (may be
- * NULL): a metric line without "workload" is that program's (a user's program
- * need not name itself; common/proto/workload-line.h). */
+/* The metric name of one metric line (malloc'd), or NULL if LINE is not one;
+ * printed by a workload line's program LINE_WORKLOAD (NULL: outside any line),
+ * a metric line without "workload" is that program's (a user's program need
+ * not name itself; common/proto/workload-line.h). */
 char *workload_metric_name_in(json_t *line, const char *line_workload);
 /* Adds RECORD to OUT when it is a metric line with a number (a null value
  * is no figure); LINE_WORKLOAD as for workload_metric_name_in. Whether it did.

@@ -289,7 +289,7 @@ static void test_workload_metrics(void **state)
 	assert_non_null(line);
 	json_t *obj = json_loads(line, 0, NULL);
 	assert_non_null(obj);
-	assert_null(workload_metric_name(obj));
+	assert_null(workload_metric_name_in(obj, NULL));
 	json_decref(obj);
 	free(line);
 }
