@@ -348,10 +348,10 @@ static void plan_resume(struct run_plan *p, const char *run, unsigned jobs)
 	load_plan_parts(p, profile, kept);
 	/* the trials to come run the programs the others ran, or none */
 	const char *ran = json_string_value(json_object_get(files, "hash"));
-	if ((ran || guest_files_any(&p->files)) && (!ran || strcmp(ran, p->files.hash)))
+	const char *now = guest_files_any(&p->files) ? p->files.hash : "none";
+	if (strcmp(ran ? ran : "none", now))
 		die_usage("run: --resume %s: the run's files were %.16s, now they are %.16s (a "
-			  "result names the programs it ran: start a new run)", run, ran ? ran : "none",
-			  guest_files_any(&p->files) ? p->files.hash : "none");
+			  "result names the programs it ran: start a new run)", run, ran ? ran : "none", now);
 	choose_jobs(p, jobs);
 	json_int_t recorded = json_integer_value(json_object_get(meta, "jobs"));
 	if (p->jobs > (recorded > 1 ? recorded : 1)) {
