@@ -43,22 +43,21 @@ static void add_lab_names(struct metric_names *m)
 {
 	size_t n;
 	const struct metric_def *rows = metric_catalog_rows(&n);
-	/* "*.exit_status" and the other line metrics are each line's program's: line_metric_names */
+	/* "*.exit_status" and the other line metrics are each line's program's: push_line_metrics */
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(rows[i].name, "*.", 2))
 			add_once(&m->lab, rows[i].name);
 }
 
-/* The metrics every workload line gives, "P.<name>" for its program P (common/proto/workload-line.h). */
-static const char *const line_metric_names[] = {
-	LINE_METRIC_EXIT_STATUS, LINE_METRIC_SIGNAL, LINE_METRIC_WALL, LINE_METRIC_MEMORY_PEAK,
-	LINE_METRIC_OOM_KILLS, LINE_METRIC_BAD_LINES, NULL
-};
-
+/* The metrics every workload line gives, "P.<name>" for its program P: the
+ * catalogue's "*.<name>" rows (common/proto/workload-line.h names them). */
 static void push_line_metrics(struct strlist *l, const char *program)
 {
-	for (const char *const *m = line_metric_names; *m; m++)
-		strlist_push_owned(l, xasprintf("%s.%s", program, *m));
+	size_t n;
+	const struct metric_def *rows = metric_catalog_rows(&n);
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(rows[i].name, "*.", 2))
+			strlist_push_owned(l, xasprintf("%s.%s", program, rows[i].name + 2));
 }
 
 /* True when the declared ROW is WORKLOAD's ("<workload>.<row>"). */

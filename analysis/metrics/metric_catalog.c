@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "common/proto/workload-line.h"
+
 /*
  * One line per metric or family, in the order they are looked up: exact
  * names before globs, the first match wins. A unit of "" means the unit
@@ -42,12 +44,12 @@ static const struct metric_def lab_metrics[] = {
 	 * (common/proto/workload-line.h): how a program ends and how long it
 	 * runs are what a reproducer is for, not a quality; "differs" says a
 	 * change. Shares of trials: the status and signal as "not 0". */
-	{ "*.exit_status",                "status", METRIC_EVENTS,     BETTER_NEITHER },
-	{ "*.signal",                     "signal", METRIC_EVENTS,     BETTER_NEITHER },
-	{ "*.wall_seconds",               "s",      METRIC_TIME,       BETTER_NEITHER },
-	{ "*.memory_peak_bytes",          "bytes",  METRIC_SIZE,       BETTER_LOWER },
-	{ "*.oom_kills",                  "count",  METRIC_EVENTS,     BETTER_LOWER },
-	{ "*.bad_lines",                  "count",  METRIC_EVENTS,     BETTER_LOWER },
+	{ "*." LINE_METRIC_EXIT_STATUS, "status", METRIC_EVENTS,     BETTER_NEITHER },
+	{ "*." LINE_METRIC_SIGNAL, "signal", METRIC_EVENTS,     BETTER_NEITHER },
+	{ "*." LINE_METRIC_WALL, "s",      METRIC_TIME,       BETTER_NEITHER },
+	{ "*." LINE_METRIC_MEMORY_PEAK, "bytes",  METRIC_SIZE,       BETTER_LOWER },
+	{ "*." LINE_METRIC_OOM_KILLS, "count",  METRIC_EVENTS,     BETTER_LOWER },
+	{ "*." LINE_METRIC_BAD_LINES, "count",  METRIC_EVENTS,     BETTER_LOWER },
 	/* globs: the lab's own figures */
 	{ "oom_kills_*",                  "",       METRIC_EVENTS,      BETTER_LOWER },
 	{ "oom_invocations_*",            "",       METRIC_EVENTS,      BETTER_LOWER },
