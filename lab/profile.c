@@ -27,6 +27,7 @@ static void set_defaults(struct profile *p)
 	p->cgroup_memory_max = xstrdup("max");
 	p->cgroup_memory_high = xstrdup("max");
 	p->cgroup_memory_swap_max = xstrdup("max");
+	lmkd_config_defaults(&p->lmkd);
 }
 
 static bool one_of(const char *v, const char *const *allowed)
@@ -154,6 +155,18 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 		p->cgroup_memory_oom_group = v[0] - '0';
 	} else if (fault_capability_of_key(key) >= 0) {
 		return fault_key_set(&p->faults, p->path, key, v, line);
+	} else if (!strcmp(key, "killer")) {
+		if (strcmp(v, KILLER_KERNEL) && strcmp(v, KILLER_LMKD))
+			return "wants kernel (the kernel's OOM killer alone) or lmkd (the guest's "
+			       "low-memory killer first)";
+		p->killer_lmkd = !strcmp(v, KILLER_LMKD);
+		p->killer_line = line;
+	} else if (lmkd_key_of_name(key) >= 0) {
+		int k = lmkd_key_of_name(key);
+		if (!parse_long_range(v, lmkd_keys[k].min, lmkd_keys[k].max, &l))
+			return lmkd_keys[k].range_text;
+		p->lmkd.v[k] = l;
+		p->lmkd_line[k] = line;
 	} else if (!strcmp(key, "clock")) {
 		if (guest_clock_parse(v, &p->clock) < 0)
 			return guest_clock_bad_value;
@@ -164,8 +177,34 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 	return NULL;
 }
 
+/* The lmkd.* keys against killer = and each other, each error at the line that made it. */
+static int check_killer(const struct profile *p, const char *file, struct strbuf *err)
+{
+	int last = 0;
+	for (int k = 0; k < LMKD_KEY_COUNT; k++) {
+		if (p->lmkd_line[k] && !p->killer_lmkd) {
+			strbuf_addf(err, "%s:%d: %s is set but killer is not lmkd (add killer = lmkd)",
+				    file, p->lmkd_line[k], lmkd_keys[k].name);
+			return -1;
+		}
+		if (p->lmkd_line[k] > last)
+			last = p->lmkd_line[k];
+	}
+	const char *why;
+	int k = lmkd_config_conflict(&p->lmkd, &why);
+	if (k >= 0) {
+		/* a default the file did not set: the last lmkd line made the conflict */
+		strbuf_addf(err, "%s:%d: %s = %ld %s", file, p->lmkd_line[k] ? p->lmkd_line[k] : last,
+			    lmkd_keys[k].name, p->lmkd.v[k], why);
+		return -1;
+	}
+	return 0;
+}
+
 static int check_whole(struct profile *p, const char *file, struct strbuf *err)
 {
+	if (check_killer(p, file, err) < 0)
+		return -1;
 	if (!p->memory) {
 		strbuf_addf(err, "%s: memory is required", file);
 		return -1;
@@ -255,6 +294,10 @@ char *profile_format(const struct profile *p)
 		    "cgroup.memory.oom.group=%d\n", p->cgroup_memory_max, p->cgroup_memory_high,
 		    p->cgroup_memory_swap_max, p->cgroup_memory_oom_group);
 	strbuf_addf(&sb, "clock=%s\n", guest_clock_name(p->clock));
+	strbuf_addf(&sb, JOB_KILLER "=%s\n", p->killer_lmkd ? KILLER_LMKD : KILLER_KERNEL);
+	if (p->killer_lmkd)
+		for (int k = 0; k < LMKD_KEY_COUNT; k++)
+			strbuf_addf(&sb, "%s=%ld\n", lmkd_keys[k].name, p->lmkd.v[k]);
 	return strbuf_detach(&sb);
 }
 

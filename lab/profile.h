@@ -4,7 +4,8 @@
  * "slow flash" disk, the cgroup v2 limits of the workload cgroup, and the
  * guest's clock (clock.h; an experiment's own clock wins).
  * Files are `key = value` lines; unknown keys and bad values are errors
- * naming the file and line.
+ * naming the file and line. `killer = lmkd` runs the guest's low-memory
+ * killer with the `lmkd.*` thresholds (common/proto/lmkd-config.h).
  */
 #ifndef LAB_PROFILE_H
 #define LAB_PROFILE_H
@@ -13,6 +14,7 @@
 
 #include "clock.h"
 #include "fault-inject.h"
+#include "common/proto/lmkd-config.h"
 #include "common/util.h"
 
 #define PROFILE_MAX_NODES 8
@@ -42,6 +44,12 @@ struct profile {
 	bool clock_given;                          /* the file says clock = */
 	/* fail_page_alloc = ..., failslab = ... (fault-inject.h); an experiment's win */
 	struct fault_plan faults;
+	/* killer = lmkd: the guest's low-memory killer runs, with these settings
+	 * (common/proto/lmkd-config.h); kernel (the default): only the kernel's */
+	bool killer_lmkd;
+	struct lmkd_config lmkd;
+	int killer_line;                           /* where killer = was set; 0: not */
+	int lmkd_line[LMKD_KEY_COUNT];             /* where each lmkd.* key was set; 0: not */
 };
 
 /* Parses TEXT as profile NAME read from FILE; on error err holds "file:line: reason". */

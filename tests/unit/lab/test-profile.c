@@ -151,9 +151,85 @@ static void shipped_profiles_all_load(void **state)
 	assert_int_equal(p.memory, 512ULL << 20);
 	assert_true(p.zram_size > 0);
 	profile_clear(&p);
+	/* phone-512m's Android Go twin under lmkd, with the low-RAM partial stall */
+	assert_int_equal(profile_load(&p, "phone-512m-lmkd", &err), 0);
+	assert_true(p.killer_lmkd);
+	assert_int_equal(p.lmkd.v[LMKD_PSI_PARTIAL_STALL_MS], 200);
+	assert_int_equal(p.memory, 512ULL << 20);
+	profile_clear(&p);
 	assert_int_equal(profile_load(&p, "no-such-profile", &err), -1);
 	assert_non_null(strstr(err.buf, "phone-512m"));
 	strlist_clear(&names);
+}
+
+static void killer_is_kernel_unless_the_file_says(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\n", &err), 0);
+	assert_false(p.killer_lmkd);
+	char *text = profile_format(&p);
+	assert_non_null(strstr(text, "\nkiller=kernel\n"));
+	assert_null(strstr(text, "lmkd."));
+	free(text);
+	profile_clear(&p);
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\nkiller = lmkd\n"
+				   "lmkd.psi_partial_stall_ms = 200\nlmkd.kill_timeout_ms = 0\n", &err), 0);
+	assert_true(p.killer_lmkd);
+	assert_int_equal(p.lmkd.v[LMKD_PSI_PARTIAL_STALL_MS], 200);
+	assert_int_equal(p.lmkd.v[LMKD_KILL_TIMEOUT_MS], 0);
+	/* the rest at lmkd's documented defaults */
+	assert_int_equal(p.lmkd.v[LMKD_PSI_COMPLETE_STALL_MS], 700);
+	assert_int_equal(p.lmkd.v[LMKD_PSI_WINDOW_MS], 1000);
+	assert_int_equal(p.lmkd.v[LMKD_SWAP_FREE_LOW_PERCENT], 10);
+	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_PERCENT], 100);
+	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_DECAY_PERCENT], 10);
+	text = profile_format(&p);
+	assert_non_null(strstr(text, "\nkiller=lmkd\n"));
+	assert_non_null(strstr(text, "\nlmkd.psi_partial_stall_ms=200\n"));
+	assert_non_null(strstr(text, "\nlmkd.psi_window_ms=1000\n"));
+	free(text);
+	profile_clear(&p);
+}
+
+static void lmkd_keys_out_of_range_name_file_and_line(void **state)
+{
+	(void)state;
+	const char *head = "description = d\nmemory = 256M\nkiller = lmkd\n";
+	struct { const char *line, *needle; } cases[] = {
+		{ "lmkd.psi_partial_stall_ms = 0", "t.conf:4: lmkd.psi_partial_stall_ms = 0:" },
+		{ "lmkd.psi_complete_stall_ms = 10001", "t.conf:4: lmkd.psi_complete_stall_ms = 10001:" },
+		{ "lmkd.psi_window_ms = 499", "t.conf:4: lmkd.psi_window_ms = 499:" },
+		{ "lmkd.psi_window_ms = 10001", "t.conf:4: lmkd.psi_window_ms = 10001:" },
+		{ "lmkd.swap_free_low_percent = 101", "t.conf:4: lmkd.swap_free_low_percent = 101:" },
+		{ "lmkd.thrashing_limit_percent = -1", "t.conf:4: lmkd.thrashing_limit_percent = -1:" },
+		{ "lmkd.thrashing_limit_decay_percent = 1.5", "t.conf:4: lmkd.thrashing_limit_decay_percent" },
+		{ "lmkd.kill_timeout_ms = soon", "t.conf:4: lmkd.kill_timeout_ms = soon:" },
+		{ "lmkd.no_such_key = 1", "t.conf:4: unknown key 'lmkd.no_such_key'" },
+		/* a default the file did not set: the window's line made the conflict */
+		{ "lmkd.psi_window_ms = 500", "t.conf:4: lmkd.psi_complete_stall_ms = 700 is longer" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = xasprintf("%s%s\n", head, cases[i].line);
+		expect_error(text, cases[i].needle);
+		free(text);
+	}
+	/* the ends of each range are taken */
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\nkiller = lmkd\n"
+				   "lmkd.psi_window_ms = 10000\nlmkd.psi_partial_stall_ms = 1\n"
+				   "lmkd.psi_complete_stall_ms = 10000\nlmkd.swap_free_low_percent = 0\n"
+				   "lmkd.thrashing_limit_percent = 1000\nlmkd.kill_timeout_ms = 10000\n", &err), 0);
+	profile_clear(&p);
+	expect_error("description = d\nmemory = 256M\nkiller = lmk\n", "t.conf:3: killer = lmk: killer wants");
+	expect_error("description = d\nmemory = 256M\nkiller = lmkd\nlmkd.psi_partial_stall_ms = 800\n",
+		     "t.conf:4: lmkd.psi_partial_stall_ms = 800 is longer than lmkd.psi_complete_stall_ms");
+	expect_error("description = d\nmemory = 256M\nlmkd.psi_partial_stall_ms = 200\n",
+		     "t.conf:3: lmkd.psi_partial_stall_ms is set but killer is not lmkd");
+	expect_error("description = d\nmemory = 256M\nkiller = kernel\nlmkd.kill_timeout_ms = 5\n",
+		     "t.conf:4: lmkd.kill_timeout_ms is set but killer is not lmkd");
 }
 
 int main(void)
@@ -164,6 +240,8 @@ int main(void)
 		cmocka_unit_test(defaults_when_unset),
 		cmocka_unit_test(clock_is_realtime_unless_the_file_says),
 		cmocka_unit_test(shipped_profiles_all_load),
+		cmocka_unit_test(killer_is_kernel_unless_the_file_says),
+		cmocka_unit_test(lmkd_keys_out_of_range_name_file_and_line),
 	};
 	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
 }

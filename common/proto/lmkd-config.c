@@ -1,0 +1,77 @@
+/* The low-memory killer's settings (lmkd-config.h). */
+#include "lmkd-config.h"
+
+#include <string.h>
+
+/*
+ * Defaults, from the ro.lmk.* properties of Android's lmkd README
+ * (android.googlesource.com/platform/system/memory/lmkd, README.md):
+ * - psi_partial_stall_ms: "Default for low-RAM devices = 200, for high-end
+ *   devices = 70" (ro.lmk.psi_partial_stall_ms); a low-RAM profile (an
+ *   Android Go phone, configs/profiles/phone-512m-lmkd.conf) sets 200.
+ * - psi_complete_stall_ms: 700 (ro.lmk.psi_complete_stall_ms).
+ * - psi_window_ms: 1000, the window lmkd registers both PSI triggers with
+ *   (its PSI_WINDOW_SIZE_MS, no property); the kernel takes 500 ms to 10 s
+ *   (Documentation/accounting/psi.rst).
+ * - swap_free_low_percent: 10 (ro.lmk.swap_free_low_percentage; 10 for
+ *   low-RAM and 20 for high-end devices before lmkd's 2025 README, 10 for
+ *   every device since).
+ * - thrashing_limit_percent: 100 (ro.lmk.thrashing_limit, high-end; 30 on
+ *   low-RAM devices): workingset refaults as a percentage of the file LRU.
+ * - thrashing_limit_decay_percent: 10 (ro.lmk.thrashing_limit_decay,
+ *   high-end; 50 on low-RAM devices): how much the limit drops after a kill
+ *   that did not end the thrashing.
+ * - kill_timeout_ms: 100 (ro.lmk.kill_timeout_ms; 0 before lmkd's 2025 README).
+ */
+const struct lmkd_key_def lmkd_keys[LMKD_KEY_COUNT] = {
+	[LMKD_PSI_PARTIAL_STALL_MS] = { "lmkd.psi_partial_stall_ms", 70, 1, 10000,
+					"wants milliseconds from 1 to 10000" },
+	[LMKD_PSI_COMPLETE_STALL_MS] = { "lmkd.psi_complete_stall_ms", 700, 1, 10000,
+					 "wants milliseconds from 1 to 10000" },
+	[LMKD_PSI_WINDOW_MS] = { "lmkd.psi_window_ms", 1000, 500, 10000,
+				 "wants milliseconds from 500 to 10000 (the kernel's PSI window range)" },
+	[LMKD_SWAP_FREE_LOW_PERCENT] = { "lmkd.swap_free_low_percent", 10, 0, 100,
+					 "wants a percentage from 0 (off) to 100" },
+	[LMKD_THRASHING_LIMIT_PERCENT] = { "lmkd.thrashing_limit_percent", 100, 0, 1000,
+					   "wants a percentage from 0 (off) to 1000" },
+	[LMKD_THRASHING_LIMIT_DECAY_PERCENT] = { "lmkd.thrashing_limit_decay_percent", 10, 0, 100,
+						 "wants a percentage from 0 to 100" },
+	[LMKD_KILL_TIMEOUT_MS] = { "lmkd.kill_timeout_ms", 100, 0, 10000,
+				   "wants milliseconds from 0 to 10000" },
+};
+
+int lmkd_key_of_name(const char *name)
+{
+	for (int k = 0; k < LMKD_KEY_COUNT; k++)
+		if (!strcmp(lmkd_keys[k].name, name))
+			return k;
+	return -1;
+}
+
+bool lmkd_key_in_range(enum lmkd_key key, long v)
+{
+	return (unsigned)key < LMKD_KEY_COUNT && v >= lmkd_keys[key].min && v <= lmkd_keys[key].max;
+}
+
+void lmkd_config_defaults(struct lmkd_config *c)
+{
+	for (int k = 0; k < LMKD_KEY_COUNT; k++)
+		c->v[k] = lmkd_keys[k].fallback;
+}
+
+int lmkd_config_conflict(const struct lmkd_config *c, const char **why)
+{
+	if (c->v[LMKD_PSI_PARTIAL_STALL_MS] > c->v[LMKD_PSI_WINDOW_MS]) {
+		*why = "is longer than lmkd.psi_window_ms: a stall cannot exceed its window";
+		return LMKD_PSI_PARTIAL_STALL_MS;
+	}
+	if (c->v[LMKD_PSI_COMPLETE_STALL_MS] > c->v[LMKD_PSI_WINDOW_MS]) {
+		*why = "is longer than lmkd.psi_window_ms: a stall cannot exceed its window";
+		return LMKD_PSI_COMPLETE_STALL_MS;
+	}
+	if (c->v[LMKD_PSI_PARTIAL_STALL_MS] > c->v[LMKD_PSI_COMPLETE_STALL_MS]) {
+		*why = "is longer than lmkd.psi_complete_stall_ms: the partial stall is the lower level";
+		return LMKD_PSI_PARTIAL_STALL_MS;
+	}
+	return -1;
+}

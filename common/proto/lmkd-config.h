@@ -1,0 +1,59 @@
+/*
+ * The guest's low-memory killer (workloads/lmkd/) as a profile sets it:
+ * `killer = kernel | lmkd` and one `lmkd.*` key per threshold. Defined once
+ * for the lab, which checks a profile's values and writes them into the
+ * job's spec under the same names, and for the agent, which reads them back.
+ *
+ * The defaults are Android lmkd's documented ones (its README's ro.lmk.*
+ * properties, system/memory/lmkd, as of 2025) for a device that is not
+ * low-RAM; lmkd-config.c says where each comes from.
+ */
+#ifndef OOMLAB_LMKD_CONFIG_H
+#define OOMLAB_LMKD_CONFIG_H
+
+#include <stdbool.h>
+
+/* The spec key that names the killer, and its values. */
+#define JOB_KILLER          "killer"
+#define KILLER_KERNEL       "kernel"
+#define KILLER_LMKD         "lmkd"
+
+enum lmkd_key {
+	LMKD_PSI_PARTIAL_STALL_MS,
+	LMKD_PSI_COMPLETE_STALL_MS,
+	LMKD_PSI_WINDOW_MS,
+	LMKD_SWAP_FREE_LOW_PERCENT,
+	LMKD_THRASHING_LIMIT_PERCENT,
+	LMKD_THRASHING_LIMIT_DECAY_PERCENT,
+	LMKD_KILL_TIMEOUT_MS,
+	LMKD_KEY_COUNT
+};
+
+struct lmkd_key_def {
+	const char *name;           /* "lmkd.psi_partial_stall_ms": profile and spec key */
+	long fallback;              /* lmkd's default */
+	long min, max;              /* the values taken */
+	const char *range_text;     /* what a bad value is told */
+};
+
+extern const struct lmkd_key_def lmkd_keys[LMKD_KEY_COUNT];
+
+/* The key named NAME, or -1. */
+int lmkd_key_of_name(const char *name);
+/* Whether V is in KEY's range. */
+bool lmkd_key_in_range(enum lmkd_key key, long v);
+
+/* The settings the killer runs with, each key's value. */
+struct lmkd_config {
+	long v[LMKD_KEY_COUNT];
+};
+/* Every key at its default. */
+void lmkd_config_defaults(struct lmkd_config *c);
+/*
+ * The first setting that contradicts another (a stall threshold longer
+ * than the window it is measured over: the kernel refuses such a trigger),
+ * as the key at fault and why; -1 when none does.
+ */
+int lmkd_config_conflict(const struct lmkd_config *c, const char **why);
+
+#endif
