@@ -1,0 +1,99 @@
+/* The guest low-memory killer's kernel log lines (lmkd-lines.h). */
+#include "lmkd-lines.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define KILL_HEAD  LMKD_LINE_PREFIX "Kill '"
+#define COMM_END   "' ("
+#define PID_END    "), oom_score_adj "
+
+int lmkd_format_kill(char *buf, size_t size, const struct lmkd_kill_line *k)
+{
+	return snprintf(buf, size,
+			KILL_HEAD "%s" COMM_END "%d" PID_END "%d (%s) to free %lldkB rss; reason: %s; "
+			"psi some %.2f full %.2f",
+			k->comm, k->pid, k->oom_score_adj, k->tier, k->rss_kb, k->reason, k->psi_some,
+			k->psi_full);
+}
+
+int lmkd_format_reap(char *buf, size_t size, const struct lmkd_reap_line *r)
+{
+	return snprintf(buf, size, LMKD_LINE_PREFIX "Process %d was %sreaped in %lldms", r->pid,
+			r->reaped ? "" : "not ", r->ms);
+}
+
+int lmkd_format_event(char *buf, size_t size, const struct lmkd_event_line *e)
+{
+	return snprintf(buf, size,
+			LMKD_LINE_PREFIX "PSI %s event: stall %lldms in the last %lldms (threshold %lldms), "
+			"%lldms after crossing it",
+			e->kind, e->stall_ms, e->window_ms, e->threshold_ms, e->after_crossing_ms);
+}
+
+/* The last occurrence of NEEDLE in [from, to). */
+static const char *last_before(const char *from, const char *to, const char *needle)
+{
+	const char *found = NULL;
+	size_t n = strlen(needle);
+	for (const char *p = from; p + n <= to; p++)
+		if (!memcmp(p, needle, n))
+			found = p;
+	return found;
+}
+
+bool lmkd_parse_kill(const char *text, struct lmkd_kill_line *out)
+{
+	if (strncmp(text, KILL_HEAD, strlen(KILL_HEAD)))
+		return false;
+	const char *comm = text + strlen(KILL_HEAD);
+	/* the comm may hold "), oom_score_adj " too: the fields after it are
+	 * fixed, so the last one is the field's */
+	const char *pid_end = last_before(comm, comm + strlen(comm), PID_END);
+	const char *comm_end = pid_end ? last_before(comm, pid_end, COMM_END) : NULL;
+	if (!comm_end)
+		return false;
+	memset(out, 0, sizeof(*out));
+	size_t n = (size_t)(comm_end - comm);
+	if (n >= sizeof(out->comm))
+		n = sizeof(out->comm) - 1;
+	memcpy(out->comm, comm, n);
+	int used = 0;
+	if (sscanf(comm_end + strlen(COMM_END), "%d%n", &out->pid, &used) != 1 ||
+	    comm_end + strlen(COMM_END) + used != pid_end)
+		return false;
+	used = 0;
+	if (sscanf(pid_end + strlen(PID_END),
+		   "%d (%15[a-z]) to free %lldkB rss; reason: %15[a-z-]; psi some %lf full %lf%n",
+		   &out->oom_score_adj, out->tier, &out->rss_kb, out->reason, &out->psi_some,
+		   &out->psi_full, &used) != 6 || !used)
+		return false;
+	return pid_end[strlen(PID_END) + (size_t)used] == '\0';
+}
+
+bool lmkd_parse_reap(const char *text, struct lmkd_reap_line *out)
+{
+	memset(out, 0, sizeof(*out));
+	int used = 0;
+	if (sscanf(text, LMKD_LINE_PREFIX "Process %d was reaped in %lldms%n", &out->pid, &out->ms,
+		   &used) == 2 && used && !text[used]) {
+		out->reaped = true;
+		return true;
+	}
+	used = 0;
+	return sscanf(text, LMKD_LINE_PREFIX "Process %d was not reaped in %lldms%n", &out->pid,
+		      &out->ms, &used) == 2 && used && !text[used];
+}
+
+bool lmkd_parse_event(const char *text, struct lmkd_event_line *out)
+{
+	memset(out, 0, sizeof(*out));
+	int used = 0;
+	if (sscanf(text,
+		   LMKD_LINE_PREFIX "PSI %7[a-z] event: stall %lldms in the last %lldms (threshold %lldms), "
+		   "%lldms after crossing it%n",
+		   out->kind, &out->stall_ms, &out->window_ms, &out->threshold_ms,
+		   &out->after_crossing_ms, &used) != 5 || !used || text[used])
+		return false;
+	return !strcmp(out->kind, "some") || !strcmp(out->kind, "full");
+}

@@ -1,0 +1,71 @@
+/* lmkd-lines.h - what the guest's low-memory killer (workloads/lmkd/)
+ * writes to /dev/kmsg, in the words of Android's lmkd where it has them,
+ * so the lines land in kmsg.log time-stamped among the kernel's own OOM
+ * lines. The killer formats them with these functions and the lab's
+ * metrics parse them back with these (one definition, tested round trip):
+ *
+ *   "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss;
+ *        reason: psi-partial; psi some 12.34 full 3.21"
+ *   "lmkd: Process 1234 was reaped in 7ms"
+ *   "lmkd: Process 1234 was not reaped in 1000ms"
+ *   "lmkd: PSI full event: stall 812ms in the last 1000ms (threshold 700ms), 40ms after crossing it"
+ *
+ * A kill names the victim's comm (which may hold quotes and parentheses:
+ * it ends at the last "' (" before "), oom_score_adj "), pid,
+ * oom_score_adj and its tier (common/proto/app-tiers.h's name), its RSS
+ * when chosen, why (LMKD_REASON_*), and PSI's memory avg10 (%) at the
+ * kill. A reap line follows each kill: the time from the SIGKILL until the
+ * victim was gone (its pidfd polled readable after process_mrelease), or
+ * that it was still there when the killer stopped waiting. An event line
+ * is each PSI trigger that woke the killer: the stall it saw over the
+ * window before the event (from its own samples of the stall totals),
+ * the trigger's threshold and window, and how long after the stall first
+ * reached the threshold the event came (-1: never seen to reach it).
+ */
+#ifndef OOMLAB_LMKD_LINES_H
+#define OOMLAB_LMKD_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LMKD_LINE_PREFIX "lmkd: "
+
+/* Why a kill was made, lowest pressure first. */
+#define LMKD_REASON_PSI_PARTIAL  "psi-partial"   /* some stall over its threshold */
+#define LMKD_REASON_SWAP_LOW     "swap-low"      /* ... and free swap below its percentage */
+#define LMKD_REASON_THRASHING    "thrashing"     /* ... and refaults above the thrashing limit */
+#define LMKD_REASON_PSI_COMPLETE "psi-complete"  /* full stall over its threshold */
+
+struct lmkd_kill_line {
+	int pid;
+	char comm[64];
+	int oom_score_adj;
+	char tier[16];
+	long long rss_kb;
+	char reason[16];
+	double psi_some, psi_full;      /* avg10, % */
+};
+
+struct lmkd_reap_line {
+	int pid;
+	bool reaped;                    /* false: still there after ms */
+	long long ms;
+};
+
+struct lmkd_event_line {
+	char kind[8];                   /* "some" or "full" */
+	long long stall_ms, window_ms, threshold_ms;
+	long long after_crossing_ms;    /* -1: not seen to cross */
+};
+
+/* The line's text, without a newline; the length it needs, as snprintf. */
+int lmkd_format_kill(char *buf, size_t size, const struct lmkd_kill_line *k);
+int lmkd_format_reap(char *buf, size_t size, const struct lmkd_reap_line *r);
+int lmkd_format_event(char *buf, size_t size, const struct lmkd_event_line *e);
+
+/* One kmsg record's text each; false when it is not such a line. */
+bool lmkd_parse_kill(const char *text, struct lmkd_kill_line *out);
+bool lmkd_parse_reap(const char *text, struct lmkd_reap_line *out);
+bool lmkd_parse_event(const char *text, struct lmkd_event_line *out);
+
+#endif

@@ -1,0 +1,116 @@
+/* test-lmkd-lines.c - the low-memory killer's kernel log lines: what the
+ * guest writes is what the host reads back, field for field, and nothing
+ * else is taken for one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "common/kernel-text/lmkd-lines.h"
+
+static void kill_line_reads_as_lmkd_writes_it(void **state)
+{
+	(void)state;
+	struct lmkd_kill_line k;
+	const char *text = "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss; "
+			   "reason: psi-partial; psi some 12.34 full 3.21";
+	assert_true(lmkd_parse_kill(text, &k));
+	assert_string_equal(k.comm, "app-03");
+	assert_int_equal(k.pid, 1234);
+	assert_int_equal(k.oom_score_adj, 900);
+	assert_string_equal(k.tier, "cached");
+	assert_int_equal(k.rss_kb, 45678);
+	assert_string_equal(k.reason, "psi-partial");
+	assert_float_equal(k.psi_some, 12.34, 1e-9);
+	assert_float_equal(k.psi_full, 3.21, 1e-9);
+	char buf[256];
+	lmkd_format_kill(buf, sizeof(buf), &k);
+	assert_string_equal(buf, text);
+}
+
+static void kill_line_round_trips_awkward_comms(void **state)
+{
+	(void)state;
+	const char *comms[] = { "a' (b", "x), oom_score_adj 5", "with space", "(paren)", "'", "" };
+	for (size_t i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
+		struct lmkd_kill_line k = { .pid = 42 + (int)i, .oom_score_adj = 100 * (int)i,
+					    .rss_kb = 1000 + (long long)i, .psi_some = 0.5,
+					    .psi_full = 0 };
+		strcpy(k.comm, comms[i]);
+		strcpy(k.tier, "visible");
+		strcpy(k.reason, LMKD_REASON_PSI_COMPLETE);
+		char buf[256];
+		lmkd_format_kill(buf, sizeof(buf), &k);
+		struct lmkd_kill_line back;
+		if (!lmkd_parse_kill(buf, &back))
+			fail_msg("'%s' does not parse", buf);
+		assert_string_equal(back.comm, comms[i]);
+		assert_int_equal(back.pid, k.pid);
+		assert_int_equal(back.oom_score_adj, k.oom_score_adj);
+		assert_int_equal(back.rss_kb, k.rss_kb);
+		assert_string_equal(back.tier, "visible");
+		assert_string_equal(back.reason, "psi-complete");
+	}
+}
+
+static void not_kill_lines(void **state)
+{
+	(void)state;
+	struct lmkd_kill_line k;
+	assert_false(lmkd_parse_kill("Out of memory: Killed process 130 (oom-hog) total-vm:1kB", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (12), oom_score_adj 900 (cached) to free 1kB rss", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (x), oom_score_adj 900 (cached) to free 1kB rss; "
+				     "reason: swap-low; psi some 1.00 full 0.00", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss; "
+				     "reason: swap-low; psi some 1.00 full 0.00 and more", &k));
+}
+
+static void reap_and_event_lines(void **state)
+{
+	(void)state;
+	struct lmkd_reap_line r = { .pid = 77, .reaped = true, .ms = 7 };
+	char buf[256];
+	lmkd_format_reap(buf, sizeof(buf), &r);
+	assert_string_equal(buf, "lmkd: Process 77 was reaped in 7ms");
+	struct lmkd_reap_line back;
+	assert_true(lmkd_parse_reap(buf, &back));
+	assert_true(back.reaped);
+	assert_int_equal(back.pid, 77);
+	assert_int_equal(back.ms, 7);
+	r.reaped = false;
+	r.ms = 1000;
+	lmkd_format_reap(buf, sizeof(buf), &r);
+	assert_true(lmkd_parse_reap(buf, &back));
+	assert_false(back.reaped);
+	assert_int_equal(back.ms, 1000);
+	assert_false(lmkd_parse_reap("lmkd: Process 77 was reaped in 7ms!", &back));
+	assert_false(lmkd_parse_reap("oom_reaper: reaped process 77 (x), now anon-rss:0kB", &back));
+
+	struct lmkd_event_line e = { .kind = "full", .stall_ms = 812, .window_ms = 1000,
+				     .threshold_ms = 700, .after_crossing_ms = -1 };
+	lmkd_format_event(buf, sizeof(buf), &e);
+	assert_string_equal(buf, "lmkd: PSI full event: stall 812ms in the last 1000ms (threshold 700ms), "
+				 "-1ms after crossing it");
+	struct lmkd_event_line eb;
+	assert_true(lmkd_parse_event(buf, &eb));
+	assert_string_equal(eb.kind, "full");
+	assert_int_equal(eb.stall_ms, 812);
+	assert_int_equal(eb.window_ms, 1000);
+	assert_int_equal(eb.threshold_ms, 700);
+	assert_int_equal(eb.after_crossing_ms, -1);
+	assert_false(lmkd_parse_event("lmkd: PSI half event: stall 1ms in the last 1000ms (threshold 70ms), "
+				      "0ms after crossing it", &eb));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kill_line_reads_as_lmkd_writes_it),
+		cmocka_unit_test(kill_line_round_trips_awkward_comms),
+		cmocka_unit_test(not_kill_lines),
+		cmocka_unit_test(reap_and_event_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
