@@ -24,8 +24,12 @@ LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 GUEST_LIBS := -lcgroup -lnuma -lm -lpthread
 WL_MAIN    := workloads/main.c
 WL_LIB_SRCS:= $(wildcard workloads/lib/*.c)
+# The guest's low-memory killer, which the agent starts (killer = lmkd); in
+# libworkload.a so that the unit tests link its decisions too.
+LMKD_SRCS  := $(wildcard workloads/lmkd/*.c)
 WL_SRCS    := $(filter-out $(WL_MAIN),$(wildcard workloads/*.c))
 WL_LIB_OBJS:= $(WL_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LMKD_OBJS  := $(LMKD_SRCS:%.c=$(BUILD)/obj/%.o)
 WL_OBJS    := $(WL_SRCS:%.c=$(BUILD)/obj/%.o)
 AGENT_SRCS := $(wildcard workloads/agent/*.c)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -73,7 +77,7 @@ $(BUILD)/libshared.a: $(SHARED_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/libworkload.a: $(WL_LIB_OBJS) $(WL_OBJS)
+$(BUILD)/libworkload.a: $(WL_LIB_OBJS) $(WL_OBJS) $(LMKD_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -100,6 +104,7 @@ A64         := $(BUILD)/obj-arm64
 A64_SHARED  := $(SHARED_SRCS:%.c=$(A64)/%.o)
 A64_WL_LIB  := $(WL_LIB_SRCS:%.c=$(A64)/%.o)
 A64_WL      := $(WL_SRCS:%.c=$(A64)/%.o)
+A64_LMKD    := $(LMKD_SRCS:%.c=$(A64)/%.o)
 A64_AGENT   := $(AGENT_SRCS:%.c=$(A64)/%.o)
 
 .PHONY: guest-arm64
@@ -113,7 +118,7 @@ $(BUILD)/guest-arm64/oomlab-agent: $(A64_AGENT) $(A64)/libworkload.a $(A64)/libs
 	@mkdir -p $(dir $@)
 	$(A64_CC) $(CFLAGS) -static -Wl,--no-warnings -o $@ $^ -lcgroup -lpthread
 
-$(A64)/libworkload.a: $(A64_WL_LIB) $(A64_WL)
+$(A64)/libworkload.a: $(A64_WL_LIB) $(A64_WL) $(A64_LMKD)
 	@rm -f $@
 	aarch64-linux-gnu-ar rcs $@ $^
 

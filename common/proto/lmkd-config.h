@@ -17,6 +17,8 @@
 #define JOB_KILLER          "killer"
 #define KILLER_KERNEL       "kernel"
 #define KILLER_LMKD         "lmkd"
+/* The killer's process name (comm): the trace counts its SIGKILLs by it. */
+#define LMKD_COMM           "oomlab-lmkd"
 
 enum lmkd_key {
 	LMKD_PSI_PARTIAL_STALL_MS,

@@ -124,6 +124,11 @@ void faults_report(const struct job *job);
 /* agent-line.c: `/init --run-line N PROGRAM ARGS...` (common/proto/workload-line.h) */
 int run_line_main(int argc, char **argv);
 
+/* agent-lmkd.c: the low-memory killer (workloads/lmkd/) when the job's killer is lmkd */
+bool lmkd_wanted(const struct job *job);
+void lmkd_start(const struct job *job);
+void lmkd_stop(void);
+
 /* agent-kmsg.c */
 void start_kmsg_forwarder(void);
 
