@@ -36,6 +36,9 @@ const char *const default_perf_events[] = {
 	"binder:binder_unmap_user_start",
 	"binder:binder_unmap_user_end",
 	"sched:sched_process_exit",
+	/* every SIGKILL, with its sender as the sample's comm: the guest's
+	 * low-memory killer's kills counted from the trace (kill_signals.h) */
+	"signal:signal_generate if sig == 9",
 	NULL,
 };
 

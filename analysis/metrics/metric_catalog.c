@@ -15,6 +15,15 @@ static const struct metric_def lab_metrics[] = {
 	{ "oom_kills",                    "count",  METRIC_EVENTS,      BETTER_LOWER },
 	{ "oom_kills_memcg",              "count",  METRIC_EVENTS,      BETTER_LOWER },
 	{ "oom_kills_global",             "count",  METRIC_EVENTS,      BETTER_LOWER },
+	/* kills by killer and by tier (killer_metrics.h) */
+	{ "oom_kills.tier=*",             "count",  METRIC_EVENTS,      BETTER_LOWER },
+	{ "lmkd_kills",                   "count",  METRIC_EVENTS,      BETTER_LOWER },
+	{ "lmkd_kills.tier=*",            "count",  METRIC_EVENTS,      BETTER_LOWER },
+	{ "lmkd_kills_trace",             "count",  METRIC_EVENTS,      BETTER_LOWER },
+	{ "lmkd_reap_ms",                 "ms",     METRIC_TIME,       BETTER_LOWER },
+	{ "lmkd_reap_max_ms",             "ms",     METRIC_TIME,       BETTER_LOWER },
+	/* how often pressure woke the killer: the load, not a quality */
+	{ "lmkd_psi_events.kind=*",       "count",  METRIC_COUNT,      BETTER_NEITHER },
 	{ "alloc_stall_time_total_ms",    "ms",     METRIC_TIME,       BETTER_LOWER },
 	{ "reclaim_stall_p99_us",         "us",     METRIC_TIME,       BETTER_LOWER },
 	{ "workload_window_s",            "s",      METRIC_TIME,       BETTER_NEITHER },

@@ -22,6 +22,19 @@
  *   oom_invocations_kmsg       "invoked oom-killer" lines          count  kmsg
  *   oom_reaped_kmsg            "oom_reaper: reaped process" lines  count  kmsg
  *   kmsg_missed_records        gaps in the kmsg sequence numbers   count  kmsg
+ * Kills by killer and by tier (killer_metrics.h; T = foreground visible
+ * perceptible service cached, app-tiers.h's tier of the victim's oom_score_adj)
+ *   oom_kills.tier=T           the kernel's kill reports by tier   count  kmsg
+ *   only in a trial whose guest ran the low-memory killer (CTL_KILLER):
+ *   lmkd_kills                 its kill lines (lmkd-lines.h)       count  kmsg
+ *   lmkd_kills.tier=T          ... by tier                         count  kmsg
+ *   lmkd_kills_trace           SIGKILLs it sent (signal_generate   count  trace
+ *                              with sig 9 from comm oomlab-lmkd)
+ *   lmkd_reap_ms               median kill -> memory freed over    ms     kmsg
+ *                              the kills it saw reaped
+ *   lmkd_reap_max_ms           the longest of those                ms     kmsg
+ *   lmkd_psi_events.kind=K     PSI events that woke it, K = some,  count  kmsg
+ *                              full
  * The kernel's complaints (kernel_complaints.h: kmsg.log, and what only the
  * console kept), every kind in every trial that has either log, 0 included
  *   kernel_warnings            reports of every kind               count  kmsg+console
@@ -134,12 +147,14 @@
 
 #include "common/jsonl.h"
 #include "analysis/trace/window.h"
+#include "common/proto/lmkd-config.h"
 #include "common/proto/protocol.h"
 #include "analysis/parse/binder_stats.h"
 #include "analysis/parse/kernel_complaints.h"
 #include "analysis/parse/slabinfo.h"
 #include "analysis/parse/snapshot.h"
 #include "analysis/trace/trace.h"
+#include "killer_metrics.h"
 #include "metric_set.h"
 #include "workload_lines.h"
 #include "workload_metrics.h"
@@ -476,6 +491,7 @@ struct ctl_notes {
 	double prepare_lost_uptime;
 	/* CTL_FAULTS: the failures fault injection forced, per capability (-1: not armed) */
 	long long injected[FAULT_CAPABILITY_COUNT];
+	bool ran_lmkd;		/* CTL_KILLER: the guest's low-memory killer ran */
 	_Static_assert(FAULT_CAPABILITY_COUNT == 2, "trial_metrics_compute sets injected[] to -1 each");
 };
 
@@ -508,6 +524,9 @@ static void note_ctl(json_t *record, void *ctx)
 		for (int i = 0; cap && json_is_integer(n) && i < FAULT_CAPABILITY_COUNT; i++)
 			if (!strcmp(cap, fault_capability_name[i]))
 				e->injected[i] = json_integer_value(n);
+	} else if (!strcmp(type, CTL_KILLER)) {
+		const char *name = json_string_value(json_object_get(record, KILLER_NAME));
+		e->ran_lmkd = name && !strcmp(name, KILLER_LMKD);
 	} else if (!strcmp(type, CTL_RECORDING)) {
 		const char *events = json_string_value(json_object_get(record, "events"));
 		free(e->recorded);
@@ -702,6 +721,10 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	binder_metrics(&m, &binder);
 	oom_kill_totals(&m, &trace.reports, have_kmsg, vm_oom, ev_oom, have_trace,
 			trace.oom.mark_victim_events);
+	if (have_kmsg)
+		oom_kills_by_tier(&m, &trace.reports);
+	if (ctl_said.ran_lmkd && have_kmsg)
+		lmkd_metrics(&m, &trace, have_trace);
 
 	struct kernel_complaints complaints;
 	bool have_logs = kernel_complaints_read_trial(dir, &complaints);
@@ -722,6 +745,10 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	json_t *o = json_object();
 	json_object_set_new(o, "metrics", metric_set_json(&m));
 	json_object_set_new(o, "victims", oom_victims_json(&trace.oom));
+	if (ctl_said.ran_lmkd && have_kmsg) {
+		json_object_set_new(o, "lmkd_kills", lmkd_kills_json(&trace.lmkd));
+		json_object_set_new(o, "lmkd_events", lmkd_events_json(&trace.lmkd));
+	}
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)trace.perf.lost_events));
 	json_object_set_new(o, "partial", json_boolean(partial));
 	if (have_logs)

@@ -19,8 +19,17 @@ static void take_sample(const struct perf_sample *s, void *arg)
 	stall_tracker_sample(&r->t->stalls, s);
 	page_alloc_tally_sample(&r->t->alloc, s);
 	oom_timeline_sample(&r->t->oom, s);
+	kill_signals_sample(&r->t->sigkills, s);
 	if (r->fn)
 		r->fn(s, r->t, r->ctx);
+}
+
+/* kmsg.log is read once for both kinds of killer's lines */
+static void take_record(const struct kmsg_record *rec, void *arg)
+{
+	struct trace *t = arg;
+	oom_reports_record(&t->reports, rec);
+	lmkd_reports_record(&t->lmkd, rec);
 }
 
 void trace_read(const char *dir, struct trace *t, trace_sample_fn fn, void *ctx)
@@ -29,6 +38,7 @@ void trace_read(const char *dir, struct trace *t, trace_sample_fn fn, void *ctx)
 	stall_tracker_init(&t->stalls);
 	oom_timeline_init(&t->oom);
 	oom_reports_init(&t->reports);
+	lmkd_reports_init(&t->lmkd);
 
 	struct reading r = { t, fn, ctx };
 	char *path = xasprintf("%s/perf.script", dir);
@@ -38,7 +48,7 @@ void trace_read(const char *dir, struct trace *t, trace_sample_fn fn, void *ctx)
 	stall_tracker_finish(&t->stalls, t->perf.last_ns);
 
 	path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_KMSG]);
-	t->have_kmsg = kmsg_read(path, oom_reports_kmsg_fn, &t->reports, &t->kmsg) == 0;
+	t->have_kmsg = kmsg_read(path, take_record, t, &t->kmsg) == 0;
 	free(path);
 	oom_timeline_add_reports(&t->oom, &t->reports);
 	oom_timeline_finish(&t->oom);
@@ -48,6 +58,7 @@ void trace_release(struct trace *t)
 {
 	stall_tracker_release(&t->stalls);
 	oom_reports_release(&t->reports);
+	lmkd_reports_release(&t->lmkd);
 	oom_timeline_release(&t->oom);
 	memset(t, 0, sizeof(*t));
 }

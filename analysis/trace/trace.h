@@ -5,7 +5,9 @@
  *   perf.script  stalls (stall.h), high-order allocations and fallbacks
  *                (page_alloc.h), the OOM victims' trace events (oom_victims.h)
  *   kmsg.log     the kernel's kill and reap reports (oom_report.h), merged
- *                into the same victims
+ *                into the same victims; the guest low-memory killer's kills
+ *                and events (lmkd_report.h)
+ *   perf.script  also the SIGKILLs, by sender (kill_signals.h)
  *
  * One rule for "there is a trace": perf.script decoded to at least one
  * sample or LOST record. An empty or unreadable perf.script is a lost
@@ -19,8 +21,10 @@
 #include <stdbool.h>
 
 #include "common/kernel-text/kmsg.h"
+#include "analysis/parse/lmkd_report.h"
 #include "analysis/parse/oom_report.h"
 #include "analysis/parse/perf_script.h"
+#include "kill_signals.h"
 #include "oom_victims.h"
 #include "page_alloc.h"
 #include "stall.h"
@@ -33,6 +37,8 @@ struct trace {
 	struct stall_tracker stalls;    /* finished at the last sample's time */
 	struct page_alloc_tally alloc;
 	struct oom_reports reports;
+	struct lmkd_reports lmkd;       /* the guest low-memory killer's lines */
+	struct kill_signals sigkills;   /* SIGKILLs by sender */
 	struct oom_timeline oom;        /* trace and kernel log merged, finished */
 };
 

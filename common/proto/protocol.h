@@ -160,6 +160,16 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 #define FAULTS_CAPABILITY     "capability"
 #define FAULTS_INJECTED       "injected"
 
+/*
+ * The job's killer (common/proto/lmkd-config.h) when it is not the kernel's
+ * alone: {"type": "killer", "name": "lmkd", "pid": N} once the agent started
+ * the guest's low-memory killer, just before the command. The host counts
+ * that killer's kills (lmkd_* metrics) only in a trial that says so.
+ */
+#define CTL_KILLER            "killer"
+#define KILLER_NAME           "name"
+#define KILLER_PID            "pid"
+
 /* Disks, found in the guest by their serial. */
 #define DISK_TOOLS_SERIAL "oomlab-tools"  /* erofs: perf, stress-ng, the workloads */
 #define DISK_SLOW_SERIAL  "oomlab-slow"   /* the throttled "slow flash" disk */

@@ -15,6 +15,7 @@
 
 #include "agent.h"
 #include "common/proto/lmkd-config.h"
+#include "workloads/lib/report.h"
 #include "workloads/lmkd/lmkd.h"
 
 static pid_t killer = -1;
@@ -52,6 +53,13 @@ void lmkd_start(const struct job *job)
 	c.arg = &cfg;
 	c.stdin_null = true;
 	killer = agent_spawn(&c);
+	if (killer > 0) {
+		struct jl j;
+		ctl_begin(&j, CTL_KILLER);
+		jl_str(&j, KILLER_NAME, KILLER_LMKD);
+		jl_i64(&j, KILLER_PID, killer);
+		jl_emit(&j, port_fd(CHANNEL_CTL));
+	}
 }
 
 void lmkd_stop(void)

@@ -51,8 +51,9 @@ static void test_specs_to_args(void **state)
 	strbuf_release(&err);
 }
 
-/* Every default is well-formed and once in the list; the filtered page
- * allocation is the only filter (an unfiltered one floods a TCG guest). */
+/* Every default is well-formed and once in the list; the page allocations
+ * (an unfiltered one floods a TCG guest) and the signals (SIGKILLs alone:
+ * the killers' kills) are the only filtered ones. */
 static void test_defaults(void **state)
 {
 	(void)state;
@@ -67,8 +68,9 @@ static void test_defaults(void **state)
 			assert_string_not_equal(d.items[i], d.items[k]);
 		filters += strstr(d.items[i], " if ") != NULL;
 	}
-	assert_int_equal(filters, 1);
+	assert_int_equal(filters, 2);
 	assert_true(strlist_has(&d, "kmem:mm_page_alloc if order > 0"));
+	assert_true(strlist_has(&d, "signal:signal_generate if sig == 9"));
 	assert_true(strlist_has(&d, "oom:mark_victim"));
 	strlist_clear(&d);
 }

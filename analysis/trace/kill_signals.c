@@ -1,0 +1,16 @@
+/* kill_signals.c - SIGKILLs by sender (kill_signals.h). */
+#include "kill_signals.h"
+
+#include <string.h>
+
+#include "common/proto/lmkd-config.h"
+
+void kill_signals_sample(struct kill_signals *k, const struct perf_sample *s)
+{
+	long long sig;
+	if (strcmp(s->event, SIGNAL_GENERATE_EVENT) || !perf_field_long(s, "sig", &sig) || sig != 9)
+		return;
+	k->total++;
+	if (!strcmp(s->comm, LMKD_COMM))
+		k->by_lmkd++;
+}
