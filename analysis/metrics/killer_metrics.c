@@ -73,6 +73,7 @@ json_t *lmkd_kills_json(const struct lmkd_reports *r)
 		json_object_set_new(o, "tier", json_string(app_tier_name(app_tier_of_adj(k->line.oom_score_adj))));
 		json_object_set_new(o, "reason", json_string(k->line.reason));
 		json_object_set_new(o, "rss_kb", json_integer(k->line.rss_kb));
+		json_object_set_new(o, "swap_kb", json_integer(k->line.swap_kb));
 		json_object_set_new(o, "psi_some_avg10", json_real(k->line.psi_some));
 		json_object_set_new(o, "psi_full_avg10", json_real(k->line.psi_full));
 		json_object_set_new(o, "reaped", json_boolean(k->have_reap && k->reap.reaped));

@@ -57,7 +57,8 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 		return -1;
 	}
 	struct lmkd_kill_line kl = { .pid = p->pid, .oom_score_adj = p->adj, .rss_kb = p->rss_kb,
-				     .psi_some = psi.some_avg10, .psi_full = psi.full_avg10 };
+				     .swap_kb = lmkd_read_swapped_kb(p->pid), .psi_some = psi.some_avg10,
+				     .psi_full = psi.full_avg10 };
 	snprintf(kl.comm, sizeof(kl.comm), "%s", p->comm);
 	snprintf(kl.tier, sizeof(kl.tier), "%s", app_tier_name(app_tier_of_adj(p->adj)));
 	snprintf(kl.reason, sizeof(kl.reason), "%s", reason);

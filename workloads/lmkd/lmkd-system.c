@@ -50,6 +50,16 @@ bool lmkd_read_file_lru(long long *refaults, long long *file_lru)
 	return ok;
 }
 
+long long lmkd_read_swapped_kb(int pid)
+{
+	char path[64], text[4096];
+	long long kb = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (wl_read_text(path, text, sizeof(text)) > 0 && kv_find(text, "VmSwap", &kb))
+		return kb;
+	return 0;
+}
+
 /* /proc/PID/stat: "pid (comm) state ppid ... flags(9) ... rss(24) ..."; the
  * comm ends at the last ')'. */
 static bool read_stat(int pid, struct lmkd_proc *p)

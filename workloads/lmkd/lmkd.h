@@ -45,6 +45,8 @@ bool lmkd_read_psi(struct psi *out);
 bool lmkd_read_swap(long long *total_kb, long long *free_kb);
 /* workingset_refault_file and the file LRU's pages (active + inactive). */
 bool lmkd_read_file_lru(long long *refaults, long long *file_lru);
+/* PID's swapped-out memory (VmSwap), 0 when unknown. */
+long long lmkd_read_swapped_kb(int pid);
 /* Every process (up to MAX) with its adj, RSS and whether it is a kernel thread. */
 size_t lmkd_read_procs(struct lmkd_proc *out, size_t max);
 

@@ -14,14 +14,15 @@ static void kill_line_reads_as_lmkd_writes_it(void **state)
 {
 	(void)state;
 	struct lmkd_kill_line k;
-	const char *text = "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss; "
-			   "reason: psi-partial; psi some 12.34 full 3.21";
+	const char *text = "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss, "
+			   "1024kB swap; reason: psi-partial; psi some 12.34 full 3.21";
 	assert_true(lmkd_parse_kill(text, &k));
 	assert_string_equal(k.comm, "app-03");
 	assert_int_equal(k.pid, 1234);
 	assert_int_equal(k.oom_score_adj, 900);
 	assert_string_equal(k.tier, "cached");
 	assert_int_equal(k.rss_kb, 45678);
+	assert_int_equal(k.swap_kb, 1024);
 	assert_string_equal(k.reason, "psi-partial");
 	assert_float_equal(k.psi_some, 12.34, 1e-9);
 	assert_float_equal(k.psi_full, 3.21, 1e-9);
@@ -36,7 +37,7 @@ static void kill_line_round_trips_awkward_comms(void **state)
 	const char *comms[] = { "a' (b", "x), oom_score_adj 5", "with space", "(paren)", "'", "" };
 	for (size_t i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
 		struct lmkd_kill_line k = { .pid = 42 + (int)i, .oom_score_adj = 100 * (int)i,
-					    .rss_kb = 1000 + (long long)i, .psi_some = 0.5,
+					    .rss_kb = 1000 + (long long)i, .swap_kb = 7, .psi_some = 0.5,
 					    .psi_full = 0 };
 		strcpy(k.comm, comms[i]);
 		strcpy(k.tier, "visible");
@@ -50,6 +51,7 @@ static void kill_line_round_trips_awkward_comms(void **state)
 		assert_int_equal(back.pid, k.pid);
 		assert_int_equal(back.oom_score_adj, k.oom_score_adj);
 		assert_int_equal(back.rss_kb, k.rss_kb);
+		assert_int_equal(back.swap_kb, 7);
 		assert_string_equal(back.tier, "visible");
 		assert_string_equal(back.reason, "psi-complete");
 	}
@@ -61,9 +63,12 @@ static void not_kill_lines(void **state)
 	struct lmkd_kill_line k;
 	assert_false(lmkd_parse_kill("Out of memory: Killed process 130 (oom-hog) total-vm:1kB", &k));
 	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (12), oom_score_adj 900 (cached) to free 1kB rss", &k));
-	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (x), oom_score_adj 900 (cached) to free 1kB rss; "
-				     "reason: swap-low; psi some 1.00 full 0.00", &k));
+	/* the line before it said the swap */
 	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss; "
+				     "reason: swap-low; psi some 1.00 full 0.00", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (x), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
+				     "reason: swap-low; psi some 1.00 full 0.00", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
 				     "reason: swap-low; psi some 1.00 full 0.00 and more", &k));
 }
 
