@@ -49,11 +49,18 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 	int pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (pidfd < 0)
 		return -1;
+	/* the agent stops the killer with SIGTERM as the command ends, which a
+	 * kill can cause (its last child gone): the kill is logged first */
+	sigset_t term, old;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
 	struct psi psi = { 0 };
 	lmkd_read_psi(&psi);
 	int64_t t0 = lmkd_now_ms();
 	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0) {
 		close(pidfd);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
 	struct lmkd_kill_line kl = { .pid = p->pid, .oom_score_adj = p->adj, .rss_kb = p->rss_kb,
@@ -80,5 +87,6 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 	if (left > 0)
 		gone_within(pidfd, left);
 	close(pidfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }
