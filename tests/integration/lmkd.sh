@@ -113,6 +113,8 @@ check "lmkd killed under the pressure" [ "$kills" != absent -a "$kills" != 0 ]
 check "its first kill is the cached holder" \
 	jq -e '.lmkd_kills[0] | .comm == "hold-900" and .oom_score_adj == 900 and .tier == "cached"' "$J"
 check "lmkd_kills.tier=cached counts it" [ "$(metric lmkd_kills.tier=cached)" -ge 1 ]
+check "no line of the killer's was dropped by /dev/kmsg's ratelimit" \
+	sh -c "! grep -q 'oomlab-lmkd: .* suppressed' '$T/kmsg.log'"
 check "the trace counts as many SIGKILLs from the killer as its log has kills" [ "$trace" = "$kills" ]
 check "every kill was reaped" jq -e '[.lmkd_kills[] | select(.reaped != true)] | length == 0' "$J"
 check "the kernel's kills are counted by tier too" [ "$(metric oom_kills.tier=cached)" != absent ]

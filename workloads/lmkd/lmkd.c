@@ -49,8 +49,10 @@ int lmkd_setup(struct lmkd *k, const struct lmkd_config *cfg, const char **why)
 		return -1;
 	}
 	/* one writer's lines beyond ten in five seconds are dropped by the
-	 * default ratelimit of /dev/kmsg; every kill line must arrive */
-	wl_write_text("/proc/sys/kernel/printk_devkmsg", "on");
+	 * default ratelimit of /dev/kmsg; every kill line must arrive. The
+	 * kernel takes the word with its newline and nothing else. */
+	if (wl_write_text("/proc/sys/kernel/printk_devkmsg", "on\n") < 0)
+		fprintf(stderr, "lmkd: cannot turn /dev/kmsg's ratelimit off: lines may be lost\n");
 	k->kmsg_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	return 0;
 }
