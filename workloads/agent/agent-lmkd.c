@@ -64,7 +64,9 @@ void lmkd_start(const struct job *job)
 
 void lmkd_stop(void)
 {
-	if (killer > 0)
+	/* not when it ended early (a refused trigger) and the orphan reaper took
+	 * it: its pid may be another process's by now */
+	if (agent_child_alive(killer))
 		agent_child_stop(killer, SIGTERM, 2.0, NULL, LMKD_COMM);
 	killer = -1;
 }
