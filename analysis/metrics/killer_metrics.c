@@ -67,6 +67,7 @@ json_t *lmkd_kills_json(const struct lmkd_reports *r)
 		const struct lmkd_kill *k = &r->kills[i];
 		json_t *o = json_object();
 		json_object_set_new(o, "usec", json_integer((json_int_t)k->usec));
+		json_object_set_new(o, "t_mono_ns", json_integer((json_int_t)k->line.t_mono_ns));
 		json_object_set_new(o, "pid", json_integer(k->line.pid));
 		json_object_set_new(o, "comm", json_string(k->line.comm));
 		json_object_set_new(o, "oom_score_adj", json_integer(k->line.oom_score_adj));

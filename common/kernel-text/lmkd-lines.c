@@ -12,9 +12,9 @@ int lmkd_format_kill(char *buf, size_t size, const struct lmkd_kill_line *k)
 {
 	return snprintf(buf, size,
 			KILL_HEAD "%s" COMM_END "%d" PID_END "%d (%s) to free %lldkB rss, %lldkB swap; "
-			"reason: %s; psi some %.2f full %.2f",
+			"reason: %s; psi some %.2f full %.2f; t_mono_ns %llu",
 			k->comm, k->pid, k->oom_score_adj, k->tier, k->rss_kb, k->swap_kb, k->reason, k->psi_some,
-			k->psi_full);
+			k->psi_full, k->t_mono_ns);
 }
 
 int lmkd_format_reap(char *buf, size_t size, const struct lmkd_reap_line *r)
@@ -64,9 +64,10 @@ bool lmkd_parse_kill(const char *text, struct lmkd_kill_line *out)
 		return false;
 	used = 0;
 	if (sscanf(pid_end + strlen(PID_END),
-		   "%d (%15[a-z]) to free %lldkB rss, %lldkB swap; reason: %15[a-z-]; psi some %lf full %lf%n",
+		   "%d (%15[a-z]) to free %lldkB rss, %lldkB swap; reason: %15[a-z-]; psi some %lf full %lf; "
+		   "t_mono_ns %llu%n",
 		   &out->oom_score_adj, out->tier, &out->rss_kb, &out->swap_kb, out->reason, &out->psi_some,
-		   &out->psi_full, &used) != 7 || !used)
+		   &out->psi_full, &out->t_mono_ns, &used) != 8 || !used)
 		return false;
 	return pid_end[strlen(PID_END) + (size_t)used] == '\0';
 }

@@ -5,7 +5,7 @@
  * metrics parse them back with these (one definition, tested round trip):
  *
  *   "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss,
- *        1024kB swap; reason: psi-partial; psi some 12.34 full 3.21"
+ *        1024kB swap; reason: psi-partial; psi some 12.34 full 3.21; t_mono_ns 19355302123"
  *   "lmkd: Process 1234 was reaped in 7ms"
  *   "lmkd: Process 1234 was not reaped in 1000ms"
  *   "lmkd: PSI full event: stall 812ms in the last 1000ms (threshold 700ms), 40ms after crossing it"
@@ -13,8 +13,11 @@
  * A kill names the victim's comm (which may hold quotes and parentheses:
  * it ends at the last "' (" before "), oom_score_adj "), pid,
  * oom_score_adj and its tier (common/proto/app-tiers.h's name), its RSS
- * and its swapped-out memory (zram's share) when chosen, why (LMKD_REASON_*), and PSI's memory avg10 (%) at the
- * kill. A reap line follows each kill: the time from the SIGKILL until the
+ * and its swapped-out memory (zram's share) when chosen, why
+ * (LMKD_REASON_*), PSI's memory avg10 (%) at the kill, and the killer's
+ * CLOCK_MONOTONIC as it sent the SIGKILL (the clock of the workloads'
+ * events and the trace; the printk time stamp is the kernel's
+ * local_clock). A reap line follows each kill: the time from the SIGKILL until the
  * victim was gone (its pidfd polled readable after process_mrelease), or
  * that it was still there when the killer stopped waiting. An event line
  * is each PSI trigger that woke the killer: the stall it saw over the
@@ -45,6 +48,7 @@ struct lmkd_kill_line {
 	long long swap_kb;
 	char reason[16];
 	double psi_some, psi_full;      /* avg10, % */
+	unsigned long long t_mono_ns;   /* CLOCK_MONOTONIC at the SIGKILL */
 };
 
 struct lmkd_reap_line {

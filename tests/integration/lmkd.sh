@@ -123,6 +123,12 @@ check "the kernel's kills are counted by tier too" [ "$(metric oom_kills.tier=ca
 line=$(grep -m1 ';lmkd: Kill ' "$T/kmsg.log" | sed 's/^[^;]*;//')
 echo "kmsg: $line"
 want=$(jq -r '.lmkd_kills[0] | "lmkd: Kill '"'"'\(.comm)'"'"' (\(.pid)), oom_score_adj \(.oom_score_adj) (\(.tier)) to free \(.rss_kb)kB rss, \(.swap_kb)kB swap; reason: \(.reason); psi some "' "$J")
+# and its time on the trace's clock: within 50 ms before the trace's SIGKILL to it
+sig_ns=$(awk -v pid="$(jq -r '.lmkd_kills[0].pid' "$J")" '/oomlab-lmkd .*signal_generate: sig=9 / && $0 ~ " pid=" pid " " {
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); split($i, p, "."); print p[1] p[2]; exit } }' "$T/perf.script")
+echo "trace SIGKILL at $sig_ns ns, the line's t_mono_ns $(jq -r '.lmkd_kills[0].t_mono_ns' "$J")"
+check "the line's t_mono_ns is the trace's SIGKILL's time, within 50 ms before it" \
+	jq -e --argjson s "${sig_ns:-0}" '.lmkd_kills[0].t_mono_ns <= $s and $s - .lmkd_kills[0].t_mono_ns < 50000000' "$J"
 check_text "the log line is what trial.json says (pid, comm, adj, tier, rss, swap, reason)" "$line" "^$want"
 # reclaim may have swapped part of it out by then: resident and swapped,
 # the 40 MiB it filled and its program's and libc's pages (under 4 MiB)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lmkd.h"
@@ -57,6 +58,10 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 	sigprocmask(SIG_BLOCK, &term, &old);
 	struct psi psi = { 0 };
 	lmkd_read_psi(&psi);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	unsigned long long t_mono_ns = (unsigned long long)ts.tv_sec * 1000000000ULL +
+				       (unsigned long long)ts.tv_nsec;
 	int64_t t0 = lmkd_now_ms();
 	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0) {
 		close(pidfd);
@@ -65,7 +70,7 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 	}
 	struct lmkd_kill_line kl = { .pid = p->pid, .oom_score_adj = p->adj, .rss_kb = p->rss_kb,
 				     .swap_kb = lmkd_read_swapped_kb(p->pid), .psi_some = psi.some_avg10,
-				     .psi_full = psi.full_avg10 };
+				     .psi_full = psi.full_avg10, .t_mono_ns = t_mono_ns };
 	snprintf(kl.comm, sizeof(kl.comm), "%s", p->comm);
 	snprintf(kl.tier, sizeof(kl.tier), "%s", app_tier_name(app_tier_of_adj(p->adj)));
 	snprintf(kl.reason, sizeof(kl.reason), "%s", reason);
