@@ -10,7 +10,8 @@
 
 const char *const export_table_columns[] = {
 	"run_id", "group", "variant", "trial", "outcome", "profile", "variant_hash",
-	"guest_images_hash", "accelerator", "metric", "value", "unit", "source", NULL,
+	"guest_images_hash", "accelerator", "metric", "value", "unit", "source", "clock",
+	"clock_settings", NULL,
 };
 
 void export_format_double(char *buf, size_t size, double x)
@@ -29,7 +30,7 @@ void export_format_double(char *buf, size_t size, double x)
 /* What a row says about its trial. */
 struct trial_info {
 	const char *run_id, *group, *outcome, *profile, *variant_hash, *images_hash, *accel,
-		*metrics_from;
+		*metrics_from, *clock, *clock_settings;
 	char *variant;
 	char index[16];
 };
@@ -65,6 +66,12 @@ static void trial_info(const struct run_data *rd, const struct run_trial *t, str
 	ti->variant_hash = env_str(t->trial, "variant_hash");
 	ti->images_hash = env_str(t->trial, "guest_images_hash");
 	ti->accel = env_str(t->trial, "accelerator");
+	/* a trial.json without a clock was written before the lab had clocks: realtime */
+	json_t *clock = json_object_get(json_object_get(t->trial, "environment"), "clock");
+	const char *clock_name = json_string_value(json_object_get(clock, "name"));
+	const char *settings = json_string_value(json_object_get(clock, "settings"));
+	ti->clock = !t->trial ? NULL : clock_name ? clock_name : "realtime";
+	ti->clock_settings = !t->trial ? NULL : settings ? settings : "";
 	json_t *metrics = json_object_get(t->trial, "metrics");
 	ti->metrics_from = !json_is_array(metrics) ? "none"
 			   : json_is_true(json_object_get(t->trial, "metrics_derived")) ? "derived"
@@ -107,7 +114,8 @@ int export_table_csv(FILE *out, const struct run_data *rd, size_t *rows)
 					       ti.profile, ti.variant_hash, ti.images_hash, ti.accel,
 					       name, value,
 					       json_string_value(json_object_get(m, "unit")),
-					       json_string_value(json_object_get(m, "source")) };
+					       json_string_value(json_object_get(m, "source")),
+					       ti.clock, ti.clock_settings };
 			for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 				csv_put_field(out, cols[c], c == 0);
 			fputs("\r\n", out);
@@ -151,6 +159,8 @@ json_t *export_table_json(const struct run_data *rd, size_t *rows)
 		json_object_set_new(common, "variant_hash", str_or_null(ti.variant_hash));
 		json_object_set_new(common, "guest_images_hash", str_or_null(ti.images_hash));
 		json_object_set_new(common, "accelerator", str_or_null(ti.accel));
+		json_object_set_new(common, "clock", str_or_null(ti.clock));
+		json_object_set_new(common, "clock_settings", str_or_null(ti.clock_settings));
 
 		size_t k, n_metrics = 0;
 		json_t *m;

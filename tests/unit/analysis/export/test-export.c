@@ -240,8 +240,24 @@ static void test_perfetto_empty_folder(void **state)
 
 /* ---- the metrics table ---- */
 
+/* binder-kcalloc's trial booted on icount; stock's trial.json names no clock
+ * (written before the lab had clocks: realtime). */
+static void set_kcalloc_clock(const char *base)
+{
+	char *path = xasprintf("%s/run/binder-kcalloc/000/trial.json", base);
+	json_t *t = json_load_file(path, 0, NULL);
+	assert_non_null(t);
+	json_object_set_new(json_object_get(t, "environment"), "clock",
+			    json_pack("{s:s, s:s}", "name", "icount", "settings",
+				      "shift=0,sleep=off,align=off"));
+	assert_int_equal(json_dump_file(t, path, JSON_INDENT(2)), 0);
+	json_decref(t);
+	free(path);
+}
+
 static void load_run(const char *base, struct run_data *rd)
 {
+	set_kcalloc_clock(base);
 	char *run = xasprintf("%s/run", base);
 	struct strbuf err = STRBUF_INIT;
 	memset(rd, 0, sizeof(*rd));
@@ -331,13 +347,18 @@ static void test_table_csv(void **state)
 		assert_string_equal(fields[0], "fixture-20261130-000000");
 		assert_string_equal(fields[5], "phone-512m");
 		assert_string_equal(fields[8], "tcg");
+		/* the clock each trial booted with, in the last two columns */
 		if (!strcmp(fields[1], "stock")) {
 			stock_rows++;
 			assert_string_equal(fields[2], "stock");
+			assert_string_equal(fields[13], "realtime");
+			assert_string_equal(fields[14], "");
 		} else {
 			kcalloc_rows++;
 			assert_string_equal(fields[1], "binder-kcalloc");
 			assert_string_equal(fields[6], "bbbb");
+			assert_string_equal(fields[13], "icount");
+			assert_string_equal(fields[14], "shift=0,sleep=off,align=off");
 		}
 		if (!strcmp(fields[9], "a,b \"c\"")) {
 			saw_quoted = true;
@@ -388,6 +409,9 @@ static void test_table_json(void **state)
 		assert_true(json_is_string(json_object_get(r, "variant")));
 		assert_true(json_is_string(json_object_get(r, "profile")));
 		assert_true(json_is_integer(json_object_get(r, "trial")));
+		bool kcalloc = !strcmp(json_string_value(json_object_get(r, "group")), "binder-kcalloc");
+		assert_string_equal(json_string_value(json_object_get(r, "clock")),
+				    kcalloc ? "icount" : "realtime");
 	}
 	json_decref(back);
 	run_data_free(&rd);
