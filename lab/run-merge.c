@@ -11,13 +11,118 @@
 #include "analysis/run/run-data.h"
 #include "common/run-folder.h"
 
-static const char *const must_agree[] = { "experiment", "experiment_text", "profile", "baseline",
-					  "seed", "trials_per_group", "groups", NULL };
+/* The design: what every shard's run.json must hold alike, and its name in messages. */
+static const struct {
+	const char *key, *what;
+} design[] = {
+	{ "experiment", "experiment" },
+	{ "experiment_text", "experiment text" },
+	{ "profile", "profile" },
+	{ "baseline", "baseline" },
+	{ "seed", "seed" },
+	{ "trials_per_group", "trials per group" },
+	{ "metrics", "headline metrics" },
+	{ "primary", "primary metric" },
+	{ "parametric", "parametric metrics" },
+	{ "equivalence", "equivalence margins" },
+	{ "sequential", "sequential design" },
+	{ "fault_injection", "fault injection" },
+};
 
 /* json_equal() calls two absent keys different; two shards that both lack one agree. */
 static bool agree(json_t *a, json_t *b)
 {
 	return (!a && !b) || json_equal(a, b);
+}
+
+static const char *str_or(json_t *v, const char *absent)
+{
+	const char *s = json_string_value(v);
+	return s ? s : absent;
+}
+
+/* A run's clock as "name (settings)"; a run.json from before clocks ran on realtime. */
+static char *clock_text(json_t *run)
+{
+	json_t *clock = json_object_get(run, "clock");
+	const char *settings = str_or(json_object_get(clock, "settings"), "");
+	return xasprintf("%s%s%s%s", str_or(json_object_get(clock, "name"), "realtime"),
+			 *settings ? " (" : "", settings, *settings ? ")" : "");
+}
+
+/* A run's platform as "arch, N-byte pages"; x86_64 and 4096 when run.json names none. */
+static char *platform_text(json_t *run)
+{
+	json_t *size = json_object_get(run, "page_size");
+	return xasprintf("%s, %lld-byte pages", str_or(json_object_get(run, "arch"), "x86_64"),
+			 size ? (long long)json_integer_value(size) : 4096LL);
+}
+
+/* Whether RUN's groups are FIRST's with the same kernels; what differs in ERR. */
+static bool same_groups(json_t *run, json_t *first, const char *name, const char *first_name,
+			struct strbuf *err)
+{
+	json_t *a = json_object_get(run, "groups"), *b = json_object_get(first, "groups");
+	size_t n = json_array_size(a);
+	bool same_labels = n == json_array_size(b);
+	for (size_t i = 0; same_labels && i < n; i++)
+		same_labels = agree(json_object_get(json_array_get(a, i), "label"),
+				    json_object_get(json_array_get(b, i), "label")) &&
+			      agree(json_object_get(json_array_get(a, i), "variant"),
+				    json_object_get(json_array_get(b, i), "variant"));
+	if (!same_labels) {
+		strbuf_addf(err, "%s is not a shard of the same run as %s: its groups differ", name,
+			    first_name);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *ga = json_array_get(a, i), *gb = json_array_get(b, i);
+		const char *ha = str_or(json_object_get(ga, "hash"), "none");
+		const char *hb = str_or(json_object_get(gb, "hash"), "none");
+		if (strcmp(ha, hb)) {
+			strbuf_addf(err, "%s is not a shard of the same run as %s: its kernel of group "
+				    "%s is %.16s, %s's %.16s", name, first_name,
+				    str_or(json_object_get(ga, "label"), "?"), ha, first_name, hb);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Whether RUN (the shard NAME) is a part of the same run as FIRST: one design,
+ * one clock, one platform, the same kernels; what differs in ERR. */
+static bool same_run(json_t *run, json_t *first, const char *name, const char *first_name,
+		     struct strbuf *err)
+{
+	for (size_t k = 0; k < sizeof(design) / sizeof(design[0]); k++)
+		if (!agree(json_object_get(run, design[k].key), json_object_get(first, design[k].key))) {
+			strbuf_addf(err, "%s is not a shard of the same run as %s: its %s differs", name,
+				    first_name, design[k].what);
+			return false;
+		}
+	/* the files the guests got: the same content, wherever each machine keeps it */
+	if (!agree(json_object_get(json_object_get(run, "files"), "hash"),
+		   json_object_get(json_object_get(first, "files"), "hash"))) {
+		strbuf_addf(err, "%s is not a shard of the same run as %s: its guests' files differ",
+			    name, first_name);
+		return false;
+	}
+	const struct {
+		const char *what;
+		char *(*text)(json_t *);
+	} facts[] = { { "clock", clock_text }, { "platform", platform_text } };
+	for (size_t k = 0; k < sizeof(facts) / sizeof(facts[0]); k++) {
+		char *a = facts[k].text(run), *b = facts[k].text(first);
+		bool same = !strcmp(a, b);
+		if (!same)
+			strbuf_addf(err, "%s is not a shard of the same run as %s: its %s is %s, %s's %s",
+				    name, first_name, facts[k].what, a, first_name, b);
+		free(a);
+		free(b);
+		if (!same)
+			return false;
+	}
+	return same_groups(run, first, name, first_name, err);
 }
 
 struct linking {
@@ -94,12 +199,8 @@ int run_merge(const struct strlist *shards, const char *out_dir, struct strbuf *
 			first = json_incref(run);
 			shard_n = n;
 		}
-		for (const char *const *k = must_agree; *k && rc == 0; k++)
-			if (!agree(json_object_get(run, *k), json_object_get(first, *k))) {
-				strbuf_addf(err, "%s is not a shard of the same run as %s: its %s differs",
-					    shards->items[i], shards->items[0], *k);
-				rc = -1;
-			}
+		if (!same_run(run, first, shards->items[i], shards->items[0], err))
+			rc = -1;
 		if (rc == 0 && n != shard_n) {
 			strbuf_addf(err, "%s was cut into %lld shards, %s into %lld", shards->items[i],
 				    (long long)n, shards->items[0], (long long)shard_n);

@@ -25,7 +25,17 @@ static char *tmp_dir(void)
 
 /* A shard run folder: run.json for shard K of N and the given trials, each
  * a folder with a trial.json naming its group and index. */
+static char *make_shard_with(const char *base, int k, int n, unsigned seed, const char *const *trials,
+			     json_t *extra);
+
 static char *make_shard(const char *base, int k, int n, unsigned seed, const char *const *trials)
+{
+	return make_shard_with(base, k, n, seed, trials, NULL);
+}
+
+/* The same with EXTRA's keys (taken) over run.json's. */
+static char *make_shard_with(const char *base, int k, int n, unsigned seed, const char *const *trials,
+			     json_t *extra)
 {
 	char *dir = xasprintf("%s/shard%d", base, k);
 	assert_int_equal(mkdir_p(dir, 0755), 0);
@@ -51,6 +61,10 @@ static char *make_shard(const char *base, int k, int n, unsigned seed, const cha
 				"baseline", "stock", "trials_per_group", 3, "seed", (int)seed, "groups",
 				"label", "stock", "variant", "stock", "label", "binder-kcalloc", "variant",
 				"binder-kcalloc", "order", order, "shard", "k", k, "n", n);
+	if (extra) {
+		json_object_update(run, extra);
+		json_decref(extra);
+	}
 	char *path = xasprintf("%s/run.json", dir);
 	assert_int_equal(json_dump_file(run, path, JSON_INDENT(2)), 0);
 	json_decref(run);
@@ -154,6 +168,102 @@ static void test_merge_refuses(void **state)
 	free(base);
 }
 
+/* Two shards, the second's run.json with SECOND's keys (and the first's with
+ * FIRST's); the merge's error, or "" when it merged. */
+static char *merge_two(json_t *first, json_t *second)
+{
+	char *base = tmp_dir();
+	static const char *const one[] = { "stock/000", "binder-kcalloc/001", NULL };
+	static const char *const two[] = { "binder-kcalloc/000", "stock/001", NULL };
+	struct strlist shards = STRLIST_INIT;
+	strlist_push_owned(&shards, make_shard_with(base, 1, 2, 7, one, first));
+	strlist_push_owned(&shards, make_shard_with(base, 2, 2, 7, two, second));
+	char *out = xasprintf("%s/merged", base);
+	struct strbuf err = STRBUF_INIT;
+	int rc = run_merge(&shards, out, &err);
+	assert_int_equal(rc, err.len ? -1 : 0);
+	if (rc < 0)
+		assert_false(path_exists(out));
+	/* the message names the shard folder as given: the base is random, cut it */
+	char *said = xstrdup(strbuf_str(&err));
+	for (char *at; (at = strstr(said, base));)
+		memmove(at, at + strlen(base), strlen(at + strlen(base)) + 1);
+	strlist_clear(&shards);
+	strbuf_release(&err);
+	free(out);
+	remove_tree(base);
+	free(base);
+	return said;
+}
+
+static json_t *groups_with_hashes(const char *stock, const char *kcalloc)
+{
+	return json_pack("{s:[{s:s, s:s, s:s}, {s:s, s:s, s:s}]}", "groups", "label", "stock", "variant",
+			 "stock", "hash", stock, "label", "binder-kcalloc", "variant", "binder-kcalloc",
+			 "hash", kcalloc);
+}
+
+/* One design, one clock, one platform, the same kernels: what differs is
+ * named, with the shard's folder; what may differ between machines merges. */
+static void test_merge_checks_what_must_agree(void **state)
+{
+	(void)state;
+	char *said;
+	/* the clock: icount against a run.json without one (realtime) */
+	said = merge_two(NULL, json_pack("{s:{s:s, s:s, s:s}}", "clock", "name", "icount", "settings",
+					 "shift=0,sleep=off,align=off", "from", "--clock"));
+	assert_string_equal(said, "/shard2 is not a shard of the same run as /shard1: its clock is "
+			    "icount (shift=0,sleep=off,align=off), /shard1's realtime");
+	free(said);
+	/* realtime said and realtime unsaid (a run from before clocks) are one clock;
+	 * where each machine read it from may differ */
+	said = merge_two(json_pack("{s:{s:s, s:s}}", "clock", "name", "realtime", "from", "/a/x.conf"),
+			 json_pack("{s:{s:s, s:s}}", "clock", "name", "realtime", "from", "/b/x.conf"));
+	assert_string_equal(said, "");
+	free(said);
+	said = merge_two(json_pack("{s:{s:s}}", "clock", "name", "realtime"), NULL);
+	assert_string_equal(said, "");
+	free(said);
+	/* the same clock under other settings is another clock */
+	said = merge_two(json_pack("{s:{s:s, s:s}}", "clock", "name", "icount", "settings", "shift=0"),
+			 json_pack("{s:{s:s, s:s}}", "clock", "name", "icount", "settings", "shift=2"));
+	assert_non_null(strstr(said, "its clock is icount (shift=2), /shard1's icount (shift=0)"));
+	free(said);
+	/* the platform */
+	said = merge_two(NULL, json_pack("{s:s, s:i}", "arch", "arm64", "page_size", 16384));
+	assert_string_equal(said, "/shard2 is not a shard of the same run as /shard1: its platform is "
+			    "arm64, 16384-byte pages, /shard1's x86_64, 4096-byte pages");
+	free(said);
+	said = merge_two(json_pack("{s:s, s:i}", "arch", "x86_64", "page_size", 4096), NULL);
+	assert_string_equal(said, "");
+	free(said);
+	/* the kernels: one group's hash */
+	said = merge_two(groups_with_hashes("aaaa", "bbbb"), groups_with_hashes("aaaa", "cccc"));
+	assert_string_equal(said, "/shard2 is not a shard of the same run as /shard1: its kernel of "
+			    "group binder-kcalloc is cccc, /shard1's bbbb");
+	free(said);
+	said = merge_two(groups_with_hashes("aaaa", "bbbb"), groups_with_hashes("aaaa", "bbbb"));
+	assert_string_equal(said, "");
+	free(said);
+	/* the design: the headline metrics, the sequential design, the guests' files */
+	said = merge_two(json_pack("{s:[s]}", "metrics", "trial_ok"),
+			 json_pack("{s:[s, s]}", "metrics", "trial_ok", "oom_kills"));
+	assert_non_null(strstr(said, "/shard2 is not a shard of the same run as /shard1: its headline "
+			       "metrics differ"));
+	free(said);
+	said = merge_two(NULL, json_pack("{s:{s:i, s:i}}", "sequential", "first_look", 3, "max_trials", 20));
+	assert_non_null(strstr(said, "its sequential design differs"));
+	free(said);
+	said = merge_two(json_pack("{s:{s:s, s:s}}", "files", "hash", "f1", "base", "/a"),
+			 json_pack("{s:{s:s, s:s}}", "files", "hash", "f2", "base", "/a"));
+	assert_non_null(strstr(said, "its guests' files differ"));
+	free(said);
+	said = merge_two(json_pack("{s:{s:s, s:s}}", "files", "hash", "f1", "base", "/a"),
+			 json_pack("{s:{s:s, s:s}}", "files", "hash", "f1", "base", "/b"));
+	assert_string_equal(said, "");
+	free(said);
+}
+
 static void count_trial(const char *group, unsigned index, const char *path, void *ctx)
 {
 	(void)group;
@@ -221,6 +331,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_links_every_trial),
 		cmocka_unit_test(test_merge_refuses),
+		cmocka_unit_test(test_merge_checks_what_must_agree),
 		cmocka_unit_test(test_trial_folder_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
