@@ -16,6 +16,7 @@
 #include "common/run-folder.h"
 #include "options.h"
 #include "run-merge.h"
+#include "slurm-run.h"
 #include "trial-finish.h"
 
 static const char results_usage[] =
@@ -445,7 +446,19 @@ int cmd_results(int argc, char **argv)
 		else if (rc < 0 && !status)
 			status = EXIT_USAGE;
 	}
-	if (run)
+	/* a run on Slurm: its jobs first, then the merged run once there is one */
+	struct slurm_run slurm;
+	int on_slurm = run && !merged && format == FORMAT_TEXT ? slurm_run_find(run, &slurm, &err) : 0;
+	if (on_slurm < 0)
+		die_usage("results: %s", strbuf_str(&err));
+	if (on_slurm) {
+		slurm_run_progress(&slurm, stdout);
+		if (run_folder_is_run(slurm.run_dir)) {
+			printf("\n");
+			status = show_run(s, slurm.run_dir, format) ? 1 : status;
+		}
+		slurm_run_clear(&slurm);
+	} else if (run)
 		status = show_run(s, run, format) ? 1 : status;
 	else if (!imports.n) {
 		sync_results(s);

@@ -35,6 +35,8 @@
 #include "run-id.h"
 #include "run-order.h"
 #include "selftest-build.h"
+#include "slurm-run.h"
+#include "slurm-script.h"
 #include "trial.h"
 #include "trial-pool.h"
 
@@ -106,6 +108,7 @@ struct run_plan {
 	/* --fail-page-alloc / --failslab as given (NULL: not), kept in run.json for --resume */
 	const char *fault_text[FAULT_CAPABILITY_COUNT];
 	struct fault_plan asked;
+	bool build_only;           /* --build-only: what the trials need, no trial */
 	unsigned jobs;             /* trials at once */
 	const char *jobs_from;     /* what set it: "-j", the experiment, or the host */
 	char *run_id;
@@ -628,6 +631,11 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 		if (!made)
 			guest_images_clear(&img);
 	}
+	if (p->build_only) {
+		free(x.command);
+		strlist_clear(&x.perf_args);
+		return;
+	}
 
 	bool *todo = xcalloc(p->n_slots ? p->n_slots : 1, sizeof(*todo));
 	for (size_t i = 0; i < p->n_slots; i++) {
@@ -731,6 +739,114 @@ static void warn_if_undecidable(const struct run_plan *p)
 	strbuf_release(&why);
 }
 
+/* An absolute form of PATH (malloc'd): the jobs run elsewhere. */
+static char *absolute(const char *path)
+{
+	if (path[0] == '/')
+		return xstrdup(path);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)))
+		die("run: cannot tell the current folder: %s", strerror(errno));
+	return xasprintf("%s/%s", cwd, path);
+}
+
+struct slurm_options {
+	bool on;
+	unsigned long shards;
+	const char *cache;
+	struct strlist sbatch;
+	unsigned long jobs;
+};
+
+/* lab run --slurm: the shards' run folders made here (the design fixed
+ * before any job starts), the scripts beside them, the jobs submitted. */
+static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_options *o)
+{
+	size_t slots = p->n_slots;
+	unsigned n = o->shards ? (unsigned)o->shards : planned_trials(&p->exp);
+	if (n > slots)
+		die_usage("run: --slurm-shards %u: the run has %zu trials, at most one shard each", n, slots);
+	struct slurm_run r = { .shards = n, .jobs = (unsigned)o->jobs, .sbatch = STRLIST_INIT };
+	r.run_id = run_id_new(p->exp.name, time(NULL), 1, 1);
+	r.run_dir = out ? absolute(out) : xasprintf("%s/%s", results_root(), r.run_id);
+	char *given = r.run_dir;
+	r.run_dir = absolute(given);
+	free(given);
+	r.slurm_dir = slurm_dir_for(r.run_dir);
+	r.cache = absolute(o->cache ? o->cache : cache_root());
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0)
+		die("run: cannot find the lab binary: %s", strerror(errno));
+	exe[len] = '\0';
+	r.lab = xstrdup(exe);
+	r.results = absolute(results_root());
+	r.clock = xstrdup(guest_clock_name(p->clock.clock));
+	const char *paths[][2] = { { "the run folder", r.run_dir }, { "--slurm-cache", r.cache },
+				   { "the lab binary", r.lab }, { "the results folder", r.results } };
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (slurm_script_path_ok(paths[i][1]) < 0)
+			die_usage("run: --slurm: %s %s has a blank, quote, backslash or '%%', which "
+				  "#SBATCH lines cannot carry", paths[i][0], paths[i][1]);
+	for (size_t i = 0; i < o->sbatch.n; i++) {
+		const char *opt = o->sbatch.items[i];
+		if (opt[0] != '-' || strchr(opt, '\n'))
+			die_usage("run: --sbatch '%s': one sbatch option a time, as --name=value", opt);
+		strlist_push(&r.sbatch, opt);
+	}
+	if (path_exists(r.run_dir) || path_exists(r.slurm_dir))
+		die_usage("run: --out %s: it or %s exists already", r.run_dir, r.slurm_dir);
+	if (!have_program("sbatch"))
+		die_usage("run: --slurm: no sbatch here (Slurm's client programs: Debian's slurm-client)");
+	if (mkdir_p(r.cache, 0755) < 0)
+		die("run: --slurm-cache %s: %s", r.cache, strerror(errno));
+	struct strbuf err = STRBUF_INIT;
+	/* the shards' folders, as lab run --shard K/N would make them */
+	p->shard_n = n;
+	p->jobs = o->jobs ? (unsigned)o->jobs : 1;
+	for (unsigned k = 1; k <= n; k++) {
+		p->shard_k = k;
+		p->run_id = xasprintf("%s-shard%u-of-%u", r.run_id, k, n);
+		p->dir = xasprintf("%s/shard-%u", r.slurm_dir, k);
+		json_t *meta = run_json(p);
+		int rc = run_folder_create(p->dir, meta, &err);
+		json_decref(meta);
+		if (rc != 0)
+			die("run: %s", err.buf);
+		free(p->run_id);
+		free(p->dir);
+	}
+	if (slurm_run_write(&r, &err) < 0 || slurm_run_submit(&r, &err) < 0)
+		die("run: --slurm: %s", err.buf);
+	if (p->clock.clock == GUEST_CLOCK_REALTIME)
+		note("clock realtime: the trials' timings depend on the node that runs them; give "
+		     "the jobs one node type (--sbatch=--constraint=... or a partition of one) for "
+		     "figures that compare (docs/CLUSTER.md); lab results names the CPUs they ran on");
+	printf("slurm:    %s\nprogress: lab results %s\nresults:  %s (once the merge job ran)\n",
+	       r.slurm_dir, r.run_dir, r.run_dir);
+	slurm_run_clear(&r);
+	return 0;
+}
+
+/* lab run --resume on a Slurm run; -1 when RUN is none. */
+static int resume_slurm(const char *run, unsigned jobs)
+{
+	struct slurm_run r;
+	struct strbuf err = STRBUF_INIT;
+	int found = slurm_run_find(run, &r, &err);
+	if (found < 0)
+		die_usage("run: --resume %s: %s", run, err.buf);
+	if (found == 0)
+		return -1;
+	if (jobs)
+		die_usage("run: --resume %s: -j: a Slurm run's shards keep the -j it was submitted "
+			  "with (its shards.sh)", run);
+	if (slurm_run_resume(&r, &err) < 0)
+		die("run: --resume %s: %s", run, err.buf);
+	slurm_run_clear(&r);
+	return 0;
+}
+
 static void list_experiments(void)
 {
 	struct strlist names = STRLIST_INIT;
@@ -751,6 +867,7 @@ int cmd_run(int argc, char **argv)
 	const char *experiment = DEFAULT_EXPERIMENT, *profile = NULL, *out = NULL, *resume = NULL;
 	unsigned long trials = 0, seed = 0, max_trials = 0, jobs = 0;
 	bool list = false, until_decided = false;
+	struct slurm_options slurm = { .sbatch = STRLIST_INIT };
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
@@ -795,7 +912,21 @@ int cmd_run(int argc, char **argv)
 			   "min-order K]...'; README: Failure paths on demand)"),
 		OPT_STRING(0, "failslab", &p.fault_text[FAULT_SLAB], "SPEC",
 			   "fail its slab allocations, over the key failslab"),
-		OPT_STRING(0, "resume", &resume, "RUN", "continue an interrupted run; finished trials stay"),
+		OPT_STRING(0, "resume", &resume, "RUN", "continue an interrupted run; finished trials stay "
+			   "(a Slurm run: submit again what is missing)"),
+		OPT_FLAG(0, "build-only", &p.build_only,
+			 "with --resume: build the kernels, selftests and guest images the run needs, "
+			 "boot nothing (a Slurm run's build job)"),
+		OPT_FLAG(0, "slurm", &slurm.on,
+			 "submit the run to Slurm instead of running it here: a build job, a job array "
+			 "of shards, a merge job (docs/CLUSTER.md); a fixed design only"),
+		OPT_ULONG(0, "slurm-shards", &slurm.shards, "N", 1, 100000,
+			  "with --slurm: N array tasks (default one per round: the trials a variant)"),
+		OPT_STRING(0, "slurm-cache", &slurm.cache, "DIR",
+			   "with --slurm: the kernel cache the nodes share (default this lab's cache)"),
+		OPT_CALL(0, "sbatch", &slurm.sbatch, "OPTION", opt_push,
+			 "with --slurm: an sbatch option for every job, as --partition=P, --time=T, "
+			 "--account=A (repeatable)"),
 		OPT_FLAG(0, "list", &list, "list the experiments"),
 		OPT_END(),
 	};
@@ -810,11 +941,20 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 	bool seed_given = seed > 0;
+	if (!slurm.on && (slurm.shards || slurm.cache || slurm.sbatch.n))
+		die_usage("run: --slurm-shards, --slurm-cache and --sbatch go with --slurm");
+	if (p.build_only && !resume)
+		die_usage("run: --build-only goes with --resume (the run to build for)");
+	if (slurm.on && (resume || p.shard_n > 1))
+		die_usage("run: --slurm makes its own shards (--slurm-shards N); lab run --resume RUN "
+			  "resubmits a Slurm run");
 
 	if (resume) {
 		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials ||
 		    clock_option.from || p.fault_text[FAULT_PAGE_ALLOC] || p.fault_text[FAULT_SLAB])
 			die_usage("run: --resume takes no other settings: the run keeps its own");
+		if (!p.build_only && resume_slurm(resume, (unsigned)jobs) == 0)
+			return 0;
 		plan_resume(&p, resume, (unsigned)jobs);
 	} else {
 		struct strbuf err = STRBUF_INIT;
@@ -844,7 +984,18 @@ int cmd_run(int argc, char **argv)
 			p.exp.trials = (unsigned)trials;
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
+		/* the looks of a sequential run need the merged data between rounds: not
+		 * submitted as jobs (docs/CLUSTER.md) */
+		if (slurm.on && p.exp.until_decided)
+			die_usage("run: --slurm runs a fixed design: the rounds of --until-decided%s%s "
+				  "are not submitted as Slurm jobs (docs/CLUSTER.md); give --trials N",
+				  until_decided ? "" : " (until_decided = yes in ",
+				  until_decided ? "" : p.exp.path);
 		load_plan_parts(&p, profile_name, clock_option);
+		if (slurm.on) {
+			slurm.jobs = jobs;
+			return submit_to_slurm(&p, out, &slurm);
+		}
 		choose_jobs(&p, (unsigned)jobs);
 		create_run_folder(&p, out);
 	}
@@ -874,6 +1025,10 @@ int cmd_run(int argc, char **argv)
 	warn_if_undecidable(&p);
 	struct strbuf stopped = STRBUF_INIT;
 	execute(&p, &stopped);
+	if (p.build_only) {
+		note("run %s: built what its trials need (--build-only)", p.run_id);
+		return 0;
+	}
 
 	import_into_store(p.dir);
 	if (stopped.len) {

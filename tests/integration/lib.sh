@@ -47,3 +47,10 @@ qemus_in() {
 STARVE_THE_AGENT='echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 	for c in /sys/kernel/debug/sched/fair_server/cpu*; do echo 0 > $c/runtime; done
 	stress-ng --cpu 2 --sched fifo --sched-prio 50 --timeout 300 --temp-path /tmp'
+
+# skip "why": this test cannot run here; tests/run-tests counts it as
+# skipped (exit 77), never as passed
+skip() {
+	echo "skip - $*"
+	exit 77
+}

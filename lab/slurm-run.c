@@ -1,0 +1,503 @@
+/* A run on Slurm: its folder, its submissions, its progress (slurm-run.h). */
+#include "slurm-run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "common/paths.h"
+#include "common/run-folder.h"
+#include "common/trial-record.h"
+#include "slurm-script.h"
+#include "slurm.h"
+#include "vm.h"
+
+char *slurm_dir_for(const char *run_dir)
+{
+	size_t len = strlen(run_dir);
+	while (len > 1 && run_dir[len - 1] == '/')
+		len--;
+	return xasprintf("%.*s.slurm", (int)len, run_dir);
+}
+
+static void script_spec(const struct slurm_run *r, struct slurm_script_spec *spec)
+{
+	*spec = (struct slurm_script_spec){ .lab = r->lab, .run_id = r->run_id, .run_dir = r->run_dir,
+					    .slurm_dir = r->slurm_dir, .cache = r->cache,
+					    .results = r->results, .sbatch = &r->sbatch,
+					    .shards = r->shards, .jobs = r->jobs };
+}
+
+static char *in_slurm_dir(const struct slurm_run *r, const char *name)
+{
+	return xasprintf("%s/%s", r->slurm_dir, name);
+}
+
+static int save_meta(struct slurm_run *r, struct strbuf *err)
+{
+	char *path = in_slurm_dir(r, SLURM_JSON);
+	char *text = json_dumps(r->meta, JSON_INDENT(2));
+	int rc = text ? write_file_atomic(path, text, strlen(text)) : -1;
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+	return rc;
+}
+
+int slurm_run_write(struct slurm_run *r, struct strbuf *err)
+{
+	const char *dirs[] = { "logs", "status", NULL };
+	for (const char *const *d = dirs; *d; d++) {
+		char *path = in_slurm_dir(r, *d);
+		int rc = mkdir_p(path, 0755);
+		if (rc < 0)
+			strbuf_addf(err, "cannot create %s: %s", path, strerror(errno));
+		free(path);
+		if (rc < 0)
+			return -1;
+	}
+	struct slurm_script_spec spec;
+	script_spec(r, &spec);
+	for (int s = SLURM_SCRIPT_BUILD; s <= SLURM_SCRIPT_MERGE; s++) {
+		char *path = in_slurm_dir(r, slurm_script_name(s));
+		char *text = slurm_script_text(&spec, s);
+		int rc = write_file_str(path, text);
+		if (rc == 0)
+			rc = chmod(path, 0755);
+		if (rc < 0)
+			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+		free(text);
+		free(path);
+		if (rc < 0)
+			return -1;
+	}
+	json_t *sbatch = json_array();
+	for (size_t i = 0; i < r->sbatch.n; i++)
+		json_array_append_new(sbatch, json_string(r->sbatch.items[i]));
+	r->meta = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:i, s:o, s:[]}", "run_id", r->run_id,
+			    "run_dir", r->run_dir, "shards", (int)r->shards, "cache", r->cache, "lab",
+			    r->lab, "results", r->results, "clock", r->clock, "jobs", (int)r->jobs,
+			    "sbatch", sbatch, "submissions");
+	return save_meta(r, err);
+}
+
+static char *shard_dir(const struct slurm_run *r, unsigned k)
+{
+	return xasprintf("%s/shard-%u", r->slurm_dir, k);
+}
+
+int slurm_shard_trials(const struct slurm_run *r, unsigned k, size_t *finished, size_t *total)
+{
+	char *dir = shard_dir(r, k);
+	struct strbuf why = STRBUF_INIT;
+	json_t *run = run_folder_load(dir, &why);
+	strbuf_release(&why);
+	*finished = *total = 0;
+	if (!run) {
+		free(dir);
+		return -1;
+	}
+	size_t i;
+	json_t *slot;
+	json_array_foreach(json_object_get(run, "order"), i, slot) {
+		char *trial = xasprintf("%s/%s/%03d", dir,
+					json_string_value(json_object_get(slot, "label")),
+					(int)json_integer_value(json_object_get(slot, "index")));
+		/* as lab run --resume counts: a QEMU killed from outside is booted again */
+		char *outcome = trial_record_outcome(trial);
+		*finished += outcome && strcmp(outcome, vm_outcome_name(VM_KILLED));
+		(*total)++;
+		free(outcome);
+		free(trial);
+	}
+	json_decref(run);
+	free(dir);
+	return 0;
+}
+
+static json_t *last_submission(const struct slurm_run *r)
+{
+	json_t *subs = json_object_get(r->meta, "submissions");
+	size_t n = json_array_size(subs);
+	return n ? json_array_get(subs, n - 1) : NULL;
+}
+
+static const char *job_of(json_t *sub, const char *which)
+{
+	return json_string_value(json_object_get(sub, which));
+}
+
+int slurm_run_submit(struct slurm_run *r, struct strbuf *err)
+{
+	struct strbuf tasks = STRBUF_INIT;
+	json_t *task_list = json_array();
+	for (unsigned k = 1; k <= r->shards; k++) {
+		size_t finished, total;
+		if (slurm_shard_trials(r, k, &finished, &total) < 0) {
+			char *dir = shard_dir(r, k);
+			strbuf_addf(err, "%s: not a shard run folder (no readable run.json)", dir);
+			free(dir);
+			json_decref(task_list);
+			strbuf_release(&tasks);
+			return -1;
+		}
+		if (finished < total) {
+			strbuf_addf(&tasks, "%s%u", tasks.len ? "," : "", k);
+			json_array_append_new(task_list, json_integer(k));
+		}
+	}
+	char *build = NULL, *shards = NULL, *merge = NULL;
+	int rc = 0;
+	char *script = NULL;
+	if (tasks.len) {
+		script = in_slurm_dir(r, slurm_script_name(SLURM_SCRIPT_BUILD));
+		rc = slurm_submit(script, NULL, &build, err);
+		free(script);
+	}
+	if (rc == 0 && tasks.len) {
+		char *array = xasprintf("--array=%s", tasks.buf);
+		char *after = xasprintf("--dependency=afterok:%s", build);
+		const char *extra[] = { array, after, NULL };
+		script = in_slurm_dir(r, slurm_script_name(SLURM_SCRIPT_SHARDS));
+		rc = slurm_submit(script, extra, &shards, err);
+		free(script);
+		free(array);
+		free(after);
+	}
+	if (rc == 0) {
+		char *after = shards ? xasprintf("--dependency=afterok:%s", shards) : NULL;
+		const char *extra[] = { after, NULL };
+		script = in_slurm_dir(r, slurm_script_name(SLURM_SCRIPT_MERGE));
+		rc = slurm_submit(script, extra, &merge, err);
+		free(script);
+		free(after);
+	}
+	/* what was submitted is recorded even when a later sbatch failed */
+	json_t *sub = json_pack("{s:I, s:o, s:o, s:o, s:o}", "submitted_unix", (json_int_t)time(NULL),
+				"build", build ? json_string(build) : json_null(), "shards",
+				shards ? json_string(shards) : json_null(), "tasks", task_list, "merge",
+				merge ? json_string(merge) : json_null());
+	json_array_append_new(json_object_get(r->meta, "submissions"), sub);
+	struct strbuf save_err = STRBUF_INIT;
+	if (save_meta(r, &save_err) < 0 && rc == 0) {
+		strbuf_addstr(err, save_err.buf);
+		rc = -1;
+	}
+	strbuf_release(&save_err);
+	if (rc == 0) {
+		if (shards)
+			note("slurm: submitted build job %s, shards %s (array tasks %s of %u, after "
+			     "the build), merge job %s (after the shards)", build, shards, tasks.buf,
+			     r->shards, merge);
+		else
+			note("slurm: every shard has its trials: submitted merge job %s", merge);
+	}
+	free(build);
+	free(shards);
+	free(merge);
+	strbuf_release(&tasks);
+	return rc;
+}
+
+static char *meta_str(json_t *meta, const char *key)
+{
+	const char *s = json_string_value(json_object_get(meta, key));
+	return s ? xstrdup(s) : NULL;
+}
+
+static int load_from(const char *slurm_dir, struct slurm_run *r, struct strbuf *err)
+{
+	char *path = xasprintf("%s/" SLURM_JSON, slurm_dir);
+	json_error_t jerr;
+	json_t *meta = json_load_file(path, 0, &jerr);
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(meta)) {
+		strbuf_addf(err, "%s: %s", path, meta ? "not a JSON object" : jerr.text);
+		json_decref(meta);
+		free(path);
+		return -1;
+	}
+	r->meta = meta;
+	r->run_id = meta_str(meta, "run_id");
+	r->run_dir = meta_str(meta, "run_dir");
+	r->cache = meta_str(meta, "cache");
+	r->lab = meta_str(meta, "lab");
+	r->results = meta_str(meta, "results");
+	r->clock = meta_str(meta, "clock");
+	r->shards = (unsigned)json_integer_value(json_object_get(meta, "shards"));
+	r->jobs = (unsigned)json_integer_value(json_object_get(meta, "jobs"));
+	size_t i;
+	json_t *o;
+	json_array_foreach(json_object_get(meta, "sbatch"), i, o)
+		strlist_push(&r->sbatch, json_string_value(o));
+	r->slurm_dir = xstrdup(slurm_dir);
+	if (!r->run_id || !r->run_dir || !r->shards || !json_is_array(json_object_get(meta, "submissions"))) {
+		strbuf_addf(err, "%s lacks the run's settings", path);
+		free(path);
+		slurm_run_clear(r);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+int slurm_run_find(const char *run, struct slurm_run *r, struct strbuf *err)
+{
+	struct strlist candidates = STRLIST_INIT;
+	strlist_push_owned(&candidates, xasprintf("%s", run));
+	strlist_push_owned(&candidates, slurm_dir_for(run));
+	if (!strchr(run, '/')) {
+		char *dir = xasprintf("%s/%s", results_root(), run);
+		strlist_push_owned(&candidates, slurm_dir_for(dir));
+		free(dir);
+	}
+	int found = 0;
+	for (size_t i = 0; i < candidates.n && !found; i++) {
+		char *path = xasprintf("%s/" SLURM_JSON, candidates.items[i]);
+		if (path_exists(path))
+			found = load_from(candidates.items[i], r, err) < 0 ? -1 : 1;
+		free(path);
+	}
+	strlist_clear(&candidates);
+	return found;
+}
+
+/* Every job id any submission had. */
+static void all_job_ids(const struct slurm_run *r, struct strlist *ids)
+{
+	size_t i;
+	json_t *sub;
+	json_array_foreach(json_object_get(r->meta, "submissions"), i, sub) {
+		const char *keys[] = { "build", "shards", "merge" };
+		for (size_t k = 0; k < 3; k++)
+			if (job_of(sub, keys[k]))
+				strlist_push(ids, job_of(sub, keys[k]));
+	}
+}
+
+/* How a job's script said it ended: exit=, node=, cpu= lines in status/ID. */
+struct job_status {
+	int exit_code;   /* -1: no status written */
+	char *node, *cpu;
+};
+
+static void read_status(const struct slurm_run *r, const char *id, struct job_status *st)
+{
+	char *path = xasprintf("%s/status/%s", r->slurm_dir, id);
+	char *text = read_file(path, NULL);
+	*st = (struct job_status){ .exit_code = -1 };
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (starts_with(line, "exit="))
+			st->exit_code = atoi(line + 5);
+		else if (starts_with(line, "node=") && line[5])
+			st->node = xstrdup(line + 5);
+		else if (starts_with(line, "cpu=") && line[4])
+			st->cpu = xstrdup(line + 4);
+	}
+	free(text);
+	free(path);
+}
+
+static void status_clear(struct job_status *st)
+{
+	free(st->node);
+	free(st->cpu);
+}
+
+/* One job's state in words, as Slurm and its script tell it: true when it
+ * ended and did not succeed. */
+static bool describe_job(const struct slurm_run *r, const struct slurm_states *states, const char *id,
+			 struct strbuf *out, struct job_status *st)
+{
+	const struct slurm_job_state *s = slurm_state_find(states, id);
+	read_status(r, id, st);
+	const char *node = s && s->node ? s->node : st->node;
+	if (s && slurm_state_live(s->state)) {
+		strbuf_addstr(out, s->state);
+		if (s->reason)
+			strbuf_addf(out, " (%s)", s->reason);
+		if (node && strcmp(s->state, "PENDING"))
+			strbuf_addf(out, " on %s", node);
+		return false;
+	}
+	int code = st->exit_code >= 0 ? st->exit_code : s ? s->exit_code : -1;
+	const char *state = s ? s->state : st->exit_code == 0 ? "COMPLETED" : st->exit_code > 0 ? "FAILED"
+													 : NULL;
+	if (!state) {
+		strbuf_addstr(out, "ENDED without a word (Slurm no longer knows it, its script wrote no "
+				   "status: killed?)");
+		return true;
+	}
+	strbuf_addstr(out, state);
+	if (code > 0)
+		strbuf_addf(out, " (exit %d)", code);
+	if (node)
+		strbuf_addf(out, " on %s", node);
+	return strcmp(state, "COMPLETED") != 0 || code > 0;
+}
+
+/* The last submission whose array had task K, and its array job id. */
+static const char *shard_job(const struct slurm_run *r, unsigned k)
+{
+	json_t *subs = json_object_get(r->meta, "submissions");
+	for (size_t i = json_array_size(subs); i-- > 0;) {
+		json_t *sub = json_array_get(subs, i);
+		size_t t;
+		json_t *task;
+		json_array_foreach(json_object_get(sub, "tasks"), t, task)
+			if (json_integer_value(task) == (json_int_t)k && job_of(sub, "shards"))
+				return job_of(sub, "shards");
+	}
+	return NULL;
+}
+
+void slurm_run_progress(struct slurm_run *r, FILE *out)
+{
+	struct strlist ids = STRLIST_INIT, failed = STRLIST_INIT, cpus = STRLIST_INIT;
+	all_job_ids(r, &ids);
+	struct slurm_states states;
+	struct strbuf err = STRBUF_INIT;
+	bool asked = slurm_states_load(&ids, &states, &err) == 0;
+	json_t *subs = json_object_get(r->meta, "submissions");
+	fprintf(out, "Slurm run %s: %u shard%s, clock %s, cache %s, submitted %zu time%s\n", r->run_id,
+		r->shards, r->shards == 1 ? "" : "s", r->clock ? r->clock : "?", r->cache,
+		json_array_size(subs), json_array_size(subs) == 1 ? "" : "s");
+	if (!asked)
+		fprintf(out, "  (squeue did not answer: %s; the states below are the scripts' own)\n",
+			err.buf);
+	struct slurm_script_spec spec;
+	script_spec(r, &spec);
+	json_t *sub = last_submission(r);
+	size_t finished_all = 0, total_all = 0;
+	const char *kinds[] = { "build", "merge" };
+	const enum slurm_script scripts[] = { SLURM_SCRIPT_BUILD, SLURM_SCRIPT_MERGE };
+	for (int pass = 0; pass < 3; pass++) {
+		if (pass == 1) {
+			/* the shards, each with the last job that ran it */
+			for (unsigned k = 1; k <= r->shards; k++) {
+				size_t finished = 0, total = 0;
+				slurm_shard_trials(r, k, &finished, &total);
+				finished_all += finished;
+				total_all += total;
+				const char *job = shard_job(r, k);
+				struct strbuf line = STRBUF_INIT;
+				struct job_status st = { .exit_code = -1 };
+				char *id = job ? xasprintf("%s_%u", job, k) : NULL;
+				bool bad = id && describe_job(r, &states, id, &line, &st);
+				fprintf(out, "  shard %u/%u  %-12s %s: %zu/%zu trials finished", k, r->shards,
+					id ? id : "-", id ? line.buf : "not submitted (it had its trials)",
+					finished, total);
+				if (bad) {
+					char *log = slurm_script_log(&spec, SLURM_SCRIPT_SHARDS, id);
+					fprintf(out, ", log %s", log);
+					strlist_push_owned(&failed, xasprintf("shard %u/%u: Slurm job %s, %s, "
+									      "log %s", k, r->shards, id,
+									      line.buf, log));
+					free(log);
+				}
+				fputc('\n', out);
+				if (st.cpu && !strlist_has(&cpus, st.cpu))
+					strlist_push(&cpus, st.cpu);
+				status_clear(&st);
+				strbuf_release(&line);
+				free(id);
+			}
+			continue;
+		}
+		const char *kind = kinds[pass / 2];
+		const char *id = sub ? job_of(sub, kind) : NULL;
+		if (!id)
+			continue;
+		struct strbuf line = STRBUF_INIT;
+		struct job_status st;
+		bool bad = describe_job(r, &states, id, &line, &st);
+		fprintf(out, "  %-9s  %-12s %s", kind, id, line.buf);
+		if (bad) {
+			char *log = slurm_script_log(&spec, scripts[pass / 2], id);
+			fprintf(out, ", log %s", log);
+			strlist_push_owned(&failed, xasprintf("%s: Slurm job %s, %s, log %s", kind, id,
+							      line.buf, log));
+			free(log);
+		}
+		fputc('\n', out);
+		status_clear(&st);
+		strbuf_release(&line);
+	}
+	fprintf(out, "  trials: %zu of %zu finished\n", finished_all, total_all);
+	/* under realtime the figures depend on the CPU: say which ran them */
+	if (cpus.n == 1)
+		fprintf(out, "  the shards ran on one CPU model: %s\n", cpus.items[0]);
+	else if (cpus.n > 1) {
+		fprintf(out, "  the shards ran on %zu CPU models:", cpus.n);
+		for (size_t i = 0; i < cpus.n; i++)
+			fprintf(out, "%s %s", i ? ";" : "", cpus.items[i]);
+		fputc('\n', out);
+		if (r->clock && !strcmp(r->clock, "realtime"))
+			warning("slurm: clock realtime on %zu CPU models: the run's timings mix node "
+				"types (docs/CLUSTER.md: pin the shards with --sbatch=--constraint=...)",
+				cpus.n);
+	}
+	for (size_t i = 0; i < failed.n; i++)
+		error("slurm: failed: %s", failed.items[i]);
+	if (failed.n)
+		note("slurm: lab run --resume %s submits again the trials that are missing", r->run_dir);
+	slurm_states_clear(&states);
+	strlist_clear(&ids);
+	strlist_clear(&failed);
+	strlist_clear(&cpus);
+	strbuf_release(&err);
+}
+
+int slurm_run_resume(struct slurm_run *r, struct strbuf *err)
+{
+	if (run_folder_is_run(r->run_dir)) {
+		note("slurm: %s is merged already: nothing to resume", r->run_dir);
+		return 0;
+	}
+	struct strlist ids = STRLIST_INIT;
+	all_job_ids(r, &ids);
+	struct slurm_states states;
+	if (slurm_states_load(&ids, &states, err) < 0) {
+		strlist_clear(&ids);
+		return -1;
+	}
+	int rc = 0;
+	/* a job waiting on one that failed never starts: it goes; any other in the queue stays */
+	for (size_t i = 0; i < states.n && rc == 0; i++) {
+		const struct slurm_job_state *s = &states.jobs[i];
+		if (!slurm_state_live(s->state))
+			continue;
+		if (s->reason && !strcmp(s->reason, "DependencyNeverSatisfied")) {
+			rc = slurm_cancel(s->id, err);
+			if (rc == 0)
+				note("slurm: cancelled job %s (it waited on a job that failed)", s->id);
+		} else {
+			strbuf_addf(err, "job %s of the run is %s: lab run --resume once it ended (or "
+				    "scancel it)", s->id, s->state);
+			rc = -1;
+		}
+	}
+	slurm_states_clear(&states);
+	strlist_clear(&ids);
+	return rc < 0 ? -1 : slurm_run_submit(r, err);
+}
+
+void slurm_run_clear(struct slurm_run *r)
+{
+	free(r->run_id);
+	free(r->run_dir);
+	free(r->slurm_dir);
+	free(r->cache);
+	free(r->lab);
+	free(r->results);
+	free(r->clock);
+	strlist_clear(&r->sbatch);
+	json_decref(r->meta);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,63 @@
+/*
+ * A run on Slurm (lab run --slurm; docs/CLUSTER.md). Its trials are cut
+ * into shards whose run folders the submitting lab makes at once (the whole
+ * design fixed before any job starts), in the run's Slurm folder <run>.slurm/
+ * beside where the merged run will be:
+ *
+ *   <run>.slurm/slurm.json      the run's Slurm settings and every submission's job ids
+ *   <run>.slurm/build.sh, shards.sh, merge.sh   the batch scripts (slurm-script.h)
+ *   <run>.slurm/shard-K/        shard K's run folder (lab run --shard K/N's)
+ *   <run>.slurm/logs/, status/  the jobs' output and how each ended
+ *
+ * A submission is a build job, the job array of the shards that lack trials
+ * (after the build), and the merge (after the array): --resume submits again
+ * only what is missing.
+ */
+#ifndef LAB_SLURM_RUN_H
+#define LAB_SLURM_RUN_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "common/util.h"
+
+struct slurm_run {
+	char *run_id;
+	char *run_dir;      /* the merged run's folder */
+	char *slurm_dir;    /* <run_dir>.slurm */
+	char *cache;        /* the kernel cache the nodes share */
+	char *lab;          /* the lab binary the nodes run */
+	char *results;      /* the results root the jobs use */
+	char *clock;        /* the run's clock name */
+	struct strlist sbatch;
+	unsigned shards;
+	unsigned jobs;      /* -j of each shard; 0: the CPUs Slurm gives the task */
+	json_t *meta;       /* slurm.json */
+};
+
+#define SLURM_JSON "slurm.json"
+
+/* RUN_DIR's Slurm folder (malloc'd). */
+char *slurm_dir_for(const char *run_dir);
+/* Writes the Slurm folder's scripts and slurm.json for R (its shard folders
+ * are the caller's); 0 or -1 with the reason in ERR. */
+int slurm_run_write(struct slurm_run *r, struct strbuf *err);
+/* Submits the build job, the array of the shards that lack trials, and the
+ * merge; records the job ids in slurm.json. 0 or -1 with the reason in ERR. */
+int slurm_run_submit(struct slurm_run *r, struct strbuf *err);
+/* The Slurm run RUN names (its merged folder, that folder's Slurm folder, or
+ * a run id under the results root): 1 and R filled, 0 when RUN is none, -1
+ * with the reason in ERR when its slurm.json is unreadable. */
+int slurm_run_find(const char *run, struct slurm_run *r, struct strbuf *err);
+/* lab run --resume on a Slurm run: cancels the jobs that can never start
+ * (their dependency failed), refuses while one of its jobs is queued or
+ * running, and submits again what is missing. 0 or -1 with the reason. */
+int slurm_run_resume(struct slurm_run *r, struct strbuf *err);
+/* lab results on a Slurm run: the jobs' states, each shard's trials
+ * finished, a failed job with its id and log; the nodes' CPUs. */
+void slurm_run_progress(struct slurm_run *r, FILE *out);
+/* Trials shard K (1-based) has finished, of how many; -1 when its run.json is unreadable. */
+int slurm_shard_trials(const struct slurm_run *r, unsigned k, size_t *finished, size_t *total);
+void slurm_run_clear(struct slurm_run *r);
+
+#endif

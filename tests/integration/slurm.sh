@@ -1,0 +1,213 @@
+# lab run --slurm on a real one-node Slurm that this test starts on
+# localhost (munged, slurmctld, slurmd from Debian's munge and slurm-wlm,
+# their config and state in the scratch folder) and stops on exit. An A/A
+# experiment (stock against itself, two short trials a group) is cut into 2
+# array tasks; shard 2's folder is broken before its task starts, so the task
+# fails and lab results must name it with its job id and log; once mended,
+# lab run --resume submits shard 2 alone; the merged run then has every trial
+# of the design once and the comparison the merge job wrote is lab compare's.
+. "$(dirname "$0")/lib.sh"
+
+for p in munged slurmctld slurmd sbatch squeue scontrol scancel; do
+	command -v "$p" > /dev/null ||
+		skip "no $p here (scripts/install-deps test installs munge and slurm-wlm)"
+done
+
+SL="$SCRATCH/slurm"
+mkdir -p "$SL/state" "$SL/spool" "$SL/munge"
+export SLURM_CONF="$SL/slurm.conf"
+# the lab's results root and store for this test alone
+export OOMLAB_RESULTS="$SCRATCH/results"
+
+# Stops what this test started, by the pids its daemons wrote: the jobs first
+# (their slurmstepd and the lab under it), then slurmd, slurmctld, munged.
+stop_slurm() {
+	if [ -s "$SL/slurmctld.pid" ]; then
+		scancel --me 2> /dev/null || true
+		i=0
+		while [ -n "$(squeue --noheader --me 2> /dev/null)" ] && [ $i -lt 30 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+	fi
+	for d in slurmd slurmctld munge/munged; do
+		[ -s "$SL/$d.pid" ] || continue
+		pid=$(cat "$SL/$d.pid")
+		kill "$pid" 2> /dev/null || continue
+		i=0
+		while kill -0 "$pid" 2> /dev/null && [ $i -lt 50 ]; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		kill -9 "$pid" 2> /dev/null || true
+	done
+	# a job step of this cluster that outlived its daemons (none should)
+	for p in $(pgrep -x slurmstepd || true); do
+		if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -qx "SLURM_CONF=$SLURM_CONF"; then
+			kill -9 "$p" 2> /dev/null || true
+		fi
+	done
+}
+trap 'stop_slurm; rm -rf "$SCRATCH"' EXIT
+
+# --- a one-node Slurm on localhost
+head -c 1024 /dev/urandom > "$SL/munge/munge.key"
+chmod 400 "$SL/munge/munge.key"
+chmod 755 "$SCRATCH" "$SL" "$SL/munge"
+munged --force --socket="$SL/munge/munge.sock" --key-file="$SL/munge/munge.key" \
+	--pid-file="$SL/munge/munged.pid" --log-file="$SL/munge/munged.log" \
+	--seed-file="$SL/munge/munged.seed" ||
+	skip "munged does not start here: $(tail -1 "$SL/munge/munged.log" 2> /dev/null)"
+mem=$(awk '/MemTotal/ { print int($2 / 1024) - 1024 }' /proc/meminfo)
+# ports of its own, so that another Slurm on this machine is not disturbed
+port=$((17000 + $$ % 2000 * 2))
+cat > "$SLURM_CONF" <<EOF
+ClusterName=oomlabtest
+SlurmctldHost=localhost
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+AuthType=auth/munge
+AuthInfo=socket=$SL/munge/munge.sock
+CryptoType=crypto/munge
+MpiDefault=none
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/builtin
+StateSaveLocation=$SL/state
+SlurmdSpoolDir=$SL/spool
+SlurmctldPidFile=$SL/slurmctld.pid
+SlurmdPidFile=$SL/slurmd.pid
+SlurmctldLogFile=$SL/slurmctld.log
+SlurmdLogFile=$SL/slurmd.log
+ReturnToService=2
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+MinJobAge=3600
+NodeName=localhost CPUs=2 RealMemory=$mem State=UNKNOWN
+PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+EOF
+slurmctld -f "$SLURM_CONF" || skip "slurmctld does not start here: $(tail -1 "$SL/slurmctld.log" 2> /dev/null)"
+slurmd -f "$SLURM_CONF" || skip "slurmd does not start here: $(tail -1 "$SL/slurmd.log" 2> /dev/null)"
+i=0
+until sinfo --noheader --states=idle 2> /dev/null | grep -q localhost; do
+	[ $i -lt 30 ] || skip "the Slurm node never came up: $(tail -1 "$SL/slurmctld.log")"
+	sleep 1
+	i=$((i + 1))
+done
+echo "ok - a one-node Slurm runs on localhost ($(sinfo --version))"
+
+# wait_jobs: until no job of this cluster is queued or running but those
+# waiting on a failed one (at most 400 s)
+wait_jobs() {
+	i=0
+	while squeue --noheader --me --format='%i %T %r' | grep -qv DependencyNeverSatisfied; do
+		[ $i -lt 400 ] || fail "the jobs did not end in 400 s: $(squeue --me)"
+		sleep 2
+		i=$((i + 2))
+	done
+}
+
+# --- bad combinations are refused before anything is submitted
+cat > "$SCRATCH/aa.conf" <<'EOF'
+description = Slurm test: stock against itself (A/A), a short spawn workload
+variants = stock
+aa = yes
+profile = tiny-256m
+trials = 2
+trial_timeout = 180
+clock = realtime
+metrics = trial_ok spawn.spawn_per_s
+workload = spawn -n 50
+EOF
+set +e
+"$LAB" run -x "$SCRATCH/aa.conf" --slurm --until-decided -o "$SCRATCH/no" 2> "$SCRATCH/no.err"
+s1=$?
+"$LAB" run -x "$SCRATCH/aa.conf" --slurm-shards 2 -o "$SCRATCH/no" 2>> "$SCRATCH/no.err"
+s2=$?
+set -e
+check "--slurm with --until-decided is refused (exit 2)" [ "$s1" -eq 2 ]
+check_text "saying why in one line" "$(sed -n 1p "$SCRATCH/no.err")" "are not submitted as Slurm jobs"
+check "--slurm-shards without --slurm is refused (exit 2)" [ "$s2" -eq 2 ]
+check "nothing was submitted" [ -z "$(squeue --noheader --me)" ]
+
+# --- submitted with the partition down, so that shard 2 can be broken first
+scontrol update PartitionName=debug State=DOWN
+RUN="$SCRATCH/run"
+"$LAB" run -x "$SCRATCH/aa.conf" --slurm --slurm-shards 2 -o "$RUN" > "$SCRATCH/submit.out" 2> "$SCRATCH/submit.err" ||
+	fail "lab run --slurm: $(cat "$SCRATCH/submit.err")"
+cat "$SCRATCH/submit.out" "$SCRATCH/submit.err"
+check "the merged run is not there yet" [ ! -e "$RUN" ]
+for f in build.sh shards.sh merge.sh slurm.json shard-1/run.json shard-2/run.json; do
+	check "$RUN.slurm/$f was written" test -s "$RUN.slurm/$f"
+done
+check "three jobs were submitted: build, shards, merge" \
+	[ "$(jq '.submissions[0] | [.build, .shards, .merge] | map(select(. != null)) | length' "$RUN.slurm/slurm.json")" -eq 3 ]
+check_text "a realtime run is told about node types" "$(cat "$SCRATCH/submit.err")" "one node type"
+# the two shards are the design: 2 groups x 2 trials, every trial in one shard
+both=$(jq -s -c '[.[].order[] | "\(.label)/\(.index)"] | sort' "$RUN.slurm/shard-1/run.json" "$RUN.slurm/shard-2/run.json")
+check "the shards hold every trial of the design once ($both)" \
+	[ "$both" = '["stock#2/0","stock#2/1","stock/0","stock/1"]' ]
+check "both shards have the run's clock" \
+	[ "$(jq -s -r 'map(.clock.name) | unique | join(",")' "$RUN.slurm"/shard-*/run.json)" = realtime ]
+cp "$RUN.slurm/shard-2/run.json" "$SCRATCH/shard2.json"
+echo '{"broken":' > "$RUN.slurm/shard-2/run.json"
+scontrol update PartitionName=debug State=UP
+start=$(date +%s)
+wait_jobs
+echo "first submission: $(( $(date +%s) - start )) s"
+
+ARRAY=$(jq -r '.submissions[0].shards' "$RUN.slurm/slurm.json")
+"$LAB" results "$RUN" > "$SCRATCH/progress.out" 2> "$SCRATCH/progress.err" || fail "lab results on the Slurm run"
+cat "$SCRATCH/progress.out" "$SCRATCH/progress.err"
+progress=$(cat "$SCRATCH/progress.out" "$SCRATCH/progress.err")
+check_text "shard 1 ran its two trials" "$progress" "shard 1/2 *${ARRAY}_1 *COMPLETED.*: 2/2 trials finished"
+check_text "shard 2's task is named failed with its job id" "$progress" \
+	"failed: shard 2/2: Slurm job ${ARRAY}_2, FAILED (exit 2)"
+check_text "and its log" "$progress" "log $RUN.slurm/logs/shards-${ARRAY}_2.log"
+check "that log says what was wrong" grep -q "run.json" "$RUN.slurm/logs/shards-${ARRAY}_2.log"
+check_text "the merge waits on it for ever" "$progress" "merge .*PENDING (DependencyNeverSatisfied)"
+check_text "the trials finished are counted" "$progress" "trials: 2 of 4 finished"
+check_text "the CPU the shards ran on is named" "$progress" "ran on one CPU model"
+stat -c %Y "$RUN.slurm"/shard-1/*/*/trial.json > "$SCRATCH/shard1.mtimes"
+
+# --- mended and resumed: shard 2 alone is submitted again
+cp "$SCRATCH/shard2.json" "$RUN.slurm/shard-2/run.json"
+"$LAB" run --resume "$RUN" > "$SCRATCH/resume.out" 2> "$SCRATCH/resume.err" ||
+	fail "lab run --resume on the Slurm run: $(cat "$SCRATCH/resume.err")"
+cat "$SCRATCH/resume.err"
+check_text "the merge that could never start was cancelled" "$(cat "$SCRATCH/resume.err")" "cancelled job"
+check "the resubmitted array has shard 2 alone" \
+	[ "$(jq -c '.submissions[1].tasks' "$RUN.slurm/slurm.json")" = "[2]" ]
+start=$(date +%s)
+wait_jobs
+echo "second submission: $(( $(date +%s) - start )) s"
+check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
+
+# --- the merged run against the design
+MERGE=$(jq -r '.submissions[1].merge' "$RUN.slurm/slurm.json")
+check "the merge job merged the run" test -s "$RUN/run.json" || cat "$RUN.slurm/logs/merge-$MERGE.log" >&2
+check "shard 1's trials were not run again" \
+	[ "$(stat -c %Y "$RUN.slurm"/shard-1/*/*/trial.json)" = "$(cat "$SCRATCH/shard1.mtimes")" ]
+trials=$(for t in "$RUN"/*/[0-9]*; do echo "$(basename "$(dirname "$t")")/$(basename "$t")"; done | sort | tr '\n' ' ')
+check "every trial of the design is in the merged run once ($trials)" \
+	[ "$trials" = "stock#2/000 stock#2/001 stock/000 stock/001 " ]
+check "the merged order has each trial once" \
+	[ "$(jq '[.order[] | "\(.label)/\(.index)"] | unique | length' "$RUN/run.json")" -eq 4 ]
+for t in "$RUN"/*/[0-9]*/trial.json; do
+	check "$t is ok" [ "$(jq -r .outcome.outcome "$t")" = ok ]
+done
+check "the merged run keeps its clock" [ "$(jq -r .clock.name "$RUN/run.json")" = realtime ]
+"$LAB" compare "$RUN" > "$SCRATCH/compare.txt" 2> /dev/null || fail "lab compare on the merged run"
+check "the merge job's comparison is lab compare's (one verdict engine)" \
+	cmp "$RUN/comparison.txt" "$SCRATCH/compare.txt"
+check "the merge job wrote the report" test -s "$RUN/report.html"
+"$LAB" compare "$RUN" --format json > "$SCRATCH/compare.json" 2> /dev/null
+check "the comparison has two trials a side" \
+	[ "$(jq '[.rows[] | select(.metric == "trial_ok")][0] | [.baseline_stats.n, .variant_stats.n] == [2, 2]' "$SCRATCH/compare.json")" = true ]
+"$LAB" results "$RUN" > "$SCRATCH/done.out" 2>&1 || fail "lab results on the merged Slurm run"
+check_text "lab results counts every trial" "$(cat "$SCRATCH/done.out")" "trials: 4 of 4 finished"
+check_text "and shows the merged run" "$(cat "$SCRATCH/done.out")" "4/4 trials ok"
