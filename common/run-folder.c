@@ -70,7 +70,7 @@ json_t *run_folder_load_text(const char *dir, char **text, struct strbuf *err)
 	if (!raw)
 		strbuf_addstr(err, errno == ENOENT ? "no " RUN_JSON : strerror(errno));
 	else if (!(run = json_loadb(raw, len, 0, &jerr)))
-		strbuf_addstr(err, jerr.text);
+		strbuf_addf(err, RUN_JSON ":%d: %s", jerr.line, jerr.text);
 	else if (!json_is_object(run)) {
 		strbuf_addstr(err, RUN_JSON " is not a JSON object");
 		json_decref(run);

@@ -38,6 +38,12 @@ static const char results_usage[] =
 	"that ended ok ('+k': values of k other trials, left out). A trial whose\n"
 	"trial.json is missing counts as 'missing', one that is unreadable or has no\n"
 	"outcome as 'unreadable'.\n"
+	"\n"
+	"A run submitted with lab run --slurm (RUN its folder, run id or Slurm folder)\n"
+	"shows its jobs first: each one's state (squeue, then sacct or the state its\n"
+	"script wrote), each shard's trials finished, a failed job with its Slurm job\n"
+	"id and log, the CPU models the shards ran on; then the merged run, once the\n"
+	"merge job made it (docs/CLUSTER.md).\n"
 	"\n";
 
 enum format { FORMAT_TEXT, FORMAT_JSON };

@@ -77,10 +77,17 @@ int slurm_run_write(struct slurm_run *r, struct strbuf *err)
 	json_t *sbatch = json_array();
 	for (size_t i = 0; i < r->sbatch.n; i++)
 		json_array_append_new(sbatch, json_string(r->sbatch.items[i]));
-	r->meta = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:i, s:o, s:[]}", "run_id", r->run_id,
-			    "run_dir", r->run_dir, "shards", (int)r->shards, "cache", r->cache, "lab",
-			    r->lab, "results", r->results, "clock", r->clock, "jobs", (int)r->jobs,
-			    "sbatch", sbatch, "submissions");
+	/* each shard's trials, for the count when a shard's run.json is unreadable */
+	json_t *shard_trials = json_array();
+	for (unsigned k = 1; k <= r->shards; k++) {
+		size_t finished, total;
+		slurm_shard_trials(r, k, &finished, &total);
+		json_array_append_new(shard_trials, json_integer((json_int_t)total));
+	}
+	r->meta = json_pack("{s:s, s:s, s:i, s:o, s:s, s:s, s:s, s:s, s:i, s:o, s:[]}", "run_id",
+			    r->run_id, "run_dir", r->run_dir, "shards", (int)r->shards, "shard_trials",
+			    shard_trials, "cache", r->cache, "lab", r->lab, "results", r->results,
+			    "clock", r->clock, "jobs", (int)r->jobs, "sbatch", sbatch, "submissions");
 	return save_meta(r, err);
 }
 
@@ -95,11 +102,14 @@ int slurm_shard_trials(const struct slurm_run *r, unsigned k, size_t *finished, 
 	struct strbuf why = STRBUF_INIT;
 	json_t *run = run_folder_load(dir, &why);
 	strbuf_release(&why);
-	*finished = *total = 0;
+	*finished = 0;
+	*total = (size_t)json_integer_value(json_array_get(json_object_get(r->meta, "shard_trials"),
+							   k - 1));
 	if (!run) {
 		free(dir);
 		return -1;
 	}
+	*total = 0;
 	size_t i;
 	json_t *slot;
 	json_array_foreach(json_object_get(run, "order"), i, slot) {
@@ -382,7 +392,7 @@ void slurm_run_progress(struct slurm_run *r, FILE *out)
 			/* the shards, each with the last job that ran it */
 			for (unsigned k = 1; k <= r->shards; k++) {
 				size_t finished = 0, total = 0;
-				slurm_shard_trials(r, k, &finished, &total);
+				bool readable = slurm_shard_trials(r, k, &finished, &total) == 0;
 				finished_all += finished;
 				total_all += total;
 				const char *job = shard_job(r, k);
@@ -390,9 +400,10 @@ void slurm_run_progress(struct slurm_run *r, FILE *out)
 				struct job_status st = { .exit_code = -1 };
 				char *id = job ? xasprintf("%s_%u", job, k) : NULL;
 				bool bad = id && describe_job(r, &states, id, &line, &st);
-				fprintf(out, "  shard %u/%u  %-12s %s: %zu/%zu trials finished", k, r->shards,
-					id ? id : "-", id ? line.buf : "not submitted (it had its trials)",
-					finished, total);
+				fprintf(out, "  shard %u/%u  %-12s %s: %zu/%zu trials finished%s", k,
+					r->shards, id ? id : "-",
+					id ? line.buf : "not submitted (it had its trials)", finished, total,
+					readable ? "" : " (its run.json is unreadable)");
 				if (bad) {
 					char *log = slurm_script_log(&spec, SLURM_SCRIPT_SHARDS, id);
 					fprintf(out, ", log %s", log);

@@ -317,7 +317,7 @@ static void test_trial_folder_rule(void **state)
 	write_file_str(rj, "{\"run_id\": ");
 	strbuf_reset(&err);
 	assert_null(run_folder_load(base, &err));
-	assert_true(err.len > 0);
+	assert_true(starts_with(err.buf, "run.json:1: "));      /* the file and its line */
 	assert_true(run_folder_is_run(base));
 	free(rj);
 	strbuf_release(&err);
