@@ -33,6 +33,7 @@
 #include "common/run-folder.h"
 #include "analysis/run/run-data.h"
 #include "run-id.h"
+#include "run-look.h"
 #include "run-order.h"
 #include "selftest-build.h"
 #include "slurm-run.h"
@@ -46,6 +47,7 @@
  * adds that from their table). */
 static const char run_usage_lead[] =
 	"usage: lab run [--experiment E] [options]\n"
+	"       lab run [--experiment E] [options] --slurm [--slurm-shards N] [--sbatch OPT]...\n"
 	"       lab run --resume RUN\n"
 	"\n"
 	"Runs an experiment (configs/experiments/E.conf): builds the kernels it needs,\n"
@@ -67,6 +69,15 @@ static const char run_usage_tail[] =
 	"Every workload and prepare line is checked on the host first (README: Bad\n"
 	"input and faults); a first round that ends the same broken way in every\n"
 	"group (failed with one status, or boot failures) stops the run.\n"
+	"\n"
+	"With --slurm nothing runs here: the run is checked, its shards' folders are\n"
+	"made in <run>.slurm/ beside the run's folder, and three jobs are submitted:\n"
+	"a build of what the trials need into the cache the nodes share, a job array\n"
+	"of the shards after it, and the merge (comparison and report) after them.\n"
+	"lab results RUN shows the jobs; lab run --resume RUN submits again only what\n"
+	"is missing. With --until-decided the jobs go round by round: after each, a\n"
+	"decision job looks at the merged shards and submits the next round or the\n"
+	"merge (docs/CLUSTER.md).\n"
 	"\n";
 
 static void run_usage_head(struct strbuf *head)
@@ -109,6 +120,7 @@ struct run_plan {
 	const char *fault_text[FAULT_CAPABILITY_COUNT];
 	struct fault_plan asked;
 	bool build_only;           /* --build-only: what the trials need, no trial */
+	unsigned long rounds;      /* --rounds R: only the slots of the first R rounds (0: all) */
 	unsigned jobs;             /* trials at once */
 	const char *jobs_from;     /* what set it: "-j", the experiment, or the host */
 	char *run_id;
@@ -447,27 +459,15 @@ static int run_one(void *arg)
 	return rc < 0 ? 1 : 0;
 }
 
-/* A look after a round: the headline family as lab compare judges it
- * (with the run's sequential design); true when the rows the run waits for
- * (compare_table_decided: the primary's, or every row) are decided. */
+/* A look after a round (run-look.h); a look that fails is a warning, and the run goes on. */
 static bool look(const struct run_plan *p, size_t *decided, size_t *rows)
 {
-	struct run_data rd = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	struct compare_family_spec spec = { .seed = 1 };
-	struct compare_family family;
-	*decided = *rows = 0;
-	if (run_data_add(&rd, p->dir, &err) < 0 || compare_family_build(&rd, &spec, &family, &err) < 0) {
+	int rc = run_look(p->dir, decided, rows, &err);
+	if (rc < 0)
 		warning("run: the look after this round failed: %s", err.buf);
-		strbuf_release(&err);
-		run_data_free(&rd);
-		return false;
-	}
-	bool all = compare_table_decided(&family.table, decided, rows);
-	compare_family_free(&family);
-	run_data_free(&rd);
 	strbuf_release(&err);
-	return all;
+	return rc == 1;
 }
 
 /* The first round's trials in this shard (the first slot of each group). */
@@ -641,6 +641,9 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 	for (size_t i = 0; i < p->n_slots; i++) {
 		if (!run_slot_in_shard(i, p->shard_k, p->shard_n))
 			continue;
+		/* a slot's index is its round */
+		if (p->rounds && p->slots[i].index >= p->rounds)
+			continue;
 		x.total++;
 		char *dir = slot_dir(p, i);
 		/* a QEMU killed from outside the lab says nothing of the kernel: booted again */
@@ -767,6 +770,11 @@ static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_opt
 	if (n > slots)
 		die_usage("run: --slurm-shards %u: the run has %zu trials, at most one shard each", n, slots);
 	struct slurm_run r = { .shards = n, .jobs = (unsigned)o->jobs, .sbatch = STRLIST_INIT };
+	/* a sequential run goes in rounds: its first jobs run to the first look */
+	if (p->exp.until_decided) {
+		r.max_trials = p->exp.max_trials;
+		r.first_look = SEQUENTIAL_FIRST_LOOK;
+	}
 	r.run_id = run_id_new(p->exp.name, time(NULL), 1, 1);
 	r.run_dir = out ? absolute(out) : xasprintf("%s/%s", results_root(), r.run_id);
 	char *given = r.run_dir;
@@ -816,7 +824,7 @@ static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_opt
 		free(p->run_id);
 		free(p->dir);
 	}
-	if (slurm_run_write(&r, &err) < 0 || slurm_run_submit(&r, &err) < 0)
+	if (slurm_run_write(&r, &err) < 0 || slurm_run_submit(&r, r.first_look, true, &err) < 0)
 		die("run: --slurm: %s", err.buf);
 	if (p->clock.clock == GUEST_CLOCK_REALTIME)
 		note("clock realtime: the trials' timings depend on the node that runs them; give "
@@ -829,7 +837,7 @@ static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_opt
 }
 
 /* lab run --resume on a Slurm run; -1 when RUN is none. */
-static int resume_slurm(const char *run, unsigned jobs)
+static int resume_slurm(const char *run, unsigned jobs, bool look)
 {
 	struct slurm_run r;
 	struct strbuf err = STRBUF_INIT;
@@ -841,8 +849,8 @@ static int resume_slurm(const char *run, unsigned jobs)
 	if (jobs)
 		die_usage("run: --resume %s: -j: a Slurm run's shards keep the -j it was submitted "
 			  "with (its shards.sh)", run);
-	if (slurm_run_resume(&r, &err) < 0)
-		die("run: --resume %s: %s", run, err.buf);
+	if ((look ? slurm_run_decide(&r, &err) : slurm_run_resume(&r, &err)) < 0)
+		die("run: --resume %s%s: %s", run, look ? " --slurm-look" : "", err.buf);
 	slurm_run_clear(&r);
 	return 0;
 }
@@ -868,6 +876,7 @@ int cmd_run(int argc, char **argv)
 	unsigned long trials = 0, seed = 0, max_trials = 0, jobs = 0;
 	bool list = false, until_decided = false;
 	struct slurm_options slurm = { .sbatch = STRLIST_INIT };
+	bool slurm_look = false;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
@@ -917,9 +926,16 @@ int cmd_run(int argc, char **argv)
 		OPT_FLAG(0, "build-only", &p.build_only,
 			 "with --resume: build the kernels, selftests and guest images the run needs, "
 			 "boot nothing (a Slurm run's build job)"),
+		OPT_ULONG(0, "rounds", &p.rounds, "R", 1, 100000,
+			  "with --resume: run only the trials of the first R rounds (a sequential "
+			  "Slurm run's shards, round by round)"),
 		OPT_FLAG(0, "slurm", &slurm.on,
 			 "submit the run to Slurm instead of running it here: a build job, a job array "
-			 "of shards, a merge job (docs/CLUSTER.md); a fixed design only"),
+			 "of shards, a merge job; with --until-decided round by round, a decision job "
+			 "after each (docs/CLUSTER.md)"),
+		OPT_FLAG(0, "slurm-look", &slurm_look,
+			 "with --resume on a sequential Slurm run: look after its last round and "
+			 "submit the next one or the merge (its decision job)"),
 		OPT_ULONG(0, "slurm-shards", &slurm.shards, "N", 1, 100000,
 			  "with --slurm: N array tasks (default one per round: the trials a variant)"),
 		OPT_STRING(0, "slurm-cache", &slurm.cache, "DIR",
@@ -943,8 +959,8 @@ int cmd_run(int argc, char **argv)
 	bool seed_given = seed > 0;
 	if (!slurm.on && (slurm.shards || slurm.cache || slurm.sbatch.n))
 		die_usage("run: --slurm-shards, --slurm-cache and --sbatch go with --slurm");
-	if (p.build_only && !resume)
-		die_usage("run: --build-only goes with --resume (the run to build for)");
+	if ((p.build_only || p.rounds || slurm_look) && !resume)
+		die_usage("run: --build-only, --rounds and --slurm-look go with --resume (the run)");
 	if (slurm.on && (resume || p.shard_n > 1))
 		die_usage("run: --slurm makes its own shards (--slurm-shards N); lab run --resume RUN "
 			  "resubmits a Slurm run");
@@ -953,8 +969,10 @@ int cmd_run(int argc, char **argv)
 		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials ||
 		    clock_option.from || p.fault_text[FAULT_PAGE_ALLOC] || p.fault_text[FAULT_SLAB])
 			die_usage("run: --resume takes no other settings: the run keeps its own");
-		if (!p.build_only && resume_slurm(resume, (unsigned)jobs) == 0)
+		if (!p.build_only && !p.rounds && resume_slurm(resume, (unsigned)jobs, slurm_look) == 0)
 			return 0;
+		if (slurm_look)
+			die_usage("run: --resume %s --slurm-look: not a Slurm run", resume);
 		plan_resume(&p, resume, (unsigned)jobs);
 	} else {
 		struct strbuf err = STRBUF_INIT;
@@ -984,13 +1002,6 @@ int cmd_run(int argc, char **argv)
 			p.exp.trials = (unsigned)trials;
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
-		/* the looks of a sequential run need the merged data between rounds: not
-		 * submitted as jobs (docs/CLUSTER.md) */
-		if (slurm.on && p.exp.until_decided)
-			die_usage("run: --slurm runs a fixed design: the rounds of --until-decided%s%s "
-				  "are not submitted as Slurm jobs (docs/CLUSTER.md); give --trials N",
-				  until_decided ? "" : " (until_decided = yes in ",
-				  until_decided ? "" : p.exp.path);
 		load_plan_parts(&p, profile_name, clock_option);
 		if (slurm.on) {
 			slurm.jobs = jobs;
@@ -1020,6 +1031,8 @@ int cmd_run(int argc, char **argv)
 		note("files %.16s in the guest's " GUEST_FILES_DIR ": %s", p.files.hash, dirs.buf);
 		strbuf_release(&dirs);
 	}
+	if (p.rounds)
+		note("run %s: only the trials of its first %lu rounds (--rounds)", p.run_id, p.rounds);
 	say_jobs(&p);
 	note("interrupt at any time: lab run --resume %s continues it", p.dir);
 	warn_if_undecidable(&p);

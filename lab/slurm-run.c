@@ -10,6 +10,8 @@
 #include "common/paths.h"
 #include "common/run-folder.h"
 #include "common/trial-record.h"
+#include "run-look.h"
+#include "run-merge.h"
 #include "slurm-script.h"
 #include "slurm.h"
 #include "vm.h"
@@ -62,6 +64,8 @@ int slurm_run_write(struct slurm_run *r, struct strbuf *err)
 	struct slurm_script_spec spec;
 	script_spec(r, &spec);
 	for (int s = SLURM_SCRIPT_BUILD; s <= SLURM_SCRIPT_MERGE; s++) {
+		if (s == SLURM_SCRIPT_DECIDE && !r->max_trials)
+			continue;
 		char *path = in_slurm_dir(r, slurm_script_name(s));
 		char *text = slurm_script_text(&spec, s);
 		int rc = write_file_str(path, text);
@@ -81,13 +85,17 @@ int slurm_run_write(struct slurm_run *r, struct strbuf *err)
 	json_t *shard_trials = json_array();
 	for (unsigned k = 1; k <= r->shards; k++) {
 		size_t finished, total;
-		slurm_shard_trials(r, k, &finished, &total);
+		slurm_shard_trials(r, k, 0, &finished, &total);
 		json_array_append_new(shard_trials, json_integer((json_int_t)total));
 	}
 	r->meta = json_pack("{s:s, s:s, s:i, s:o, s:s, s:s, s:s, s:s, s:i, s:o, s:[]}", "run_id",
 			    r->run_id, "run_dir", r->run_dir, "shards", (int)r->shards, "shard_trials",
 			    shard_trials, "cache", r->cache, "lab", r->lab, "results", r->results,
 			    "clock", r->clock, "jobs", (int)r->jobs, "sbatch", sbatch, "submissions");
+	if (r->max_trials)
+		json_object_set_new(r->meta, "sequential",
+				    json_pack("{s:i, s:i, s:[]}", "first_look", (int)r->first_look,
+					      "max_trials", (int)r->max_trials, "looks"));
 	return save_meta(r, err);
 }
 
@@ -96,7 +104,8 @@ static char *shard_dir(const struct slurm_run *r, unsigned k)
 	return xasprintf("%s/shard-%u", r->slurm_dir, k);
 }
 
-int slurm_shard_trials(const struct slurm_run *r, unsigned k, size_t *finished, size_t *total)
+int slurm_shard_trials(const struct slurm_run *r, unsigned k, unsigned rounds, size_t *finished,
+		       size_t *total)
 {
 	char *dir = shard_dir(r, k);
 	struct strbuf why = STRBUF_INIT;
@@ -113,6 +122,9 @@ int slurm_shard_trials(const struct slurm_run *r, unsigned k, size_t *finished, 
 	size_t i;
 	json_t *slot;
 	json_array_foreach(json_object_get(run, "order"), i, slot) {
+		/* a slot's index is its round */
+		if (rounds && json_integer_value(json_object_get(slot, "index")) >= (json_int_t)rounds)
+			continue;
 		char *trial = xasprintf("%s/%s/%03d", dir,
 					json_string_value(json_object_get(slot, "label")),
 					(int)json_integer_value(json_object_get(slot, "index")));
@@ -140,13 +152,31 @@ static const char *job_of(json_t *sub, const char *which)
 	return json_string_value(json_object_get(sub, which));
 }
 
-int slurm_run_submit(struct slurm_run *r, struct strbuf *err)
+/* sbatch SCRIPT with OPTS (NULL entries are left out); its job id, or NULL after an error in ERR. */
+static char *submit(const struct slurm_run *r, enum slurm_script which, const char *const *opts,
+		    size_t n_opts, struct strbuf *err)
+{
+	const char *extra[8];
+	size_t n = 0;
+	for (size_t i = 0; i < n_opts && n < 7; i++)
+		if (opts[i])
+			extra[n++] = opts[i];
+	extra[n] = NULL;
+	char *script = in_slurm_dir(r, slurm_script_name(which));
+	char *id = NULL;
+	if (slurm_submit(script, extra, &id, err) < 0)
+		id = NULL;
+	free(script);
+	return id;
+}
+
+int slurm_run_submit(struct slurm_run *r, unsigned rounds, bool build_first, struct strbuf *err)
 {
 	struct strbuf tasks = STRBUF_INIT;
 	json_t *task_list = json_array();
 	for (unsigned k = 1; k <= r->shards; k++) {
 		size_t finished, total;
-		if (slurm_shard_trials(r, k, &finished, &total) < 0) {
+		if (slurm_shard_trials(r, k, rounds, &finished, &total) < 0) {
 			char *dir = shard_dir(r, k);
 			strbuf_addf(err, "%s: not a shard run folder (no readable run.json)", dir);
 			free(dir);
@@ -159,37 +189,39 @@ int slurm_run_submit(struct slurm_run *r, struct strbuf *err)
 			json_array_append_new(task_list, json_integer(k));
 		}
 	}
-	char *build = NULL, *shards = NULL, *merge = NULL;
+	char *build = NULL, *shards = NULL, *next = NULL;
 	int rc = 0;
-	char *script = NULL;
-	if (tasks.len) {
-		script = in_slurm_dir(r, slurm_script_name(SLURM_SCRIPT_BUILD));
-		rc = slurm_submit(script, NULL, &build, err);
-		free(script);
+	/* the round the shards run to, for the array and the decision after it */
+	char *export = rounds ? xasprintf("--export=ALL,OOMLAB_SLURM_ROUNDS=%u", rounds) : NULL;
+	if (tasks.len && build_first) {
+		build = submit(r, SLURM_SCRIPT_BUILD, NULL, 0, err);
+		rc = build ? 0 : -1;
 	}
 	if (rc == 0 && tasks.len) {
 		char *array = xasprintf("--array=%s", tasks.buf);
-		char *after = xasprintf("--dependency=afterok:%s", build);
-		const char *extra[] = { array, after, NULL };
-		script = in_slurm_dir(r, slurm_script_name(SLURM_SCRIPT_SHARDS));
-		rc = slurm_submit(script, extra, &shards, err);
-		free(script);
+		char *after = build ? xasprintf("--dependency=afterok:%s", build) : NULL;
+		const char *opts[] = { array, after, export };
+		shards = submit(r, SLURM_SCRIPT_SHARDS, opts, 3, err);
+		rc = shards ? 0 : -1;
 		free(array);
 		free(after);
 	}
+	/* then the look after this round, or the merge */
+	bool deciding = r->max_trials > 0;
 	if (rc == 0) {
 		char *after = shards ? xasprintf("--dependency=afterok:%s", shards) : NULL;
-		const char *extra[] = { after, NULL };
-		script = in_slurm_dir(r, slurm_script_name(SLURM_SCRIPT_MERGE));
-		rc = slurm_submit(script, extra, &merge, err);
-		free(script);
+		const char *opts[] = { after, export };
+		next = submit(r, deciding ? SLURM_SCRIPT_DECIDE : SLURM_SCRIPT_MERGE, opts, 2, err);
+		rc = next ? 0 : -1;
 		free(after);
 	}
 	/* what was submitted is recorded even when a later sbatch failed */
 	json_t *sub = json_pack("{s:I, s:o, s:o, s:o, s:o}", "submitted_unix", (json_int_t)time(NULL),
 				"build", build ? json_string(build) : json_null(), "shards",
-				shards ? json_string(shards) : json_null(), "tasks", task_list, "merge",
-				merge ? json_string(merge) : json_null());
+				shards ? json_string(shards) : json_null(), "tasks", task_list,
+				deciding ? "decide" : "merge", next ? json_string(next) : json_null());
+	if (rounds)
+		json_object_set_new(sub, "rounds", json_integer(rounds));
 	json_array_append_new(json_object_get(r->meta, "submissions"), sub);
 	struct strbuf save_err = STRBUF_INIT;
 	if (save_meta(r, &save_err) < 0 && rc == 0) {
@@ -198,18 +230,75 @@ int slurm_run_submit(struct slurm_run *r, struct strbuf *err)
 	}
 	strbuf_release(&save_err);
 	if (rc == 0) {
+		struct strbuf round = STRBUF_INIT;
+		if (rounds)
+			strbuf_addf(&round, ", the first %u rounds", rounds);
 		if (shards)
-			note("slurm: submitted build job %s, shards %s (array tasks %s of %u, after "
-			     "the build), merge job %s (after the shards)", build, shards, tasks.buf,
-			     r->shards, merge);
+			note("slurm: submitted %s%s%sshards %s (array tasks %s of %u%s%s), %s job %s "
+			     "(after the shards)", build ? "build job " : "", build ? build : "",
+			     build ? ", " : "", shards, tasks.buf, r->shards, round.buf,
+			     build ? ", after the build" : "", deciding ? "decision" : "merge", next);
 		else
-			note("slurm: every shard has its trials: submitted merge job %s", merge);
+			note("slurm: every shard has its trials%s: submitted %s job %s", round.buf,
+			     deciding ? "decision" : "merge", next);
+		strbuf_release(&round);
 	}
 	free(build);
 	free(shards);
-	free(merge);
+	free(next);
+	free(export);
 	strbuf_release(&tasks);
 	return rc;
+}
+
+/* The last submission's round (0: a fixed design's whole run). */
+static unsigned last_rounds(const struct slurm_run *r)
+{
+	return (unsigned)json_integer_value(json_object_get(last_submission(r), "rounds"));
+}
+
+int slurm_run_decide(struct slurm_run *r, struct strbuf *err)
+{
+	unsigned round = last_rounds(r);
+	if (!r->max_trials || !round) {
+		strbuf_addf(err, "%s is no sequential run: nothing to decide", r->run_dir);
+		return -1;
+	}
+	/* the shards so far, merged into a folder of links, judged as lab run judges */
+	char *look_dir = xasprintf("%s/look-%u", r->slurm_dir, round);
+	struct strlist shards = STRLIST_INIT;
+	for (unsigned k = 1; k <= r->shards; k++)
+		strlist_push_owned(&shards, shard_dir(r, k));
+	remove_tree(look_dir);
+	size_t decided = 0, rows = 0;
+	int rc = r->shards > 1 ? run_merge(&shards, look_dir, err) : 0;
+	int judged = rc < 0 ? -1 : run_look(r->shards > 1 ? look_dir : shards.items[0], &decided, &rows, err);
+	remove_tree(look_dir);
+	free(look_dir);
+	strlist_clear(&shards);
+	if (judged < 0)
+		return -1;
+	bool stop = judged == 1 || round >= r->max_trials;
+	json_array_append_new(json_object_get(json_object_get(r->meta, "sequential"), "looks"),
+			      json_pack("{s:i, s:I, s:I, s:s}", "round", (int)round, "decided",
+					(json_int_t)decided, "rows", (json_int_t)rows, "then",
+					judged == 1 ? "stop: decided" : stop ? "stop: max_trials"
+									   : "next round"));
+	note("slurm: round %u: %zu of %zu rows decided: %s", round, decided, rows,
+	     judged == 1 ? "the run stops here" : stop ? "max_trials reached, the run stops"
+						       : "one more round");
+	if (!stop)
+		return slurm_run_submit(r, round + 1, false, err);
+	/* the merge of what the rounds ran: a plain submission after nothing */
+	char *merge = submit(r, SLURM_SCRIPT_MERGE, NULL, 0, err);
+	if (!merge)
+		return -1;
+	json_t *sub = json_pack("{s:I, s:n, s:n, s:[], s:s, s:i}", "submitted_unix", (json_int_t)time(NULL),
+				"build", "shards", "tasks", "merge", merge, "rounds", (int)round);
+	json_array_append_new(json_object_get(r->meta, "submissions"), sub);
+	note("slurm: submitted merge job %s", merge);
+	free(merge);
+	return save_meta(r, err);
 }
 
 static char *meta_str(json_t *meta, const char *key)
@@ -239,6 +328,9 @@ static int load_from(const char *slurm_dir, struct slurm_run *r, struct strbuf *
 	r->clock = meta_str(meta, "clock");
 	r->shards = (unsigned)json_integer_value(json_object_get(meta, "shards"));
 	r->jobs = (unsigned)json_integer_value(json_object_get(meta, "jobs"));
+	json_t *seq = json_object_get(meta, "sequential");
+	r->max_trials = (unsigned)json_integer_value(json_object_get(seq, "max_trials"));
+	r->first_look = (unsigned)json_integer_value(json_object_get(seq, "first_look"));
 	size_t i;
 	json_t *o;
 	json_array_foreach(json_object_get(meta, "sbatch"), i, o)
@@ -281,8 +373,8 @@ static void all_job_ids(const struct slurm_run *r, struct strlist *ids)
 	size_t i;
 	json_t *sub;
 	json_array_foreach(json_object_get(r->meta, "submissions"), i, sub) {
-		const char *keys[] = { "build", "shards", "merge" };
-		for (size_t k = 0; k < 3; k++)
+		const char *keys[] = { "build", "shards", "decide", "merge" };
+		for (size_t k = 0; k < 4; k++)
 			if (job_of(sub, keys[k]))
 				strlist_push(ids, job_of(sub, keys[k]));
 	}
@@ -384,15 +476,31 @@ void slurm_run_progress(struct slurm_run *r, FILE *out)
 	struct slurm_script_spec spec;
 	script_spec(r, &spec);
 	json_t *sub = last_submission(r);
+	unsigned rounds = last_rounds(r);
+	if (r->max_trials) {
+		fprintf(out, "  sequential: round %u of at most %u", rounds, r->max_trials);
+		size_t i;
+		json_t *l;
+		json_array_foreach(json_object_get(json_object_get(r->meta, "sequential"), "looks"), i, l)
+			fprintf(out, "%s after round %d %d of %d rows decided, %s", i ? ";" : "; looks:",
+				(int)json_integer_value(json_object_get(l, "round")),
+				(int)json_integer_value(json_object_get(l, "decided")),
+				(int)json_integer_value(json_object_get(l, "rows")),
+				json_string_value(json_object_get(l, "then")));
+		fputc('\n', out);
+	}
 	size_t finished_all = 0, total_all = 0;
-	const char *kinds[] = { "build", "merge" };
-	const enum slurm_script scripts[] = { SLURM_SCRIPT_BUILD, SLURM_SCRIPT_MERGE };
-	for (int pass = 0; pass < 3; pass++) {
+	/* the last submission's jobs: build, the shards (each with the last job
+	 * that ran it), the decision, the merge */
+	const char *kinds[] = { "build", NULL, "decide", "merge" };
+	const enum slurm_script scripts[] = { SLURM_SCRIPT_BUILD, SLURM_SCRIPT_SHARDS,
+					      SLURM_SCRIPT_DECIDE, SLURM_SCRIPT_MERGE };
+	for (int pass = 0; pass < 4; pass++) {
 		if (pass == 1) {
 			/* the shards, each with the last job that ran it */
 			for (unsigned k = 1; k <= r->shards; k++) {
 				size_t finished = 0, total = 0;
-				bool readable = slurm_shard_trials(r, k, &finished, &total) == 0;
+				bool readable = slurm_shard_trials(r, k, rounds, &finished, &total) == 0;
 				finished_all += finished;
 				total_all += total;
 				const char *job = shard_job(r, k);
@@ -421,7 +529,7 @@ void slurm_run_progress(struct slurm_run *r, FILE *out)
 			}
 			continue;
 		}
-		const char *kind = kinds[pass / 2];
+		const char *kind = kinds[pass];
 		const char *id = sub ? job_of(sub, kind) : NULL;
 		if (!id)
 			continue;
@@ -430,7 +538,7 @@ void slurm_run_progress(struct slurm_run *r, FILE *out)
 		bool bad = describe_job(r, &states, id, &line, &st);
 		fprintf(out, "  %-9s  %-12s %s", kind, id, line.buf);
 		if (bad) {
-			char *log = slurm_script_log(&spec, scripts[pass / 2], id);
+			char *log = slurm_script_log(&spec, scripts[pass], id);
 			fprintf(out, ", log %s", log);
 			strlist_push_owned(&failed, xasprintf("%s: Slurm job %s, %s, log %s", kind, id,
 							      line.buf, log));
@@ -440,7 +548,11 @@ void slurm_run_progress(struct slurm_run *r, FILE *out)
 		status_clear(&st);
 		strbuf_release(&line);
 	}
-	fprintf(out, "  trials: %zu of %zu finished\n", finished_all, total_all);
+	if (rounds)
+		fprintf(out, "  trials: %zu of %zu finished (of the first %u rounds)\n", finished_all,
+			total_all, rounds);
+	else
+		fprintf(out, "  trials: %zu of %zu finished\n", finished_all, total_all);
 	/* under realtime the figures depend on the CPU: say which ran them */
 	if (cpus.n == 1)
 		fprintf(out, "  the shards ran on one CPU model: %s\n", cpus.items[0]);
@@ -496,7 +608,7 @@ int slurm_run_resume(struct slurm_run *r, struct strbuf *err)
 	}
 	slurm_states_clear(&states);
 	strlist_clear(&ids);
-	return rc < 0 ? -1 : slurm_run_submit(r, err);
+	return rc < 0 ? -1 : slurm_run_submit(r, last_rounds(r), true, err);
 }
 
 void slurm_run_clear(struct slurm_run *r)

@@ -11,12 +11,17 @@
  *
  * A submission is a build job, the job array of the shards that lack trials
  * (after the build), and the merge (after the array): --resume submits again
- * only what is missing.
+ * only what is missing. A sequential run (--until-decided) goes in rounds:
+ * the array runs the shards' trials of the first R rounds (R = the first
+ * look at first), then a decision job merges the shards into a look folder,
+ * judges it as lab run would after round R, and submits the array of round
+ * R + 1 with the next decision, or the merge once decided or at max_trials.
  */
 #ifndef LAB_SLURM_RUN_H
 #define LAB_SLURM_RUN_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "common/util.h"
@@ -32,6 +37,8 @@ struct slurm_run {
 	struct strlist sbatch;
 	unsigned shards;
 	unsigned jobs;      /* -j of each shard; 0: the CPUs Slurm gives the task */
+	unsigned max_trials;  /* a sequential run's max_trials; 0: a fixed design */
+	unsigned first_look;  /* a sequential run's first look (its first round of jobs) */
 	json_t *meta;       /* slurm.json */
 };
 
@@ -42,9 +49,14 @@ char *slurm_dir_for(const char *run_dir);
 /* Writes the Slurm folder's scripts and slurm.json for R (its shard folders
  * are the caller's); 0 or -1 with the reason in ERR. */
 int slurm_run_write(struct slurm_run *r, struct strbuf *err);
-/* Submits the build job, the array of the shards that lack trials, and the
- * merge; records the job ids in slurm.json. 0 or -1 with the reason in ERR. */
-int slurm_run_submit(struct slurm_run *r, struct strbuf *err);
+/* Submits the build job (BUILD), the array of the shards that lack trials of
+ * the first ROUNDS rounds (0: of all), and after it the merge, or with a
+ * sequential design the decision after round ROUNDS; records the job ids in
+ * slurm.json. 0 or -1 with the reason in ERR. */
+int slurm_run_submit(struct slurm_run *r, unsigned rounds, bool build, struct strbuf *err);
+/* The decision job of a sequential run: looks after the last submission's
+ * round and submits the next round or the merge. 0 or -1 with the reason. */
+int slurm_run_decide(struct slurm_run *r, struct strbuf *err);
 /* The Slurm run RUN names (its merged folder, that folder's Slurm folder, or
  * a run id under the results root): 1 and R filled, 0 when RUN is none, -1
  * with the reason in ERR when its slurm.json is unreadable. */
@@ -56,8 +68,10 @@ int slurm_run_resume(struct slurm_run *r, struct strbuf *err);
 /* lab results on a Slurm run: the jobs' states, each shard's trials
  * finished, a failed job with its id and log; the nodes' CPUs. */
 void slurm_run_progress(struct slurm_run *r, FILE *out);
-/* Trials shard K (1-based) has finished, of how many; -1 when its run.json is unreadable. */
-int slurm_shard_trials(const struct slurm_run *r, unsigned k, size_t *finished, size_t *total);
+/* Trials of the first ROUNDS rounds (0: all) shard K (1-based) has finished,
+ * of how many; -1 when its run.json is unreadable. */
+int slurm_shard_trials(const struct slurm_run *r, unsigned k, unsigned rounds, size_t *finished,
+		       size_t *total);
 void slurm_run_clear(struct slurm_run *r);
 
 #endif

@@ -8,6 +8,7 @@
 static const char *const names[] = {
 	[SLURM_SCRIPT_BUILD] = "build",
 	[SLURM_SCRIPT_SHARDS] = "shards",
+	[SLURM_SCRIPT_DECIDE] = "decide",
 	[SLURM_SCRIPT_MERGE] = "merge",
 };
 
@@ -16,6 +17,7 @@ const char *slurm_script_name(enum slurm_script which)
 	static const char *const files[] = {
 		[SLURM_SCRIPT_BUILD] = "build.sh",
 		[SLURM_SCRIPT_SHARDS] = "shards.sh",
+		[SLURM_SCRIPT_DECIDE] = "decide.sh",
 		[SLURM_SCRIPT_MERGE] = "merge.sh",
 	};
 	return files[which];
@@ -53,7 +55,10 @@ char *slurm_script_text(const struct slurm_script_spec *spec, enum slurm_script 
 		[SLURM_SCRIPT_BUILD] = "builds the kernels, selftests and guest images the shards "
 				       "need into the shared cache",
 		[SLURM_SCRIPT_SHARDS] = "the shards: array task K runs shard K's trials (lab run "
-					"--resume), those it lacks",
+					"--resume), those it lacks, of the first $OOMLAB_SLURM_ROUNDS "
+					"rounds when that is set",
+		[SLURM_SCRIPT_DECIDE] = "a sequential run's look after a round: the next round, "
+					"or the merge",
 		[SLURM_SCRIPT_MERGE] = "merges the shards into the run and writes its comparison "
 				       "and report",
 	};
@@ -83,9 +88,15 @@ char *slurm_script_text(const struct slurm_script_spec *spec, enum slurm_script 
 		strbuf_addstr(&sb, "k=$SLURM_ARRAY_TASK_ID\n\"$lab\" run --resume ");
 		add_shard_dir(&sb, spec, NULL);
 		if (spec->jobs)
-			strbuf_addf(&sb, " -j %u\n", spec->jobs);
+			strbuf_addf(&sb, " -j %u", spec->jobs);
 		else
-			strbuf_addstr(&sb, " -j \"${SLURM_CPUS_PER_TASK:-1}\"\n");
+			strbuf_addstr(&sb, " -j \"${SLURM_CPUS_PER_TASK:-1}\"");
+		strbuf_addstr(&sb, " ${OOMLAB_SLURM_ROUNDS:+--rounds \"$OOMLAB_SLURM_ROUNDS\"}\n");
+		break;
+	case SLURM_SCRIPT_DECIDE:
+		strbuf_addstr(&sb, "\"$lab\" run --resume ");
+		add_quoted(&sb, spec->run_dir);
+		strbuf_addstr(&sb, " --slurm-look\n");
 		break;
 	case SLURM_SCRIPT_MERGE:
 		strbuf_addstr(&sb, "run=");

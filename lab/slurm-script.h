@@ -1,8 +1,11 @@
 /*
  * The batch scripts of a Slurm run (docs/CLUSTER.md), written into the
  * run's Slurm folder: one builds what the shards need into the shared cache,
- * one is the job array of the shards (task K resumes shard K), one merges
- * them and writes the comparison and the report. Each script records how it
+ * one is the job array of the shards (task K resumes shard K; with
+ * $OOMLAB_SLURM_ROUNDS set, only the trials of that many first rounds), one
+ * is a sequential run's decision after a round (it looks at the merged
+ * shards and submits the next round or the merge), one merges them and
+ * writes the comparison and the report. Each script records how it
  * ended (its exit status, node and CPU) in <slurm>/status/<job id>, for
  * lab results on a cluster that keeps no accounting.
  */
@@ -23,7 +26,7 @@ struct slurm_script_spec {
 	unsigned jobs;               /* -j of every shard; 0: the CPUs Slurm gave the task */
 };
 
-enum slurm_script { SLURM_SCRIPT_BUILD, SLURM_SCRIPT_SHARDS, SLURM_SCRIPT_MERGE };
+enum slurm_script { SLURM_SCRIPT_BUILD, SLURM_SCRIPT_SHARDS, SLURM_SCRIPT_DECIDE, SLURM_SCRIPT_MERGE };
 
 /* The script's file name in the Slurm folder ("build.sh"). */
 const char *slurm_script_name(enum slurm_script which);

@@ -1,11 +1,14 @@
 # lab run --slurm on a real one-node Slurm that this test starts on
 # localhost (munged, slurmctld, slurmd from Debian's munge and slurm-wlm,
 # their config and state in the scratch folder) and stops on exit. An A/A
-# experiment (stock against itself, two short trials a group) is cut into 2
-# array tasks; shard 2's folder is broken before its task starts, so the task
+# experiment (stock against comment-only, the same code under another hash,
+# as in verdict.sh; two short trials a group) is cut into 2 array tasks; shard 2's folder is broken before its task starts, so the task
 # fails and lab results must name it with its job id and log; once mended,
 # lab run --resume submits shard 2 alone; the merged run then has every trial
 # of the design once and the comparison the merge job wrote is lab compare's.
+# Then the same experiment until decided (at most 4 trials a variant): round
+# by round, a decision job after each; the looks it made are lab compare's
+# on the merged run.
 . "$(dirname "$0")/lib.sh"
 
 for p in munged slurmctld slurmd sbatch squeue scontrol scancel; do
@@ -112,10 +115,10 @@ wait_jobs() {
 }
 
 # --- bad combinations are refused before anything is submitted
+export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
 cat > "$SCRATCH/aa.conf" <<'EOF'
-description = Slurm test: stock against itself (A/A), a short spawn workload
-variants = stock
-aa = yes
+description = Slurm test: stock against comment-only (A/A: the same code), a short spawn workload
+variants = stock comment-only
 profile = tiny-256m
 trials = 2
 trial_timeout = 180
@@ -124,14 +127,18 @@ metrics = trial_ok spawn.spawn_per_s
 workload = spawn -n 50
 EOF
 set +e
-"$LAB" run -x "$SCRATCH/aa.conf" --slurm --until-decided -o "$SCRATCH/no" 2> "$SCRATCH/no.err"
+"$LAB" run -x "$SCRATCH/aa.conf" --slurm --shard 1/2 -o "$SCRATCH/no" 2> "$SCRATCH/no.err"
 s1=$?
 "$LAB" run -x "$SCRATCH/aa.conf" --slurm-shards 2 -o "$SCRATCH/no" 2>> "$SCRATCH/no.err"
 s2=$?
+"$LAB" run -x "$SCRATCH/aa.conf" --slurm --slurm-shards 5 -o "$SCRATCH/no" 2>> "$SCRATCH/no.err"
+s3=$?
 set -e
-check "--slurm with --until-decided is refused (exit 2)" [ "$s1" -eq 2 ]
-check_text "saying why in one line" "$(sed -n 1p "$SCRATCH/no.err")" "are not submitted as Slurm jobs"
+cat "$SCRATCH/no.err"
+check "--slurm with --shard is refused (exit 2)" [ "$s1" -eq 2 ]
 check "--slurm-shards without --slurm is refused (exit 2)" [ "$s2" -eq 2 ]
+check "more shards than trials are refused (exit 2)" [ "$s3" -eq 2 ]
+check "one line each" [ "$(wc -l < "$SCRATCH/no.err")" -eq 3 ]
 check "nothing was submitted" [ -z "$(squeue --noheader --me)" ]
 
 # --- submitted with the partition down, so that shard 2 can be broken first
@@ -150,7 +157,7 @@ check_text "a realtime run is told about node types" "$(cat "$SCRATCH/submit.err
 # the two shards are the design: 2 groups x 2 trials, every trial in one shard
 both=$(jq -s -c '[.[].order[] | "\(.label)/\(.index)"] | sort' "$RUN.slurm/shard-1/run.json" "$RUN.slurm/shard-2/run.json")
 check "the shards hold every trial of the design once ($both)" \
-	[ "$both" = '["stock#2/0","stock#2/1","stock/0","stock/1"]' ]
+	[ "$both" = '["comment-only/0","comment-only/1","stock/0","stock/1"]' ]
 check "both shards have the run's clock" \
 	[ "$(jq -s -r 'map(.clock.name) | unique | join(",")' "$RUN.slurm"/shard-*/run.json)" = realtime ]
 cp "$RUN.slurm/shard-2/run.json" "$SCRATCH/shard2.json"
@@ -168,7 +175,7 @@ check_text "shard 1 ran its two trials" "$progress" "shard 1/2 *${ARRAY}_1 *COMP
 check_text "shard 2's task is named failed with its job id" "$progress" \
 	"failed: shard 2/2: Slurm job ${ARRAY}_2, FAILED (exit 2)"
 check_text "and its log" "$progress" "log $RUN.slurm/logs/shards-${ARRAY}_2.log"
-check "that log says what was wrong" grep -q "shard-2: run.json:1: " "$RUN.slurm/logs/shards-${ARRAY}_2.log"
+check "that log says what was wrong" grep -q "shard-2: run.json:[0-9]*: " "$RUN.slurm/logs/shards-${ARRAY}_2.log"
 check_text "the merge waits on it for ever" "$progress" "merge .*PENDING (DependencyNeverSatisfied)"
 check_text "the trials finished are counted" "$progress" "trials: 2 of 4 finished"
 check_text "the CPU the shards ran on is named" "$progress" "ran on one CPU model"
@@ -194,7 +201,7 @@ check "shard 1's trials were not run again" \
 	[ "$(stat -c %Y "$RUN.slurm"/shard-1/*/*/trial.json)" = "$(cat "$SCRATCH/shard1.mtimes")" ]
 trials=$(for t in "$RUN"/*/[0-9]*; do echo "$(basename "$(dirname "$t")")/$(basename "$t")"; done | sort | tr '\n' ' ')
 check "every trial of the design is in the merged run once ($trials)" \
-	[ "$trials" = "stock#2/000 stock#2/001 stock/000 stock/001 " ]
+	[ "$trials" = "comment-only/000 comment-only/001 stock/000 stock/001 " ]
 check "the merged order has each trial once" \
 	[ "$(jq '[.order[] | "\(.label)/\(.index)"] | unique | length' "$RUN/run.json")" -eq 4 ]
 for t in "$RUN"/*/[0-9]*/trial.json; do
@@ -211,3 +218,35 @@ check "the comparison has two trials a side" \
 "$LAB" results "$RUN" > "$SCRATCH/done.out" 2>&1 || fail "lab results on the merged Slurm run"
 check_text "lab results counts every trial" "$(cat "$SCRATCH/done.out")" "trials: 4 of 4 finished"
 check_text "and shows the merged run" "$(cat "$SCRATCH/done.out")" "4/4 trials ok"
+
+# --- a sequential run goes round by round: the first jobs run to the first
+# look, a decision job after each round judges the merged shards and submits
+# the next round or the merge
+SEQ="$SCRATCH/seq"
+"$LAB" run -x "$SCRATCH/aa.conf" --until-decided --max-trials 4 --slurm --slurm-shards 2 -o "$SEQ" \
+	> "$SCRATCH/seq.out" 2> "$SCRATCH/seq.err" || fail "lab run --slurm --until-decided: $(cat "$SCRATCH/seq.err")"
+cat "$SCRATCH/seq.err"
+check "the first jobs run to the first look (round 3)" \
+	[ "$(jq '.submissions[0].rounds' "$SEQ.slurm/slurm.json")" -eq 3 ]
+check "a decision job follows them" [ "$(jq -r '.submissions[0].decide' "$SEQ.slurm/slurm.json")" != null ]
+start=$(date +%s)
+wait_jobs
+echo "sequential run: $(( $(date +%s) - start )) s"
+jq -c .sequential "$SEQ.slurm/slurm.json"
+"$LAB" results "$SEQ" 2>&1 | sed -n '1,12p'
+check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
+check "the merge job merged the sequential run" test -s "$SEQ/run.json"
+last=$(jq '.sequential.looks[-1].round' "$SEQ.slurm/slurm.json")
+then=$(jq -r '.sequential.looks[-1].then' "$SEQ.slurm/slurm.json")
+check "a look after every round from the third to the last ($last)" \
+	[ "$(jq -c '[.sequential.looks[].round]' "$SEQ.slurm/slurm.json")" = "$(seq 3 "$last" | jq -s -c .)" ]
+check "the run stopped decided, or at max_trials after round 4 ($then)" \
+	[ "$then" = "stop: decided" -o \( "$then" = "stop: max_trials" -a "$last" -eq 4 \) ]
+want=$(for g in comment-only stock; do for i in $(seq 0 $((last - 1))); do printf '%s/%03d ' $g $i; done; done)
+got=$(for t in "$SEQ"/*/[0-9]*; do echo "$(basename "$(dirname "$t")")/$(basename "$t")"; done | sort | tr '\n' ' ')
+check "the merged run has every trial of rounds 1..$last once, none after ($got)" [ "$got" = "$want" ]
+"$LAB" compare "$SEQ" --format json > "$SCRATCH/seq.json" 2> /dev/null || fail "lab compare on the sequential run"
+rows=$(jq '.rows | length' "$SCRATCH/seq.json")
+decided=$(jq '[.rows[] | select(.verdict == "better" or .verdict == "worse" or .verdict == "differs" or .verdict == "equivalent")] | length' "$SCRATCH/seq.json")
+check "the last look's rows are lab compare's ($rows)" [ "$rows" -eq "$(jq '.sequential.looks[-1].rows' "$SEQ.slurm/slurm.json")" ]
+check "and so are its decided rows ($decided)" [ "$decided" -eq "$(jq '.sequential.looks[-1].decided' "$SEQ.slurm/slurm.json")" ]

@@ -138,6 +138,31 @@ static void test_shard_task(void **state)
 	char *other = xasprintf("%s/status/57", f->spec.slurm_dir);
 	assert_false(path_exists(other));
 	free(other);
+	/* a sequential run's round: only the trials of its first rounds */
+	const char *round_env[] = { "SLURM_JOB_ID=62", "SLURM_ARRAY_JOB_ID=62", "SLURM_ARRAY_TASK_ID=1",
+				    "OOMLAB_SLURM_ROUNDS=5", NULL };
+	assert_int_equal(run_script(f, SLURM_SCRIPT_SHARDS, round_env), 0);
+	args = read_back(f, "args");
+	want = xasprintf("run\n--resume\n%s/shard-1\n-j\n1\n--rounds\n5\n", f->spec.slurm_dir);
+	assert_string_equal(args, want);
+	free(args);
+	free(want);
+}
+
+/* The decision job resumes the run itself, as a look. */
+static void test_decide(void **state)
+{
+	struct fixture *f = *state;
+	const char *env[] = { "SLURM_JOB_ID=63", NULL };
+	assert_int_equal(run_script(f, SLURM_SCRIPT_DECIDE, env), 0);
+	char *args = read_back(f, "args");
+	char *want = xasprintf("run\n--resume\n%s\n--slurm-look\n", f->spec.run_dir);
+	assert_string_equal(args, want);
+	free(args);
+	free(want);
+	char *status = read_back(f, "run.slurm/status/63");
+	assert_non_null(strstr(status, "exit=0\n"));
+	free(status);
 }
 
 /* -j given at submission wins over the task's CPUs; the build job builds for
@@ -189,6 +214,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_script_heads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shard_task, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_build_and_fixed_jobs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_decide, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
