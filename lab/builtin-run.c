@@ -1005,6 +1005,7 @@ int cmd_run(int argc, char **argv)
 		load_plan_parts(&p, profile_name, clock_option);
 		if (slurm.on) {
 			slurm.jobs = jobs;
+			warn_if_undecidable(&p);
 			return submit_to_slurm(&p, out, &slurm);
 		}
 		choose_jobs(&p, (unsigned)jobs);

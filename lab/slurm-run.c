@@ -236,11 +236,11 @@ int slurm_run_submit(struct slurm_run *r, unsigned rounds, bool build_first, str
 		if (shards)
 			note("slurm: submitted %s%s%sshards %s (array tasks %s of %u%s%s), %s job %s "
 			     "(after the shards)", build ? "build job " : "", build ? build : "",
-			     build ? ", " : "", shards, tasks.buf, r->shards, round.buf,
+			     build ? ", " : "", shards, tasks.buf, r->shards, strbuf_str(&round),
 			     build ? ", after the build" : "", deciding ? "decision" : "merge", next);
 		else
-			note("slurm: every shard has its trials%s: submitted %s job %s", round.buf,
-			     deciding ? "decision" : "merge", next);
+			note("slurm: every shard has its trials%s: submitted %s job %s",
+			     strbuf_str(&round), deciding ? "decision" : "merge", next);
 		strbuf_release(&round);
 	}
 	free(build);
