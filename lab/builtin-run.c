@@ -808,6 +808,7 @@ static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_opt
 		die_usage("run: --slurm: no sbatch here (Slurm's client programs: Debian's slurm-client)");
 	if (mkdir_p(r.cache, 0755) < 0)
 		die("run: --slurm-cache %s: %s", r.cache, strerror(errno));
+	warn_if_undecidable(p);
 	struct strbuf err = STRBUF_INIT;
 	/* the shards' folders, as lab run --shard K/N would make them */
 	p->shard_n = n;
@@ -1005,7 +1006,6 @@ int cmd_run(int argc, char **argv)
 		load_plan_parts(&p, profile_name, clock_option);
 		if (slurm.on) {
 			slurm.jobs = jobs;
-			warn_if_undecidable(&p);
 			return submit_to_slurm(&p, out, &slurm);
 		}
 		choose_jobs(&p, (unsigned)jobs);
