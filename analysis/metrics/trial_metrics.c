@@ -89,6 +89,10 @@
  *                              (kvcalloc then falls back to vmalloc)
  *   binder_mmap_stall_ms       the binder-mmap processes' direct   ms     trace
  *                              reclaim and compaction stall time
+ *   apps_cold_starts_trace     task_rename to "app-*": the apps      count  trace
+ *                              workload's cold starts (app_launches.h;
+ *                              only in a trial that ran apps and recorded
+ *                              task:task_rename)
  * Stalls (trace; K = direct_reclaim, memcg_reclaim, direct_compaction; stall.h)
  *   K_stall_count              completed begin/end pairs           count  trace
  *   K_stall_total_us, K_stall_p50_us, K_stall_p99_us, K_stall_max_us      us  trace
@@ -146,6 +150,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "analysis/trace/app_launches.h"
 #include "analysis/trace/window.h"
 #include "common/proto/lmkd-config.h"
 #include "common/proto/protocol.h"
@@ -553,10 +558,32 @@ static void note_ctl(json_t *record, void *ctx)
 	}
 }
 
+/* What the workload window counts from the trace. */
+struct window_counts {
+	struct stall_window stalls;
+	struct app_launches apps;
+};
+
 static void window_sample(const struct perf_sample *s, const struct trace *t, void *ctx)
 {
+	struct window_counts *w = ctx;
 	(void)t;
-	stall_window_sample(ctx, s);
+	stall_window_sample(&w->stalls, s);
+	app_launches_sample(&w->apps, s);
+}
+
+/* The apps' cold starts from the trace, in a trial whose lines ran the apps
+ * workload and whose recording had task_rename. */
+static void app_launch_metrics(struct metric_set *m, const struct ctl_notes *e,
+			       const struct app_launches *l, const struct workload_lines *lines,
+			       bool have_trace)
+{
+	bool ran = false;
+	for (size_t i = 0; i < lines->n; i++)
+		ran = ran || (lines->v[i].workload && !strcmp(lines->v[i].workload, "apps"));
+	if (ran && have_trace && e->have_start && e->have_end && e->recorded &&
+	    strstr(e->recorded, APP_TRACE_EVENT))
+		ADD(m, "apps_cold_starts_trace", l->renames, "count", "trace");
 }
 
 /* vmstat over the window, and the trace's count of the same things. */
@@ -684,13 +711,14 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	jsonl_read_file(ctl, note_ctl, &ctl_said);
 	free(ctl);
-	struct stall_window window;
-	stall_window_init(&window, ctl_said.start_ns, ctl_said.end_ns, ctl_said.recorded);
+	struct window_counts window;
+	stall_window_init(&window.stalls, ctl_said.start_ns, ctl_said.end_ns, ctl_said.recorded);
+	app_launches_init(&window.apps, ctl_said.start_ns, ctl_said.end_ns);
 	struct trace trace;
 	trace_read(dir, &trace, window_sample, &window);
-	stall_window_finish(&window);
+	stall_window_finish(&window.stalls);
 	bool have_trace = trace.have_trace, have_kmsg = trace.have_kmsg;
-	window_metrics(&m, dir, &ctl_said, &window, have_trace);
+	window_metrics(&m, dir, &ctl_said, &window.stalls, have_trace);
 
 	if (have_trace) {
 		stall_metrics(&m, &trace.stalls);
@@ -740,6 +768,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		workload_lines_parse(outlog, outlog_len, &lines, &m);
 		workload_lines_metrics(&lines, &m);
 	}
+	app_launch_metrics(&m, &ctl_said, &window.apps, &lines, have_trace);
 
 	bool partial = !after_complete(dir) || !ctl_said.saw_exit;
 	json_t *o = json_object();
@@ -779,7 +808,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	snap_free(&slab);
 	snap_free(&binder);
 	trace_release(&trace);
-	stall_window_release(&window);
+	stall_window_release(&window.stalls);
 	free(ctl_said.recorded);
 	metric_set_clear(&m);
 	return 0;
