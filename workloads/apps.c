@@ -60,8 +60,9 @@ const char *const apps_metrics[] = {
 };
 
 static const char apps_output[] =
-"Output: switches, cold_starts, warm_starts, launch_failures (a launch that\n"
-"never said ready), deaths (apps killed, by whoever) and deaths.tier=T (the\n"
+"Output: switches, cold_starts (new app processes forked), warm_starts (live\n"
+"apps brought to the front), launch_failures (a launch that never said ready),\n"
+"deaths (apps killed, by whoever) and deaths.tier=T (the\n"
 "tier each had when it died), binder_open_failures, binder_mmap_failures\n"
 "(counts); cold_launch_p50_ms, cold_launch_p95_ms, warm_launch_p50_ms,\n"
 "warm_launch_p95_ms (ms, from the switch to the app's ready); alive_mean,\n"
@@ -113,7 +114,8 @@ struct run {
 	bool stopping;          /* the parent kills the apps itself: not deaths */
 	/* launches and deaths */
 	double *cold_ms, *warm_ms;
-	size_t ncold, nwarm;
+	size_t ncold, nwarm;            /* launches that became ready */
+	uint64_t cold_starts, warm_starts;      /* launches begun: forks, 'T's sent */
 	uint64_t launch_failures, open_failures, mmap_failures;
 	uint64_t deaths, deaths_tier[APP_TIER_COUNT];
 	/* apps alive, sampled in the switch phase */
@@ -514,6 +516,10 @@ static void launch(struct run *run, size_t step, unsigned a)
 		return;
 	}
 	pid = run->apps[a].pid;
+	if (cold)
+		run->cold_starts++;
+	else
+		run->warm_starts++;
 	if (!cold && write(run->apps[a].cmd_wr, "T", 1) != 1) {
 		why = "died";
 		ok = false;
@@ -742,8 +748,8 @@ static void report_results(struct run *run)
 	struct summary s;
 
 	report_metric("switches", (double)(switches), "count", NULL);
-	report_metric("cold_starts", (double)run->ncold, "count", NULL);
-	report_metric("warm_starts", (double)run->nwarm, "count", NULL);
+	report_metric("cold_starts", (double)run->cold_starts, "count", NULL);
+	report_metric("warm_starts", (double)run->warm_starts, "count", NULL);
 	report_metric("launch_failures", (double)run->launch_failures, "count", NULL);
 	if (latencies(run->cold_ms, run->ncold, &s)) {
 		report_metric("cold_launch_p50_ms", s.p50, "ms", NULL);
@@ -765,7 +771,7 @@ static void report_results(struct run *run)
 	report_metric("binder_open_failures", (double)run->open_failures, "count", NULL);
 	report_metric("binder_mmap_failures", (double)run->mmap_failures, "count", NULL);
 	fprintf(stderr, "%s: %zu steps, %zu cold and %zu warm starts, %llu launches failed, "
-		"%llu apps killed\n", NAME, switches, run->ncold, run->nwarm,
+		"%llu apps killed\n", NAME, switches, (size_t)run->cold_starts, (size_t)run->warm_starts,
 		(unsigned long long)run->launch_failures, (unsigned long long)run->deaths);
 }
 
