@@ -91,8 +91,9 @@
  *                              reclaim and compaction stall time
  *   apps_cold_starts_trace     task_rename to "app-*": the apps      count  trace
  *                              workload's cold starts (app_launches.h;
- *                              only in a trial that ran apps and recorded
- *                              task:task_rename)
+ *                              only in a trial where apps reported
+ *                              apps.cold_starts and task:task_rename was
+ *                              recorded)
  * Stalls (trace; K = direct_reclaim, memcg_reclaim, direct_compaction; stall.h)
  *   K_stall_count              completed begin/end pairs           count  trace
  *   K_stall_total_us, K_stall_p50_us, K_stall_p99_us, K_stall_max_us      us  trace
@@ -572,17 +573,14 @@ static void window_sample(const struct perf_sample *s, const struct trace *t, vo
 	app_launches_sample(&w->apps, s);
 }
 
-/* The apps' cold starts from the trace, in a trial whose lines ran the apps
- * workload and whose recording had task_rename. */
+/* The apps' cold starts from the trace, beside the count the apps workload
+ * reported (its apps.cold_starts, from out.log), when task_rename was
+ * recorded. */
 static void app_launch_metrics(struct metric_set *m, const struct ctl_notes *e,
-			       const struct app_launches *l, const struct workload_lines *lines,
-			       bool have_trace)
+			       const struct app_launches *l, bool have_trace)
 {
-	bool ran = false;
-	for (size_t i = 0; i < lines->n; i++)
-		ran = ran || (lines->v[i].workload && !strcmp(lines->v[i].workload, "apps"));
-	if (ran && have_trace && e->have_start && e->have_end && e->recorded &&
-	    strstr(e->recorded, APP_TRACE_EVENT))
+	if (metric_set_get(m, "apps.cold_starts") && have_trace && e->have_start && e->have_end &&
+	    e->recorded && strstr(e->recorded, APP_TRACE_EVENT))
 		ADD(m, "apps_cold_starts_trace", l->renames, "count", "trace");
 }
 
@@ -768,7 +766,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		workload_lines_parse(outlog, outlog_len, &lines, &m);
 		workload_lines_metrics(&lines, &m);
 	}
-	app_launch_metrics(&m, &ctl_said, &window.apps, &lines, have_trace);
+	app_launch_metrics(&m, &ctl_said, &window.apps, have_trace);
 
 	bool partial = !after_complete(dir) || !ctl_said.saw_exit;
 	json_t *o = json_object();
