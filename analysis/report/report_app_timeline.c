@@ -134,9 +134,9 @@ int app_timeline_script(struct plot *p, const char *dir, const json_t *trial, st
 	}
 	strbuf_addstr(script, "set grid xtics lc rgb '#dddddd'\nset border lc rgb '#555555'\n"
 			      "set key outside right top box lc rgb '#cccccc'\n"
-			      "set xlabel 'seconds from the first switch (guest CLOCK_MONOTONIC)'\n"
+			      "set xlabel 'seconds from the first step of the apps (guest CLOCK_MONOTONIC)'\n"
 			      "set ylabel 'app'\n");
-	strbuf_addf(script, "set yrange [-0.7:%u.7] reverse\nset ytics 1\n", tl.napps ? tl.napps - 1 : 0);
+	strbuf_addf(script, "set yrange [-0.7:%u.7] reverse\nset ytics 1 nomirror\n", tl.napps ? tl.napps - 1 : 0);
 	if (psi.len)
 		strbuf_addstr(script, "set y2label 'PSI memory (% of time)'\nset y2range [0:100]\n"
 				      "set y2tics 0, 25\n");
