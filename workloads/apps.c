@@ -72,6 +72,11 @@ static const char apps_output[] =
 "app-death (app, pid, signal, tier, adj, lived_ms), apps-alive (alive,\n"
 "cached), app-files, binder-device; phase-begin/end (open-all, switch).\n";
 
+/* --anon's default, a share of MemTotal: a phone profile's workload cgroup
+ * holds 75% of its memory, so ten apps of 8% each keep it swapping. */
+#define ANON_DEFAULT      UINT64_MAX
+#define ANON_DEFAULT_PCT  8
+
 struct cfg {
 	uint64_t napps, anon, file, map_size, switches, interval_ns, time_ns, seed, sample_ns;
 	uint64_t launch_timeout_ns;
@@ -607,15 +612,17 @@ static int parse_args(struct run *run, int argc, char **argv, bool *done)
 	char err[256];
 	const struct opt opts[] = {
 		OPT_U64(0, "apps", &cfg->napps, "N", 2, APPS_MAX, "app processes (default 10)"),
-		WL_OPT_SIZE(0, "anon", &cfg->anon, "SIZE", 0, 1ull << 40,
-			    "anonymous memory each app writes (default 36M)"),
+		WL_OPT_MEM_SIZE(0, "anon", &cfg->anon, "SIZE", 0, 1ull << 40,
+				"anonymous memory each app writes, or a share of MemTotal (default "
+				"8%: ten apps hold 80%, more than a phone profile's workload cgroup, "
+				"75%)"),
 		WL_OPT_SIZE(0, "file", &cfg->file, "SIZE", 0, 1ull << 40,
 			    "file pages of the tools disk each app reads (default 8M)"),
 		WL_OPT_SIZE(0, "binder-map", &cfg->map_size, "SIZE", 4096, BINDER_MAP_MAX,
 			    "each app's binder mapping (default 1M-8K, Android's; 4M for seed 000's "
 			    "order-3 page array)"),
 		OPT_U64(0, "switches", &cfg->switches, "N", 0, 1000000,
-			"switches after every app was opened once (default 60)"),
+			"switches after every app was opened once (default 40)"),
 		WL_OPT_DURATION(0, "interval", &cfg->interval_ns, "DUR",
 				"pause between switches (default 500ms)"),
 		WL_OPT_DURATION(0, "time", &cfg->time_ns, "DUR",
@@ -640,6 +647,8 @@ static int parse_args(struct run *run, int argc, char **argv, bool *done)
 	if (*done)
 		return r;
 	*done = true;
+	if (cfg->anon == ANON_DEFAULT)
+		cfg->anon = wl_mem_total_bytes() / 100 * ANON_DEFAULT_PCT / wl_page_size() * wl_page_size();
 	if (!cfg->map_size)
 		cfg->map_size = (1u << 20) - 2 * wl_page_size();   /* Android's BINDER_VM_SIZE */
 	if (cfg->map_size % wl_page_size())
@@ -778,8 +787,8 @@ static void report_results(struct run *run)
 int apps_main(int argc, char **argv)
 {
 	struct run run = {
-		.cfg = { .napps = 10, .anon = 36ull << 20, .file = 8ull << 20,
-			 .switches = 60, .interval_ns = 500000000ull,
+		.cfg = { .napps = 10, .anon = ANON_DEFAULT, .file = 8ull << 20,
+			 .switches = 40, .interval_ns = 500000000ull,
 			 .seed = 1, .sample_ns = 1000000000ull, .launch_timeout_ns = 60000000000ull,
 			 .parent_adj = -1000, .file_dir = "/ro" },
 	};
