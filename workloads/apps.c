@@ -189,8 +189,9 @@ static int scan_files(struct file_list *l, const char *dir)
 
 /* Touching: one write per page of the anonymous memory, one read per page of
  * the files. A cold start also fills the first KiB of each page with random
- * words, so that zram compresses an app's memory about 4:1 as it does real
- * apps' (the rest of the page stays zero). */
+ * words and leaves the rest zero, so that zram has to store about a quarter
+ * of each page (an estimate from the layout), where a page of one repeated
+ * word would cost it nothing. */
 struct working_set {
 	uint8_t *anon;
 	size_t anon_bytes;
