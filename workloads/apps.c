@@ -488,12 +488,11 @@ static bool fork_app(struct run *run, unsigned a, int adj)
 	return true;
 }
 
-static void report_launch(const struct run *run, size_t step, unsigned a, pid_t pid, bool cold,
-			  uint64_t t0, double ms, bool ok, const char *error)
+static void report_launch(size_t step, unsigned a, pid_t pid, bool cold, uint64_t t0, double ms,
+			  bool ok, const char *error)
 {
 	struct jl j;
 
-	(void)run;
 	report_begin_event_at(&j, "app-launch", t0);
 	jl_u64(&j, "step", step);
 	jl_i64(&j, "app", a);
@@ -518,7 +517,7 @@ static void launch(struct run *run, size_t step, unsigned a)
 
 	if (cold && !fork_app(run, a, run->world.adj[a])) {
 		run->launch_failures++;
-		report_launch(run, step, a, 0, true, t0, 0, false, strerror(errno));
+		report_launch(step, a, 0, true, t0, 0, false, strerror(errno));
 		return;
 	}
 	pid = run->apps[a].pid;
@@ -534,6 +533,7 @@ static void launch(struct run *run, size_t step, unsigned a)
 	}
 	if (!cold && !ok && why && !strcmp(why, "died")) {
 		/* it was killed before it could answer: the user gets a cold start */
+		report_launch(step, a, pid, false, t0, (double)(mono_ns() - t0) / 1e6, false, why);
 		if (run->apps[a].pid) {
 			int status;
 			if (waitpid(run->apps[a].pid, &status, 0) == run->apps[a].pid)
@@ -548,7 +548,7 @@ static void launch(struct run *run, size_t step, unsigned a)
 			run->cold_ms[run->ncold++] = ms;
 		else
 			run->warm_ms[run->nwarm++] = ms;
-		report_launch(run, step, a, pid, cold, t0, ms, true, NULL);
+		report_launch(step, a, pid, cold, t0, ms, true, NULL);
 		return;
 	}
 	run->launch_failures++;
@@ -561,7 +561,7 @@ static void launch(struct run *run, size_t step, unsigned a)
 	} else if (m.code == MSG_NOMEM) {
 		why = "anon-mmap";
 	}
-	report_launch(run, step, a, pid, cold, t0, ms, false, why);
+	report_launch(step, a, pid, cold, t0, ms, false, why);
 }
 
 /* The apps' oom_score_adj after a step, written where it changed. */

@@ -46,8 +46,8 @@ for t in "$RUN"/stock/*/; do
 		apps.alive_mean apps.binder_mmap_failures apps_cold_starts_trace; do
 		check "$(basename "$t"): $m is in trial.json ($(metric "$t" $m))" [ -n "$(metric "$t" $m)" ]
 	done
-	# the cold starts as the workload's events tell them: every launch of kind cold
-	cold_events=$(jq -R -r 'fromjson? | select(.workload == "apps" and .name == "app-launch" and .kind == "cold") | .app' "$out" | wc -l)
+	# the cold starts as the workload's events tell them: every cold launch that forked
+	cold_events=$(jq -R -r 'fromjson? | select(.workload == "apps" and .name == "app-launch" and .kind == "cold" and .pid > 0) | .app' "$out" | wc -l)
 	cold=$(metric "$t" apps.cold_starts)
 	trace=$(metric "$t" apps_cold_starts_trace)
 	lost=$(jq -r .lost_events "$t/trial.json")
