@@ -83,11 +83,12 @@
  *       (the trace counts fall short of vmstat's by at most the events perf
  *       lost: tests/integration/recording.sh holds them to that)
  *   binder_page_array_order3   order-3 zeroed compound allocations  count  trace
- *                              by the binder-mmap processes: binder's page array
+ *                              by the binder-mmap processes or the apps
+ *                              (app-NN): binder's page array
  *                              (kcalloc, or kvcalloc's kmalloc try; window.h)
  *   binder_page_array_order3_failed  those that found no page      count  trace
  *                              (kvcalloc then falls back to vmalloc)
- *   binder_mmap_stall_ms       the binder-mmap processes' direct   ms     trace
+ *   binder_mmap_stall_ms       those processes' direct             ms     trace
  *                              reclaim and compaction stall time
  *   apps_cold_starts_trace     task_rename to "app-*": the apps      count  trace
  *                              workload's cold starts (app_launches.h;
