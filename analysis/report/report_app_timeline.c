@@ -45,9 +45,9 @@ static void psi_sample(json_t *o, void *ctx)
 	ps->prev_full = f;
 }
 
-/* The hook for the guest's low-memory killer: its kills of apps ("app-NN")
- * from trial.json's lmkd_kills (printk time, close to CLOCK_MONOTONIC), as
- * "s app" lines; how many. */
+/* The guest's low-memory killer's kills of apps ("app-NN") from trial.json's
+ * lmkd_kills, at the killer's CLOCK_MONOTONIC (t_mono_ns; the printk stamp,
+ * usec, in a trial from before it), as "s app" lines; how many. */
 static size_t lmkd_kills(const json_t *trial, uint64_t from_ns, struct strbuf *d)
 {
 	json_t *kills = trial ? json_object_get(trial, "lmkd_kills") : NULL;
@@ -55,11 +55,18 @@ static size_t lmkd_kills(const json_t *trial, uint64_t from_ns, struct strbuf *d
 	json_t *k;
 	json_array_foreach(kills, i, k) {
 		const char *comm = json_string_value(json_object_get(k, "comm"));
-		json_t *usec = json_object_get(k, "usec");
+		json_t *mono = json_object_get(k, "t_mono_ns"), *usec = json_object_get(k, "usec");
 		unsigned app;
-		if (!comm || !json_is_number(usec) || sscanf(comm, "app-%u", &app) != 1)
+		if (!comm || sscanf(comm, "app-%u", &app) != 1)
 			continue;
-		strbuf_addf(d, "%.3f %u\n", (json_number_value(usec) * 1e3 - (double)from_ns) / 1e9, app);
+		double t_ns;
+		if (json_is_number(mono))
+			t_ns = json_number_value(mono);
+		else if (json_is_number(usec))
+			t_ns = json_number_value(usec) * 1e3;
+		else
+			continue;
+		strbuf_addf(d, "%.3f %u\n", (t_ns - (double)from_ns) / 1e9, app);
 		n++;
 	}
 	return n;

@@ -68,8 +68,12 @@ static void script_of_a_trial(void **state)
 	struct plot p;
 	struct strbuf err = STRBUF_INIT, script = STRBUF_INIT, cap = STRBUF_INIT;
 	assert_int_equal(plot_open(&p, &err), 0);
-	json_t *trial = json_pack("{s:[{s:f, s:s, s:i}, {s:f, s:s, s:i}]}", "lmkd_kills",
+	/* the killer's clock where the kill has it, else the printk stamp */
+	json_t *trial = json_pack("{s:[{s:f, s:s, s:i}, {s:f, s:I, s:s, s:i}, {s:f, s:s, s:i}]}",
+				  "lmkd_kills",
 				  "usec", 2900000.0, "comm", "app-00", "pid", 50,
+				  "usec", 2990000.0, "t_mono_ns", (json_int_t)3100000000LL, "comm", "app-01",
+				  "pid", 51,
 				  "usec", 2950000.0, "comm", "sh", "pid", 40);
 	assert_int_equal(app_timeline_script(&p, dir, trial, &script, &cap), 0);
 	assert_non_null(strstr(script.buf, "title 'foreground'"));
@@ -83,15 +87,15 @@ static void script_of_a_trial(void **state)
 	char *deaths = data_before(&p, script.buf, "title 'death'");
 	assert_string_equal(deaths, "2.0000 0\n");
 	free(deaths);
-	/* the killer's kill of app-00 only, at its printk time */
+	/* the killer's kills of apps only: app-00's at its printk stamp, app-01's at its own */
 	char *kills = data_before(&p, script.buf, "title 'lmkd kill'");
-	assert_string_equal(kills, "1.900 0\n");
+	assert_string_equal(kills, "1.900 0\n2.100 1\n");
 	free(kills);
 	char *psi = data_before(&p, script.buf, "title 'PSI some");
 	assert_string_equal(psi, "1.000 10.00 5.00\n2.000 30.00 0.00\n");
 	free(psi);
 	assert_non_null(strstr(cap.buf, "2 apps"));
-	assert_non_null(strstr(cap.buf, "2 cold starts, 1 deaths (1 by a signal), 1 kills"));
+	assert_non_null(strstr(cap.buf, "2 cold starts, 1 deaths (1 by a signal), 2 kills"));
 	json_decref(trial);
 
 	/* without lmkd_kills: no such points, and the caption says so */
