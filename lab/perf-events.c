@@ -39,6 +39,7 @@ const char *const default_perf_events[] = {
 	/* every SIGKILL, with its sender as the sample's comm: the guest's
 	 * low-memory killer's kills counted from the trace (kill_signals.h) */
 	"signal:signal_generate if sig == 9",
+	"task:task_rename",	/* the apps' cold starts: each names itself app-NN */
 	NULL,
 };
 

@@ -56,7 +56,8 @@ void workload_list_metrics(FILE *f);
 	X(oom_hog, "oom-hog",                                                                        \
 	  "memory eaters that drive a memcg or the VM into OOM kills (memcg, global, reaper)")        \
 	X(fragment, "fragment", "leave memory fragmented to a target (pinned order-0 holes) and hold it") \
-	X(selftest, "selftest", "one of the kernel's selftests from the variant's tree; one outcome per case")
+	X(selftest, "selftest", "one of the kernel's selftests from the variant's tree; one outcome per case") \
+	X(apps, "apps", "Android apps that come and go: seeded switches, oom_score_adj tiers, cold/warm starts")
 
 #define WORKLOAD_DECLARE(ident, name, summary) \
 	int ident##_main(int argc, char **argv); \

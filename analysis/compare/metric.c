@@ -34,6 +34,16 @@ static const struct metric_def known_metrics[] = {
 	{ "binder-mmap.*_latency_*",      "",       METRIC_TIME,       BETTER_LOWER },
 	{ "binder-objects.slab_efficiency*", "",    METRIC_RATIO,      BETTER_HIGHER },
 	{ "binder-objects.slab_mem_bytes*", "",     METRIC_SIZE,       BETTER_LOWER },
+	/* apps: cold starts and deaths are per-trial counts (many a trial), a
+	 * launch failure or a binder failure is rare: the share of trials */
+	{ "apps.cold_starts",             "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "apps.warm_starts",             "",       METRIC_COUNT,      BETTER_HIGHER },
+	{ "apps.switches",                "",       METRIC_COUNT,      BETTER_NEITHER },
+	{ "apps.launch_failures",         "",       METRIC_EVENTS,     BETTER_LOWER },
+	{ "apps.binder_*_failures",       "",       METRIC_EVENTS,     BETTER_LOWER },
+	{ "apps.*_launch_p*_ms",          "",       METRIC_TIME,       BETTER_LOWER },
+	{ "apps.deaths*",                 "",       METRIC_COUNT,      BETTER_LOWER },
+	{ "apps.alive_*",                 "",       METRIC_COUNT,      BETTER_HIGHER },
 	{ "spawn.spawn_per_s",            "",       METRIC_THROUGHPUT, BETTER_HIGHER },
 	{ "spawn.spawn_ns_per_spawn",     "",       METRIC_TIME,       BETTER_LOWER },
 	{ "spawn.spawn_failures",         "",       METRIC_EVENTS,      BETTER_LOWER },

@@ -9,7 +9,9 @@
 
 #include "common/jsonl.h"
 #include "common/proto/protocol.h"
+#include "common/proto/app-tiers.h"
 #include "common/util.h"
+#include "analysis/parse/app_timeline.h"
 #include "analysis/trace/trace.h"
 
 /* Lanes that are not guest processes. */
@@ -17,6 +19,7 @@ enum {
 	PID_AGENT = PERFETTO_SYNTHETIC_PID,
 	PID_VICTIMS = PERFETTO_SYNTHETIC_PID + 1,
 	PID_WORKLOADS = PERFETTO_SYNTHETIC_PID + 2,
+	PID_APPS = PERFETTO_SYNTHETIC_PID + 3,
 };
 
 /* Sort ranks at equal ts: metadata, counters, slices (longer first), instants. */
@@ -643,6 +646,61 @@ static void read_out(struct builder *b, const char *dir)
 	strlist_clear(&os.workloads);
 }
 
+/* ---- the apps workload: a lane per app ---- */
+
+/* The end of app A's span holding T (T itself when none does). */
+static uint64_t span_end(const struct app_timeline *tl, int a, uint64_t t)
+{
+	for (size_t i = 0; i < tl->n_spans; i++)
+		if (tl->spans[i].app == a && tl->spans[i].begin_ns <= t && t < tl->spans[i].end_ns)
+			return tl->spans[i].end_ns;
+	return t;
+}
+
+static void draw_apps(struct builder *b, const char *dir)
+{
+	struct app_timeline tl;
+	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_OUT]);
+	int rc = app_timeline_read(path, &tl);
+	free(path);
+	if (rc < 0)
+		return;
+	for (unsigned a = 0; a < tl.napps; a++) {
+		char name[32];
+		snprintf(name, sizeof(name), "app-%02u", a);
+		metadata(b, "thread_name", PID_APPS, (int)a + 1, name);
+		b->counts->app_lanes++;
+	}
+	for (size_t i = 0; i < tl.n_spans; i++) {
+		const struct app_span *sp = &tl.spans[i];
+		json_t *args = json_object();
+		json_object_set_new(args, "tier", json_string(app_tier_name(sp->tier)));
+		json_object_set_new(args, "running", json_boolean(sp->alive));
+		slice(b, sp->alive ? app_tier_name(sp->tier) : "dead", "app-state", PID_APPS, sp->app + 1,
+		      sp->begin_ns, sp->end_ns, args);
+	}
+	/* a launch inside its state's slice: cut where that ends (a death mid-launch) */
+	for (size_t i = 0; i < tl.n_launches; i++) {
+		const struct app_launch_mark *l = &tl.launches[i];
+		uint64_t end = l->t_ns + (l->ms > 0 ? (uint64_t)(l->ms * 1e6) : 0);
+		uint64_t cap = span_end(&tl, l->app, l->t_ns);
+		json_t *args = json_object();
+		json_object_set_new(args, "ms", json_real(l->ms));
+		json_object_set_new(args, "ok", json_boolean(l->ok));
+		slice(b, l->cold ? "cold start" : "warm start", "app-launch", PID_APPS, l->app + 1, l->t_ns,
+		      end < cap ? end : cap, args);
+	}
+	for (size_t i = 0; i < tl.n_deaths; i++) {
+		const struct app_death_mark *d = &tl.deaths[i];
+		json_t *args = json_object();
+		json_object_set_new(args, "tier", json_string(app_tier_name(d->tier)));
+		json_object_set_new(args, "signal", json_integer(d->signal));
+		instant(b, d->signal ? "killed" : "exited", "app-death", PID_APPS, d->app + 1, d->t_ns,
+			args);
+	}
+	app_timeline_release(&tl);
+}
+
 /* ---- assembly ---- */
 
 static int by_time(const void *pa, const void *pb)
@@ -701,6 +759,7 @@ json_t *perfetto_trace(const char *dir, json_t *other_data, struct perfetto_coun
 	counts->have_ctl = jsonl_read_file(path, ctl_line, &cs) >= 0;
 	free(path);
 	read_out(&b, dir);
+	draw_apps(&b, dir);
 
 	name_threads(&b);
 	metadata(&b, "process_name", PID_AGENT, PID_AGENT, "guest agent: memory and PSI (ctl.jsonl)");
@@ -710,6 +769,11 @@ json_t *perfetto_trace(const char *dir, json_t *other_data, struct perfetto_coun
 	sort_index(&b, PID_AGENT, -3);
 	sort_index(&b, PID_VICTIMS, -2);
 	sort_index(&b, PID_WORKLOADS, -1);
+	if (counts->app_lanes) {
+		metadata(&b, "process_name", PID_APPS, PID_APPS,
+			 "apps: state, launches and deaths per app (out.log)");
+		sort_index(&b, PID_APPS, 0);
+	}
 
 	qsort(b.ev, b.n, sizeof(*b.ev), by_time);
 	json_t *events = json_array();

@@ -21,7 +21,11 @@
  *                two heartbeats; the agent's other lines as instants.
  *   out.log      each workload's phase-begin/phase-end pairs as slices (an
  *                unfinished phase runs to the trace's end, args.unfinished),
- *                its other events as instants.
+ *                its other events as instants. The apps workload's apps
+ *                (app_timeline.h) get a lane each in the process "apps":
+ *                their tier as slices ("dead" while not running), their
+ *                launches as slices inside them ("cold start", "warm
+ *                start"), their deaths as instants.
  *
  * Times: ts and dur in microseconds, from the guest's CLOCK_MONOTONIC ns
  * (perf -k mono, t_mono_ns).  pid and tid are the guest's, from the trace;
@@ -46,6 +50,7 @@ struct perfetto_counts {
 	size_t stalls;          /* of the slices: reclaim and compaction stalls */
 	size_t victims;
 	size_t phases;
+	size_t app_lanes;       /* apps of the apps workload, a lane each */
 	uint64_t lost_events;   /* perf's LOST records, summed */
 	bool have_perf, have_kmsg, have_ctl, have_out;
 };

@@ -32,6 +32,8 @@ static const struct metric_def lab_metrics[] = {
 	 * how often each variant tries and fails is evidence, not a quality */
 	{ "binder_page_array_order3*",    "count",  METRIC_COUNT,      BETTER_NEITHER },
 	{ "binder_mmap_stall_ms",         "ms",     METRIC_TIME,       BETTER_LOWER },
+	/* the apps workload's cold starts as the trace saw them: fewer is better */
+	{ "apps_cold_starts_trace",       "count",  METRIC_COUNT,      BETTER_LOWER },
 	{ "prepare_target_met",           "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
 	{ "prepare_held",                 "ok",     METRIC_OUTCOME,    BETTER_HIGHER },
 	{ "recorder_pinned_kb",           "KiB",    METRIC_SIZE,       BETTER_NEITHER },

@@ -83,12 +83,18 @@
  *       (the trace counts fall short of vmstat's by at most the events perf
  *       lost: tests/integration/recording.sh holds them to that)
  *   binder_page_array_order3   order-3 zeroed compound allocations  count  trace
- *                              by the binder-mmap processes: binder's page array
+ *                              by the binder-mmap processes or the apps
+ *                              (app-NN): binder's page array
  *                              (kcalloc, or kvcalloc's kmalloc try; window.h)
  *   binder_page_array_order3_failed  those that found no page      count  trace
  *                              (kvcalloc then falls back to vmalloc)
- *   binder_mmap_stall_ms       the binder-mmap processes' direct   ms     trace
+ *   binder_mmap_stall_ms       those processes' direct             ms     trace
  *                              reclaim and compaction stall time
+ *   apps_cold_starts_trace     task_rename to "app-*": the apps      count  trace
+ *                              workload's cold starts (app_launches.h;
+ *                              only in a trial where apps reported
+ *                              apps.cold_starts and task:task_rename was
+ *                              recorded)
  * Stalls (trace; K = direct_reclaim, memcg_reclaim, direct_compaction; stall.h)
  *   K_stall_count              completed begin/end pairs           count  trace
  *   K_stall_total_us, K_stall_p50_us, K_stall_p99_us, K_stall_max_us      us  trace
@@ -146,6 +152,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "analysis/trace/app_launches.h"
 #include "analysis/trace/window.h"
 #include "common/proto/lmkd-config.h"
 #include "common/proto/protocol.h"
@@ -553,10 +560,29 @@ static void note_ctl(json_t *record, void *ctx)
 	}
 }
 
+/* What the workload window counts from the trace. */
+struct window_counts {
+	struct stall_window stalls;
+	struct app_launches apps;
+};
+
 static void window_sample(const struct perf_sample *s, const struct trace *t, void *ctx)
 {
+	struct window_counts *w = ctx;
 	(void)t;
-	stall_window_sample(ctx, s);
+	stall_window_sample(&w->stalls, s);
+	app_launches_sample(&w->apps, s);
+}
+
+/* The apps' cold starts from the trace, beside the count the apps workload
+ * reported (its apps.cold_starts, from out.log), when task_rename was
+ * recorded. */
+static void app_launch_metrics(struct metric_set *m, const struct ctl_notes *e,
+			       const struct app_launches *l, bool have_trace)
+{
+	if (metric_set_get(m, "apps.cold_starts") && have_trace && e->have_start && e->have_end &&
+	    e->recorded && strstr(e->recorded, APP_TRACE_EVENT))
+		ADD(m, "apps_cold_starts_trace", l->renames, "count", "trace");
 }
 
 /* vmstat over the window, and the trace's count of the same things. */
@@ -684,13 +710,14 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	jsonl_read_file(ctl, note_ctl, &ctl_said);
 	free(ctl);
-	struct stall_window window;
-	stall_window_init(&window, ctl_said.start_ns, ctl_said.end_ns, ctl_said.recorded);
+	struct window_counts window;
+	stall_window_init(&window.stalls, ctl_said.start_ns, ctl_said.end_ns, ctl_said.recorded);
+	app_launches_init(&window.apps, ctl_said.start_ns, ctl_said.end_ns);
 	struct trace trace;
 	trace_read(dir, &trace, window_sample, &window);
-	stall_window_finish(&window);
+	stall_window_finish(&window.stalls);
 	bool have_trace = trace.have_trace, have_kmsg = trace.have_kmsg;
-	window_metrics(&m, dir, &ctl_said, &window, have_trace);
+	window_metrics(&m, dir, &ctl_said, &window.stalls, have_trace);
 
 	if (have_trace) {
 		stall_metrics(&m, &trace.stalls);
@@ -740,6 +767,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		workload_lines_parse(outlog, outlog_len, &lines, &m);
 		workload_lines_metrics(&lines, &m);
 	}
+	app_launch_metrics(&m, &ctl_said, &window.apps, have_trace);
 
 	bool partial = !after_complete(dir) || !ctl_said.saw_exit;
 	json_t *o = json_object();
@@ -779,7 +807,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	snap_free(&slab);
 	snap_free(&binder);
 	trace_release(&trace);
-	stall_window_release(&window);
+	stall_window_release(&window.stalls);
 	free(ctl_said.recorded);
 	metric_set_clear(&m);
 	return 0;

@@ -11,6 +11,7 @@
 #include "common/proto/protocol.h"
 #include "analysis/trace/oom_victims.h"
 #include "plot.h"
+#include "report_app_timeline.h"
 #include "report_trace.h"
 #include "analysis/stats/stats.h"
 
@@ -780,6 +781,41 @@ out:
 	strbuf_release(&plots);
 }
 
+/* ---- the apps workload's timeline, one trial of each group ---- */
+
+static void fig_apps(struct ctx *c)
+{
+	const struct run_data *rd = c->rd;
+	/* without gnuplot the other figures say why they are missing; a run
+	 * without the apps workload has no such figure to miss */
+	if (!c->plot_ok)
+		return;
+	for (size_t g = 0; g < rd->labels.n; g++) {
+		/* the group's first ok trial with app events */
+		for (size_t i = 0; i < rd->n; i++) {
+			const struct run_trial *t = &rd->trials[i];
+			if (!trial_ok(t) || strcmp(t->label, rd->labels.items[g]))
+				continue;
+			struct strbuf s = STRBUF_INIT, cap = STRBUF_INIT;
+			if (app_timeline_script(&c->plot, t->dir, t->trial, &s, &cap) == 0) {
+				char *id = xasprintf("apps-%s", rd->labels.items[g]);
+				char *title = xasprintf("Apps over trial %u of %s: states, deaths, PSI", t->index,
+							rd->labels.items[g]);
+				draw(c, id, title, s.buf, PLOT_HEIGHT,
+				     xasprintf("The first ok trial of %s with the apps workload: %s", rd->labels.items[g],
+					       cap.buf));
+				free(id);
+				free(title);
+				strbuf_release(&s);
+				strbuf_release(&cap);
+				break;
+			}
+			strbuf_release(&s);
+			strbuf_release(&cap);
+		}
+	}
+}
+
 /* ---- all of them ---- */
 
 void report_figures_build(const struct run_data *rd, struct report_figures *out)
@@ -811,6 +847,7 @@ void report_figures_build(const struct run_data *rd, struct report_figures *out)
 	fig_latency(&c);
 	fig_buddyinfo(&c);
 	fig_memory(&c);
+	fig_apps(&c);
 
 	for (size_t i = 0; i < rd->n; i++)
 		trial_trace_release(&c.traces[i]);

@@ -16,6 +16,9 @@
  *   buddyinfo        free blocks per order before the workload (after the
  *                    prepare step, and at boot), median and range of trials
  *   memory           MemAvailable over the trial from the agent's heartbeats
+ *   apps-<group>     the apps workload's timeline in the group's first ok
+ *                    trial that ran it (report_app_timeline.h); no figure
+ *                    at all in a run without it
  */
 #ifndef OOMLAB_REPORT_FIGURES_H
 #define OOMLAB_REPORT_FIGURES_H

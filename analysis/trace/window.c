@@ -68,7 +68,15 @@ static bool is(const struct perf_sample *s, const char *event)
 	return !strcmp(s->event, event);
 }
 
+/* The processes whose binder mmaps are counted: binder-mmap's openers, and
+ * the apps workload's apps, each named app-NN (app_launches.h). */
 #define OPENER_COMM "binder-mmap"
+#define APP_COMM_PREFIX_LEN 4
+
+static bool is_opener(const char *comm)
+{
+	return comm && (!strcmp(comm, OPENER_COMM) || !strncmp(comm, "app-", APP_COMM_PREFIX_LEN));
+}
 
 static void page_array_sample(struct stall_window *w, const struct perf_sample *s)
 {
@@ -111,7 +119,7 @@ void stall_window_sample(struct stall_window *w, const struct perf_sample *s)
 
 	if (is(s, "vmscan:mm_vmscan_direct_reclaim_begin") && inside(w, s->t_ns))
 		w->direct_reclaims++;
-	if (s->comm && !strcmp(s->comm, OPENER_COMM) && inside(w, s->t_ns)) {
+	if (is_opener(s->comm) && inside(w, s->t_ns)) {
 		w->opener_seen = true;
 		if (is(s, "kmem:mm_page_alloc"))
 			page_array_sample(w, s);

@@ -27,7 +27,9 @@
  * binder's page array, the allocation the kcalloc/kvcalloc change is about:
  * the order-3 zeroed compound pages (kmem:mm_page_alloc, order=3, gfp_flags
  * with __GFP_ZERO and __GFP_COMP) that the binder-mmap workload's processes
- * (comm "binder-mmap") allocate; kcalloc's one try, or kvcalloc's kmalloc
+ * (comm "binder-mmap") or the apps workload's apps (comm "app-NN": the
+ * array of a --binder-map 4M mapping; Android's 1 MiB one needs 8 KiB, from
+ * kmalloc-8k's slabs, which this does not count) allocate; kcalloc's one try, or kvcalloc's kmalloc
  * try (with __GFP_NORETRY), which falls back to vmalloc when it fails.
  * Their failures (page and pfn 0) are counted apart, and so is the time the
  * same processes spent stalled in direct reclaim and compaction (begin/end
@@ -64,8 +66,8 @@ struct stall_window {
 	uint64_t compaction_stalls;
 	struct window_attempt *pending;	/* one open attempt per thread at most */
 	size_t n_pending, alloc_pending;
-	/* binder's page array, by the binder-mmap processes */
-	bool opener_seen;		/* a binder-mmap sample in the window */
+	/* binder's page array, by the binder-mmap processes or the apps */
+	bool opener_seen;		/* a sample of theirs in the window */
 	uint64_t page_array_allocs, page_array_failed;
 	uint64_t opener_stall_ns;
 	struct window_stall *stalls;	/* their open reclaim/compaction begins */

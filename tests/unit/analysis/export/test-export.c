@@ -238,6 +238,72 @@ static void test_perfetto_empty_folder(void **state)
 	free(dir);
 }
 
+/* The apps workload's out.log: a lane per app with its states, launches and
+ * deaths. App 0 starts cold (100 ms), goes cached, is killed; app 1 starts
+ * cold while that happens, and app 0 comes back cold. */
+static void test_perfetto_app_lanes(void **state)
+{
+	static const char out_log[] =
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-state\",\"t_mono_ns\":1000000000,\"app\":0,\"pid\":0,\"tier\":\"foreground\"}\n"
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-launch\",\"t_mono_ns\":1000000000,\"app\":0,\"pid\":50,\"kind\":\"cold\",\"ms\":100,\"ok\":true}\n"
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-state\",\"t_mono_ns\":1200000000,\"app\":0,\"pid\":50,\"tier\":\"cached\"}\n"
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-state\",\"t_mono_ns\":1200000000,\"app\":1,\"pid\":0,\"tier\":\"foreground\"}\n"
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-death\",\"t_mono_ns\":1250000000,\"app\":0,\"pid\":50,\"signal\":9,\"tier\":\"cached\"}\n"
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-launch\",\"t_mono_ns\":1200000000,\"app\":1,\"pid\":51,\"kind\":\"cold\",\"ms\":150,\"ok\":true}\n"
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-state\",\"t_mono_ns\":1400000000,\"app\":0,\"pid\":0,\"tier\":\"foreground\"}\n"
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-state\",\"t_mono_ns\":1400000000,\"app\":1,\"pid\":51,\"tier\":\"visible\"}\n"
+		"{\"type\":\"event\",\"workload\":\"apps\",\"name\":\"app-launch\",\"t_mono_ns\":1400000000,\"app\":0,\"pid\":52,\"kind\":\"cold\",\"ms\":200,\"ok\":true}\n";
+	char *dir = xasprintf("%s/apps", (char *)*state);
+	char *out = xasprintf("%s/out.log", dir);
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	assert_int_equal(write_file_atomic(out, out_log, strlen(out_log)), 0);
+	struct perfetto_counts counts;
+	json_t *trace = perfetto_trace(dir, NULL, &counts);
+	assert_non_null(trace);
+	assert_int_equal(counts.app_lanes, 2);
+	json_t *ev = json_object_get(trace, "traceEvents");
+	int apps_pid = PERFETTO_SYNTHETIC_PID + 3;
+	size_t i, cold = 0, fg = 0, dead = 0, killed = 0, lanes = 0;
+	json_t *e;
+	json_array_foreach(ev, i, e) {
+		if (json_integer_value(json_object_get(e, "pid")) != apps_pid)
+			continue;
+		const char *ph = json_string_value(json_object_get(e, "ph"));
+		const char *name = json_string_value(json_object_get(e, "name"));
+		json_int_t tid = json_integer_value(json_object_get(e, "tid"));
+		double ts = json_number_value(json_object_get(e, "ts"));
+		double dur = json_number_value(json_object_get(e, "dur"));
+		if (!strcmp(ph, "M") && !strcmp(name, "thread_name"))
+			lanes++;
+		if (!strcmp(ph, "X") && !strcmp(name, "cold start")) {
+			cold++;
+			/* app 0's first: 100 ms from 1 s */
+			if (tid == 1 && ts == 1000000.0)
+				assert_true(dur == 100000.0);
+		}
+		if (!strcmp(ph, "X") && !strcmp(name, "foreground"))
+			fg++;
+		if (!strcmp(ph, "X") && !strcmp(name, "dead")) {
+			dead++;
+			/* app 0 from its kill at 1.25 s to its cold start at 1.4 s */
+			assert_int_equal(tid, 1);
+			assert_true(ts == 1250000.0 && dur == 150000.0);
+		}
+		if (!strcmp(ph, "i") && !strcmp(name, "killed")) {
+			killed++;
+			assert_int_equal(tid, 1);
+		}
+	}
+	assert_int_equal(lanes, 2);
+	assert_int_equal(cold, 3);
+	assert_int_equal(fg, 3);
+	assert_int_equal(dead, 1);
+	assert_int_equal(killed, 1);
+	json_decref(trace);
+	free(out);
+	free(dir);
+}
+
 /* ---- the metrics table ---- */
 
 /* binder-kcalloc's trial booted on icount; stock's trial.json names no clock
@@ -474,6 +540,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_perfetto_slices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_perfetto_victims_and_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_perfetto_empty_folder, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_perfetto_app_lanes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_csv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_json, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trials_without_a_record, setup, teardown),

@@ -149,6 +149,39 @@ static void raw_page_arrays_count(void **state)
 	stall_window_release(&w);
 }
 
+/* The apps workload's apps (app-NN) map binder too: their page arrays count,
+ * and so do their stalls; another process's do not. */
+static void apps_page_arrays_count(void **state)
+{
+	static const char *const lines[] = {
+		"app-03 400/400 [000] 10.000000000: " PAGE_ARRAY,
+		"app-11 401/401 [001] 11.000000000: " PAGE_ARRAY_FAILED,
+		"app-11 401/401 [001] 12.000000000: " RECLAIM,
+		"app-11 401/401 [001] 12.250000000: " RECLAIM_END,
+		"apps 399/399 [000] 13.000000000: " PAGE_ARRAY,
+		"apple 402/402 [000] 14.000000000: " PAGE_ARRAY,
+	};
+	struct stall_window w;
+
+	(void)state;
+	stall_window_init(&w, 8000000000ULL, 90000000000ULL, all_events);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char *line = xstrdup(lines[i]);
+		struct perf_sample s;
+		uint64_t lost;
+
+		assert_int_equal(perf_script_parse_line(line, &s, &lost), PERF_LINE_SAMPLE);
+		stall_window_sample(&w, &s);
+		free(line);
+	}
+	stall_window_finish(&w);
+	assert_true(w.opener_seen);
+	assert_int_equal(w.page_array_allocs, 2);
+	assert_int_equal(w.page_array_failed, 1);
+	assert_int_equal(w.opener_stall_ns, 250000000);
+	stall_window_release(&w);
+}
+
 /* Without mm_compaction_suitable recorded, a skipped attempt cannot be
  * told from a counted one: no compaction count, reclaim still. */
 static void needs_the_events(void **state)
@@ -176,6 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counts_like_vmstat),
 		cmocka_unit_test(raw_page_arrays_count),
+		cmocka_unit_test(apps_page_arrays_count),
 		cmocka_unit_test(needs_the_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
