@@ -327,6 +327,16 @@ int write_file_str(const char *path, const char *s)
 	return write_file_atomic(path, s, strlen(s));
 }
 
+int write_script(const char *path, const char *text, struct strbuf *err)
+{
+	int rc = write_file_str(path, text);
+	if (rc == 0)
+		rc = chmod(path, 0755);
+	if (rc < 0)
+		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	return rc;
+}
+
 bool path_exists(const char *path)
 {
 	struct stat st;

@@ -67,6 +67,8 @@ char *read_file(const char *path, size_t *len);
 /* Writes to PATH.tmp.<pid> then renames, so readers never see half a file. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int write_file_str(const char *path, const char *s);
+/* Writes TEXT to PATH (atomically) as a program: mode 0755; -1 with the reason in ERR. */
+int write_script(const char *path, const char *text, struct strbuf *err);
 bool path_exists(const char *path);
 bool is_dir(const char *path);
 int mkdir_p(const char *path, unsigned mode);

@@ -68,11 +68,7 @@ int slurm_run_write(struct slurm_run *r, struct strbuf *err)
 			continue;
 		char *path = in_slurm_dir(r, slurm_script_name(s));
 		char *text = slurm_script_text(&spec, s);
-		int rc = write_file_str(path, text);
-		if (rc == 0)
-			rc = chmod(path, 0755);
-		if (rc < 0)
-			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+		int rc = write_script(path, text, err);
 		free(text);
 		free(path);
 		if (rc < 0)

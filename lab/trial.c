@@ -183,11 +183,7 @@ static int write_reproduce(const char *dir, const char *cmdline, const char *ini
 		"%s"
 		"exec %s\n", initramfs, slow, cmdline);
 	free(slow);
-	int rc = write_file_str(path, text);
-	if (rc == 0)
-		rc = chmod(path, 0755);
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
+	int rc = write_script(path, text, err);
 	free(text);
 	free(path);
 	return rc;
