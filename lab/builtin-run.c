@@ -928,8 +928,8 @@ int cmd_run(int argc, char **argv)
 			 "with --resume: build the kernels, selftests and guest images the run needs, "
 			 "boot nothing (a Slurm run's build job)"),
 		OPT_ULONG(0, "rounds", &p.rounds, "R", 1, 100000,
-			  "with --resume: run only the trials of the first R rounds (a sequential "
-			  "Slurm run's shards, round by round)"),
+			  "run only the trials of the first R rounds, then stop as an interrupted run "
+			  "does (a sequential Slurm run's shards, round by round; lab bisect's looks)"),
 		OPT_FLAG(0, "slurm", &slurm.on,
 			 "submit the run to Slurm instead of running it here: a build job, a job array "
 			 "of shards, a merge job; with --until-decided round by round, a decision job "
@@ -960,8 +960,8 @@ int cmd_run(int argc, char **argv)
 	bool seed_given = seed > 0;
 	if (!slurm.on && (slurm.shards || slurm.cache || slurm.sbatch.n))
 		die_usage("run: --slurm-shards, --slurm-cache and --sbatch go with --slurm");
-	if ((p.build_only || p.rounds || slurm_look) && !resume)
-		die_usage("run: --build-only, --rounds and --slurm-look go with --resume (the run)");
+	if ((p.build_only || slurm_look) && !resume)
+		die_usage("run: --build-only and --slurm-look go with --resume (the run)");
 	if (slurm.on && (resume || p.shard_n > 1))
 		die_usage("run: --slurm makes its own shards (--slurm-shards N); lab run --resume RUN "
 			  "resubmits a Slurm run");

@@ -10,6 +10,7 @@ int cmd_profiles(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "results", cmd_results, "list the stored runs, summarise one, import run folders" },
 	{ "report", cmd_report, "write an HTML report of a run: comparison, figures, environment" },
 	{ "export", cmd_export, "export a run for Perfetto, perf or spreadsheets (csv, json)" },
+	{ "bisect", cmd_bisect, "find the commit that moved a metric, steps that know the noise" },
 };
 
 static void print_usage(FILE *out)

@@ -1,0 +1,728 @@
+/*
+ * lab bisect: the first commit of a git range that moved a metric, each
+ * step a sequential run of the midpoint against the endpoints' trials, the
+ * error budget spread over the steps (bisect-plan.h; docs/STATISTICS.md,
+ * "Bisection"). Every run is an ordinary `lab run` child (its folder one
+ * that compare, report and export read); the bisect folder keeps the
+ * settings (bisect.json), the variants and experiments it made, and a log.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fnmatch.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/compare/compare.h"
+#include "analysis/stats/stats.h"
+#include "bisect-judge.h"
+#include "bisect-plan.h"
+#include "builtin.h"
+#include "common/paths.h"
+#include "common/run-command.h"
+#include "experiment.h"
+#include "git-tree.h"
+#include "options.h"
+
+#define BISECT_JSON "bisect.json"
+#define DEFAULT_MAX_STEP_TRIALS 8
+#define DEFAULT_SKIPS 2
+#define BISECT_ALPHA 0.05
+/* exit statuses beside 0 (named), 1 (error) and 2 (bad input) */
+#define EXIT_NO_DIFFERENCE 3
+#define EXIT_NOT_NARROWED 4
+
+static const char bisect_usage_head[] =
+	"usage: lab bisect --git DIR --good REF --bad REF --experiment E --metric M [options]\n"
+	"       lab bisect --resume FOLDER\n"
+	"\n"
+	"Finds the first bad commit between good and bad (first-parent history) on the\n"
+	"metric M of experiment E, as git bisect does, with steps that know the noise:\n"
+	"  1. good and bad run as one sequential run on M (M its primary, alpha 0.05);\n"
+	"     unless they differ, the bisection stops: good and bad do not differ on M.\n"
+	"  2. each step builds the midpoint commit (a variant 'git DIR COMMIT') and runs\n"
+	"     its trials in rounds; at each look from the third trial it tests them\n"
+	"     against good's trials and against bad's, each at the step's level\n"
+	"     alpha/K with O'Brien-Fleming boundaries: like bad when it differs from\n"
+	"     good the way bad does, like good when it differs from bad towards good.\n"
+	"     K = ceil(log2(candidates)) + skips is the most steps the bisection takes,\n"
+	"     so it names a wrong commit at most alpha of the time.\n"
+	"  3. a step that stays undecided at --max-trials, or differs from both, a\n"
+	"     commit that does not build and a kernel that does not boot are skipped\n"
+	"     (git bisect skip): they stay in the range, the next step takes the\n"
+	"     untested commit nearest the middle.\n"
+	"Every run is an ordinary run folder (compare, report, export read it) under\n"
+	"the bisect folder, which holds bisect.json and a log (in the spirit of git\n"
+	"bisect log). Exit status: 0 the first bad commit is named; 3 good and bad do\n"
+	"not differ on M; 4 the steps (or skips) ran out before one commit was left:\n"
+	"the candidates left are listed; 1 an error; 2 bad input.\n"
+	"\n";
+
+struct bisect {
+	char *dir;
+	json_t *meta;		/* bisect.json */
+	const char *repo, *metric, *exp_name;
+	size_t max_trials;
+	unsigned skips, jobs, max_steps;
+	double alpha, step_alpha;
+	struct strlist commits, subjects;	/* the candidates, oldest first */
+	char *good, *bad;	/* commit ids */
+	char *endpoints;	/* the endpoint run's folder */
+	int bad_dir;
+	FILE *log;
+};
+
+static int git_capture(const char *repo, const char *const *args, struct strbuf *out)
+{
+	struct strlist argv = STRLIST_INIT;
+	strlist_push(&argv, "git");
+	strlist_push(&argv, "-C");
+	strlist_push(&argv, repo);
+	for (const char *const *a = args; *a; a++)
+		strlist_push(&argv, *a);
+	int rc = capture_command(strlist_argv(&argv), NULL, out);
+	strlist_clear(&argv);
+	return rc;
+}
+
+static char *commit_subject(const char *repo, const char *commit)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *args[] = { "log", "-1", "--format=%s", commit, NULL };
+	char *s = xstrdup(git_capture(repo, args, &out) == 0 ? strbuf_first_line(&out) : "");
+	strbuf_release(&out);
+	return s;
+}
+
+static char *short_id(const char *commit)
+{
+	return xstrndup(commit, 12);
+}
+
+/* A child `lab` (this binary) with the bisect's variants on its path. */
+static int run_lab(const struct bisect *b, const char *const *args, const char *out_path,
+		   const char *err_path)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len < 0)
+		die("bisect: cannot find the lab binary: %s", strerror(errno));
+	exe[len] = '\0';
+	const char *old = getenv("OOMLAB_VARIANT_PATH");
+	char *path = old && *old ? xasprintf("OOMLAB_VARIANT_PATH=%s/variants:%s", b->dir, old)
+				 : xasprintf("OOMLAB_VARIANT_PATH=%s/variants", b->dir);
+	const char *env[] = { path, NULL };
+	struct strlist argv = STRLIST_INIT;
+	strlist_push(&argv, exe);
+	if (quiet)
+		strlist_push(&argv, "--quiet");
+	for (const char *const *a = args; *a; a++)
+		strlist_push(&argv, *a);
+	struct child_process cp = { .argv = strlist_argv(&argv), .env = env, .out_path = out_path,
+				    .err_path = err_path };
+	int rc = run_command(&cp);
+	strlist_clear(&argv);
+	free(path);
+	if (interrupted_by)
+		exit(128 + interrupted_by);
+	return rc;
+}
+
+/* The variant folder of COMMIT under the bisect folder; its name. */
+static char *make_variant(const struct bisect *b, const char *name, const char *commit)
+{
+	char *dir = xasprintf("%s/variants/%s", b->dir, name);
+	char *source = xasprintf("%s/source", dir), *readme = xasprintf("%s/README", dir);
+	char *line = xasprintf("git %s %s\n", b->repo, commit);
+	char *about = xasprintf("%s: commit %s of %s (lab bisect)\n", name, commit, b->repo);
+	if (mkdir_p(dir, 0755) < 0 || write_file_str(source, line) < 0 || write_file_str(readme, about) < 0)
+		die("bisect: cannot write %s: %s", dir, strerror(errno));
+	free(dir);
+	free(source);
+	free(readme);
+	free(line);
+	free(about);
+	return xstrdup(name);
+}
+
+static bool key_is(const char *line, const char *const *keys)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	for (const char *const *k = keys; *k; k++) {
+		size_t n = strlen(*k);
+		if (!strncmp(line, *k, n) && strchr(" \t=", line[n]))
+			return true;
+	}
+	return false;
+}
+
+/* The user's experiment with the bisect's design: its variants, the metric
+ * as the only headline (and the primary of the endpoint run), the trials.
+ * Everything else (profile, clock, workloads, margins) as the user wrote it. */
+static char *make_experiment(const struct bisect *b, const char *name, const char *variants,
+			     bool endpoints)
+{
+	static const char *const replaced[] = { "variants", "baseline", "aa", "debug", "trials",
+						"until_decided", "max_trials", "metrics", "primary",
+						"parametric", NULL };
+	const char *text = json_string_value(json_object_get(b->meta, "experiment_text"));
+	struct strbuf out = STRBUF_INIT;
+	char *copy = xstrdup(text);
+	for (char *line = copy, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!key_is(line, replaced))
+			strbuf_addf(&out, "%s\n", line);
+	}
+	free(copy);
+	strbuf_addf(&out, "# lab bisect's design\nvariants = %s\nmetrics = %s\n", variants, b->metric);
+	if (json_is_true(json_object_get(b->meta, "parametric")))
+		strbuf_addf(&out, "parametric = %s\n", b->metric);
+	if (endpoints)
+		strbuf_addf(&out, "primary = %s\nuntil_decided = yes\nmax_trials = %zu\n", b->metric,
+			    b->max_trials);
+	else
+		strbuf_addf(&out, "trials = %zu\n", b->max_trials);
+	char *dir = xasprintf("%s/experiments", b->dir);
+	char *path = xasprintf("%s/%s.conf", dir, name);
+	if (mkdir_p(dir, 0755) < 0 || write_file_str(path, out.buf) < 0)
+		die("bisect: cannot write %s: %s", path, strerror(errno));
+	free(dir);
+	strbuf_release(&out);
+	return path;
+}
+
+static void save_meta(const struct bisect *b)
+{
+	char *path = xasprintf("%s/" BISECT_JSON, b->dir);
+	char *text = json_dumps(b->meta, JSON_INDENT(2));
+	if (!text || write_file_str(path, text) < 0)
+		die("bisect: cannot write %s: %s", path, strerror(errno));
+	free(text);
+	free(path);
+}
+
+static void logf_(struct bisect *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void logf_(struct bisect *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(b->log, fmt, ap);
+	va_end(ap);
+	fflush(b->log);
+}
+
+/* ---- a new bisection: the range, the design, the folder ---- */
+
+static void resolve_or_die(const char *repo, const char *ref, const char *option, char **commit)
+{
+	char *tree = NULL;
+	struct strbuf err = STRBUF_INIT;
+	if (git_resolve(repo, ref, &tree, commit, &err) < 0)
+		die_usage("bisect: %s %s: %s", option, ref, err.buf);
+	if (!**commit)
+		die_usage("bisect: %s %s: a tree, not a commit", option, ref);
+	free(tree);
+}
+
+static void list_candidates(struct bisect *b)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *anc[] = { "merge-base", "--is-ancestor", b->good, b->bad, NULL };
+	if (git_capture(b->repo, anc, &out) != 0)
+		die_usage("bisect: --good %.12s is not an ancestor of --bad %.12s", b->good, b->bad);
+	char *range = xasprintf("%s..%s", b->good, b->bad);
+	const char *args[] = { "rev-list", "--first-parent", "--reverse", range, NULL };
+	strbuf_reset(&out);
+	if (git_capture(b->repo, args, &out) != 0)
+		die("bisect: git rev-list %s failed: %s", range, strbuf_first_line(&out));
+	for (char *line = out.buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		strlist_push(&b->commits, line);
+	}
+	if (!b->commits.n)
+		die_usage("bisect: --good and --bad are the same commit");
+	free(range);
+	strbuf_release(&out);
+}
+
+static bool parametric_metric(const struct experiment *e, const char *metric)
+{
+	for (size_t i = 0; i < e->parametric.n; i++)
+		if (!fnmatch(e->parametric.items[i], metric, 0))
+			return true;
+	return false;
+}
+
+static void setup_new(struct bisect *b, const char *repo, const char *good, const char *bad,
+		      const char *experiment, const char *out)
+{
+	char real[PATH_MAX];
+	if (!realpath(repo, real))
+		die_usage("bisect: --git %s: %s", repo, strerror(errno));
+	b->repo = xstrdup(real);
+	resolve_or_die(b->repo, good, "--good", &b->good);
+	resolve_or_die(b->repo, bad, "--bad", &b->bad);
+	list_candidates(b);
+	struct experiment e;
+	struct strbuf err = STRBUF_INIT;
+	if (experiment_load(&e, experiment, &err) < 0)
+		die_usage("bisect: %s", err.buf);
+	char stamp[32];
+	time_t now = time(NULL);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	b->dir = out ? xstrdup(out) : xasprintf("%s/bisect-%s-%s-%.6s", results_root(), e.name, stamp, b->bad);
+	char *meta_path = xasprintf("%s/" BISECT_JSON, b->dir);
+	if (path_exists(meta_path))
+		die_usage("bisect: --out %s holds a bisection (lab bisect --resume %s goes on)", b->dir,
+			  b->dir);
+	free(meta_path);
+	if (mkdir_p(b->dir, 0755) < 0)
+		die("bisect: cannot create %s: %s", b->dir, strerror(errno));
+	b->meta = json_object();
+	json_object_set_new(b->meta, "git", json_string(b->repo));
+	json_object_set_new(b->meta, "good_ref", json_string(good));
+	json_object_set_new(b->meta, "bad_ref", json_string(bad));
+	json_object_set_new(b->meta, "good", json_string(b->good));
+	json_object_set_new(b->meta, "bad", json_string(b->bad));
+	json_object_set_new(b->meta, "experiment", json_string(e.name));
+	json_object_set_new(b->meta, "experiment_file", json_string(e.path));
+	json_object_set_new(b->meta, "experiment_text", json_string(e.text));
+	json_object_set_new(b->meta, "metric", json_string(b->metric));
+	json_object_set_new(b->meta, "parametric", json_boolean(parametric_metric(&e, b->metric)));
+	json_object_set_new(b->meta, "max_trials", json_integer((json_int_t)b->max_trials));
+	json_object_set_new(b->meta, "skips", json_integer(b->skips));
+	json_object_set_new(b->meta, "jobs", json_integer(b->jobs));
+	json_object_set_new(b->meta, "alpha", json_real(b->alpha));
+	json_t *c = json_array();
+	for (size_t i = 0; i < b->commits.n; i++)
+		json_array_append_new(c, json_string(b->commits.items[i]));
+	json_object_set_new(b->meta, "candidates", c);
+	json_object_set_new(b->meta, "steps", json_array());
+	experiment_clear(&e);
+	save_meta(b);
+}
+
+static void setup_resume(struct bisect *b, const char *folder)
+{
+	b->dir = xstrdup(folder);
+	char *path = xasprintf("%s/" BISECT_JSON, folder);
+	json_error_t je;
+	b->meta = json_load_file(path, 0, &je);
+	if (!b->meta)
+		die_usage("bisect: --resume %s: %s", folder, je.text);
+	b->repo = json_string_value(json_object_get(b->meta, "git"));
+	b->metric = json_string_value(json_object_get(b->meta, "metric"));
+	const char *good = json_string_value(json_object_get(b->meta, "good"));
+	const char *bad = json_string_value(json_object_get(b->meta, "bad"));
+	if (!b->repo || !b->metric || !good || !bad)
+		die_usage("bisect: %s: not a bisection's settings", path);
+	b->good = xstrdup(good);
+	b->bad = xstrdup(bad);
+	b->max_trials = (size_t)json_integer_value(json_object_get(b->meta, "max_trials"));
+	b->skips = (unsigned)json_integer_value(json_object_get(b->meta, "skips"));
+	if (!b->jobs)
+		b->jobs = (unsigned)json_integer_value(json_object_get(b->meta, "jobs"));
+	b->alpha = json_real_value(json_object_get(b->meta, "alpha"));
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(b->meta, "candidates"), i, c)
+		strlist_push(&b->commits, json_string_value(c));
+	if (!b->commits.n || b->max_trials < SEQUENTIAL_FIRST_LOOK || !(b->alpha > 0))
+		die_usage("bisect: %s: not a bisection's settings", path);
+	free(path);
+}
+
+/* ---- before anything boots: the budget and whether a step can decide ---- */
+
+static void say_design(struct bisect *b)
+{
+	b->max_steps = bisect_max_steps(b->commits.n, b->skips);
+	b->step_alpha = bisect_step_alpha(b->alpha, b->max_steps);
+	note("bisect %s: %zu candidate commit%s after good %.12s up to bad %.12s", b->dir, b->commits.n,
+	     b->commits.n == 1 ? "" : "s", b->good, b->bad);
+	note("budget: K = %u steps at most (ceil(log2 %zu) = %u halvings + %u skips), each step's "
+	     "tests at alpha/K = %.4g/%u = %.4g, so a wrong first bad commit at most %.4g of the time",
+	     b->max_steps, b->commits.n, b->max_steps ? b->max_steps - b->skips : 0, b->skips,
+	     b->alpha, b->max_steps ? b->max_steps : 1, b->step_alpha, b->alpha);
+	struct compare_options o;
+	compare_options_default(&o);
+	bool parametric = json_is_true(json_object_get(b->meta, "parametric"));
+	struct stats_design d = { .n = b->max_trials, .rows = 1, .parametric = parametric,
+				  .alpha = b->step_alpha, .seq_first = SEQUENTIAL_FIRST_LOOK,
+				  .min_trials = o.min_trials, .perm = o.perm };
+	struct stats_design_answer a;
+	bool can = stats_design_check(&d, &a);
+	note("design: at most %zu trials a step; the smallest p a step's test can reach there is %.3g "
+	     "(%s), its level at the last look %.3g: %s", b->max_trials, a.min_p,
+	     parametric ? "Student's t: no floor" : "permutations and Fisher: 2/C(2n,n) at best",
+	     a.level, can ? "a step can decide" : "no step can decide");
+	if (!can) {
+		if (a.smallest_n)
+			warning("bisect: at %zu trials a step no step can decide at %.3g: every commit "
+				"would be skipped; --max-trials %zu could, or a parametric metric "
+				"(the experiment's parametric = %s)", b->max_trials, b->step_alpha,
+				a.smallest_n, b->metric);
+		else
+			warning("bisect: no step can decide at %.3g with %s", b->step_alpha,
+				parametric ? "these trials" : "permutation tests: make the metric "
+				"parametric (parametric = M)");
+	}
+}
+
+/* ---- the endpoint check ---- */
+
+static char *jobs_text(const struct bisect *b)
+{
+	return xasprintf("%u", b->jobs ? b->jobs : 1);
+}
+
+static void print_table(const char *run, const char *metric, FILE *out)
+{
+	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
+	strlist_push(&runs, run);
+	strlist_push(&globs, metric);
+	compare_runs(&runs, NULL, &globs, "text", 1, false, out);
+	strlist_clear(&runs);
+	strlist_clear(&globs);
+}
+
+/* 0 when good and bad differ on M (b->bad_dir set); else the exit status. */
+static int check_endpoints(struct bisect *b)
+{
+	b->endpoints = xasprintf("%s/endpoints", b->dir);
+	char *run_json = xasprintf("%s/run.json", b->endpoints);
+	char *out = xasprintf("%s/endpoints.out", b->dir), *jobs = jobs_text(b);
+	int rc;
+	if (!path_exists(run_json)) {
+		free(make_variant(b, "good", b->good));
+		free(make_variant(b, "bad", b->bad));
+		char *conf = make_experiment(b, "endpoints", "good bad", true);
+		note("endpoints: good %.12s and bad %.12s as one sequential run on %s (its primary, "
+		     "alpha %.4g)", b->good, b->bad, b->metric, b->alpha);
+		const char *args[] = { "run", "-x", conf, "-o", b->endpoints, "-j", jobs, NULL };
+		rc = run_lab(b, args, out, NULL);
+		free(conf);
+	} else {
+		note("endpoints: resuming %s", b->endpoints);
+		const char *args[] = { "run", "--resume", b->endpoints, "-j", jobs, NULL };
+		rc = run_lab(b, args, out, NULL);
+	}
+	free(jobs);
+	free(run_json);
+	free(out);
+	if (rc == EXIT_USAGE)
+		exit(EXIT_USAGE);
+	if (rc != 0)
+		die("bisect: the endpoint run %s stopped (status %d): see above; lab bisect --resume %s "
+		    "goes on", b->endpoints, rc, b->dir);
+	bool differs;
+	const char *verdict;
+	struct strbuf err = STRBUF_INIT;
+	if (bisect_judge_endpoints(b->endpoints, "good", "bad", b->metric, &differs, &b->bad_dir,
+				   &verdict, &err) < 0)
+		die("bisect: %s: %s", b->endpoints, err.buf);
+	json_object_set_new(b->meta, "endpoints", json_pack("{s:s, s:s, s:i}", "run", "endpoints",
+							      "verdict", verdict, "direction", b->bad_dir));
+	save_meta(b);
+	logf_(b, "# endpoints: bad against good on %s: %s (run endpoints)\n", b->metric, verdict);
+	if (!differs) {
+		logf_(b, "# good and bad do not differ on %s: no bisection\n", b->metric);
+		print_table(b->endpoints, b->metric, stdout);
+		printf("\ngood and bad do not differ on %s (bad against good: %s): nothing to bisect\n",
+		       b->metric, verdict);
+		printf("bisect: %s\n", b->dir);
+		return EXIT_NO_DIFFERENCE;
+	}
+	char *gs = commit_subject(b->repo, b->good), *bs = commit_subject(b->repo, b->bad);
+	logf_(b, "git bisect good %s # %s\ngit bisect bad %s # %s\n", b->good, gs, b->bad, bs);
+	free(gs);
+	free(bs);
+	note("endpoints: bad is %s than good on %s (%s): bisecting", b->bad_dir > 0 ? "higher" : "lower",
+	     b->metric, verdict);
+	return 0;
+}
+
+/* ---- one step ---- */
+
+struct step_result {
+	enum bisect_mark mark;
+	char why[200];		/* a skip's reason, or the decision */
+	size_t trials;
+	struct bisect_look look;
+};
+
+static void last_line_of(const char *path, char *buf, size_t size)
+{
+	char *text = read_file(path, NULL);
+	buf[0] = '\0';
+	if (!text)
+		return;
+	trim(text);
+	const char *last = strrchr(text, '\n');
+	snprintf(buf, size, "%s", last ? last + 1 : text);
+	free(text);
+}
+
+static void run_step(struct bisect *b, size_t step, size_t i, struct step_result *res)
+{
+	const char *commit = b->commits.items[i];
+	char *sid = short_id(commit);
+	char *name = xasprintf("c-%s", sid);
+	char *run_name = xasprintf("step-%zu-%s", step, sid);
+	char *run = xasprintf("%s/%s", b->dir, run_name);
+	char *build_log = xasprintf("%s/%s.build.log", b->dir, run_name);
+	char *out = xasprintf("%s/%s.out", b->dir, run_name);
+	char *jobs = jobs_text(b);
+	memset(res, 0, sizeof(*res));
+	free(make_variant(b, name, commit));
+	char *conf = make_experiment(b, run_name, name, false);
+
+	note("step %zu: building %.12s (%s)", step, commit, b->subjects.items[i]);
+	const char *build[] = { "kernel", "build", name, NULL };
+	if (run_lab(b, build, build_log, build_log) != 0) {
+		char line[160];
+		last_line_of(build_log, line, sizeof(line));
+		res->mark = BISECT_SKIP;
+		snprintf(res->why, sizeof(res->why), "the build failed: %s", line);
+		goto done;
+	}
+	unsigned per_look = b->jobs > 1 ? b->jobs : 1;
+	for (size_t n = SEQUENTIAL_FIRST_LOOK;; n += per_look) {
+		if (n > b->max_trials)
+			n = b->max_trials;
+		char *rounds = xasprintf("%zu", n);
+		char *run_json = xasprintf("%s/run.json", run);
+		int rc;
+		if (!path_exists(run_json)) {
+			const char *args[] = { "run", "-x", conf, "-o", run, "--rounds", rounds, "-j", jobs, NULL };
+			rc = run_lab(b, args, out, NULL);
+		} else {
+			const char *args[] = { "run", "--resume", run, "--rounds", rounds, "-j", jobs, NULL };
+			rc = run_lab(b, args, out, NULL);
+		}
+		free(rounds);
+		free(run_json);
+		if (rc == EXIT_USAGE)
+			exit(EXIT_USAGE);
+		struct strbuf err = STRBUF_INIT;
+		int judged = bisect_judge_look(b->endpoints, run, name, "good", "bad", b->metric,
+					       b->bad_dir, b->step_alpha, b->max_trials, &res->look, &err);
+		res->trials = res->look.n + res->look.n_other;
+		if (res->look.boot_failures) {
+			res->mark = BISECT_SKIP;
+			snprintf(res->why, sizeof(res->why), "the kernel does not boot (%zu boot-failure%s)",
+				 res->look.boot_failures, res->look.boot_failures == 1 ? "" : "s");
+			strbuf_release(&err);
+			break;
+		}
+		if (rc != 0)
+			die("bisect: the run %s stopped (status %d): see above; lab bisect --resume %s goes on",
+			    run, rc, b->dir);
+		if (judged < 0)
+			die("bisect: %s: %s", run, err.buf);
+		strbuf_release(&err);
+		const struct bisect_look *l = &res->look;
+		note("step %zu: %zu trial%s of %.12s: against good p %.3g (%+.1f), against bad p %.3g; "
+		     "level %.3g: %s", step, l->n, l->n == 1 ? "" : "s", commit, l->p_good, l->diff_good,
+		     l->p_bad, l->level, bisect_call_name(l->call));
+		if (l->call == BISECT_CALL_GOOD || l->call == BISECT_CALL_BAD) {
+			res->mark = l->call == BISECT_CALL_GOOD ? BISECT_GOOD : BISECT_BAD;
+			snprintf(res->why, sizeof(res->why), "like %s: against good p %.3g, against bad "
+				 "p %.3g, level %.3g", bisect_call_name(l->call), l->p_good, l->p_bad,
+				 l->level);
+			break;
+		}
+		if (l->call == BISECT_CALL_BOTH) {
+			res->mark = BISECT_SKIP;
+			snprintf(res->why, sizeof(res->why), "inconclusive: it differs from good and from "
+				 "bad (p %.3g, %.3g, level %.3g)", l->p_good, l->p_bad, l->level);
+			break;
+		}
+		if (n >= b->max_trials) {
+			res->mark = BISECT_SKIP;
+			snprintf(res->why, sizeof(res->why), "inconclusive at %zu trials: against good p "
+				 "%.3g, against bad p %.3g, level %.3g", b->max_trials, l->p_good, l->p_bad,
+				 l->level);
+			break;
+		}
+	}
+done:
+	json_array_append_new(json_object_get(b->meta, "steps"),
+			      json_pack("{s:s, s:s, s:s, s:i, s:s}", "commit", commit, "run", run_name,
+					"mark", res->mark == BISECT_GOOD ? "good" :
+						res->mark == BISECT_BAD ? "bad" : "skip",
+					"trials", (int)res->trials, "why", res->why));
+	save_meta(b);
+	free(conf);
+	free(jobs);
+	free(out);
+	free(build_log);
+	free(run);
+	free(run_name);
+	free(name);
+	free(sid);
+}
+
+static const char *mark_word(enum bisect_mark m)
+{
+	return m == BISECT_GOOD ? "good" : m == BISECT_BAD ? "bad" : m == BISECT_SKIP ? "skip" : "-";
+}
+
+static void interval_text(const struct bisect *b, const struct bisect_range *r, char *buf, size_t size)
+{
+	const char *lo = r->last_good < 0 ? b->good : b->commits.items[r->last_good];
+	snprintf(buf, size, "%.12s..%.12s (%ld left)", lo, b->commits.items[r->first_bad],
+		 r->first_bad - r->last_good);
+}
+
+/* The steps so far (bisect.json) as a table. */
+static void print_steps(const struct bisect *b)
+{
+	json_t *steps = json_object_get(b->meta, "steps");
+	size_t k;
+	json_t *s;
+	printf("\n%-4s %-12s %-6s %6s  %s\n", "step", "commit", "mark", "trials", "why");
+	json_array_foreach(steps, k, s)
+		printf("%-4zu %-12.12s %-6s %6d  %s\n", k + 1,
+		       json_string_value(json_object_get(s, "commit")),
+		       json_string_value(json_object_get(s, "mark")),
+		       (int)json_integer_value(json_object_get(s, "trials")),
+		       json_string_value(json_object_get(s, "why")));
+}
+
+static enum bisect_mark mark_of(const char *word)
+{
+	return !strcmp(word, "good") ? BISECT_GOOD : !strcmp(word, "bad") ? BISECT_BAD : BISECT_SKIP;
+}
+
+static size_t index_of(const struct bisect *b, const char *commit)
+{
+	for (size_t i = 0; i < b->commits.n; i++)
+		if (!strcmp(b->commits.items[i], commit))
+			return i;
+	die("bisect: %s: a step's commit %s is not a candidate", b->dir, commit);
+}
+
+static int bisect_steps(struct bisect *b)
+{
+	struct bisect_range r;
+	bisect_range_init(&r, b->commits.n);
+	size_t k, step = 0;
+	json_t *s;
+	/* the steps a resumed bisection took already */
+	json_array_foreach(json_object_get(b->meta, "steps"), k, s) {
+		bisect_range_mark(&r, index_of(b, json_string_value(json_object_get(s, "commit"))),
+				  mark_of(json_string_value(json_object_get(s, "mark"))));
+		step++;
+	}
+	int status;
+	for (;;) {
+		size_t next;
+		enum bisect_state state = bisect_range_next(&r, &next);
+		if (state == BISECT_FOUND) {
+			const char *first = b->commits.items[r.first_bad];
+			char *subject = commit_subject(b->repo, first);
+			logf_(b, "# first bad commit: [%s] %s\n", first, subject);
+			print_steps(b);
+			printf("\n%s is the first bad commit\n    %s\n", first, subject);
+			free(subject);
+			status = 0;
+			break;
+		}
+		if (state == BISECT_ONLY_SKIPPED || step >= b->max_steps) {
+			if (state == BISECT_ONLY_SKIPPED)
+				logf_(b, "# only skipped commits left to test\n");
+			else
+				logf_(b, "# the budget of %u steps is spent\n", b->max_steps);
+			print_steps(b);
+			printf("\n%s\nThe first bad commit could be any of:\n",
+			       state == BISECT_ONLY_SKIPPED ? "There are only 'skip'ped commits left to test."
+							    : "The steps ran out (K steps taken).");
+			for (long i = r.last_good + 1; i <= r.first_bad; i++)
+				printf("%s %s\n", b->commits.items[i], b->subjects.items[i]);
+			status = EXIT_NOT_NARROWED;
+			break;
+		}
+		step++;
+		struct step_result res;
+		run_step(b, step, next, &res);
+		bisect_range_mark(&r, next, res.mark);
+		char interval[96];
+		interval_text(b, &r, interval, sizeof(interval));
+		logf_(b, "# step %zu: %s: %zu trials: %s; first bad in %s\ngit bisect %s %s\n", step,
+		      b->subjects.items[next], res.trials, res.why, interval, mark_word(res.mark),
+		      b->commits.items[next]);
+		note("step %zu: %.12s is %s (%s); the first bad commit is in %s", step,
+		     b->commits.items[next], res.mark == BISECT_SKIP ? "skipped" : mark_word(res.mark),
+		     res.why, interval);
+	}
+	bisect_range_free(&r);
+	printf("bisect: %s (log: %s/log)\n", b->dir, b->dir);
+	return status;
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+	const char *repo = NULL, *good = NULL, *bad = NULL, *experiment = NULL, *metric = NULL;
+	const char *resume = NULL, *out = NULL;
+	unsigned long max_trials = 0, skips = ULONG_MAX, jobs = 0;
+	const struct opt opts[] = {
+		OPT_STRING(0, "git", &repo, "DIR", "the git repository of the kernel source"),
+		OPT_STRING(0, "good", &good, "REF", "a commit without the change"),
+		OPT_STRING(0, "bad", &bad, "REF", "a later commit with it"),
+		OPT_STRING('x', "experiment", &experiment, "E",
+			   "the experiment whose profile, clock and workloads each step runs (its "
+			   "variants, trials and metrics are the bisect's)"),
+		OPT_STRING(0, "metric", &metric, "M", "the metric that moved (one name)"),
+		OPT_ULONG(0, "max-trials", &max_trials, "N", SEQUENTIAL_FIRST_LOOK, 1000,
+			  "at most N trials of a commit (default 8): the endpoint run's and each step's cap"),
+		OPT_ULONG(0, "skips", &skips, "N", 0, 100,
+			  "skipped steps the budget allows (default 2): K = ceil(log2 candidates) + N"),
+		OPT_ULONG('j', "jobs", &jobs, "N", 1, 64, "trials at once (default 1)"),
+		OPT_STRING('o', "out", &out, "DIR", "the bisect folder (default results/bisect-...)"),
+		OPT_STRING(0, "resume", &resume, "FOLDER", "continue an interrupted bisection"),
+		OPT_END(),
+	};
+	int operands = lab_parse_options("bisect", argc, argv, opts, bisect_usage_head, NULL);
+	if (operands)
+		die_usage("bisect: unexpected argument '%s' (see lab bisect --help)", argv[1]);
+	struct bisect b = { .jobs = (unsigned)jobs, .commits = STRLIST_INIT, .subjects = STRLIST_INIT };
+	if (resume) {
+		if (repo || good || bad || experiment || metric || max_trials || skips != ULONG_MAX || out)
+			die_usage("bisect: --resume takes no other settings but -j: the bisection keeps its own");
+		setup_resume(&b, resume);
+	} else {
+		if (!repo || !good || !bad || !experiment || !metric)
+			die_usage("bisect: --git, --good, --bad, --experiment and --metric are needed "
+				  "(see lab bisect --help)");
+		b.metric = metric;
+		b.max_trials = max_trials ? max_trials : DEFAULT_MAX_STEP_TRIALS;
+		b.skips = skips == ULONG_MAX ? DEFAULT_SKIPS : (unsigned)skips;
+		b.alpha = BISECT_ALPHA;
+		setup_new(&b, repo, good, bad, experiment, out);
+	}
+	for (size_t i = 0; i < b.commits.n; i++)
+		strlist_push_owned(&b.subjects, commit_subject(b.repo, b.commits.items[i]));
+	char *log_path = xasprintf("%s/log", b.dir);
+	b.log = fopen(log_path, "a");
+	if (!b.log)
+		die("bisect: cannot write %s: %s", log_path, strerror(errno));
+	free(log_path);
+	say_design(&b);
+	note("interrupt at any time: lab bisect --resume %s continues it", b.dir);
+	int status = check_endpoints(&b);
+	if (status == 0)
+		status = bisect_steps(&b);
+	fclose(b.log);
+	return status;
+}

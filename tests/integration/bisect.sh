@@ -1,0 +1,124 @@
+# lab bisect on real builds and boots:
+#  - a git history made from the cached Debian source: a base commit and six
+#    more, each editing one line of drivers/android/binder.c's head comment,
+#    of which the fourth also delays every binder transaction by 2 ms
+#    (udelay); the commits have fixed names and dates, so their ids, and so
+#    the kernel cache's keys, are the same in every run (a warm cache
+#    builds nothing);
+#  - bisecting base..commit 6 on binder-throughput's median latency names
+#    commit 4, with its subject, a log and a run folder per step that lab
+#    compare reads;
+#  - base..commit 3, a history with no real change, stops at the endpoint
+#    check: "good and bad do not differ", exit 3;
+#  - bad input (a ref that does not exist): one line, exit 2.
+# The repository lives at a fixed place in the cache (<cache>/tests/
+# bisect-git), made once; the builds are incremental: one file changes.
+. "$(dirname "$0")/lib.sh"
+
+CACHE=${OOMLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/oomlab}
+METRIC=binder-throughput.throughput_latency_p50_ns
+REPO="$CACHE/tests/bisect-git"
+RECIPE=bisect-git-1
+"$LAB" kernel build stock > /dev/null || fail "building stock"
+debian=$(ls -d "$CACHE"/linux-*/src | head -1)
+
+G() { git --git-dir="$REPO" --work-tree="$REPO.copy" "$@"; }
+commit() {
+	# commit N SUBJECT: every commit at a fixed time, by a fixed name
+	GIT_AUTHOR_NAME=oomlab GIT_AUTHOR_EMAIL=oomlab@localhost \
+	GIT_COMMITTER_NAME=oomlab GIT_COMMITTER_EMAIL=oomlab@localhost \
+	GIT_AUTHOR_DATE="2026-01-01T00:0$1:00Z" GIT_COMMITTER_DATE="2026-01-01T00:0$1:00Z" \
+		G commit -q --no-gpg-sign -m "$2"
+}
+make_repo() {
+	# a bare repository; its work tree a hard-linked copy of the source,
+	# taken while no build has it patched (the build's lock), gone after
+	rm -rf "$REPO" "$REPO.copy"
+	mkdir -p "$(dirname "$REPO")"
+	flock "$(dirname "$debian")/lock" cp -al "$debian" "$REPO.copy"
+	git init -q --bare -b main "$REPO"
+	cd "$REPO.copy"
+	G -c core.compression=1 add -A -f .
+	commit 0 "base: Debian's linux-source-6.12"
+	f="$REPO.copy/drivers/android/binder.c"
+	for n in 1 2 3 4 5 6; do
+		# sed -i writes a new file: the Debian source's stays as it was
+		sed -i "3s|.*| * Android IPC Subsystem (bisect.sh: commit $n)|" "$f"
+		subject="binder: commit $n of bisect.sh, the head comment only"
+		if [ "$n" = 4 ]; then
+			sed -i 's|^#include <linux/ktime.h>$|#include <linux/ktime.h>\n#include <linux/delay.h>|' "$f"
+			sed -i 's|^\tt = kzalloc(sizeof(\*t), GFP_KERNEL);$|\tudelay(2000);\t/* bisect.sh: the planted cost */\n&|' "$f"
+			grep -q 'udelay(2000)' "$f" || fail "planting the cost"
+			subject="binder: commit 4 of bisect.sh, 2 ms more per transaction"
+		fi
+		G add drivers/android/binder.c
+		commit "$n" "$subject"
+	done
+	cd "$ROOT"
+	rm -rf "$REPO.copy"
+	echo "$RECIPE" > "$REPO/oomlab-recipe"
+}
+start=$(date +%s)
+[ "$(cat "$REPO/oomlab-recipe" 2>/dev/null)" = "$RECIPE" ] || make_repo
+echo "the repository: $(( $(date +%s) - start )) s; $(git -C "$REPO" log --oneline | wc -l) commits, head $(git -C "$REPO" rev-parse --short=12 HEAD)"
+git -C "$REPO" log --format='%h %s' | cat
+planted=$(git -C "$REPO" rev-parse HEAD~2)
+check "commit 4 holds the cost" sh -c "git -C '$REPO' show $planted | grep -q '+.*udelay(2000)'"
+check "the others change the comment only" \
+	[ "$(git -C "$REPO" diff HEAD~6 HEAD~3 --numstat | awk '{print $1 + $2}')" = 2 ]
+
+# --- bad input: one line, exit 2, nothing built
+set +e
+msg=$("$LAB" bisect --git "$REPO" --good HEAD~6 --bad no-such-ref-$$ -x "$ROOT/tests/experiments/bisect.conf" \
+	--metric "$METRIC" -o "$SCRATCH/refused" 2>&1 >/dev/null)
+status=$?
+set -e
+echo "$msg"
+check "a bad ref: exit 2" [ "$status" -eq 2 ]
+check "a bad ref: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
+check_text "a bad ref: named" "$msg" "--bad no-such-ref-$$: no ref"
+
+# --- the planted commit is named
+start=$(date +%s)
+set +e
+"$LAB" bisect --git "$REPO" --good HEAD~6 --bad HEAD -x "$ROOT/tests/experiments/bisect.conf" \
+	--metric "$METRIC" --max-trials 6 -j 2 -o "$SCRATCH/b1" > "$SCRATCH/b1.out" 2> "$SCRATCH/b1.err"
+status=$?
+set -e
+took=$(( $(date +%s) - start ))
+cat "$SCRATCH/b1.err" "$SCRATCH/b1.out"
+echo "the bisection took $took s; $(grep -c 'step [0-9]*: building' "$SCRATCH/b1.err") step builds, $(find "$SCRATCH/b1" -name trial.json | wc -l) trials"
+check "it ends with status 0" [ "$status" -eq 0 ]
+check_text "it prints K and the step's level before anything boots" \
+	"$(sed -n '/budget: K = /,$p' "$SCRATCH/b1.err" | head -3)" "budget: K = 5 steps"
+check "the budget comes before the first boot" \
+	[ "$(grep -n 'budget: K' "$SCRATCH/b1.err" | cut -d: -f1)" -lt "$(grep -n '\[1/' "$SCRATCH/b1.err" | head -1 | cut -d: -f1)" ]
+check_text "it says whether a step can decide" "$(cat "$SCRATCH/b1.err")" "a step can decide"
+check_text "it names the planted commit as the first bad one" "$(cat "$SCRATCH/b1.out")" "^$planted is the first bad commit"
+check_text "with its subject" "$(cat "$SCRATCH/b1.out")" "2 ms more per transaction"
+check "the log says it as git bisect log would" grep -q "^# first bad commit: \[$planted\]" "$SCRATCH/b1/log"
+check "the log has a line per step" [ "$(grep -c '^git bisect \(good\|bad\|skip\) ' "$SCRATCH/b1/log")" -ge 3 ]
+step=$(ls -d "$SCRATCH"/b1/step-1-* | head -1)
+out=$("$LAB" compare "$step" "$SCRATCH/b1/endpoints" --metric "$METRIC" 2>&1) || fail "lab compare of a step: $out"
+echo "$out"
+check_text "lab compare reads a step's run beside the endpoints" "$out" "$METRIC"
+
+# --- resuming a finished bisection says the same, boots nothing
+before=$(find "$SCRATCH/b1" -name trial.json | wc -l)
+out=$("$LAB" bisect --resume "$SCRATCH/b1" 2>/dev/null) || fail "resuming: $out"
+check_text "--resume names the same commit" "$out" "^$planted is the first bad commit"
+check "and ran no trial" [ "$(find "$SCRATCH/b1" -name trial.json | wc -l)" -eq "$before" ]
+
+# --- no real change: stops at the endpoint check
+start=$(date +%s)
+set +e
+"$LAB" bisect --git "$REPO" --good HEAD~6 --bad HEAD~3 -x "$ROOT/tests/experiments/bisect.conf" \
+	--metric "$METRIC" --max-trials 4 -j 2 -o "$SCRATCH/b2" > "$SCRATCH/b2.out" 2> "$SCRATCH/b2.err"
+status=$?
+set -e
+cat "$SCRATCH/b2.err" "$SCRATCH/b2.out"
+echo "the endpoint check took $(( $(date +%s) - start )) s, $(find "$SCRATCH/b2" -name trial.json | wc -l) trials"
+check "no difference: status 3" [ "$status" -eq 3 ]
+check_text "it says so" "$(cat "$SCRATCH/b2.out")" "good and bad do not differ on $METRIC"
+check_text "with the table" "$(cat "$SCRATCH/b2.out")" "$METRIC"
+check "no step ran" sh -c "! ls -d '$SCRATCH'/b2/step-* 2>/dev/null"
