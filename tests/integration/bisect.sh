@@ -51,7 +51,7 @@ make_repo() {
 			grep -q 'udelay(2000)' "$f" || fail "planting the cost"
 			subject="binder: commit 4 of bisect.sh, 2 ms more per transaction"
 		fi
-		G add drivers/android/binder.c
+		G add -f drivers/android/binder.c
 		commit "$n" "$subject"
 	done
 	cd "$ROOT"
