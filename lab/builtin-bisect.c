@@ -402,6 +402,7 @@ static int check_endpoints(struct bisect *b)
 	b->endpoints = xasprintf("%s/endpoints", b->dir);
 	char *run_json = xasprintf("%s/run.json", b->endpoints);
 	char *out = xasprintf("%s/endpoints.out", b->dir), *jobs = jobs_text(b);
+	bool judged_before = json_object_get(b->meta, "endpoints") != NULL;
 	int rc;
 	if (!path_exists(run_json)) {
 		free(make_variant(b, "good", b->good));
@@ -412,6 +413,8 @@ static int check_endpoints(struct bisect *b)
 		const char *args[] = { "run", "-x", conf, "-o", b->endpoints, "-j", jobs, NULL };
 		rc = run_lab(b, args, out, NULL);
 		free(conf);
+	} else if (judged_before) {
+		rc = 0;		/* judged before: its trials are all there */
 	} else {
 		note("endpoints: resuming %s", b->endpoints);
 		const char *args[] = { "run", "--resume", b->endpoints, "-j", jobs, NULL };
@@ -431,12 +434,15 @@ static int check_endpoints(struct bisect *b)
 	if (bisect_judge_endpoints(b->endpoints, "good", "bad", b->metric, &differs, &b->bad_dir,
 				   &verdict, &err) < 0)
 		die("bisect: %s: %s", b->endpoints, err.buf);
-	json_object_set_new(b->meta, "endpoints", json_pack("{s:s, s:s, s:i}", "run", "endpoints",
+	if (!judged_before)
+		json_object_set_new(b->meta, "endpoints", json_pack("{s:s, s:s, s:i}", "run", "endpoints",
 							      "verdict", verdict, "direction", b->bad_dir));
 	save_meta(b);
-	logf_(b, "# endpoints: bad against good on %s: %s (run endpoints)\n", b->metric, verdict);
+	if (!judged_before)
+		logf_(b, "# endpoints: bad against good on %s: %s (run endpoints)\n", b->metric, verdict);
 	if (!differs) {
-		logf_(b, "# good and bad do not differ on %s: no bisection\n", b->metric);
+		if (!judged_before)
+			logf_(b, "# good and bad do not differ on %s: no bisection\n", b->metric);
 		print_table(b->endpoints, b->metric, stdout);
 		printf("\ngood and bad do not differ on %s (bad against good: %s): nothing to bisect\n",
 		       b->metric, verdict);
@@ -444,7 +450,8 @@ static int check_endpoints(struct bisect *b)
 		return EXIT_NO_DIFFERENCE;
 	}
 	char *gs = commit_subject(b->repo, b->good), *bs = commit_subject(b->repo, b->bad);
-	logf_(b, "git bisect good %s # %s\ngit bisect bad %s # %s\n", b->good, gs, b->bad, bs);
+	if (!judged_before)
+		logf_(b, "git bisect good %s # %s\ngit bisect bad %s # %s\n", b->good, gs, b->bad, bs);
 	free(gs);
 	free(bs);
 	note("endpoints: bad is %s than good on %s (%s): bisecting", b->bad_dir > 0 ? "higher" : "lower",
@@ -629,10 +636,15 @@ static int bisect_steps(struct bisect *b)
 	for (;;) {
 		size_t next;
 		enum bisect_state state = bisect_range_next(&r, &next);
+		bool ended_before = json_object_get(b->meta, "result") != NULL;
 		if (state == BISECT_FOUND) {
 			const char *first = b->commits.items[r.first_bad];
 			char *subject = commit_subject(b->repo, first);
-			logf_(b, "# first bad commit: [%s] %s\n", first, subject);
+			if (!ended_before) {
+				logf_(b, "# first bad commit: [%s] %s\n", first, subject);
+				json_object_set_new(b->meta, "result", json_pack("{s:s}", "first_bad", first));
+				save_meta(b);
+			}
 			print_steps(b);
 			printf("\n%s is the first bad commit\n    %s\n", first, subject);
 			free(subject);
@@ -640,10 +652,17 @@ static int bisect_steps(struct bisect *b)
 			break;
 		}
 		if (state == BISECT_ONLY_SKIPPED || step >= b->max_steps) {
-			if (state == BISECT_ONLY_SKIPPED)
-				logf_(b, "# only skipped commits left to test\n");
-			else
-				logf_(b, "# the budget of %u steps is spent\n", b->max_steps);
+			if (!ended_before) {
+				json_t *left = json_array();
+				for (long i = r.last_good + 1; i <= r.first_bad; i++)
+					json_array_append_new(left, json_string(b->commits.items[i]));
+				json_object_set_new(b->meta, "result", json_pack("{s:o}", "could_be_any_of", left));
+				save_meta(b);
+				if (state == BISECT_ONLY_SKIPPED)
+					logf_(b, "# only skipped commits left to test\n");
+				else
+					logf_(b, "# the budget of %u steps is spent\n", b->max_steps);
+			}
 			print_steps(b);
 			printf("\n%s\nThe first bad commit could be any of:\n",
 			       state == BISECT_ONLY_SKIPPED ? "There are only 'skip'ped commits left to test."
