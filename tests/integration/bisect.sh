@@ -2,7 +2,7 @@
 #  - a git history made from the cached Debian source: a base commit and six
 #    more, each editing one line of drivers/android/binder.c's head comment,
 #    of which the fourth also delays every binder transaction by 2 ms
-#    (udelay); the commits have fixed names and dates, so their ids, and so
+#    (a busy wait on ktime_get()); the commits have fixed names and dates, so their ids, and so
 #    the kernel cache's keys, are the same in every run (a warm cache
 #    builds nothing);
 #  - bisecting base..commit 6 on binder-throughput's median latency names
@@ -18,7 +18,7 @@
 CACHE=${OOMLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/oomlab}
 METRIC=binder-throughput.throughput_latency_p50_ns
 REPO="$CACHE/tests/bisect-git"
-RECIPE=bisect-git-1
+RECIPE=bisect-git-2
 "$LAB" kernel build stock > /dev/null || fail "building stock"
 debian=$(ls -d "$CACHE"/linux-*/src | head -1)
 
@@ -49,9 +49,12 @@ make_repo() {
 		sed -i "3s|.*| * Android IPC Subsystem (bisect.sh: commit $n)|" "$f"
 		subject="binder: commit $n of bisect.sh, the head comment only"
 		if [ "$n" = 4 ]; then
-			sed -i 's|^#include <linux/ktime.h>$|#include <linux/ktime.h>\n#include <linux/delay.h>|' "$f"
-			sed -i 's|^\tt = kzalloc(sizeof(\*t), GFP_KERNEL);$|\tudelay(2000);\t/* bisect.sh: the planted cost */\n&|' "$f"
-			grep -q 'udelay(2000)' "$f" || fail "planting the cost"
+			# a busy wait on the clock, not udelay: udelay counts loops of the
+			# CPU's calibrated loops_per_jiffy, and under TCG a CPU's calibration
+			# failed in some boots, its udelay then a fraction of 2 ms (a bad
+			# trial as fast as good's)
+			sed -i 's|^\tt = kzalloc(sizeof(\*t), GFP_KERNEL);$|\t{ /* bisect.sh: the planted cost */\n\t\tktime_t until = ktime_add_us(ktime_get(), 2000);\n\t\twhile (ktime_before(ktime_get(), until))\n\t\t\tcpu_relax();\n\t}\n&|' "$f"
+			grep -q 'ktime_add_us(ktime_get(), 2000)' "$f" || fail "planting the cost"
 			subject="binder: commit 4 of bisect.sh, 2 ms more per transaction"
 		fi
 		G add -f drivers/android/binder.c
@@ -66,7 +69,7 @@ start=$(date +%s)
 echo "the repository: $(( $(date +%s) - start )) s; $(git -C "$REPO" log --oneline | wc -l) commits, head $(git -C "$REPO" rev-parse --short=12 HEAD)"
 git -C "$REPO" log --format='%h %s' | cat
 planted=$(git -C "$REPO" rev-parse HEAD~2)
-check "commit 4 holds the cost" sh -c "git -C '$REPO' show $planted | grep -q '+.*udelay(2000)'"
+check "commit 4 holds the cost" sh -c "git -C '$REPO' show $planted | grep -q '+.*ktime_add_us(ktime_get(), 2000)'"
 check "the others change the comment only" \
 	[ "$(git -C "$REPO" diff HEAD~6 HEAD~3 --numstat | awk '{print $1 + $2}')" = 2 ]
 
