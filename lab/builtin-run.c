@@ -639,9 +639,7 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 
 	bool *todo = xcalloc(p->n_slots ? p->n_slots : 1, sizeof(*todo));
 	for (size_t i = 0; i < p->n_slots; i++) {
-		/* with --rounds, the slots past them are not this session's */
-		if (!run_slot_in_shard(i, p->shard_k, p->shard_n) ||
-		    (p->rounds && p->slots[i].index >= p->rounds))
+		if (!run_slot_in_shard(i, p->shard_k, p->shard_n))
 			continue;
 		/* a slot's index is its round */
 		if (p->rounds && p->slots[i].index >= p->rounds)
