@@ -91,6 +91,7 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 	struct profile *p = ctx;
 	unsigned long ul;
 	long l;
+	int k;
 	if (!strcmp(key, "description")) {
 		replace(&p->description, v);
 	} else if (!strcmp(key, "memory")) {
@@ -160,9 +161,7 @@ static const char *set_key(void *ctx, const char *key, const char *v, int line)
 			return "wants kernel (the kernel's OOM killer alone) or lmkd (the guest's "
 			       "low-memory killer first)";
 		p->killer_lmkd = !strcmp(v, KILLER_LMKD);
-		p->killer_line = line;
-	} else if (lmkd_key_of_name(key) >= 0) {
-		int k = lmkd_key_of_name(key);
+	} else if ((k = lmkd_key_of_name(key)) >= 0) {
 		if (!parse_long_range(v, lmkd_keys[k].min, lmkd_keys[k].max, &l))
 			return lmkd_keys[k].range_text;
 		p->lmkd.v[k] = l;

@@ -48,7 +48,6 @@ struct profile {
 	 * (common/proto/lmkd-config.h); kernel (the default): only the kernel's */
 	bool killer_lmkd;
 	struct lmkd_config lmkd;
-	int killer_line;                           /* where killer = was set; 0: not */
 	int lmkd_line[LMKD_KEY_COUNT];             /* where each lmkd.* key was set; 0: not */
 };
 

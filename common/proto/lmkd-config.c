@@ -1,6 +1,7 @@
 /* The low-memory killer's settings (lmkd-config.h). */
 #include "lmkd-config.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /*
@@ -48,11 +49,6 @@ int lmkd_key_of_name(const char *name)
 	return -1;
 }
 
-bool lmkd_key_in_range(enum lmkd_key key, long v)
-{
-	return (unsigned)key < LMKD_KEY_COUNT && v >= lmkd_keys[key].min && v <= lmkd_keys[key].max;
-}
-
 void lmkd_config_defaults(struct lmkd_config *c)
 {
 	for (int k = 0; k < LMKD_KEY_COUNT; k++)
@@ -61,14 +57,12 @@ void lmkd_config_defaults(struct lmkd_config *c)
 
 int lmkd_config_conflict(const struct lmkd_config *c, const char **why)
 {
-	if (c->v[LMKD_PSI_PARTIAL_STALL_MS] > c->v[LMKD_PSI_WINDOW_MS]) {
-		*why = "is longer than lmkd.psi_window_ms: a stall cannot exceed its window";
-		return LMKD_PSI_PARTIAL_STALL_MS;
-	}
-	if (c->v[LMKD_PSI_COMPLETE_STALL_MS] > c->v[LMKD_PSI_WINDOW_MS]) {
-		*why = "is longer than lmkd.psi_window_ms: a stall cannot exceed its window";
-		return LMKD_PSI_COMPLETE_STALL_MS;
-	}
+	const enum lmkd_key stalls[] = { LMKD_PSI_PARTIAL_STALL_MS, LMKD_PSI_COMPLETE_STALL_MS };
+	for (size_t i = 0; i < sizeof(stalls) / sizeof(stalls[0]); i++)
+		if (c->v[stalls[i]] > c->v[LMKD_PSI_WINDOW_MS]) {
+			*why = "is longer than lmkd.psi_window_ms: a stall cannot exceed its window";
+			return stalls[i];
+		}
 	if (c->v[LMKD_PSI_PARTIAL_STALL_MS] > c->v[LMKD_PSI_COMPLETE_STALL_MS]) {
 		*why = "is longer than lmkd.psi_complete_stall_ms: the partial stall is the lower level";
 		return LMKD_PSI_PARTIAL_STALL_MS;

@@ -42,8 +42,6 @@ extern const struct lmkd_key_def lmkd_keys[LMKD_KEY_COUNT];
 
 /* The key named NAME, or -1. */
 int lmkd_key_of_name(const char *name);
-/* Whether V is in KEY's range. */
-bool lmkd_key_in_range(enum lmkd_key key, long v);
 
 /* The settings the killer runs with, each key's value. */
 struct lmkd_config {
