@@ -10,7 +10,6 @@ void kill_signals_sample(struct kill_signals *k, const struct perf_sample *s)
 	long long sig;
 	if (strcmp(s->event, SIGNAL_GENERATE_EVENT) || !perf_field_long(s, "sig", &sig) || sig != 9)
 		return;
-	k->total++;
 	if (!strcmp(s->comm, LMKD_COMM))
 		k->by_lmkd++;
 }

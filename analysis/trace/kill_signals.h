@@ -16,8 +16,7 @@
 #define SIGNAL_GENERATE_EVENT "signal:signal_generate"
 
 struct kill_signals {
-	uint64_t total;         /* every SIGKILL generated */
-	uint64_t by_lmkd;       /* those the guest's low-memory killer sent */
+	uint64_t by_lmkd;       /* the SIGKILLs the guest's low-memory killer sent */
 };
 
 void kill_signals_sample(struct kill_signals *k, const struct perf_sample *s);
