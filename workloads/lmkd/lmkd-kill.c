@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lmkd.h"
 #include "common/kernel-text/lmkd-lines.h"
 #include "common/kernel-text/psi.h"
 #include "common/proto/app-tiers.h"
+#include "workloads/lib/report.h"
 
 /* The same numbers on x86_64 and arm64 (the generic syscall table); glibc
  * 2.36 wraps none of them. */
@@ -58,11 +58,8 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 	sigprocmask(SIG_BLOCK, &term, &old);
 	struct psi psi = { 0 };
 	lmkd_read_psi(&psi);
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	unsigned long long t_mono_ns = (unsigned long long)ts.tv_sec * 1000000000ULL +
-				       (unsigned long long)ts.tv_nsec;
-	int64_t t0 = lmkd_now_ms();
+	uint64_t t_mono_ns = mono_ns();
+	int64_t t0 = (int64_t)(t_mono_ns / 1000000);
 	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) < 0) {
 		close(pidfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lmkd.h"
 #include "common/kernel-text/kv.h"
 #include "common/kernel-text/psi.h"
+#include "workloads/lib/report.h"
 #include "workloads/lib/sysinfo.h"
 
 /* PF_KTHREAD (include/linux/sched.h): /proc/PID/stat's flags field */
@@ -17,9 +17,7 @@
 
 int64_t lmkd_now_ms(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(mono_ns() / 1000000);
 }
 
 bool lmkd_read_psi(struct psi *out)
