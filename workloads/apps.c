@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/proto/app-events.h"
 #include "lib/app_sequence.h"
 #include "lib/args.h"
 #include "lib/binder.h"
@@ -39,7 +40,7 @@
 #include "lib/sysinfo.h"
 #include "workload.h"
 
-#define NAME "apps"
+#define NAME APPS_WORKLOAD
 
 const char apps_usage[] =
 "Usage: apps [OPTIONS]\n"
@@ -277,7 +278,7 @@ static int app_main(const struct run *run, unsigned a, int adj, int cmd_rd, int 
 	char name[16], c;
 	int r;
 
-	snprintf(name, sizeof(name), "app-%02u", a);
+	snprintf(name, sizeof(name), APP_COMM_FORMAT, a);
 	prctl(PR_SET_NAME, name);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	wl_default_signals();
@@ -342,13 +343,13 @@ static void app_died(struct run *run, unsigned a, int status)
 		run->deaths_tier[tier]++;
 	}
 	if (!run->stopping) {
-		report_begin_event(&j, "app-death");
-		jl_i64(&j, "app", a);
-		jl_i64(&j, "pid", ap->pid);
+		report_begin_event(&j, APP_EVENT_DEATH);
+		jl_i64(&j, APP_FIELD_APP, a);
+		jl_i64(&j, APP_FIELD_PID, ap->pid);
 		jl_str(&j, "status", wl_status_str(status, sbuf, sizeof(sbuf)));
 		if (WIFSIGNALED(status))
-			jl_i64(&j, "signal", WTERMSIG(status));
-		jl_str(&j, "tier", app_tier_name(tier));
+			jl_i64(&j, APP_FIELD_SIGNAL, WTERMSIG(status));
+		jl_str(&j, APP_FIELD_TIER, app_tier_name(tier));
 		jl_i64(&j, "adj", run->world.adj[a]);
 		jl_dbl(&j, "lived_ms", (double)(mono_ns() - ap->born_ns) / 1e6);
 		report_end(&j);
@@ -397,9 +398,9 @@ static void sample_alive(struct run *run)
 	run->alive_sum += alive;
 	if (alive < run->alive_min)
 		run->alive_min = alive;
-	report_begin_event_at(&j, "apps-alive", now);
-	jl_u64(&j, "alive", alive);
-	jl_u64(&j, "cached", cached);
+	report_begin_event_at(&j, APP_EVENT_ALIVE, now);
+	jl_u64(&j, APP_FIELD_ALIVE, alive);
+	jl_u64(&j, APP_FIELD_CACHED, cached);
 	report_end(&j);
 }
 
@@ -493,13 +494,13 @@ static void report_launch(size_t step, unsigned a, pid_t pid, bool cold, uint64_
 {
 	struct jl j;
 
-	report_begin_event_at(&j, "app-launch", t0);
+	report_begin_event_at(&j, APP_EVENT_LAUNCH, t0);
 	jl_u64(&j, "step", step);
-	jl_i64(&j, "app", a);
-	jl_i64(&j, "pid", pid);
-	jl_str(&j, "kind", cold ? "cold" : "warm");
-	jl_dbl(&j, "ms", ms);
-	jl_bool(&j, "ok", ok);
+	jl_i64(&j, APP_FIELD_APP, a);
+	jl_i64(&j, APP_FIELD_PID, pid);
+	jl_str(&j, APP_FIELD_KIND, cold ? APP_LAUNCH_COLD : APP_LAUNCH_WARM);
+	jl_dbl(&j, APP_FIELD_MS, ms);
+	jl_bool(&j, APP_FIELD_OK, ok);
 	if (error)
 		jl_str(&j, "error", error);
 	report_end(&j);
@@ -574,11 +575,11 @@ static void write_adj(struct run *run, size_t step, const struct app_world *befo
 			wl_set_oom_score_adj(run->apps[a].pid, run->world.adj[a]);
 		if (tier_changed) {
 			struct jl j;
-			report_begin_event(&j, "app-state");
+			report_begin_event(&j, APP_EVENT_STATE);
 			jl_u64(&j, "step", step);
-			jl_i64(&j, "app", a);
-			jl_i64(&j, "pid", run->apps[a].pid);
-			jl_str(&j, "tier", app_tier_name(run->world.tier[a]));
+			jl_i64(&j, APP_FIELD_APP, a);
+			jl_i64(&j, APP_FIELD_PID, run->apps[a].pid);
+			jl_str(&j, APP_FIELD_TIER, app_tier_name(run->world.tier[a]));
 			jl_i64(&j, "adj", run->world.adj[a]);
 			report_end(&j);
 		}
@@ -591,10 +592,10 @@ static void do_step(struct run *run, size_t k)
 	struct app_world before = run->world;
 	struct jl j;
 
-	report_begin_event(&j, "app-switch");
+	report_begin_event(&j, APP_EVENT_SWITCH);
 	jl_u64(&j, "step", k);
-	jl_i64(&j, "app", s->app);
-	jl_str(&j, "tier", app_tier_name((enum app_tier)s->tier));
+	jl_i64(&j, APP_FIELD_APP, s->app);
+	jl_str(&j, APP_FIELD_TIER, app_tier_name((enum app_tier)s->tier));
 	jl_bool(&j, "prev_visible", s->prev_visible);
 	report_end(&j);
 	app_world_apply(&run->world, s);

@@ -9,6 +9,7 @@
 
 #include "common/jsonl.h"
 #include "common/proto/protocol.h"
+#include "common/proto/app-events.h"
 #include "common/proto/app-tiers.h"
 #include "common/util.h"
 #include "analysis/parse/app_timeline.h"
@@ -667,7 +668,7 @@ static void draw_apps(struct builder *b, const char *dir)
 		return;
 	for (unsigned a = 0; a < tl.napps; a++) {
 		char name[32];
-		snprintf(name, sizeof(name), "app-%02u", a);
+		snprintf(name, sizeof(name), APP_COMM_FORMAT, a);
 		metadata(b, "thread_name", PID_APPS, (int)a + 1, name);
 		b->counts->app_lanes++;
 	}
@@ -676,7 +677,7 @@ static void draw_apps(struct builder *b, const char *dir)
 		json_t *args = json_object();
 		json_object_set_new(args, "tier", json_string(app_tier_name(sp->tier)));
 		json_object_set_new(args, "running", json_boolean(sp->alive));
-		slice(b, sp->alive ? app_tier_name(sp->tier) : "dead", "app-state", PID_APPS, sp->app + 1,
+		slice(b, sp->alive ? app_tier_name(sp->tier) : "dead", APP_EVENT_STATE, PID_APPS, sp->app + 1,
 		      sp->begin_ns, sp->end_ns, args);
 	}
 	/* a launch inside its state's slice: cut where that ends (a death mid-launch) */
@@ -687,7 +688,7 @@ static void draw_apps(struct builder *b, const char *dir)
 		json_t *args = json_object();
 		json_object_set_new(args, "ms", json_real(l->ms));
 		json_object_set_new(args, "ok", json_boolean(l->ok));
-		slice(b, l->cold ? "cold start" : "warm start", "app-launch", PID_APPS, l->app + 1, l->t_ns,
+		slice(b, l->cold ? "cold start" : "warm start", APP_EVENT_LAUNCH, PID_APPS, l->app + 1, l->t_ns,
 		      end < cap ? end : cap, args);
 	}
 	for (size_t i = 0; i < tl.n_deaths; i++) {
@@ -695,7 +696,7 @@ static void draw_apps(struct builder *b, const char *dir)
 		json_t *args = json_object();
 		json_object_set_new(args, "tier", json_string(app_tier_name(d->tier)));
 		json_object_set_new(args, "signal", json_integer(d->signal));
-		instant(b, d->signal ? "killed" : "exited", "app-death", PID_APPS, d->app + 1, d->t_ns,
+		instant(b, d->signal ? "killed" : "exited", APP_EVENT_DEATH, PID_APPS, d->app + 1, d->t_ns,
 			args);
 	}
 	app_timeline_release(&tl);

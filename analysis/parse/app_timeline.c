@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/proto/app-events.h"
 #include "common/proto/app-tiers.h"
 #include "common/util.h"
 
@@ -45,27 +46,27 @@ static void take(json_t *o, void *ctx)
 	    !get_int(o, "t_mono_ns", &t) || t < 0)
 		return;
 	struct ev e = { .t_ns = (uint64_t)t, .seq = c->n, .tier = APP_TIER_CACHED };
-	get_int(o, "app", &app);
+	get_int(o, APP_FIELD_APP, &app);
 	e.app = (int)app;
-	const char *tier = json_string_value(json_object_get(o, "tier"));
+	const char *tier = json_string_value(json_object_get(o, APP_FIELD_TIER));
 	if (tier && app_tier_from_name(tier) >= 0)
 		e.tier = app_tier_from_name(tier);
-	if (!strcmp(name, "app-state") && app >= 0) {
+	if (!strcmp(name, APP_EVENT_STATE) && app >= 0) {
 		e.kind = EV_STATE;
-		e.alive = get_int(o, "pid", &v) && v > 0;
-	} else if (!strcmp(name, "app-launch") && app >= 0) {
-		const char *kind = json_string_value(json_object_get(o, "kind"));
+		e.alive = get_int(o, APP_FIELD_PID, &v) && v > 0;
+	} else if (!strcmp(name, APP_EVENT_LAUNCH) && app >= 0) {
+		const char *kind = json_string_value(json_object_get(o, APP_FIELD_KIND));
 		e.kind = EV_LAUNCH;
-		e.cold = kind && !strcmp(kind, "cold");
-		e.ok = json_is_true(json_object_get(o, "ok"));
-		e.ms = json_number_value(json_object_get(o, "ms"));
-	} else if (!strcmp(name, "app-death") && app >= 0) {
+		e.cold = kind && !strcmp(kind, APP_LAUNCH_COLD);
+		e.ok = json_is_true(json_object_get(o, APP_FIELD_OK));
+		e.ms = json_number_value(json_object_get(o, APP_FIELD_MS));
+	} else if (!strcmp(name, APP_EVENT_DEATH) && app >= 0) {
 		e.kind = EV_DEATH;
-		e.signal = get_int(o, "signal", &v) ? (int)v : 0;
-	} else if (!strcmp(name, "apps-alive")) {
+		e.signal = get_int(o, APP_FIELD_SIGNAL, &v) ? (int)v : 0;
+	} else if (!strcmp(name, APP_EVENT_ALIVE)) {
 		e.kind = EV_ALIVE;
-		e.n_alive = get_int(o, "alive", &v) && v >= 0 ? (unsigned)v : 0;
-		e.n_cached = get_int(o, "cached", &v) && v >= 0 ? (unsigned)v : 0;
+		e.n_alive = get_int(o, APP_FIELD_ALIVE, &v) && v >= 0 ? (unsigned)v : 0;
+		e.n_cached = get_int(o, APP_FIELD_CACHED, &v) && v >= 0 ? (unsigned)v : 0;
 	} else {
 		return;
 	}

@@ -17,9 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The workload's name in out.log. */
-#define APPS_WORKLOAD "apps"
-
 struct app_span {
 	int app;
 	int tier;               /* enum app_tier */

@@ -6,6 +6,7 @@
 
 #include "analysis/parse/app_timeline.h"
 #include "common/jsonl.h"
+#include "common/proto/app-events.h"
 #include "common/proto/app-tiers.h"
 #include "common/proto/protocol.h"
 
@@ -57,7 +58,7 @@ static size_t lmkd_kills(const json_t *trial, uint64_t from_ns, struct strbuf *d
 		const char *comm = json_string_value(json_object_get(k, "comm"));
 		json_t *mono = json_object_get(k, "t_mono_ns"), *usec = json_object_get(k, "usec");
 		unsigned app;
-		if (!comm || sscanf(comm, "app-%u", &app) != 1)
+		if (!comm || sscanf(comm, APP_COMM_PREFIX "%u", &app) != 1)
 			continue;
 		double t_ns;
 		if (json_is_number(mono))

@@ -13,9 +13,9 @@
 #include <stdint.h>
 
 #include "analysis/parse/perf_script.h"
+#include "common/proto/app-events.h"
 
 #define APP_TRACE_EVENT "task:task_rename"
-#define APP_COMM_PREFIX "app-"
 
 struct app_launches {
 	uint64_t start_ns, end_ns;

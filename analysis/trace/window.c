@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/proto/app-events.h"
 #include "common/util.h"
 #include "page_fields.h"
 
@@ -69,13 +70,12 @@ static bool is(const struct perf_sample *s, const char *event)
 }
 
 /* The processes whose binder mmaps are counted: binder-mmap's openers, and
- * the apps workload's apps, each named app-NN (app_launches.h). */
+ * the apps workload's apps, each named app-NN (common/proto/app-events.h). */
 #define OPENER_COMM "binder-mmap"
-#define APP_COMM_PREFIX_LEN 4
 
 static bool is_opener(const char *comm)
 {
-	return comm && (!strcmp(comm, OPENER_COMM) || !strncmp(comm, "app-", APP_COMM_PREFIX_LEN));
+	return comm && (!strcmp(comm, OPENER_COMM) || !strncmp(comm, APP_COMM_PREFIX, strlen(APP_COMM_PREFIX)));
 }
 
 static void page_array_sample(struct stall_window *w, const struct perf_sample *s)
