@@ -4,26 +4,13 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-/* splitmix64: a small generator whose whole state is the seed, so that the
- * sequence depends on nothing else. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+#include "rng.h"
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static unsigned below(uint64_t *state, unsigned n)
-{
-	return (unsigned)(next_random(state) % n);
-}
 
 /* Any app but NOT (NOT < 0: any app). */
 static unsigned other_app(uint64_t *rng, unsigned napps, int not)
 {
-	unsigned a = below(rng, not >= 0 ? napps - 1 : napps);
+	unsigned a = wl_random_below(rng, not >= 0 ? napps - 1 : napps);
 
 	return not >= 0 && a >= (unsigned)not ? a + 1 : a;
 }
@@ -41,9 +28,9 @@ void app_sequence_make(uint64_t seed, unsigned napps, struct app_step *out, size
 		recent[i] = -1;
 	for (size_t k = 0; k < n; k++) {
 		struct app_step *s = &out[k];
-		unsigned roll = below(&rng, 100);
+		unsigned roll = wl_random_below(&rng, 100);
 
-		s->prev_visible = below(&rng, 2);
+		s->prev_visible = wl_random_below(&rng, 2);
 		if (k < napps) {
 			s->app = (uint16_t)k;
 			s->tier = APP_TIER_FOREGROUND;
@@ -51,8 +38,8 @@ void app_sequence_make(uint64_t seed, unsigned napps, struct app_step *out, size
 			/* back to one of the last few three times in five, else any other */
 			int pick = -1;
 
-			if (below(&rng, 5) < 3) {
-				int r = 1 + (int)below(&rng, RECENT_APPS - 1);
+			if (wl_random_below(&rng, 5) < 3) {
+				int r = 1 + (int)wl_random_below(&rng, RECENT_APPS - 1);
 				pick = recent[r];
 			}
 			s->app = (uint16_t)(pick >= 0 ? (unsigned)pick : other_app(&rng, napps, recent[0]));
