@@ -36,6 +36,7 @@
 #include "lib/check.h"
 #include "lib/proc.h"
 #include "lib/report.h"
+#include "lib/rng.h"
 #include "lib/stats.h"
 #include "lib/sysinfo.h"
 #include "workload.h"
@@ -101,9 +102,12 @@ struct app {
 };
 
 /* The tools disk's files, read as one long span that the apps share out. */
+struct file_entry {
+	char *path;
+	uint64_t size;          /* whole pages */
+};
 struct file_list {
-	char **paths;
-	uint64_t *sizes;        /* whole pages */
+	struct file_entry *files;
 	size_t n, cap;
 	uint64_t total;
 };
@@ -145,26 +149,23 @@ static int scan_one(const char *path, const struct stat *st, int type, struct FT
 		return 0;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
-		char **p = realloc(l->paths, cap * sizeof(*p));
-		uint64_t *s = p ? realloc(l->sizes, cap * sizeof(*s)) : NULL;
-		if (p)
-			l->paths = p;
-		if (!s)
+		struct file_entry *e = realloc(l->files, cap * sizeof(*e));
+		if (!e)
 			return -1;
-		l->sizes = s;
+		l->files = e;
 		l->cap = cap;
 	}
-	l->paths[l->n] = strdup(path);
-	if (!l->paths[l->n])
+	char *copy = strdup(path);
+	if (!copy)
 		return -1;
-	l->sizes[l->n++] = size;
+	l->files[l->n++] = (struct file_entry){ copy, size };
 	l->total += size;
 	return 0;
 }
 
 static int by_path(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct file_entry *)a)->path, ((const struct file_entry *)b)->path);
 }
 
 /* Every file of DIR of 64 KiB or more, in path order (so that app i reads
@@ -174,15 +175,7 @@ static int scan_files(struct file_list *l, const char *dir)
 	scan_list = l;
 	if (nftw(dir, scan_one, 16, FTW_PHYS) < 0)
 		return -1;
-	/* sort paths and sizes together: sort the paths, then look the sizes up again */
-	qsort(l->paths, l->n, sizeof(*l->paths), by_path);
-	l->total = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		struct stat st;
-		l->sizes[i] = stat(l->paths[i], &st) ? 0
-			      : (uint64_t)st.st_size / wl_page_size() * wl_page_size();
-		l->total += l->sizes[i];
-	}
+	qsort(l->files, l->n, sizeof(*l->files), by_path);
 	return 0;
 }
 
@@ -207,12 +200,8 @@ static void fill_anon(struct working_set *ws, uint64_t seed)
 
 	for (size_t off = 0; off < ws->anon_bytes; off += page) {
 		uint64_t *w = (uint64_t *)(ws->anon + off);
-		for (size_t i = 0; i < 1024 / sizeof(uint64_t); i++) {
-			seed ^= seed << 13;
-			seed ^= seed >> 7;
-			seed ^= seed << 17;
-			w[i] = seed;
-		}
+		for (size_t i = 0; i < 1024 / sizeof(uint64_t); i++)
+			w[i] = wl_random(&seed);
 	}
 }
 
@@ -239,16 +228,16 @@ static void map_files(const struct run *run, unsigned a, struct working_set *ws)
 	for (size_t i = 0; want && l->total && ws->nmaps < 64;) {
 		/* find the file holding POS */
 		uint64_t start = 0;
-		for (i = 0; i < l->n && start + l->sizes[i] <= pos; i++)
-			start += l->sizes[i];
+		for (i = 0; i < l->n && start + l->files[i].size <= pos; i++)
+			start += l->files[i].size;
 		if (i == l->n) {
 			pos = 0;
 			continue;
 		}
-		uint64_t off = pos - start, len = l->sizes[i] - off;
+		uint64_t off = pos - start, len = l->files[i].size - off;
 		if (len > want)
 			len = want;
-		int fd = open(l->paths[i], O_RDONLY | O_CLOEXEC);
+		int fd = open(l->files[i].path, O_RDONLY | O_CLOEXEC);
 		void *p = fd >= 0 ? mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)off) : MAP_FAILED;
 		if (fd >= 0)
 			close(fd);
@@ -810,9 +799,8 @@ int apps_main(int argc, char **argv)
 	free(run.cold_ms);
 	free(run.warm_ms);
 	for (size_t i = 0; i < run.files.n; i++)
-		free(run.files.paths[i]);
-	free(run.files.paths);
-	free(run.files.sizes);
+		free(run.files.files[i].path);
+	free(run.files.files);
 	if (run.dev.created)
 		binder_device_remove(&run.dev);
 	return r;
