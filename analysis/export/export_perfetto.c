@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/kernel-text/psi.h"
 #include "common/proto/protocol.h"
 #include "common/proto/app-events.h"
 #include "common/proto/app-tiers.h"
@@ -414,9 +415,7 @@ static bool get_u64(json_t *o, const char *key, uint64_t *v)
 
 struct ctl_state {
 	struct builder *b;
-	bool have_prev;
-	uint64_t prev_t, prev_some, prev_full;
-	bool prev_has_some, prev_has_full;
+	struct psi_rate psi;
 };
 
 static void ctl_line(json_t *o, void *ctx)
@@ -447,19 +446,12 @@ static void ctl_line(json_t *o, void *ctx)
 	uint64_t some = 0, full = 0;
 	bool has_some = get_u64(o, HB_PSI_SOME_TOTAL_US, &some);
 	bool has_full = get_u64(o, HB_PSI_FULL_TOTAL_US, &full);
-	if (cs->have_prev && t > cs->prev_t) {
-		double span_us = (double)(t - cs->prev_t) / 1000.0;
-		if (has_some && cs->prev_has_some && some >= cs->prev_some)
-			counter(b, "psi_some_percent", t, 100.0 * (double)(some - cs->prev_some) / span_us);
-		if (has_full && cs->prev_has_full && full >= cs->prev_full)
-			counter(b, "psi_full_percent", t, 100.0 * (double)(full - cs->prev_full) / span_us);
-	}
-	cs->have_prev = true;
-	cs->prev_t = t;
-	cs->prev_some = some;
-	cs->prev_full = full;
-	cs->prev_has_some = has_some;
-	cs->prev_has_full = has_full;
+	double some_pct, full_pct;
+	psi_rate_step(&cs->psi, t, has_some, some, has_full, full, &some_pct, &full_pct);
+	if (some_pct >= 0)
+		counter(b, "psi_some_percent", t, some_pct);
+	if (full_pct >= 0)
+		counter(b, "psi_full_percent", t, full_pct);
 }
 
 /* ---- out.log ---- */

@@ -6,6 +6,7 @@
 
 #include "analysis/parse/app_timeline.h"
 #include "common/jsonl.h"
+#include "common/kernel-text/psi.h"
 #include "common/proto/app-events.h"
 #include "common/proto/app-tiers.h"
 #include "common/proto/protocol.h"
@@ -20,8 +21,7 @@ static const char *const tier_colour[APP_TIER_COUNT] = {
 struct psi_state {
 	struct strbuf *d;
 	uint64_t from_ns;
-	bool have_prev;
-	double prev_t, prev_some, prev_full;
+	struct psi_rate rate;
 };
 
 static void psi_sample(json_t *o, void *ctx)
@@ -30,20 +30,14 @@ static void psi_sample(json_t *o, void *ctx)
 	const char *type = jsonl_type(o);
 	json_t *t = json_object_get(o, "t_mono_ns"), *some = json_object_get(o, HB_PSI_SOME_TOTAL_US);
 	json_t *full = json_object_get(o, HB_PSI_FULL_TOTAL_US);
-	if (!type || strcmp(type, CTL_HEARTBEAT) || !json_is_number(t) || !json_is_number(some) ||
-	    !json_is_number(full))
+	if (!type || strcmp(type, CTL_HEARTBEAT) || !json_is_number(t) || json_number_value(t) < 0)
 		return;
-	double tn = json_number_value(t), s = json_number_value(some), f = json_number_value(full);
-	if (ps->have_prev && tn > ps->prev_t && s >= ps->prev_some && f >= ps->prev_full &&
-	    tn >= (double)ps->from_ns) {
-		double span_us = (tn - ps->prev_t) / 1000.0;
-		strbuf_addf(ps->d, "%.3f %.2f %.2f\n", (tn - (double)ps->from_ns) / 1e9,
-			    100.0 * (s - ps->prev_some) / span_us, 100.0 * (f - ps->prev_full) / span_us);
-	}
-	ps->have_prev = true;
-	ps->prev_t = tn;
-	ps->prev_some = s;
-	ps->prev_full = f;
+	uint64_t tn = (uint64_t)json_number_value(t);
+	double some_pct, full_pct;
+	psi_rate_step(&ps->rate, tn, json_is_number(some), (uint64_t)json_number_value(some),
+		      json_is_number(full), (uint64_t)json_number_value(full), &some_pct, &full_pct);
+	if (some_pct >= 0 && full_pct >= 0 && tn >= ps->from_ns)
+		strbuf_addf(ps->d, "%.3f %.2f %.2f\n", (double)(tn - ps->from_ns) / 1e9, some_pct, full_pct);
 }
 
 /* The guest's low-memory killer's kills of apps ("app-NN") from trial.json's

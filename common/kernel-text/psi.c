@@ -38,3 +38,19 @@ bool psi_parse(const char *text, struct psi *out)
 	}
 	return out->have_some || out->have_full;
 }
+
+/* The percentage of the SPAN_US stalled, from a total before and after; -1 when unknown. */
+static double stalled_pct(bool had, uint64_t before, bool has, uint64_t after, double span_us)
+{
+	return had && has && after >= before && span_us > 0 ? 100.0 * (double)(after - before) / span_us
+							     : -1.0;
+}
+
+void psi_rate_step(struct psi_rate *r, uint64_t t_ns, bool has_some, uint64_t some_us, bool has_full,
+		   uint64_t full_us, double *some_pct, double *full_pct)
+{
+	double span_us = r->have_prev && t_ns > r->prev_t_ns ? (double)(t_ns - r->prev_t_ns) / 1000.0 : 0;
+	*some_pct = stalled_pct(r->prev_has_some, r->prev_some_us, has_some, some_us, span_us);
+	*full_pct = stalled_pct(r->prev_has_full, r->prev_full_us, has_full, full_us, span_us);
+	*r = (struct psi_rate){ true, has_some, has_full, t_ns, some_us, full_us };
+}

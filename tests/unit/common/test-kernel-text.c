@@ -81,6 +81,29 @@ static void test_psi(void **state)
 	assert_false(psi_parse("some avg10=0.00 total=1\n", &p));
 }
 
+/* Stalled share between heartbeats: 250 ms of some and 100 ms of full over 1 s. */
+static void test_psi_rate(void **state)
+{
+	(void)state;
+	struct psi_rate r = { 0 };
+	double some, full;
+	psi_rate_step(&r, 1000000000, true, 5000, true, 1000, &some, &full);
+	assert_true(some < 0 && full < 0);              /* the first reading says nothing */
+	psi_rate_step(&r, 2000000000, true, 255000, true, 101000, &some, &full);
+	assert_float_equal(some, 25.0, 1e-9);
+	assert_float_equal(full, 10.0, 1e-9);
+	/* a total absent in one reading: unknown next to it, the other still known */
+	psi_rate_step(&r, 3000000000, true, 755000, false, 0, &some, &full);
+	assert_float_equal(some, 50.0, 1e-9);
+	assert_true(full < 0);
+	/* no time between two readings, or a total gone backwards: unknown */
+	psi_rate_step(&r, 3000000000, true, 800000, true, 1, &some, &full);
+	assert_true(some < 0 && full < 0);
+	psi_rate_step(&r, 4000000000, true, 700000, true, 500001, &some, &full);
+	assert_true(some < 0);
+	assert_float_equal(full, 50.0, 1e-9);
+}
+
 static const char slab_text[] =
 	"slabinfo - version: 2.1\n"
 	"# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\n"
@@ -199,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_kv_rule),
 		cmocka_unit_test(test_kv_find_and_each),
 		cmocka_unit_test(test_psi),
+		cmocka_unit_test(test_psi_rate),
 		cmocka_unit_test(test_slabinfo),
 		cmocka_unit_test(test_binder_stats),
 		cmocka_unit_test(test_buddyinfo),
