@@ -12,6 +12,7 @@
 #include "analysis/trace/oom_victims.h"
 #include "plot.h"
 #include "report_app_timeline.h"
+#include "common/proto/app-events.h"
 #include "report_trace.h"
 #include "analysis/stats/stats.h"
 
@@ -791,10 +792,12 @@ static void fig_apps(struct ctx *c)
 	if (!c->plot_ok)
 		return;
 	for (size_t g = 0; g < rd->labels.n; g++) {
-		/* the group's first ok trial with app events */
+		/* the group's first ok trial with app events: out.log is read only
+		 * where trial.json says the apps workload ran */
 		for (size_t i = 0; i < rd->n; i++) {
 			const struct run_trial *t = &rd->trials[i];
-			if (!trial_ok(t) || strcmp(t->label, rd->labels.items[g]))
+			if (!trial_ok(t) || strcmp(t->label, rd->labels.items[g]) ||
+			    !run_trial_has_metric(t, APPS_WORKLOAD ".switches"))
 				continue;
 			struct strbuf s = STRBUF_INIT, cap = STRBUF_INIT;
 			if (app_timeline_script(&c->plot, t->dir, t->trial, &s, &cap) == 0) {

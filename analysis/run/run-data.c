@@ -173,6 +173,11 @@ static json_t *find_metric(json_t *trial, const char *name)
 	return NULL;
 }
 
+bool run_trial_has_metric(const struct run_trial *t, const char *name)
+{
+	return t->trial && find_metric(t->trial, name);
+}
+
 double *run_data_values(const struct run_data *rd, const char *metric, const char *label, size_t *n,
 			size_t *n_other, const char **unit)
 {

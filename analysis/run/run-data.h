@@ -58,6 +58,8 @@ char *run_dir_resolve(const char *run);
  * a one-line reason when it is not a run. A trial without a readable record is
  * named in a warning, unless rd->quiet. */
 int run_data_add(struct run_data *rd, const char *run, struct strbuf *err);
+/* Whether trial T's trial.json has the metric NAME. */
+bool run_trial_has_metric(const struct run_trial *t, const char *name);
 /* Every metric name any trial has, sorted; plus "trial_ok". */
 void run_data_metric_names(const struct run_data *rd, struct strlist *names);
 /*
