@@ -584,13 +584,14 @@ static int lane_tid(size_t w, int l)
 	return (int)(w + 1) * 100 + l;
 }
 
-static void read_out(struct builder *b, const char *dir)
+/* out.log's TEXT (NULL: no out.log), read once for this and draw_apps. */
+static void read_out(struct builder *b, const char *text, size_t len)
 {
 	struct out_state os = { .b = b, .workloads = STRLIST_INIT, .others = json_array() };
-	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_OUT]);
-	if (jsonl_read_file(path, out_line, &os) >= 0)
+	if (text) {
+		jsonl_parse(text, len, out_line, &os);
 		b->counts->have_out = true;
-	free(path);
+	}
 
 	for (size_t i = 0; i < os.n; i++)
 		if (!os.phases[i].finished) {
@@ -650,13 +651,10 @@ static uint64_t span_end(const struct app_timeline *tl, int a, uint64_t t)
 	return t;
 }
 
-static void draw_apps(struct builder *b, const char *dir)
+static void draw_apps(struct builder *b, const char *text, size_t len)
 {
 	struct app_timeline tl;
-	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_OUT]);
-	int rc = app_timeline_read(path, &tl);
-	free(path);
-	if (rc < 0)
+	if (!text || app_timeline_parse(text, len, &tl) < 0)
 		return;
 	for (unsigned a = 0; a < tl.napps; a++) {
 		char name[32];
@@ -751,8 +749,13 @@ json_t *perfetto_trace(const char *dir, json_t *other_data, struct perfetto_coun
 	char *path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	counts->have_ctl = jsonl_read_file(path, ctl_line, &cs) >= 0;
 	free(path);
-	read_out(&b, dir);
-	draw_apps(&b, dir);
+	size_t out_len = 0;
+	path = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_OUT]);
+	char *out = read_file(path, &out_len);
+	free(path);
+	read_out(&b, out, out_len);
+	draw_apps(&b, out, out_len);
+	free(out);
 
 	name_threads(&b);
 	metadata(&b, "process_name", PID_AGENT, PID_AGENT, "guest agent: memory and PSI (ctl.jsonl)");
