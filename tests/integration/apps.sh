@@ -73,7 +73,6 @@ check "the same seed gave the same switches in both trials" \
 	[ "$(printf '%s' "$sequences" | sort -u | grep -c .)" -eq 1 ]
 
 "$LAB" report "$RUN" -o "$SCRATCH/report.html" > /dev/null 2>&1 || fail "lab report"
-[ -z "${KEEP_APPS_REPORT:-}" ] || cp "$SCRATCH/report.html" "$KEEP_APPS_REPORT"
 check "the report draws the apps' timeline" grep -q 'Apps over trial' "$SCRATCH/report.html"
 "$LAB" export "$RUN" --format perfetto -o "$SCRATCH/traces" > /dev/null 2>&1 || fail "lab export"
 trace_json=$(ls "$SCRATCH"/traces/stock/*.trace.json | head -1)

@@ -117,7 +117,9 @@ check "no line of the killer's was dropped by /dev/kmsg's ratelimit" \
 	sh -c "! grep -q 'oomlab-lmkd: .* suppressed' '$T/kmsg.log'"
 check "the trace counts as many SIGKILLs from the killer as its log has kills" [ "$trace" = "$kills" ]
 check "every kill was reaped" jq -e '[.lmkd_kills[] | select(.reaped != true)] | length == 0' "$J"
-check "the kernel's kills are counted by tier too" [ "$(metric oom_kills.tier=cached)" != absent ]
+by_tier=$(jq '[.metrics[] | select(.name | startswith("oom_kills.tier=")) | .value] | add // -1' "$J")
+check "the kernel's kills by tier add up to its kill reports ($by_tier, $(metric oom_kills_kmsg))" \
+	[ "$by_tier" = "$(metric oom_kills_kmsg)" ]
 
 # the first kill's kernel log line, as written, against what the host parsed
 line=$(grep -m1 ';lmkd: Kill ' "$T/kmsg.log" | sed 's/^[^;]*;//')
