@@ -90,10 +90,11 @@ static const char all_events[] =
 	"compaction:mm_compaction_try_to_compact_pages,compaction:mm_compaction_suitable,"
 	"compaction:mm_compaction_deferred";
 
-static void feed_all(struct stall_window *w)
+/* Feeds perf script LINES (N of them) to W. */
+static void feed(struct stall_window *w, const char *const *lines, size_t n)
 {
-	for (size_t i = 0; i < sizeof(trace_lines) / sizeof(trace_lines[0]); i++) {
-		char *line = xstrdup(trace_lines[i]);
+	for (size_t i = 0; i < n; i++) {
+		char *line = xstrdup(lines[i]);
 		struct perf_sample s;
 		uint64_t lost;
 
@@ -101,6 +102,11 @@ static void feed_all(struct stall_window *w)
 		stall_window_sample(w, &s);
 		free(line);
 	}
+}
+
+static void feed_all(struct stall_window *w)
+{
+	feed(w, trace_lines, sizeof(trace_lines) / sizeof(trace_lines[0]));
 	stall_window_finish(w);
 }
 
@@ -121,6 +127,14 @@ static void counts_like_vmstat(void **state)
 	stall_window_release(&w);
 }
 
+/* A window over 8..90 s with every event recorded, fed perf script LINES. */
+static void window_of_lines(struct stall_window *w, const char *const *lines, size_t n)
+{
+	stall_window_init(w, 8000000000ULL, 90000000000ULL, all_events);
+	feed(w, lines, n);
+	stall_window_finish(w);
+}
+
 /* arm64's raw samples ("[FAILED TO PARSE]", numeric gfp_flags, pfn -1 for
  * a failure) count as the printed ones do. */
 static void raw_page_arrays_count(void **state)
@@ -133,17 +147,7 @@ static void raw_page_arrays_count(void **state)
 	struct stall_window w;
 
 	(void)state;
-	stall_window_init(&w, 8000000000ULL, 90000000000ULL, all_events);
-	for (size_t i = 0; i < sizeof(raw) / sizeof(raw[0]); i++) {
-		char *line = xstrdup(raw[i]);
-		struct perf_sample s;
-		uint64_t lost;
-
-		assert_int_equal(perf_script_parse_line(line, &s, &lost), PERF_LINE_SAMPLE);
-		stall_window_sample(&w, &s);
-		free(line);
-	}
-	stall_window_finish(&w);
+	window_of_lines(&w, raw, sizeof(raw) / sizeof(raw[0]));
 	assert_int_equal(w.page_array_allocs, 2);
 	assert_int_equal(w.page_array_failed, 1);
 	stall_window_release(&w);
@@ -164,17 +168,7 @@ static void apps_page_arrays_count(void **state)
 	struct stall_window w;
 
 	(void)state;
-	stall_window_init(&w, 8000000000ULL, 90000000000ULL, all_events);
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		char *line = xstrdup(lines[i]);
-		struct perf_sample s;
-		uint64_t lost;
-
-		assert_int_equal(perf_script_parse_line(line, &s, &lost), PERF_LINE_SAMPLE);
-		stall_window_sample(&w, &s);
-		free(line);
-	}
-	stall_window_finish(&w);
+	window_of_lines(&w, lines, sizeof(lines) / sizeof(lines[0]));
 	assert_true(w.opener_seen);
 	assert_int_equal(w.page_array_allocs, 2);
 	assert_int_equal(w.page_array_failed, 1);
