@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/proto/app-events.h"
 #include "common/run-command.h"
 
 const char *const default_perf_events[] = {
@@ -39,7 +40,9 @@ const char *const default_perf_events[] = {
 	/* every SIGKILL, with its sender as the sample's comm: the guest's
 	 * low-memory killer's kills counted from the trace (kill_signals.h) */
 	"signal:signal_generate if sig == 9",
-	"task:task_rename",	/* the apps' cold starts: each names itself app-NN */
+	/* the apps' cold starts: each names itself app-NN. Filtered, because
+	 * every exec renames its task too (spawn's thousands of /bin/true). */
+	"task:task_rename if newcomm ~ \"" APP_COMM_PREFIX "*\"",
 	NULL,
 };
 

@@ -68,9 +68,10 @@ static void test_defaults(void **state)
 			assert_string_not_equal(d.items[i], d.items[k]);
 		filters += strstr(d.items[i], " if ") != NULL;
 	}
-	assert_int_equal(filters, 2);
+	assert_int_equal(filters, 3);
 	assert_true(strlist_has(&d, "kmem:mm_page_alloc if order > 0"));
 	assert_true(strlist_has(&d, "signal:signal_generate if sig == 9"));
+	assert_true(strlist_has(&d, "task:task_rename if newcomm ~ \"app-*\""));
 	assert_true(strlist_has(&d, "oom:mark_victim"));
 	strlist_clear(&d);
 }
