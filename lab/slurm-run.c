@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "common/json-file.h"
 #include "common/paths.h"
 #include "common/run-folder.h"
 #include "common/trial-record.h"
@@ -40,11 +41,7 @@ static char *in_slurm_dir(const struct slurm_run *r, const char *name)
 static int save_meta(struct slurm_run *r, struct strbuf *err)
 {
 	char *path = in_slurm_dir(r, SLURM_JSON);
-	char *text = json_dumps(r->meta, JSON_INDENT(2));
-	int rc = text ? write_file_atomic(path, text, strlen(text)) : -1;
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	free(text);
+	int rc = json_file_write(path, r->meta, err);
 	free(path);
 	return rc;
 }
@@ -306,12 +303,9 @@ static char *meta_str(json_t *meta, const char *key)
 static int load_from(const char *slurm_dir, struct slurm_run *r, struct strbuf *err)
 {
 	char *path = xasprintf("%s/" SLURM_JSON, slurm_dir);
-	json_error_t jerr;
-	json_t *meta = json_load_file(path, 0, &jerr);
+	json_t *meta = json_file_load_object(path, err);
 	memset(r, 0, sizeof(*r));
-	if (!json_is_object(meta)) {
-		strbuf_addf(err, "%s: %s", path, meta ? "not a JSON object" : jerr.text);
-		json_decref(meta);
+	if (!meta) {
 		free(path);
 		return -1;
 	}
