@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json-file.h"
+
 int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
 {
 	if (mkdir_p(dir, 0755) < 0) {
@@ -43,11 +45,7 @@ int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
 int run_folder_update(const char *dir, json_t *run, struct strbuf *err)
 {
 	char *path = xasprintf("%s/" RUN_JSON, dir);
-	char *text = json_dumps(run, JSON_INDENT(2));
-	int rc = text ? write_file_atomic(path, text, strlen(text)) : -1;
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	free(text);
+	int rc = json_file_write(path, run, err);
 	free(path);
 	return rc;
 }

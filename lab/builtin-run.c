@@ -776,10 +776,8 @@ static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_opt
 		r.first_look = SEQUENTIAL_FIRST_LOOK;
 	}
 	r.run_id = run_id_new(p->exp.name, time(NULL), 1, 1);
-	r.run_dir = out ? absolute(out) : xasprintf("%s/%s", results_root(), r.run_id);
-	char *given = r.run_dir;
-	r.run_dir = absolute(given);
-	free(given);
+	r.results = absolute(results_root());
+	r.run_dir = out ? absolute(out) : xasprintf("%s/%s", r.results, r.run_id);
 	r.slurm_dir = slurm_dir_for(r.run_dir);
 	r.cache = absolute(o->cache ? o->cache : cache_root());
 	char exe[PATH_MAX];
@@ -788,7 +786,6 @@ static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_opt
 		die("run: cannot find the lab binary: %s", strerror(errno));
 	exe[len] = '\0';
 	r.lab = xstrdup(exe);
-	r.results = absolute(results_root());
 	r.clock = xstrdup(guest_clock_name(p->clock.clock));
 	const char *paths[][2] = { { "the run folder", r.run_dir }, { "--slurm-cache", r.cache },
 				   { "the lab binary", r.lab }, { "the results folder", r.results } };

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "common/json-file.h"
 #include "common/paths.h"
 #include "common/run-folder.h"
 #include "common/trial-record.h"
@@ -40,11 +41,7 @@ static char *in_slurm_dir(const struct slurm_run *r, const char *name)
 static int save_meta(struct slurm_run *r, struct strbuf *err)
 {
 	char *path = in_slurm_dir(r, SLURM_JSON);
-	char *text = json_dumps(r->meta, JSON_INDENT(2));
-	int rc = text ? write_file_atomic(path, text, strlen(text)) : -1;
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	free(text);
+	int rc = json_file_write(path, r->meta, err);
 	free(path);
 	return rc;
 }
@@ -306,12 +303,9 @@ static char *meta_str(json_t *meta, const char *key)
 static int load_from(const char *slurm_dir, struct slurm_run *r, struct strbuf *err)
 {
 	char *path = xasprintf("%s/" SLURM_JSON, slurm_dir);
-	json_error_t jerr;
-	json_t *meta = json_load_file(path, 0, &jerr);
+	json_t *meta = json_file_load_object(path, err);
 	memset(r, 0, sizeof(*r));
-	if (!json_is_object(meta)) {
-		strbuf_addf(err, "%s: %s", path, meta ? "not a JSON object" : jerr.text);
-		json_decref(meta);
+	if (!meta) {
 		free(path);
 		return -1;
 	}
@@ -455,6 +449,77 @@ static const char *shard_job(const struct slurm_run *r, unsigned k)
 	return NULL;
 }
 
+/* Describes job ID (of SCRIPT) in LINE and its script's status in ST; when it
+ * ended and did not succeed, adds "WHAT: Slurm job ID, LINE, log L" to
+ * FAILED and returns its log L (malloc'd), else NULL. */
+static char *job_line(const struct slurm_run *r, const struct slurm_states *states,
+		      enum slurm_script script, const char *id, const char *what,
+		      struct strbuf *line, struct job_status *st, struct strlist *failed)
+{
+	if (!describe_job(r, states, id, line, st))
+		return NULL;
+	struct slurm_script_spec spec;
+	script_spec(r, &spec);
+	char *log = slurm_script_log(&spec, script, id);
+	strlist_push_owned(failed, xasprintf("%s: Slurm job %s, %s, log %s", what, id, line->buf, log));
+	return log;
+}
+
+/* The line of the last submission's job KIND ("build", "decide", "merge"), if it had one. */
+static void show_job(const struct slurm_run *r, const struct slurm_states *states, const char *kind,
+		     enum slurm_script script, FILE *out, struct strlist *failed)
+{
+	json_t *sub = last_submission(r);
+	const char *id = sub ? job_of(sub, kind) : NULL;
+	if (!id)
+		return;
+	struct strbuf line = STRBUF_INIT;
+	struct job_status st;
+	char *log = job_line(r, states, script, id, kind, &line, &st, failed);
+	fprintf(out, "  %-9s  %-12s %s", kind, id, line.buf);
+	if (log)
+		fprintf(out, ", log %s", log);
+	fputc('\n', out);
+	free(log);
+	status_clear(&st);
+	strbuf_release(&line);
+}
+
+/* The shards' lines, each with the last job that ran it and its trials of
+ * the first ROUNDS rounds finished (added to *FINISHED of *TOTAL); the CPU
+ * models they ran on in CPUS. */
+static void show_shards(const struct slurm_run *r, const struct slurm_states *states, unsigned rounds,
+			FILE *out, struct strlist *failed, struct strlist *cpus, size_t *finished_all,
+			size_t *total_all)
+{
+	for (unsigned k = 1; k <= r->shards; k++) {
+		size_t finished = 0, total = 0;
+		bool readable = slurm_shard_trials(r, k, rounds, &finished, &total) == 0;
+		*finished_all += finished;
+		*total_all += total;
+		const char *job = shard_job(r, k);
+		struct strbuf line = STRBUF_INIT, what = STRBUF_INIT;
+		struct job_status st = { .exit_code = -1 };
+		char *id = job ? xasprintf("%s_%u", job, k) : NULL;
+		strbuf_addf(&what, "shard %u/%u", k, r->shards);
+		char *log = id ? job_line(r, states, SLURM_SCRIPT_SHARDS, id, what.buf, &line, &st, failed)
+			       : NULL;
+		fprintf(out, "  %s  %-12s %s: %zu/%zu trials finished%s", what.buf, id ? id : "-",
+			id ? line.buf : "not submitted (it had its trials)", finished, total,
+			readable ? "" : " (its run.json is unreadable)");
+		if (log)
+			fprintf(out, ", log %s", log);
+		fputc('\n', out);
+		if (st.cpu && !strlist_has(cpus, st.cpu))
+			strlist_push(cpus, st.cpu);
+		free(log);
+		status_clear(&st);
+		strbuf_release(&line);
+		strbuf_release(&what);
+		free(id);
+	}
+}
+
 void slurm_run_progress(struct slurm_run *r, FILE *out)
 {
 	struct strlist ids = STRLIST_INIT, failed = STRLIST_INIT, cpus = STRLIST_INIT;
@@ -469,9 +534,6 @@ void slurm_run_progress(struct slurm_run *r, FILE *out)
 	if (!asked)
 		fprintf(out, "  (squeue did not answer: %s; the states below are the scripts' own)\n",
 			err.buf);
-	struct slurm_script_spec spec;
-	script_spec(r, &spec);
-	json_t *sub = last_submission(r);
 	unsigned rounds = last_rounds(r);
 	if (r->max_trials) {
 		fprintf(out, "  sequential: round %u of at most %u", rounds, r->max_trials);
@@ -485,65 +547,12 @@ void slurm_run_progress(struct slurm_run *r, FILE *out)
 				json_string_value(json_object_get(l, "then")));
 		fputc('\n', out);
 	}
+	/* the last submission's jobs in the order they run */
 	size_t finished_all = 0, total_all = 0;
-	/* the last submission's jobs: build, the shards (each with the last job
-	 * that ran it), the decision, the merge */
-	const char *kinds[] = { "build", NULL, "decide", "merge" };
-	const enum slurm_script scripts[] = { SLURM_SCRIPT_BUILD, SLURM_SCRIPT_SHARDS,
-					      SLURM_SCRIPT_DECIDE, SLURM_SCRIPT_MERGE };
-	for (int pass = 0; pass < 4; pass++) {
-		if (pass == 1) {
-			/* the shards, each with the last job that ran it */
-			for (unsigned k = 1; k <= r->shards; k++) {
-				size_t finished = 0, total = 0;
-				bool readable = slurm_shard_trials(r, k, rounds, &finished, &total) == 0;
-				finished_all += finished;
-				total_all += total;
-				const char *job = shard_job(r, k);
-				struct strbuf line = STRBUF_INIT;
-				struct job_status st = { .exit_code = -1 };
-				char *id = job ? xasprintf("%s_%u", job, k) : NULL;
-				bool bad = id && describe_job(r, &states, id, &line, &st);
-				fprintf(out, "  shard %u/%u  %-12s %s: %zu/%zu trials finished%s", k,
-					r->shards, id ? id : "-",
-					id ? line.buf : "not submitted (it had its trials)", finished, total,
-					readable ? "" : " (its run.json is unreadable)");
-				if (bad) {
-					char *log = slurm_script_log(&spec, SLURM_SCRIPT_SHARDS, id);
-					fprintf(out, ", log %s", log);
-					strlist_push_owned(&failed, xasprintf("shard %u/%u: Slurm job %s, %s, "
-									      "log %s", k, r->shards, id,
-									      line.buf, log));
-					free(log);
-				}
-				fputc('\n', out);
-				if (st.cpu && !strlist_has(&cpus, st.cpu))
-					strlist_push(&cpus, st.cpu);
-				status_clear(&st);
-				strbuf_release(&line);
-				free(id);
-			}
-			continue;
-		}
-		const char *kind = kinds[pass];
-		const char *id = sub ? job_of(sub, kind) : NULL;
-		if (!id)
-			continue;
-		struct strbuf line = STRBUF_INIT;
-		struct job_status st;
-		bool bad = describe_job(r, &states, id, &line, &st);
-		fprintf(out, "  %-9s  %-12s %s", kind, id, line.buf);
-		if (bad) {
-			char *log = slurm_script_log(&spec, scripts[pass], id);
-			fprintf(out, ", log %s", log);
-			strlist_push_owned(&failed, xasprintf("%s: Slurm job %s, %s, log %s", kind, id,
-							      line.buf, log));
-			free(log);
-		}
-		fputc('\n', out);
-		status_clear(&st);
-		strbuf_release(&line);
-	}
+	show_job(r, &states, "build", SLURM_SCRIPT_BUILD, out, &failed);
+	show_shards(r, &states, rounds, out, &failed, &cpus, &finished_all, &total_all);
+	show_job(r, &states, "decide", SLURM_SCRIPT_DECIDE, out, &failed);
+	show_job(r, &states, "merge", SLURM_SCRIPT_MERGE, out, &failed);
 	if (rounds)
 		fprintf(out, "  trials: %zu of %zu finished (of the first %u rounds)\n", finished_all,
 			total_all, rounds);

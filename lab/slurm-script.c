@@ -67,8 +67,10 @@ char *slurm_script_text(const struct slurm_script_spec *spec, enum slurm_script 
 	strbuf_addf(&sb, "# Written and submitted by lab run --slurm; lab results %s shows the "
 		    "jobs.\n", spec->run_dir);
 	strbuf_addf(&sb, "#SBATCH --job-name=oomlab-%s\n", names[which]);
-	strbuf_addf(&sb, "#SBATCH --output=%s/logs/%s-%s.log\n", spec->slurm_dir, names[which],
-		    which == SLURM_SCRIPT_SHARDS ? "%A_%a" : "%j");
+	/* the log slurm_script_log() names, Slurm filling in the job id (and task) */
+	char *log = slurm_script_log(spec, which, which == SLURM_SCRIPT_SHARDS ? "%A_%a" : "%j");
+	strbuf_addf(&sb, "#SBATCH --output=%s\n", log);
+	free(log);
 	for (size_t i = 0; spec->sbatch && i < spec->sbatch->n; i++)
 		strbuf_addf(&sb, "#SBATCH %s\n", spec->sbatch->items[i]);
 	strbuf_addstr(&sb, "set -u\nOOMLAB_CACHE=");

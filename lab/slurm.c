@@ -34,18 +34,23 @@ int slurm_submit(const char *script, const char *const *extra, char **id, struct
 	return 0;
 }
 
-/* Splits LINE at '|' into at most MAX fields (copies); how many there were. */
-static size_t split_fields(const char *line, char **fields, size_t max)
+/* Splits LINE, "ID|STATE|X|NODE", at '|' into F (copies): 0, or -1 (F freed)
+ * when it has not four fields or lacks the id or the state. */
+static int split_fields(const char *line, char *f[4])
 {
 	size_t n = 0;
-	while (n < max) {
+	while (n < 4) {
 		size_t len = strcspn(line, "|");
-		fields[n++] = xstrndup(line, len);
+		f[n++] = xstrndup(line, len);
 		if (line[len] != '|')
 			break;
 		line += len + 1;
 	}
-	return n;
+	if (n == 4 && *f[0] && *f[1])
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		free(f[i]);
+	return -1;
 }
 
 static char *or_null(char *s)
@@ -59,14 +64,10 @@ static char *or_null(char *s)
 
 int slurm_parse_squeue_line(const char *line, struct slurm_job_state *out)
 {
-	char *f[4] = { 0 };
-	size_t n = split_fields(line, f, 4);
+	char *f[4];
 	memset(out, 0, sizeof(*out));
-	if (n != 4 || !*f[0] || !*f[1]) {
-		for (size_t i = 0; i < n; i++)
-			free(f[i]);
+	if (split_fields(line, f) < 0)
 		return -1;
-	}
 	*out = (struct slurm_job_state){ .id = f[0], .state = f[1], .reason = or_null(f[2]),
 					 .node = or_null(f[3]), .exit_code = -1 };
 	return 0;
@@ -74,14 +75,10 @@ int slurm_parse_squeue_line(const char *line, struct slurm_job_state *out)
 
 int slurm_parse_sacct_line(const char *line, struct slurm_job_state *out)
 {
-	char *f[4] = { 0 };
-	size_t n = split_fields(line, f, 4);
+	char *f[4];
 	memset(out, 0, sizeof(*out));
-	if (n != 4 || !*f[0] || !*f[1]) {
-		for (size_t i = 0; i < n; i++)
-			free(f[i]);
+	if (split_fields(line, f) < 0)
 		return -1;
-	}
 	/* "CANCELLED by 0": the state is the first word */
 	f[1][strcspn(f[1], " ")] = '\0';
 	char *end;

@@ -66,12 +66,9 @@ static void trial_info(const struct run_data *rd, const struct run_trial *t, str
 	ti->variant_hash = env_str(t->trial, "variant_hash");
 	ti->images_hash = env_str(t->trial, "guest_images_hash");
 	ti->accel = env_str(t->trial, "accelerator");
-	/* a trial.json without a clock was written before the lab had clocks: realtime */
-	json_t *clock = json_object_get(json_object_get(t->trial, "environment"), "clock");
-	const char *clock_name = json_string_value(json_object_get(clock, "name"));
-	const char *settings = json_string_value(json_object_get(clock, "settings"));
-	ti->clock = !t->trial ? NULL : clock_name ? clock_name : "realtime";
-	ti->clock_settings = !t->trial ? NULL : settings ? settings : "";
+	/* as run-data read it: realtime for a trial.json from before clocks, NULL without one */
+	ti->clock = t->clock;
+	ti->clock_settings = t->clock_settings;
 	json_t *metrics = json_object_get(t->trial, "metrics");
 	ti->metrics_from = !json_is_array(metrics) ? "none"
 			   : json_is_true(json_object_get(t->trial, "metrics_derived")) ? "derived"

@@ -95,6 +95,33 @@ static char *read_back(struct fixture *f, const char *name)
 	return text;
 }
 
+/* Asserts that the stand-in lab's last arguments, one a line, were FMT's text. */
+static void assert_args(struct fixture *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void assert_args(struct fixture *f, const char *fmt, ...)
+{
+	struct strbuf want = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&want, fmt, ap);
+	va_end(ap);
+	char *args = read_back(f, "args");
+	assert_string_equal(args, want.buf);
+	free(args);
+	strbuf_release(&want);
+}
+
+/* Asserts that job ID's script recorded exit status EXIT; the status file's text. */
+static char *assert_status(struct fixture *f, const char *id, int exit)
+{
+	char *name = xasprintf("run.slurm/status/%s", id);
+	char *status = read_back(f, name);
+	char *line = xasprintf("exit=%d\n", exit);
+	assert_non_null(strstr(status, line));
+	free(line);
+	free(name);
+	return status;
+}
+
 static void test_script_heads(void **state)
 {
 	struct fixture *f = *state;
@@ -125,13 +152,8 @@ static void test_shard_task(void **state)
 	const char *env[] = { "SLURM_JOB_ID=57", "SLURM_ARRAY_JOB_ID=55", "SLURM_ARRAY_TASK_ID=2",
 			      "SLURM_CPUS_PER_TASK=4", "SLURMD_NODENAME=node7", "FAKE_LAB_EXIT=3", NULL };
 	assert_int_equal(run_script(f, SLURM_SCRIPT_SHARDS, env), 3);
-	char *args = read_back(f, "args");
-	char *want = xasprintf("run\n--resume\n%s/shard-2\n-j\n4\n", f->spec.slurm_dir);
-	assert_string_equal(args, want);
-	free(args);
-	free(want);
-	char *status = read_back(f, "run.slurm/status/55_2");
-	assert_non_null(strstr(status, "exit=3\n"));
+	assert_args(f, "run\n--resume\n%s/shard-2\n-j\n4\n", f->spec.slurm_dir);
+	char *status = assert_status(f, "55_2", 3);
 	assert_non_null(strstr(status, "node=node7\n"));
 	assert_non_null(strstr(status, "cpu="));
 	free(status);
@@ -142,11 +164,7 @@ static void test_shard_task(void **state)
 	const char *round_env[] = { "SLURM_JOB_ID=62", "SLURM_ARRAY_JOB_ID=62", "SLURM_ARRAY_TASK_ID=1",
 				    "OOMLAB_SLURM_ROUNDS=5", NULL };
 	assert_int_equal(run_script(f, SLURM_SCRIPT_SHARDS, round_env), 0);
-	args = read_back(f, "args");
-	want = xasprintf("run\n--resume\n%s/shard-1\n-j\n1\n--rounds\n5\n", f->spec.slurm_dir);
-	assert_string_equal(args, want);
-	free(args);
-	free(want);
+	assert_args(f, "run\n--resume\n%s/shard-1\n-j\n1\n--rounds\n5\n", f->spec.slurm_dir);
 }
 
 /* The decision job resumes the run itself, as a look. */
@@ -155,14 +173,8 @@ static void test_decide(void **state)
 	struct fixture *f = *state;
 	const char *env[] = { "SLURM_JOB_ID=63", NULL };
 	assert_int_equal(run_script(f, SLURM_SCRIPT_DECIDE, env), 0);
-	char *args = read_back(f, "args");
-	char *want = xasprintf("run\n--resume\n%s\n--slurm-look\n", f->spec.run_dir);
-	assert_string_equal(args, want);
-	free(args);
-	free(want);
-	char *status = read_back(f, "run.slurm/status/63");
-	assert_non_null(strstr(status, "exit=0\n"));
-	free(status);
+	assert_args(f, "run\n--resume\n%s\n--slurm-look\n", f->spec.run_dir);
+	free(assert_status(f, "63", 0));
 }
 
 /* -j given at submission wins over the task's CPUs; the build job builds for
@@ -179,14 +191,8 @@ static void test_build_and_fixed_jobs(void **state)
 	free(args);
 	const char *build_env[] = { "SLURM_JOB_ID=58", NULL };
 	assert_int_equal(run_script(f, SLURM_SCRIPT_BUILD, build_env), 0);
-	args = read_back(f, "args");
-	char *want = xasprintf("run\n--resume\n%s/shard-1\n--build-only\n", f->spec.slurm_dir);
-	assert_string_equal(args, want);
-	free(args);
-	free(want);
-	char *status = read_back(f, "run.slurm/status/58");
-	assert_non_null(strstr(status, "exit=0\n"));
-	free(status);
+	assert_args(f, "run\n--resume\n%s/shard-1\n--build-only\n", f->spec.slurm_dir);
+	free(assert_status(f, "58", 0));
 }
 
 /* The merge names every shard and stops at the first command that fails. */
@@ -195,16 +201,10 @@ static void test_merge(void **state)
 	struct fixture *f = *state;
 	const char *env[] = { "SLURM_JOB_ID=61", "FAKE_LAB_EXIT=1", NULL };
 	assert_int_equal(run_script(f, SLURM_SCRIPT_MERGE, env), 1);
-	char *args = read_back(f, "args");
-	char *want = xasprintf("results\n--merge\n%s/shard-1\n%s/shard-2\n%s/shard-3\n-o\n%s\n",
-			       f->spec.slurm_dir, f->spec.slurm_dir, f->spec.slurm_dir,
-			       f->spec.run_dir);
-	assert_string_equal(args, want);    /* compare and report did not run after it */
-	free(args);
-	free(want);
-	char *status = read_back(f, "run.slurm/status/61");
-	assert_non_null(strstr(status, "exit=1\n"));
-	free(status);
+	/* compare and report did not run after it */
+	assert_args(f, "results\n--merge\n%s/shard-1\n%s/shard-2\n%s/shard-3\n-o\n%s\n",
+		    f->spec.slurm_dir, f->spec.slurm_dir, f->spec.slurm_dir, f->spec.run_dir);
+	free(assert_status(f, "61", 1));
 }
 
 int main(void)
