@@ -77,19 +77,6 @@ struct bisect {
 	FILE *log;
 };
 
-static int git_capture(const char *repo, const char *const *args, struct strbuf *out)
-{
-	struct strlist argv = STRLIST_INIT;
-	strlist_push(&argv, "git");
-	strlist_push(&argv, "-C");
-	strlist_push(&argv, repo);
-	for (const char *const *a = args; *a; a++)
-		strlist_push(&argv, *a);
-	int rc = capture_command(strlist_argv(&argv), NULL, out);
-	strlist_clear(&argv);
-	return rc;
-}
-
 static char *commit_subject(const char *repo, const char *commit)
 {
 	struct strbuf out = STRBUF_INIT;
