@@ -95,17 +95,12 @@ static char *short_id(const char *commit)
 static int run_lab(const struct bisect *b, const char *const *args, const char *out_path,
 		   const char *err_path)
 {
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len < 0)
-		die("bisect: cannot find the lab binary: %s", strerror(errno));
-	exe[len] = '\0';
 	const char *old = getenv("OOMLAB_VARIANT_PATH");
 	char *path = old && *old ? xasprintf("OOMLAB_VARIANT_PATH=%s/variants:%s", b->dir, old)
 				 : xasprintf("OOMLAB_VARIANT_PATH=%s/variants", b->dir);
 	const char *env[] = { path, NULL };
 	struct strlist argv = STRLIST_INIT;
-	strlist_push(&argv, exe);
+	strlist_push(&argv, lab_binary());
 	if (quiet)
 		strlist_push(&argv, "--quiet");
 	for (const char *const *a = args; *a; a++)
