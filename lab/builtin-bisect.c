@@ -237,6 +237,28 @@ static void list_candidates(struct bisect *b)
 	strbuf_release(&out);
 }
 
+/* The candidates' subjects from one git log of the range (its first-parent
+ * list is the candidates'), not a git per commit: a kernel range holds
+ * thousands. Blank when git does not give one a line each. */
+static void list_subjects(struct bisect *b)
+{
+	char *range = xasprintf("%s..%s", b->good, b->bad);
+	const char *args[] = { "log", "--first-parent", "--reverse", "--format=%s", range, NULL };
+	struct strbuf out = STRBUF_INIT;
+	if (git_capture(b->repo, args, &out) == 0)
+		for (char *line = out.buf, *end; (end = strchr(line, '\n')); line = end + 1) {
+			*end = '\0';
+			strlist_push(&b->subjects, line);
+		}
+	if (b->subjects.n != b->commits.n) {
+		strlist_clear(&b->subjects);
+		for (size_t i = 0; i < b->commits.n; i++)
+			strlist_push(&b->subjects, "");
+	}
+	strbuf_release(&out);
+	free(range);
+}
+
 static bool parametric_metric(const struct experiment *e, const char *metric)
 {
 	for (size_t i = 0; i < e->parametric.n; i++)
@@ -712,8 +734,7 @@ int cmd_bisect(int argc, char **argv)
 		b.alpha = BISECT_ALPHA;
 		setup_new(&b, repo, good, bad, experiment, out);
 	}
-	for (size_t i = 0; i < b.commits.n; i++)
-		strlist_push_owned(&b.subjects, commit_subject(b.repo, b.commits.items[i]));
+	list_subjects(&b);
 	char *log_path = xasprintf("%s/log", b.dir);
 	b.log = fopen(log_path, "a");
 	if (!b.log)
