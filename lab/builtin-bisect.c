@@ -115,8 +115,8 @@ static int run_lab(const struct bisect *b, const char *const *args, const char *
 	return rc;
 }
 
-/* The variant folder of COMMIT under the bisect folder; its name. */
-static char *make_variant(const struct bisect *b, const char *name, const char *commit)
+/* The variant NAME, COMMIT of the repository, in the bisect folder. */
+static void make_variant(const struct bisect *b, const char *name, const char *commit)
 {
 	char *dir = xasprintf("%s/variants/%s", b->dir, name);
 	char *source = xasprintf("%s/source", dir), *readme = xasprintf("%s/README", dir);
@@ -129,7 +129,6 @@ static char *make_variant(const struct bisect *b, const char *name, const char *
 	free(readme);
 	free(line);
 	free(about);
-	return xstrdup(name);
 }
 
 static bool key_is(const char *line, const char *const *keys)
@@ -409,8 +408,8 @@ static int check_endpoints(struct bisect *b)
 	bool judged_before = json_object_get(b->meta, "endpoints") != NULL;
 	int rc;
 	if (!path_exists(run_json)) {
-		free(make_variant(b, "good", b->good));
-		free(make_variant(b, "bad", b->bad));
+		make_variant(b, "good", b->good);
+		make_variant(b, "bad", b->bad);
 		char *conf = make_experiment(b, "endpoints", "good bad", true);
 		note("endpoints: good %.12s and bad %.12s as one sequential run on %s (its primary, "
 		     "alpha %.4g)", b->good, b->bad, b->metric, b->alpha);
@@ -495,7 +494,7 @@ static void run_step(struct bisect *b, size_t step, size_t i, struct step_result
 	char *out = xasprintf("%s/%s.out", b->dir, run_name);
 	char *jobs = jobs_text(b);
 	memset(res, 0, sizeof(*res));
-	free(make_variant(b, name, commit));
+	make_variant(b, name, commit);
 	char *conf = make_experiment(b, run_name, name, false);
 
 	note("step %zu: building %.12s (%s)", step, commit, b->subjects.items[i]);
