@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "analysis/compare/compare.h"
 #include "analysis/stats/stats.h"
