@@ -8,7 +8,7 @@
 
 #include "util.h"
 
-static char *root, *cache, *results, *build;
+static char *root, *cache, *results, *build, *exe;
 
 const char *repo_root(void)
 {
@@ -82,18 +82,26 @@ const char *results_root(void)
 	return results;
 }
 
+const char *lab_binary(void)
+{
+	if (exe)
+		return exe;
+	char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0)
+		die("cannot find the lab binary");
+	path[n] = '\0';
+	exe = xstrdup(path);
+	return exe;
+}
+
 const char *build_dir(void)
 {
 	if (build)
 		return build;
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		die("cannot find the lab binary's folder");
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
+	build = xstrdup(lab_binary());
+	char *slash = strrchr(build, '/');
 	if (slash)
 		*slash = '\0';
-	build = xstrdup(exe);
 	return build;
 }

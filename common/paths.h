@@ -9,6 +9,8 @@ char *repo_path(const char *relative);
 /* $OOMLAB_CACHE, else $XDG_CACHE_HOME/oomlab, else ~/.cache/oomlab; created. */
 const char *cache_root(void);
 char *cache_path(const char *relative);
+/* The running lab binary (/proc/self/exe): a child `lab` is this one. */
+const char *lab_binary(void);
 /* The folder the lab binary is in (build/): the guest programs are under guest/. */
 const char *build_dir(void);
 /* Results of runs: $OOMLAB_RESULTS, else <repo>/results. */

@@ -11,20 +11,26 @@
 #include "experiment.h"
 #include "vm.h"
 
-/* The row of LABEL against BASELINE on METRIC in the family of RUNS. */
-static int row_of(const struct strlist *runs, const char *baseline, const char *label,
+/* The runs' trials, loaded once for every row a reading takes from them. */
+static int load(struct run_data *rd, const char *const *runs, struct strbuf *err)
+{
+	for (const char *const *r = runs; *r; r++)
+		if (run_data_add(rd, *r, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* The row of LABEL against BASELINE on METRIC in the family of RD's runs. */
+static int row_of(const struct run_data *rd, const char *baseline, const char *label,
 		  const char *metric, struct compare_row *row, struct strbuf *err)
 {
-	struct run_data rd = { .quiet = true };
 	struct strlist globs = STRLIST_INIT;
 	strlist_push(&globs, metric);
 	struct compare_family_spec spec = { .baseline = baseline, .globs = &globs, .all = true,
 					    .seed = 1 };
 	struct compare_family family;
 	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < runs->n; i++)
-		rc = run_data_add(&rd, runs->items[i], err);
-	if (rc == 0 && compare_family_build(&rd, &spec, &family, err) != 0) {
+	if (compare_family_build(rd, &spec, &family, err) != 0) {
 		if (!err->len)
 			strbuf_addstr(err, "the groups ran on different clocks");
 		rc = -1;
@@ -46,18 +52,19 @@ static int row_of(const struct strlist *runs, const char *baseline, const char *
 		compare_family_free(&family);
 	}
 	strlist_clear(&globs);
-	run_data_free(&rd);
 	return rc;
 }
 
 int bisect_judge_endpoints(const char *run, const char *good, const char *bad, const char *metric,
 			   bool *differs, int *bad_dir, const char **verdict, struct strbuf *err)
 {
-	struct strlist runs = STRLIST_INIT;
-	strlist_push(&runs, run);
+	const char *runs[] = { run, NULL };
+	struct run_data rd = { .quiet = true };
 	struct compare_row row;
-	int rc = row_of(&runs, good, bad, metric, &row, err);
-	strlist_clear(&runs);
+	int rc = load(&rd, runs, err);
+	if (rc == 0)
+		rc = row_of(&rd, good, bad, metric, &row, err);
+	run_data_free(&rd);
 	if (rc < 0)
 		return -1;
 	*differs = compare_verdict_info(row.verdict)->significant && row.direction != 0;
@@ -66,19 +73,15 @@ int bisect_judge_endpoints(const char *run, const char *good, const char *bad, c
 	return 0;
 }
 
-/* The step's trials that did not count, and how many of them did not boot. */
-static void count_outcomes(const char *step_run, const char *label, struct bisect_look *look)
+/* LABEL's trials whose kernel did not boot. */
+static size_t boot_failures(const struct run_data *rd, const char *label)
 {
-	struct run_data rd = { .quiet = true };
-	struct strbuf err = STRBUF_INIT;
-	look->boot_failures = 0;
-	if (run_data_add(&rd, step_run, &err) == 0)
-		for (size_t i = 0; i < rd.n; i++)
-			if (!strcmp(rd.trials[i].label, label) && rd.trials[i].outcome &&
-			    !strcmp(rd.trials[i].outcome, vm_outcome_name(VM_BOOT_FAILURE)))
-				look->boot_failures++;
-	run_data_free(&rd);
-	strbuf_release(&err);
+	size_t n = 0;
+	for (size_t i = 0; i < rd->n; i++)
+		if (!strcmp(rd->trials[i].label, label) && rd->trials[i].outcome &&
+		    !strcmp(rd->trials[i].outcome, vm_outcome_name(VM_BOOT_FAILURE)))
+			n++;
+	return n;
 }
 
 int bisect_judge_look(const char *endpoint_run, const char *step_run, const char *label,
@@ -86,16 +89,18 @@ int bisect_judge_look(const char *endpoint_run, const char *step_run, const char
 		      double step_alpha, size_t max_trials, struct bisect_look *look,
 		      struct strbuf *err)
 {
-	struct strlist runs = STRLIST_INIT;
-	strlist_push(&runs, endpoint_run);
-	strlist_push(&runs, step_run);
+	const char *runs[] = { endpoint_run, step_run, NULL };
+	struct run_data rd = { .quiet = true };
 	struct compare_row vs_good, vs_bad;
 	memset(look, 0, sizeof(*look));
-	count_outcomes(step_run, label, look);
-	int rc = row_of(&runs, good, label, metric, &vs_good, err);
+	int rc = load(&rd, runs, err);
+	if (rc == 0) {
+		look->boot_failures = boot_failures(&rd, label);
+		rc = row_of(&rd, good, label, metric, &vs_good, err);
+	}
 	if (rc == 0)
-		rc = row_of(&runs, bad, label, metric, &vs_bad, err);
-	strlist_clear(&runs);
+		rc = row_of(&rd, bad, label, metric, &vs_bad, err);
+	run_data_free(&rd);
 	if (rc < 0)
 		return -1;
 	look->n = vs_good.var.n;

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "analysis/compare/compare.h"
 #include "analysis/stats/stats.h"
@@ -77,19 +76,6 @@ struct bisect {
 	FILE *log;
 };
 
-static int git_capture(const char *repo, const char *const *args, struct strbuf *out)
-{
-	struct strlist argv = STRLIST_INIT;
-	strlist_push(&argv, "git");
-	strlist_push(&argv, "-C");
-	strlist_push(&argv, repo);
-	for (const char *const *a = args; *a; a++)
-		strlist_push(&argv, *a);
-	int rc = capture_command(strlist_argv(&argv), NULL, out);
-	strlist_clear(&argv);
-	return rc;
-}
-
 static char *commit_subject(const char *repo, const char *commit)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -108,17 +94,12 @@ static char *short_id(const char *commit)
 static int run_lab(const struct bisect *b, const char *const *args, const char *out_path,
 		   const char *err_path)
 {
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len < 0)
-		die("bisect: cannot find the lab binary: %s", strerror(errno));
-	exe[len] = '\0';
 	const char *old = getenv("OOMLAB_VARIANT_PATH");
 	char *path = old && *old ? xasprintf("OOMLAB_VARIANT_PATH=%s/variants:%s", b->dir, old)
 				 : xasprintf("OOMLAB_VARIANT_PATH=%s/variants", b->dir);
 	const char *env[] = { path, NULL };
 	struct strlist argv = STRLIST_INIT;
-	strlist_push(&argv, exe);
+	strlist_push(&argv, lab_binary());
 	if (quiet)
 		strlist_push(&argv, "--quiet");
 	for (const char *const *a = args; *a; a++)
@@ -133,8 +114,8 @@ static int run_lab(const struct bisect *b, const char *const *args, const char *
 	return rc;
 }
 
-/* The variant folder of COMMIT under the bisect folder; its name. */
-static char *make_variant(const struct bisect *b, const char *name, const char *commit)
+/* The variant NAME, COMMIT of the repository, in the bisect folder. */
+static void make_variant(const struct bisect *b, const char *name, const char *commit)
 {
 	char *dir = xasprintf("%s/variants/%s", b->dir, name);
 	char *source = xasprintf("%s/source", dir), *readme = xasprintf("%s/README", dir);
@@ -147,7 +128,6 @@ static char *make_variant(const struct bisect *b, const char *name, const char *
 	free(readme);
 	free(line);
 	free(about);
-	return xstrdup(name);
 }
 
 static bool key_is(const char *line, const char *const *keys)
@@ -253,6 +233,28 @@ static void list_candidates(struct bisect *b)
 		die_usage("bisect: --good and --bad are the same commit");
 	free(range);
 	strbuf_release(&out);
+}
+
+/* The candidates' subjects from one git log of the range (its first-parent
+ * list is the candidates'), not a git per commit: a kernel range holds
+ * thousands. Blank when git does not give one a line each. */
+static void list_subjects(struct bisect *b)
+{
+	char *range = xasprintf("%s..%s", b->good, b->bad);
+	const char *args[] = { "log", "--first-parent", "--reverse", "--format=%s", range, NULL };
+	struct strbuf out = STRBUF_INIT;
+	if (git_capture(b->repo, args, &out) == 0)
+		for (char *line = out.buf, *end; (end = strchr(line, '\n')); line = end + 1) {
+			*end = '\0';
+			strlist_push(&b->subjects, line);
+		}
+	if (b->subjects.n != b->commits.n) {
+		strlist_clear(&b->subjects);
+		for (size_t i = 0; i < b->commits.n; i++)
+			strlist_push(&b->subjects, "");
+	}
+	strbuf_release(&out);
+	free(range);
 }
 
 static bool parametric_metric(const struct experiment *e, const char *metric)
@@ -405,8 +407,8 @@ static int check_endpoints(struct bisect *b)
 	bool judged_before = json_object_get(b->meta, "endpoints") != NULL;
 	int rc;
 	if (!path_exists(run_json)) {
-		free(make_variant(b, "good", b->good));
-		free(make_variant(b, "bad", b->bad));
+		make_variant(b, "good", b->good);
+		make_variant(b, "bad", b->bad);
 		char *conf = make_experiment(b, "endpoints", "good bad", true);
 		note("endpoints: good %.12s and bad %.12s as one sequential run on %s (its primary, "
 		     "alpha %.4g)", b->good, b->bad, b->metric, b->alpha);
@@ -491,7 +493,7 @@ static void run_step(struct bisect *b, size_t step, size_t i, struct step_result
 	char *out = xasprintf("%s/%s.out", b->dir, run_name);
 	char *jobs = jobs_text(b);
 	memset(res, 0, sizeof(*res));
-	free(make_variant(b, name, commit));
+	make_variant(b, name, commit);
 	char *conf = make_experiment(b, run_name, name, false);
 
 	note("step %zu: building %.12s (%s)", step, commit, b->subjects.items[i]);
@@ -730,8 +732,7 @@ int cmd_bisect(int argc, char **argv)
 		b.alpha = BISECT_ALPHA;
 		setup_new(&b, repo, good, bad, experiment, out);
 	}
-	for (size_t i = 0; i < b.commits.n; i++)
-		strlist_push_owned(&b.subjects, commit_subject(b.repo, b.commits.items[i]));
+	list_subjects(&b);
 	char *log_path = xasprintf("%s/log", b.dir);
 	b.log = fopen(log_path, "a");
 	if (!b.log)

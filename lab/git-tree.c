@@ -13,7 +13,7 @@
 /* Paths per `git archive` call, well inside the argument limit. */
 #define PATHS_PER_CALL 400
 
-static int git(const char *repo, const char *const *args, struct strbuf *out)
+int git_capture(const char *repo, const char *const *args, struct strbuf *out)
 {
 	struct strlist argv = STRLIST_INIT;
 	strlist_push(&argv, "git");
@@ -36,7 +36,7 @@ int git_resolve(const char *repo, const char *ref, char **tree, char **commit, s
 	struct strbuf out = STRBUF_INIT;
 	*tree = *commit = NULL;
 	const char *is_repo[] = { "rev-parse", "--git-dir", NULL };
-	if (git(repo, is_repo, &out) != 0) {
+	if (git_capture(repo, is_repo, &out) != 0) {
 		strbuf_addf(err, "%s is not a git repository", repo);
 		strbuf_release(&out);
 		return -1;
@@ -46,13 +46,13 @@ int git_resolve(const char *repo, const char *ref, char **tree, char **commit, s
 	const char *c[] = { "rev-parse", "--verify", "--quiet", "--end-of-options", want_commit, NULL };
 	strbuf_reset(&out);
 	int rc = -1;
-	if (git(repo, t, &out) != 0) {
+	if (git_capture(repo, t, &out) != 0) {
 		strbuf_addf(err, "no ref '%s' in %s", ref, repo);
 	} else {
 		*tree = first_line_of(&out);
 		strbuf_reset(&out);
 		/* a ref may name a tree, which has no commit */
-		*commit = git(repo, c, &out) == 0 ? first_line_of(&out) : xstrdup("");
+		*commit = git_capture(repo, c, &out) == 0 ? first_line_of(&out) : xstrdup("");
 		rc = 0;
 	}
 	free(want_tree);
@@ -66,7 +66,7 @@ bool git_tree_has(const char *repo, const char *tree, const char *path)
 	char *spec = xasprintf("%s:%s", tree, path);
 	const char *args[] = { "cat-file", "-e", spec, NULL };
 	struct strbuf out = STRBUF_INIT;
-	bool has = git(repo, args, &out) == 0;
+	bool has = git_capture(repo, args, &out) == 0;
 	strbuf_release(&out);
 	free(spec);
 	return has;
@@ -88,7 +88,7 @@ static int archive_into(const char *repo, const char *tree, const struct strlist
 			strlist_push(&args, paths->items[i]);
 	}
 	struct strbuf out = STRBUF_INIT;
-	int rc = git(repo, strlist_argv(&args), &out);
+	int rc = git_capture(repo, strlist_argv(&args), &out);
 	if (rc != 0) {
 		strbuf_addf(err, "git archive of %s in %s failed: %s", tree, repo, strbuf_first_line(&out));
 	} else {
@@ -110,7 +110,7 @@ static int changes(const char *repo, const char *old, const char *tree, struct s
 {
 	const char *args[] = { "diff-tree", "-r", "-z", "--no-renames", "--name-status", old, tree, NULL };
 	struct strbuf out = STRBUF_INIT;
-	if (git(repo, args, &out) != 0) {
+	if (git_capture(repo, args, &out) != 0) {
 		strbuf_release(&out);
 		return -1;	/* the old tree is gone from the repository: export in full */
 	}

@@ -18,6 +18,9 @@
 
 #include "common/util.h"
 
+/* git -C REPO ARGS... (NULL-terminated; a read-only command, as above), its
+ * stdout and stderr into OUT; the exit status. */
+int git_capture(const char *repo, const char *const *args, struct strbuf *out);
 /* REF's tree id and commit id in REPO (malloc'd); -1 with the reason. */
 int git_resolve(const char *repo, const char *ref, char **tree, char **commit, struct strbuf *err);
 /* Whether TREE has PATH. */
