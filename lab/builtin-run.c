@@ -780,12 +780,7 @@ static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_opt
 	r.run_dir = out ? absolute(out) : xasprintf("%s/%s", r.results, r.run_id);
 	r.slurm_dir = slurm_dir_for(r.run_dir);
 	r.cache = absolute(o->cache ? o->cache : cache_root());
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len <= 0)
-		die("run: cannot find the lab binary: %s", strerror(errno));
-	exe[len] = '\0';
-	r.lab = xstrdup(exe);
+	r.lab = xstrdup(lab_binary());
 	r.clock = xstrdup(guest_clock_name(p->clock.clock));
 	const char *paths[][2] = { { "the run folder", r.run_dir }, { "--slurm-cache", r.cache },
 				   { "the lab binary", r.lab }, { "the results folder", r.results } };
