@@ -1042,6 +1042,13 @@ int cmd_run(int argc, char **argv)
 		      "folder: %s; lab run --resume goes on regardless)", stopped.buf, p.dir);
 		return 1;
 	}
+	if (p.rounds) {
+		/* a slice of the run (a bisect look, a Slurm shard's rounds): whoever
+		 * asked for it judges the whole; no table or report of a part */
+		note("run %s: its first %lu rounds are done; lab run --resume %s goes on", p.run_id,
+		     p.rounds, p.dir);
+		return 0;
+	}
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
 	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);
