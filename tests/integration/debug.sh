@@ -61,8 +61,8 @@ check "the splat names vfree under binder_alloc_deferred_release" \
 # parse) is a failure naming the metric and the trial, never a 0
 metric() {
 	jq -e --arg m "$1" '[.metrics[] | select(.name == $m) | .value][0] // error("absent")' \
-		"$SCRATCH/plain-path/trial.json" 2> /dev/null ||
-		fail "$1 is absent from $SCRATCH/plain-path/trial.json"
+		"$SCRATCH/plain-path/trial.json" 2> "$SCRATCH/jq.err" ||
+		fail "$1 is absent from $SCRATCH/plain-path/trial.json ($(head -c 300 "$SCRATCH/jq.err"))"
 }
 failed=$(metric binder_page_array_order3_failed)
 mapped=$(metric binder-mmap.mmap_ok)

@@ -60,7 +60,7 @@ sum() {
 	total=0
 	for f in "$RUN"/$2/*/trial.json; do
 		v=$(jq -e --arg m "$1" '[.metrics[] | select(.name == $m) | .value][0] // error("absent")' "$f" \
-			2> /dev/null) || fail "$1 is absent from $f"
+			2> "$SCRATCH/jq.err") || fail "$1 is absent from $f ($(head -c 300 "$SCRATCH/jq.err"))"
 		total=$(awk -v a="$total" -v b="$v" 'BEGIN { print a + b }')
 	done
 	echo "$total"

@@ -133,8 +133,8 @@ metric() {
 }
 # need_metric NAME: its value; absent fails the test naming it and the trial
 need_metric() {
-	jq -e --arg n "$1" '[.metrics[] | select(.name == $n) | .value][0] // error("absent")' "$J" 2> /dev/null ||
-		fail "$1 is absent from $J"
+	jq -e --arg n "$1" '[.metrics[] | select(.name == $n) | .value][0] // error("absent")' "$J" 2> "$SCRATCH/jq.err" ||
+		fail "$1 is absent from $J ($(head -c 300 "$SCRATCH/jq.err"))"
 }
 kills=$(metric lmkd_kills)
 trace=$(metric lmkd_kills_trace)
