@@ -124,6 +124,8 @@ status=$?
 set -e
 cat "$SCRATCH/boot.out"
 check "the boot ended (status $status: the command's)" [ "$status" -lt 124 ]
+check "the command could set the workload cgroup's limits (status 90, 91: it could not)" \
+	[ "$status" -ne 90 -a "$status" -ne 91 ]
 J="$T/trial.json"
 check "trial.json was written" test -s "$J"
 check "the agent started the killer" grep -q '"type":"killer".*"name":"lmkd"' "$T/ctl.jsonl"
