@@ -68,6 +68,8 @@ json_t *lmkd_kills_json(const struct lmkd_reports *r)
 		json_t *o = json_object();
 		json_object_set_new(o, "usec", json_integer((json_int_t)k->usec));
 		json_object_set_new(o, "t_mono_ns", json_integer((json_int_t)k->line.t_mono_ns));
+		json_object_set_new(o, "t_sent_ns", k->line.t_sent_ns ? json_integer((json_int_t)k->line.t_sent_ns)
+								      : json_null());
 		json_object_set_new(o, "pid", json_integer(k->line.pid));
 		json_object_set_new(o, "comm", json_string(k->line.comm));
 		json_object_set_new(o, "oom_score_adj", json_integer(k->line.oom_score_adj));

@@ -12,9 +12,9 @@ int lmkd_format_kill(char *buf, size_t size, const struct lmkd_kill_line *k)
 {
 	return snprintf(buf, size,
 			KILL_HEAD "%s" COMM_END "%d" PID_END "%d (%s) to free %lldkB rss, %lldkB swap; "
-			"reason: %s; psi some %.2f full %.2f; t_mono_ns %llu",
+			"reason: %s; psi some %.2f full %.2f; t_mono_ns %llu, sent by %llu",
 			k->comm, k->pid, k->oom_score_adj, k->tier, k->rss_kb, k->swap_kb, k->reason, k->psi_some,
-			k->psi_full, k->t_mono_ns);
+			k->psi_full, k->t_mono_ns, k->t_sent_ns);
 }
 
 int lmkd_format_reap(char *buf, size_t size, const struct lmkd_reap_line *r)
@@ -69,7 +69,13 @@ bool lmkd_parse_kill(const char *text, struct lmkd_kill_line *out)
 		   &out->oom_score_adj, out->tier, &out->rss_kb, &out->swap_kb, out->reason, &out->psi_some,
 		   &out->psi_full, &out->t_mono_ns, &used) != 8 || !used)
 		return false;
-	return pid_end[strlen(PID_END) + (size_t)used] == '\0';
+	const char *rest = pid_end + strlen(PID_END) + (size_t)used;
+	if (!*rest)
+		return true;
+	used = 0;
+	if (sscanf(rest, ", sent by %llu%n", &out->t_sent_ns, &used) != 1 || !used)
+		return false;
+	return rest[used] == '\0';
 }
 
 bool lmkd_parse_reap(const char *text, struct lmkd_reap_line *out)

@@ -5,7 +5,8 @@
  * metrics parse them back with these (one definition, tested round trip):
  *
  *   "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss,
- *        1024kB swap; reason: psi-partial; psi some 12.34 full 3.21; t_mono_ns 19355302123"
+ *        1024kB swap; reason: psi-partial; psi some 12.34 full 3.21; t_mono_ns 19355302123,
+ *        sent by 19355302987"
  *   "lmkd: Process 1234 was reaped in 7ms"
  *   "lmkd: Process 1234 was not reaped in 1000ms"
  *   "lmkd: PSI full event: stall 812ms in the last 1000ms (threshold 700ms), 40ms after crossing it"
@@ -15,9 +16,11 @@
  * oom_score_adj and its tier (common/proto/app-tiers.h's name), its RSS
  * and its swapped-out memory (zram's share) when chosen, why
  * (LMKD_REASON_*), PSI's memory avg10 (%) at the kill, and the killer's
- * CLOCK_MONOTONIC as it sent the SIGKILL (the clock of the workloads'
- * events and the trace; the printk time stamp is the kernel's
- * local_clock). A reap line follows each kill: the time from the SIGKILL until the
+ * CLOCK_MONOTONIC just before it sent the SIGKILL and again just after
+ * the send returned (the clock of the workloads' events and the trace; the
+ * printk time stamp is the kernel's local_clock): the trace's SIGKILL lies
+ * between the two, whatever the time between them. A line without "sent
+ * by" (an older killer's) reads with t_sent_ns 0. A reap line follows each kill: the time from the SIGKILL until the
  * victim was gone (its pidfd polled readable after process_mrelease), or
  * that it was still there when the killer stopped waiting. An event line
  * is each PSI trigger that woke the killer: the stall it saw over the
@@ -48,7 +51,8 @@ struct lmkd_kill_line {
 	long long swap_kb;
 	char reason[16];
 	double psi_some, psi_full;      /* avg10, % */
-	unsigned long long t_mono_ns;   /* CLOCK_MONOTONIC at the SIGKILL */
+	unsigned long long t_mono_ns;   /* CLOCK_MONOTONIC just before the SIGKILL */
+	unsigned long long t_sent_ns;   /* ... and just after it was sent; 0: not said */
 };
 
 struct lmkd_reap_line {

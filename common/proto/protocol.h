@@ -62,8 +62,9 @@ extern const char *const channel_file_name[CHANNEL_COUNT];  /* "ctl.jsonl", "out
 /*
  * The stall counters' window: the workload's, from just after perf starts
  * recording to just after the command ends. At each edge the agent reads
- * /proc/vmstat, notes CLOCK_MONOTONIC right after the read in
- * "read_mono_ns", sends this event ("edge": "start" or "end") and the text
+ * /proc/vmstat, notes CLOCK_MONOTONIC right before the read in
+ * "read_begin_mono_ns" and right after it in "read_mono_ns" (vmstat's
+ * counters were each taken between the two), sends this event ("edge": "start" or "end") and the text
  * as the files.bin record WINDOW_<edge>/vmstat. Trace events are counted
  * between the two read_mono_ns, so both sources count one window.
  * At the start it also reads /proc/buddyinfo (record window-start/buddyinfo)

@@ -53,7 +53,18 @@ for t in "$RUN"/stock/*/; do
 	lost=$(jq -r .lost_events "$t/trial.json")
 	echo "$(basename "$t"): cold starts $cold (events $cold_events), trace $trace, perf lost $lost"
 	check "the cold-start events are the count the workload reported" [ "$cold_events" = "${cold%.*}" ]
-	check "the trace saw each cold start as a rename to app-NN" [ "${trace%.*}" = "${cold%.*}" -a "$lost" = 0 ]
+	# Each cold start forks an app that names itself app-NN first thing
+	# (apps.c: app_main), at the system server's oom_score_adj of -1000,
+	# which no OOM kill can take before it renames itself; nothing else
+	# takes that name. So the trace has exactly one rename a cold start,
+	# less only those perf lost (every lost event is counted in
+	# lost_events), and never more: with no event lost the two are equal,
+	# otherwise cold - lost <= trace <= cold. The bound follows from the
+	# workload's code; its false-failure rate is 0, where the old "no event
+	# lost in the whole trial" failed whenever perf dropped any event.
+	check "lost_events is a count ($lost)" [ "$lost" -ge 0 ]
+	check "the trace saw each cold start as a rename to app-NN, short only by the events perf lost ($trace of $cold, lost $lost)" \
+		[ "${trace%.*}" -le "${cold%.*}" -a "${trace%.*}" -ge $(( ${cold%.*} - lost )) ]
 	deaths=$(metric "$t" apps.deaths)
 	kills=$(metric "$t" oom_kills)
 	cached=$(metric "$t" apps.deaths.tier=cached)

@@ -10,7 +10,10 @@ debug=$("$LAB" kernel path stock+debug)
 for opt in CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y CONFIG_KFENCE=y CONFIG_DEBUG_VM=y CONFIG_SLUB_DEBUG_ON=y; do
 	check "the debug kernel has $opt" grep -qx "$opt" "$debug/config"
 done
-check "the plain one has not" sh -c "! grep -qx CONFIG_PROVE_LOCKING=y '$("$LAB" kernel path stock)/config'"
+plain=$("$LAB" kernel path stock)
+# "! grep" alone would pass on a config that is not there
+check "the plain kernel's config is there ($plain/config)" test -s "$plain/config"
+check "the plain one has not" sh -c "! grep -qx CONFIG_PROVE_LOCKING=y '$plain/config'"
 "$LAB" kernel list > "$SCRATCH/list"
 check "kernel list says stock's debug build is cached" grep -qE '^stock +x86_64/4k +[0-9a-f]{12} +yes +yes ' "$SCRATCH/list"
 
@@ -54,8 +57,16 @@ check "the splat names vfree under binder_alloc_deferred_release" \
 	sh -c "jq -r '.kernel_complaints[]? | .frames[]?' '$FB'/kvfree-under-lock+debug/*/trial.json | grep -q binder_alloc_deferred_release"
 "$LAB" boot kvfree-under-lock+debug --perf -o "$SCRATCH/plain-path" -- 'binder-mmap --opens 20' > /dev/null ||
 	fail "lab boot kvfree-under-lock+debug without injection"
-metric() { jq --arg m "$1" '[.metrics[] | select(.name == $m) | .value][0] // 0' "$SCRATCH/plain-path/trial.json"; }
-check "without injection every page array came from kmalloc ($(metric binder_page_array_order3_failed) fell back)" \
-	[ "$(metric binder_page_array_order3_failed)" -eq 0 -a "$(metric binder-mmap.mmap_ok)" -eq 20 ]
-check "and the same debug kernel flags nothing ($(metric kernel_warnings.kind=sleep-in-atomic))" \
-	[ "$(metric kernel_warnings.kind=sleep-in-atomic)" -eq 0 ]
+# metric NAME: its value in the plain-path trial; absent (no trace, no
+# parse) is a failure naming the metric and the trial, never a 0
+metric() {
+	jq -e --arg m "$1" '[.metrics[] | select(.name == $m) | .value][0] // error("absent")' \
+		"$SCRATCH/plain-path/trial.json" 2> "$SCRATCH/jq.err" ||
+		fail "$1 is absent from $SCRATCH/plain-path/trial.json ($(head -c 300 "$SCRATCH/jq.err"))"
+}
+failed=$(metric binder_page_array_order3_failed)
+mapped=$(metric binder-mmap.mmap_ok)
+flagged=$(metric kernel_warnings.kind=sleep-in-atomic)
+check "without injection every page array came from kmalloc ($failed fell back, $mapped of 20 mapped)" \
+	[ "$failed" -eq 0 -a "$mapped" -eq 20 ]
+check "and the same debug kernel flags nothing ($flagged)" [ "$flagged" -eq 0 ]

@@ -53,9 +53,20 @@ row() { jq -r --arg m "$1" --arg f "$2" '.rows[] | select(.metric == $m and .var
 echo "binder-kcalloc against stock: mmap_ok $(row binder-mmap.mmap_ok verdict) (diff $(row binder-mmap.mmap_ok diff)," \
 	"p-adj $(row binder-mmap.mmap_ok p_adj))"
 check "kcalloc's mmaps are worse, decided at 4 a side (the primary)" [ "$(row binder-mmap.mmap_ok verdict)" = worse ]
-sum() { jq -s --arg m "$1" '[.[] | .metrics[] | select(.name == $m) | .value] | add // 0' "$RUN"/$2/*/trial.json; }
-check "kcalloc's mmaps failed with ENOMEM ($(sum binder-mmap.mmap_enomem binder-kcalloc))" \
-	[ "$(sum binder-mmap.mmap_enomem binder-kcalloc)" -gt 0 ]
+# sum METRIC VARIANT: the metric over the variant's trials. A trial without
+# it (no trace, no parse) fails the test naming metric and trial, never
+# counting as 0; so does a variant with no trial. Use as x=$(sum ...).
+sum() {
+	total=0
+	for f in "$RUN"/$2/*/trial.json; do
+		v=$(jq -e --arg m "$1" '[.metrics[] | select(.name == $m) | .value][0] // error("absent")' "$f" \
+			2> "$SCRATCH/jq.err") || fail "$1 is absent from $f ($(head -c 300 "$SCRATCH/jq.err"))"
+		total=$(awk -v a="$total" -v b="$v" 'BEGIN { print a + b }')
+	done
+	echo "$total"
+}
+enomem=$(sum binder-mmap.mmap_enomem binder-kcalloc)
+check "kcalloc's mmaps failed with ENOMEM ($enomem)" [ "$enomem" -gt 0 ]
 # every trial counted the failures it was given; stock fell back to vmalloc
 for t in "$RUN"/*/*/trial.json; do
 	injected=$(jq '[.metrics[] | select(.name == "fail_page_alloc_injected") | .value][0]' "$t")
@@ -67,14 +78,16 @@ done
 # an injected failure returns before the allocator's tracepoint: the opens
 # whose order-3 try the trace never saw are the arrays kvcalloc took from vmalloc
 opens=$(( 150 * 4 ))
-check "stock mapped every open ($(sum binder-mmap.mmap_ok stock) of $opens)" \
-	[ "$(sum binder-mmap.mmap_ok stock)" -eq "$opens" ]
-check "though $(( opens - $(sum binder_page_array_order3 stock) )) of its page arrays failed their order-3 try" \
-	[ "$(sum binder_page_array_order3 stock)" -lt "$opens" ]
-check "and none of stock's mmaps failed ($(sum binder-mmap.mmap_enomem stock))" \
-	[ "$(sum binder-mmap.mmap_enomem stock)" -eq 0 ]
-check "no OOM kill on either side (an injected failure skips the OOM killer)" \
-	[ "$(sum oom_kills stock)" -eq 0 -a "$(sum oom_kills binder-kcalloc)" -eq 0 ]
+mapped=$(sum binder-mmap.mmap_ok stock)
+order3=$(sum binder_page_array_order3 stock)
+stock_enomem=$(sum binder-mmap.mmap_enomem stock)
+kills_stock=$(sum oom_kills stock)
+kills_kcalloc=$(sum oom_kills binder-kcalloc)
+check "stock mapped every open ($mapped of $opens)" [ "$mapped" -eq "$opens" ]
+check "though $(( opens - order3 )) of its page arrays failed their order-3 try" [ "$order3" -lt "$opens" ]
+check "and none of stock's mmaps failed ($stock_enomem)" [ "$stock_enomem" -eq 0 ]
+check "no OOM kill on either side (an injected failure skips the OOM killer: $kills_stock, $kills_kcalloc)" \
+	[ "$kills_stock" -eq 0 -a "$kills_kcalloc" -eq 0 ]
 check "run.json records the injection" [ "$(jq '.fault_injection.fail_page_alloc.probability' "$RUN/run.json")" = 20 ]
 
 # --- the same from lab run's options, over the experiment's keys, and kept for --resume

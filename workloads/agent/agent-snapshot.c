@@ -54,10 +54,11 @@ void send_window(const char *edge, const struct job *job)
 {
 	static char vmstat[32768], buddy[4096];
 	bool start = !strcmp(edge, WINDOW_EDGE_START);
+	uint64_t begin_ns = mono_ns();
 	size_t vlen = read_proc("/proc/vmstat", vmstat, sizeof(vmstat));
 	size_t blen = start ? read_proc("/proc/buddyinfo", buddy, sizeof(buddy)) : 0;
 	uint64_t read_ns = mono_ns();
-	struct window_state w = { .edge = edge, .read_ns = read_ns };
+	struct window_state w = { .edge = edge, .read_begin_ns = begin_ns, .read_ns = read_ns };
 
 	if (start) {
 		w.target_order = (int)job_get_long(job, JOB_TARGET_ORDER, 3);

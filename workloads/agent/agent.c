@@ -75,6 +75,7 @@ void ctl_window(const struct window_state *w)
 	struct jl j;
 	ctl_begin(&j, CTL_WINDOW);
 	jl_str(&j, "edge", w->edge);
+	jl_u64(&j, "read_begin_mono_ns", w->read_begin_ns);
 	jl_u64(&j, "read_mono_ns", w->read_ns);
 	if (!strcmp(w->edge, WINDOW_EDGE_START)) {
 		jl_i64(&j, WINDOW_TARGET_ORDER, w->target_order);

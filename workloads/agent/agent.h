@@ -146,7 +146,7 @@ void ctl_hello(void);
  * also the fragmentation (protocol.h). */
 struct window_state {
 	const char *edge;
-	uint64_t read_ns;
+	uint64_t read_begin_ns, read_ns;	/* just before and just after the reads */
 	int target_order;
 	int64_t free_blocks_ge;		/* -1: unknown */
 	long target_max_blocks;		/* -1: no target */

@@ -65,9 +65,11 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
+	/* the SIGKILL's time in the trace lies between the two readings */
+	uint64_t t_sent_ns = mono_ns();
 	struct lmkd_kill_line kl = { .pid = p->pid, .oom_score_adj = p->adj, .rss_kb = p->rss_kb,
 				     .swap_kb = lmkd_read_swapped_kb(p->pid), .psi_some = psi.some_avg10,
-				     .psi_full = psi.full_avg10, .t_mono_ns = t_mono_ns };
+				     .psi_full = psi.full_avg10, .t_mono_ns = t_mono_ns, .t_sent_ns = t_sent_ns };
 	snprintf(kl.comm, sizeof(kl.comm), "%s", p->comm);
 	snprintf(kl.tier, sizeof(kl.tier), "%s", app_tier_name(app_tier_of_adj(p->adj)));
 	snprintf(kl.reason, sizeof(kl.reason), "%s", reason);

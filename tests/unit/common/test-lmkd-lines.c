@@ -15,7 +15,8 @@ static void kill_line_reads_as_lmkd_writes_it(void **state)
 	(void)state;
 	struct lmkd_kill_line k;
 	const char *text = "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss, "
-			   "1024kB swap; reason: psi-partial; psi some 12.34 full 3.21; t_mono_ns 19355302123";
+			   "1024kB swap; reason: psi-partial; psi some 12.34 full 3.21; t_mono_ns 19355302123, "
+			   "sent by 19355302987";
 	assert_true(lmkd_parse_kill(text, &k));
 	assert_string_equal(k.comm, "app-03");
 	assert_int_equal(k.pid, 1234);
@@ -27,9 +28,15 @@ static void kill_line_reads_as_lmkd_writes_it(void **state)
 	assert_float_equal(k.psi_some, 12.34, 1e-9);
 	assert_float_equal(k.psi_full, 3.21, 1e-9);
 	assert_int_equal(k.t_mono_ns, 19355302123ULL);
+	assert_int_equal(k.t_sent_ns, 19355302987ULL);
 	char buf[256];
 	lmkd_format_kill(buf, sizeof(buf), &k);
 	assert_string_equal(buf, text);
+	/* an older killer's line, without "sent by": read, the second time 0 */
+	assert_true(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
+				    "reason: swap-low; psi some 1.00 full 0.00; t_mono_ns 17", &k));
+	assert_int_equal(k.t_mono_ns, 17);
+	assert_int_equal(k.t_sent_ns, 0);
 }
 
 static void kill_line_round_trips_awkward_comms(void **state)
@@ -39,7 +46,7 @@ static void kill_line_round_trips_awkward_comms(void **state)
 	for (size_t i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
 		struct lmkd_kill_line k = { .pid = 42 + (int)i, .oom_score_adj = 100 * (int)i,
 					    .rss_kb = 1000 + (long long)i, .swap_kb = 7, .psi_some = 0.5,
-					    .t_mono_ns = 1000000000ULL * i,
+					    .t_mono_ns = 1000000000ULL * i, .t_sent_ns = 1000000000ULL * i + 5,
 					    .psi_full = 0 };
 		strcpy(k.comm, comms[i]);
 		strcpy(k.tier, "visible");
@@ -55,6 +62,7 @@ static void kill_line_round_trips_awkward_comms(void **state)
 		assert_int_equal(back.rss_kb, k.rss_kb);
 		assert_int_equal(back.swap_kb, 7);
 		assert_int_equal(back.t_mono_ns, 1000000000ULL * i);
+		assert_int_equal(back.t_sent_ns, 1000000000ULL * i + 5);
 		assert_string_equal(back.tier, "visible");
 		assert_string_equal(back.reason, "psi-complete");
 	}
@@ -73,6 +81,10 @@ static void not_kill_lines(void **state)
 				     "reason: swap-low; psi some 1.00 full 0.00; t_mono_ns 1", &k));
 	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
 				     "reason: swap-low; psi some 1.00 full 0.00; t_mono_ns 1 and more", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
+				     "reason: swap-low; psi some 1.00 full 0.00; t_mono_ns 1, sent by x", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
+				     "reason: swap-low; psi some 1.00 full 0.00; t_mono_ns 1, sent by 2 and more", &k));
 	/* without its time */
 	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
 				     "reason: swap-low; psi some 1.00 full 0.00", &k));

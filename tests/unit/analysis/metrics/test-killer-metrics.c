@@ -16,7 +16,7 @@
 static const char kmsg[] =
 	"6,100,2000000,-;some kernel line\n"
 	"14,101,2100000,-;lmkd: PSI some event: stall 240ms in the last 1000ms (threshold 200ms), 60ms after crossing it\n"
-	"14,102,2100500,-;lmkd: Kill 'hold-900' (300), oom_score_adj 900 (cached) to free 40960kB rss, 512kB swap; reason: psi-partial; psi some 12.50 full 1.25; t_mono_ns 2100000000\n"
+	"14,102,2100500,-;lmkd: Kill 'hold-900' (300), oom_score_adj 900 (cached) to free 40960kB rss, 512kB swap; reason: psi-partial; psi some 12.50 full 1.25; t_mono_ns 2100000000, sent by 2100000400\n"
 	"14,103,2100900,-;lmkd: Process 300 was reaped in 4ms\n"
 	"14,104,2500000,-;lmkd: PSI full event: stall 710ms in the last 1000ms (threshold 700ms), -1ms after crossing it\n"
 	"14,105,2500100,-;lmkd: Kill 'hold-500' (301), oom_score_adj 500 (service) to free 40000kB rss, 512kB swap; reason: psi-complete; psi some 30.00 full 20.00; t_mono_ns 2200000000\n"
@@ -100,6 +100,9 @@ static void kills_by_killer_and_tier(void **state)
 	assert_string_equal(json_string_value(json_object_get(k0, "comm")), "hold-900");
 	assert_int_equal(json_integer_value(json_object_get(k0, "usec")), 2100500);
 	assert_int_equal(json_integer_value(json_object_get(k0, "t_mono_ns")), 2100000000);
+	assert_int_equal(json_integer_value(json_object_get(k0, "t_sent_ns")), 2100000400);
+	/* an older killer's line says no second time */
+	assert_true(json_is_null(json_object_get(k1, "t_sent_ns")));
 	assert_int_equal(json_integer_value(json_object_get(k0, "rss_kb")), 40960);
 	assert_int_equal(json_integer_value(json_object_get(k0, "swap_kb")), 512);
 	assert_string_equal(json_string_value(json_object_get(k0, "tier")), "cached");
