@@ -11,7 +11,10 @@
 # on the merged run.
 . "$(dirname "$0")/lib.sh"
 
-for p in munged slurmctld slurmd sbatch squeue scontrol scancel; do
+# The daemons are in /usr/sbin, which a non-login shell's PATH may lack
+PATH="$PATH:/usr/sbin:/sbin"
+export PATH
+for p in munged slurmctld slurmd sbatch squeue scontrol scancel sinfo; do
 	command -v "$p" > /dev/null ||
 		skip "no $p here (scripts/install-deps test installs munge and slurm-wlm)"
 done
@@ -53,17 +56,36 @@ stop_slurm() {
 }
 trap 'stop_slurm; rm -rf "$SCRATCH"' EXIT
 
+# start_failed WHAT: the programs are here, so a Slurm that does not come up
+# is a failure (under CI a skip would hide it), with the daemons' logs
+start_failed() {
+	for f in munge/munged.log slurmctld.log slurmd.log; do
+		[ -s "$SL/$f" ] && { echo "--- $SL/$f (last lines)"; tail -15 "$SL/$f"; } >&2
+	done
+	fail "$1"
+}
+
 # --- a one-node Slurm on localhost
 head -c 1024 /dev/urandom > "$SL/munge/munge.key"
 chmod 400 "$SL/munge/munge.key"
 chmod 755 "$SCRATCH" "$SL" "$SL/munge"
 munged --force --socket="$SL/munge/munge.sock" --key-file="$SL/munge/munge.key" \
 	--pid-file="$SL/munge/munged.pid" --log-file="$SL/munge/munged.log" \
-	--seed-file="$SL/munge/munged.seed" ||
-	skip "munged does not start here: $(tail -1 "$SL/munge/munged.log" 2> /dev/null)"
-mem=$(awk '/MemTotal/ { print int($2 / 1024) - 1024 }' /proc/meminfo)
-# ports of its own, so that another Slurm on this machine is not disturbed
+	--seed-file="$SL/munge/munged.seed" || start_failed "munged did not start"
+# The node as slurmd sees this machine (CPUs, sockets, cores, threads,
+# memory): a node configured with more than it finds is drained at
+# registration ("Low CPUs"), so nothing is written by hand
+hw=$(slurmd -C | sed -n 's/^NodeName=[^ ]* //p')
+for k in CPUs= CoresPerSocket= ThreadsPerCore= RealMemory=; do
+	case " $hw" in *" $k"[0-9]*) ;; *) start_failed "slurmd -C did not say $k: $(slurmd -C 2>&1)" ;; esac
+done
+# ports of their own, so that another Slurm on this machine is not disturbed
+# (the next free pair from one that depends on this test's pid)
 port=$((17000 + $$ % 2000 * 2))
+while ss -Htan 2> /dev/null | awk '{ print $4 }' | grep -Eq ":($port|$((port + 1)))\$"; do
+	port=$((port + 2))
+	[ $port -lt 21000 ] || port=17000
+done
 cat > "$SLURM_CONF" <<EOF
 ClusterName=oomlabtest
 SlurmctldHost=localhost
@@ -90,18 +112,28 @@ ReturnToService=2
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 MinJobAge=3600
-NodeName=localhost CPUs=2 RealMemory=$mem State=UNKNOWN
+NodeName=localhost $hw State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
-slurmctld -f "$SLURM_CONF" || skip "slurmctld does not start here: $(tail -1 "$SL/slurmctld.log" 2> /dev/null)"
-slurmd -f "$SLURM_CONF" || skip "slurmd does not start here: $(tail -1 "$SL/slurmd.log" 2> /dev/null)"
-i=0
+slurmctld -f "$SLURM_CONF" || start_failed "slurmctld did not start"
+# -N: this node's name in slurm.conf, whatever the machine's hostname
+slurmd -f "$SLURM_CONF" -N localhost || start_failed "slurmd did not start"
+# Registration: slurmd registers at once and slurmctld answers within a few
+# seconds (8 s here under load); 180 s bound a machine that is busy building
+# kernels, and a daemon that died ends the wait at once
+start=$(date +%s)
 until sinfo --noheader --states=idle 2> /dev/null | grep -q localhost; do
-	[ $i -lt 30 ] || skip "the Slurm node never came up: $(tail -1 "$SL/slurmctld.log")"
+	for d in slurmctld slurmd; do
+		pid=$(cat "$SL/$d.pid" 2> /dev/null || true)
+		[ -z "$pid" ] || kill -0 "$pid" 2> /dev/null || start_failed "$d died while the node registered"
+	done
+	node=$(scontrol show node localhost 2>&1 | grep -E 'State=|Reason=' | tr -s ' \n' ' ')
+	# refused at registration (slurm.conf and the machine disagree): no wait helps
+	case "$node" in *INVAL* | *DRAIN*) start_failed "slurmctld refused the node: $node" ;; esac
+	[ $(( $(date +%s) - start )) -lt 180 ] || start_failed "the Slurm node was not idle after 180 s: $node"
 	sleep 1
-	i=$((i + 1))
 done
-echo "ok - a one-node Slurm runs on localhost ($(sinfo --version))"
+echo "ok - a one-node Slurm runs on localhost ($(sinfo --version), $(( $(date +%s) - start )) s to register, $hw)"
 
 # wait_jobs: until no job of this cluster is queued or running but those
 # waiting on a failed one (at most 900 s: a job may wait on a kernel build)
