@@ -88,7 +88,8 @@ done
 # of anonymous memory alone fill the cgroup's 160 MiB, with no swap) and the
 # 19th fits as long as what else the cgroup holds that cannot be reclaimed
 # (page tables, stack, libc's data: under 2 MiB) stays under 8 MiB. Measured:
-# 152 MiB in every trial, 24 of 24 in this test's runs here and README's 6.
+# 152 MiB in every trial, 24 of 24 in this test's runs here and the 6 of
+# README's walk-through (docs/PROGRAMS.md since).
 row=$(jq -c '.rows[] | select(.metric == "alloc-until-oom.allocated_bytes") | [.verdict, .diff, .eq_lo, .eq_hi, .margin]' "$SCRATCH/compare.json")
 check "the same code is equivalent within 2% on how far the reproducer got ($row)" \
 	jq -e '[.rows[] | select(.metric == "alloc-until-oom.allocated_bytes" and .verdict == "equivalent")] | length == 1' "$SCRATCH/compare.json"
