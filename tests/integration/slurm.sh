@@ -1,17 +1,26 @@
 # lab run --slurm on a real one-node Slurm that this test starts on
 # localhost (munged, slurmctld, slurmd from Debian's munge and slurm-wlm,
-# their config and state in the scratch folder) and stops on exit. An A/A
-# experiment (stock against comment-only, the same code under another hash,
-# as in verdict.sh; one short trial a group) is cut into 2 array tasks; shard 2's folder is broken before its task starts, so the task
-# fails and lab results must name it with its job id and log; once mended,
-# lab run --resume submits shard 2 alone; the merged run then has every trial
-# of the design once and the comparison the merge job wrote is lab compare's.
+# their config and state in the scratch folder, the node as slurmd -C finds
+# this machine) and stops on exit; the programs missing is a skip, a Slurm
+# that does not come up a failure. An A/A experiment (stock against
+# comment-only, the same code under another hash, as in verdict.sh; one short
+# trial a group) is cut into 2 array tasks; shard 2's folder is broken before
+# its task starts, so the task fails and lab results must name it with its
+# job id and log; once mended, lab run --resume submits shard 2 alone; the
+# merged run then holds every trial of each shard once with the shard's own
+# metrics, and the comparison the merge job wrote is lab compare's of the two
+# shard folders pooled without the merge.
 # Then the same experiment until decided (at most 4 trials a variant): round
-# by round, a decision job after each; the looks it made are lab compare's
-# on the merged run.
+# by round, a decision job after each; it cannot decide at 4 a side and must
+# stop at max_trials, its looks lab compare's on the merged run. Last, a
+# sequential run whose one metric can only be equivalent: decided at the
+# first look (round 3), it stops there and the merge follows.
 . "$(dirname "$0")/lib.sh"
 
-for p in munged slurmctld slurmd sbatch squeue scontrol scancel; do
+# The daemons are in /usr/sbin, which a non-login shell's PATH may lack
+PATH="$PATH:/usr/sbin:/sbin"
+export PATH
+for p in munged slurmctld slurmd sbatch squeue scontrol scancel sinfo; do
 	command -v "$p" > /dev/null ||
 		skip "no $p here (scripts/install-deps test installs munge and slurm-wlm)"
 done
@@ -53,17 +62,36 @@ stop_slurm() {
 }
 trap 'stop_slurm; rm -rf "$SCRATCH"' EXIT
 
+# start_failed WHAT: the programs are here, so a Slurm that does not come up
+# is a failure (under CI a skip would hide it), with the daemons' logs
+start_failed() {
+	for f in munge/munged.log slurmctld.log slurmd.log; do
+		[ -s "$SL/$f" ] && { echo "--- $SL/$f (last lines)"; tail -15 "$SL/$f"; } >&2
+	done
+	fail "$1"
+}
+
 # --- a one-node Slurm on localhost
 head -c 1024 /dev/urandom > "$SL/munge/munge.key"
 chmod 400 "$SL/munge/munge.key"
 chmod 755 "$SCRATCH" "$SL" "$SL/munge"
 munged --force --socket="$SL/munge/munge.sock" --key-file="$SL/munge/munge.key" \
 	--pid-file="$SL/munge/munged.pid" --log-file="$SL/munge/munged.log" \
-	--seed-file="$SL/munge/munged.seed" ||
-	skip "munged does not start here: $(tail -1 "$SL/munge/munged.log" 2> /dev/null)"
-mem=$(awk '/MemTotal/ { print int($2 / 1024) - 1024 }' /proc/meminfo)
-# ports of its own, so that another Slurm on this machine is not disturbed
+	--seed-file="$SL/munge/munged.seed" || start_failed "munged did not start"
+# The node as slurmd sees this machine (CPUs, sockets, cores, threads,
+# memory): a node configured with more than it finds is drained at
+# registration ("Low CPUs"), so nothing is written by hand
+hw=$(slurmd -C | sed -n 's/^NodeName=[^ ]* //p')
+for k in CPUs= CoresPerSocket= ThreadsPerCore= RealMemory=; do
+	case " $hw" in *" $k"[0-9]*) ;; *) start_failed "slurmd -C did not say $k: $(slurmd -C 2>&1)" ;; esac
+done
+# ports of their own, so that another Slurm on this machine is not disturbed
+# (the next free pair from one that depends on this test's pid)
 port=$((17000 + $$ % 2000 * 2))
+while ss -Htan 2> /dev/null | awk '{ print $4 }' | grep -Eq ":($port|$((port + 1)))\$"; do
+	port=$((port + 2))
+	[ $port -lt 21000 ] || port=17000
+done
 cat > "$SLURM_CONF" <<EOF
 ClusterName=oomlabtest
 SlurmctldHost=localhost
@@ -90,18 +118,64 @@ ReturnToService=2
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 MinJobAge=3600
-NodeName=localhost CPUs=2 RealMemory=$mem State=UNKNOWN
+NodeName=localhost $hw State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
-slurmctld -f "$SLURM_CONF" || skip "slurmctld does not start here: $(tail -1 "$SL/slurmctld.log" 2> /dev/null)"
-slurmd -f "$SLURM_CONF" || skip "slurmd does not start here: $(tail -1 "$SL/slurmd.log" 2> /dev/null)"
-i=0
+slurmctld -f "$SLURM_CONF" || start_failed "slurmctld did not start"
+# -N: this node's name in slurm.conf, whatever the machine's hostname
+slurmd -f "$SLURM_CONF" -N localhost || start_failed "slurmd did not start"
+# Registration: slurmd registers at once and slurmctld answers within a few
+# seconds (8 s here under load); 180 s bound a machine that is busy building
+# kernels, and a daemon that died ends the wait at once
+start=$(date +%s)
 until sinfo --noheader --states=idle 2> /dev/null | grep -q localhost; do
-	[ $i -lt 30 ] || skip "the Slurm node never came up: $(tail -1 "$SL/slurmctld.log")"
+	for d in slurmctld slurmd; do
+		pid=$(cat "$SL/$d.pid" 2> /dev/null || true)
+		[ -z "$pid" ] || kill -0 "$pid" 2> /dev/null || start_failed "$d died while the node registered"
+	done
+	node=$(scontrol show node localhost 2>&1 | grep -E 'State=|Reason=' | tr -s ' \n' ' ')
+	# refused at registration (slurm.conf and the machine disagree): no wait helps
+	case "$node" in *INVAL* | *DRAIN*) start_failed "slurmctld refused the node: $node" ;; esac
+	[ $(( $(date +%s) - start )) -lt 180 ] || start_failed "the Slurm node was not idle after 180 s: $node"
 	sleep 1
-	i=$((i + 1))
 done
-echo "ok - a one-node Slurm runs on localhost ($(sinfo --version))"
+echo "ok - a one-node Slurm runs on localhost ($(sinfo --version), $(( $(date +%s) - start )) s to register, $hw)"
+
+# check_log LOG "description" command...: check, with LOG printed first when
+# the check fails (a job's log says why what it should have made is missing)
+check_log() {
+	_log=$1
+	_desc=$2
+	shift 2
+	if "$@"; then
+		echo "ok - $_desc"
+	else
+		echo "--- $_log" >&2
+		cat "$_log" >&2 || true
+		fail "$_desc"
+	fi
+}
+
+# same_as_shards RUN: prints what the merged RUN holds otherwise than its
+# shards' own trial.json files say (nothing when every trial of every shard
+# is in RUN once, with the same outcome and metrics, and RUN has no other)
+same_as_shards() {
+	n=0
+	for t in "$1.slurm"/shard-*/*/[0-9]*/trial.json; do
+		[ -e "$t" ] || continue
+		rel=$(basename "$(dirname "$(dirname "$t")")")/$(basename "$(dirname "$t")")
+		n=$((n + 1))
+		if [ ! -s "$1/$rel/trial.json" ]; then
+			echo "$rel: not in the merged run"
+		elif [ "$(jq -S -c '[.outcome.outcome, .metrics]' "$t")" != \
+			"$(jq -S -c '[.outcome.outcome, .metrics]' "$1/$rel/trial.json")" ]; then
+			echo "$rel: not the shard's outcome and metrics"
+		fi
+	done
+	m=$(ls -d "$1"/*/[0-9]* 2> /dev/null | wc -l)
+	[ "$m" -eq "$n" ] || echo "the merged run has $m trials, the shards $n"
+	[ "$n" -gt 0 ] || echo "the shards have no trial"
+}
 
 # wait_jobs: until no job of this cluster is queued or running but those
 # waiting on a failed one (at most 900 s: a job may wait on a kernel build)
@@ -196,7 +270,21 @@ check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
 
 # --- the merged run against the design
 MERGE=$(jq -r '.submissions[1].merge' "$RUN.slurm/slurm.json")
-check "the merge job merged the run" test -s "$RUN/run.json" || cat "$RUN.slurm/logs/merge-$MERGE.log" >&2
+check_log "$RUN.slurm/logs/merge-$MERGE.log" "the merge job merged the run" test -s "$RUN/run.json"
+# the merge against what it did not make: the shards' own trials, and lab
+# compare pooling the two shard folders itself (no merged folder between)
+diffs=$(same_as_shards "$RUN")
+check "the merged run has every trial of each shard once, with the shard's metrics${diffs:+ ($diffs)}" \
+	[ -z "$diffs" ]
+"$LAB" compare "$RUN.slurm/shard-1" "$RUN.slurm/shard-2" > "$SCRATCH/shards.txt" 2> /dev/null ||
+	fail "lab compare on the two shards"
+# the same table under a first line that counts the runs ("2 trials in 1 run")
+check "the merge job's comparison is of 2 trials in 1 run" \
+	grep -q ", 2 trials in 1 run\$" "$RUN/comparison.txt"
+tail -n +2 "$RUN/comparison.txt" > "$SCRATCH/merged-table.txt"
+tail -n +2 "$SCRATCH/shards.txt" > "$SCRATCH/shards-table.txt"
+check "and its table is lab compare's of the two shards' trials, pooled without the merge" \
+	diff -u "$SCRATCH/merged-table.txt" "$SCRATCH/shards-table.txt"
 check "shard 1's trials were not run again" \
 	[ "$(stat -c %Y "$RUN.slurm"/shard-1/*/*/trial.json)" = "$(cat "$SCRATCH/shard1.mtimes")" ]
 trials=$(for t in "$RUN"/*/[0-9]*; do echo "$(basename "$(dirname "$t")")/$(basename "$t")"; done | sort | tr '\n' ' ')
@@ -208,9 +296,6 @@ for t in "$RUN"/*/[0-9]*/trial.json; do
 	check "$t is ok" [ "$(jq -r .outcome.outcome "$t")" = ok ]
 done
 check "the merged run keeps its clock" [ "$(jq -r .clock.name "$RUN/run.json")" = realtime ]
-"$LAB" compare "$RUN" > "$SCRATCH/compare.txt" 2> /dev/null || fail "lab compare on the merged run"
-check "the merge job's comparison is lab compare's (one verdict engine)" \
-	cmp "$RUN/comparison.txt" "$SCRATCH/compare.txt"
 check "the merge job wrote the report" test -s "$RUN/report.html"
 "$LAB" compare "$RUN" --format json > "$SCRATCH/compare.json" 2> /dev/null
 check "the comparison has one trial a side" \
@@ -235,7 +320,8 @@ echo "sequential run: $(( $(date +%s) - start )) s"
 jq -c .sequential "$SEQ.slurm/slurm.json"
 "$LAB" results "$SEQ" 2>&1 | sed -n '1,12p'
 check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
-check "the merge job merged the sequential run" test -s "$SEQ/run.json"
+check_log "$SEQ.slurm/logs/merge-$(jq -r '.submissions[-1].merge' "$SEQ.slurm/slurm.json").log" \
+	"the merge job merged the sequential run" test -s "$SEQ/run.json"
 last=$(jq '.sequential.looks[-1].round' "$SEQ.slurm/slurm.json")
 then=$(jq -r '.sequential.looks[-1].then' "$SEQ.slurm/slurm.json")
 check "a look after every round from the third to the last ($last)" \
@@ -252,3 +338,67 @@ rows=$(jq '.rows | length' "$SCRATCH/seq.json")
 decided=$(jq '[.rows[] | select(.verdict == "better" or .verdict == "worse" or .verdict == "differs" or .verdict == "equivalent")] | length' "$SCRATCH/seq.json")
 check "the last look's rows are lab compare's ($rows)" [ "$rows" -eq "$(jq '.sequential.looks[-1].rows' "$SEQ.slurm/slurm.json")" ]
 check "and so are its decided rows, none ($decided)" [ "$decided" -eq 0 -a "$(jq '.sequential.looks[-1].decided' "$SEQ.slurm/slurm.json")" -eq 0 ]
+
+# --- a sequential run decided at its first look: its one headline metric is a
+# figure a program of the test's prints, 100000 ns plus 0 to 9 ns, so that
+# the two groups can only be equivalent within 2%. The decision job after
+# round 3 stops the run; no round 4 is submitted; the merge follows that look.
+# It cannot fail for want of data: the figures span at most 0.009% (on the
+# logs at most 9.0e-5, so a group's sd at most 5.2e-5 and the standard error
+# at most 4.2e-5), so even at a one-sided level of 1e-4, stricter than any
+# look's, the difference's interval at 3 a side (Student's t with at least 2
+# df: 70.7) lies within +-0.31%, far inside the 2%. What can fail it is a
+# trial that does not end ok, as anywhere else in this test.
+mkdir -p "$SCRATCH/tight"
+cat > "$SCRATCH/tight/tight" <<'EOF'
+#!/bin/sh
+r=$(od -An -N1 -tu1 /dev/urandom | tr -d ' ')
+echo "{\"type\":\"metric\",\"name\":\"figure_ns\",\"value\":$((100000 + r % 10)),\"unit\":\"ns\"}"
+EOF
+chmod 755 "$SCRATCH/tight/tight"
+cat > "$SCRATCH/tight.conf" <<'EOF'
+description = Slurm test: a sequential A/A run decided at its first look (tight figures, equivalent)
+variants = stock comment-only
+profile = tiny-256m
+trials = 1
+trial_timeout = 180
+clock = realtime
+files = tight
+workload = tight
+metrics = tight.figure_ns
+equivalence = 2%
+EOF
+DEC="$SCRATCH/decided"
+"$LAB" run -x "$SCRATCH/tight.conf" --until-decided --max-trials 4 --slurm --slurm-shards 2 -o "$DEC" \
+	> "$SCRATCH/dec.out" 2> "$SCRATCH/dec.err" || fail "lab run --slurm --until-decided (tight): $(cat "$SCRATCH/dec.err")"
+cat "$SCRATCH/dec.err"
+start=$(date +%s)
+wait_jobs
+echo "sequential run (tight figures): $(( $(date +%s) - start )) s"
+jq -c .sequential "$DEC.slurm/slurm.json"
+"$LAB" results "$DEC" 2>&1 | sed -n '1,12p'
+check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
+looks=$(jq -c '[.sequential.looks[] | [.round, .decided, .rows, .then]]' "$DEC.slurm/slurm.json")
+check "one look, after round 3, decided its row and stopped the run ($looks)" \
+	[ "$looks" = '[[3,1,1,"stop: decided"]]' ]
+check "no round after it was submitted" \
+	[ "$(jq -c '[.submissions[] | .rounds]' "$DEC.slurm/slurm.json")" = '[3,3]' ]
+got=$(for t in "$DEC.slurm"/shard-*/*/[0-9]*; do echo "$(basename "$(dirname "$t")")/$(basename "$t")"; done | sort | tr '\n' ' ')
+check "the shards ran rounds 1..3 alone ($got)" \
+	[ "$got" = "comment-only/000 comment-only/001 comment-only/002 stock/000 stock/001 stock/002 " ]
+DECIDE=$(jq -r '.submissions[0].decide' "$DEC.slurm/slurm.json")
+MERGE=$(jq -r '.submissions[1].merge' "$DEC.slurm/slurm.json")
+check "the look's decision job submitted the merge, after round 3 and nothing else" \
+	[ "$DECIDE" != null -a "$MERGE" != null -a "$(jq -c '.submissions[1] | [.build, .shards, .tasks, .rounds]' "$DEC.slurm/slurm.json")" = '[null,null,[],3]' ]
+check_log "$DEC.slurm/logs/merge-$MERGE.log" "and it merged the run" test -s "$DEC/run.json"
+newest=$(ls -t "$DEC.slurm"/shard-*/*/[0-9]*/trial.json | head -1)
+check "and ended after the last trial of round 3 ($newest)" [ "$DEC.slurm/status/$MERGE" -nt "$newest" ]
+check "both ended well" \
+	[ "$(cat "$DEC.slurm/status/$DECIDE" "$DEC.slurm/status/$MERGE" | grep -c '^exit=0$')" -eq 2 ]
+diffs=$(same_as_shards "$DEC")
+check "the merged run has every trial of each shard once${diffs:+ ($diffs)}" [ -z "$diffs" ]
+"$LAB" compare "$DEC" --format json > "$SCRATCH/dec.json" 2> /dev/null || fail "lab compare on the decided run"
+echo "figures: $(cat "$DEC"/*/[0-9]*/trial.json | jq -r '.metrics[] | select(.name == "tight.figure_ns") | .value' | tr '\n' ' ')"
+row=$(jq -c '.rows[] | select(.metric == "tight.figure_ns") | [.verdict, .baseline_stats.n, .variant_stats.n, .eq_lo, .eq_hi, .margin]' "$SCRATCH/dec.json")
+check "lab compare of the merged run calls the row equivalent, 3 a side, as the look did ($row)" \
+	[ "$(jq '[.rows[] | select(.metric == "tight.figure_ns" and .verdict == "equivalent" and .baseline_stats.n == 3 and .variant_stats.n == 3)] | length' "$SCRATCH/dec.json")" -eq 1 ]
