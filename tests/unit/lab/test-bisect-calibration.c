@@ -13,7 +13,9 @@
  *     change far above the noise and for one near it (many skips);
  *   - no change: the share of endpoint checks that say good and bad differ
  *     (and so bisect at all) is at most alpha (+ TOL); at bisect.sh's
- *     no-change settings (--alpha 0.0005, --max-trials 4) at most 1 in 1000.
+ *     no-change settings (--alpha 0.0005, --max-trials 4) at most 1 in 1000;
+ *   - bisect.sh's planted case (--alpha 0.005, --max-trials 8) misses the
+ *     planted commit at most 1 in 1000.
  * TOL is three binomial standard deviations of the replication count; the
  * seeds are fixed so that it never flakes. OOMLAB_BISECT_CALIBRATION_SCALE=K
  * runs K times the replications (the figures of docs/STATISTICS.md are at
@@ -244,6 +246,44 @@ static void the_integration_tests_no_change_case_fails_under_1_in_1000(void **st
 	assert_true(rate + tol(rate, reps) <= 0.001);
 }
 
+/* bisect.sh's planted case: commit 4 of 6 candidates (index 3), --alpha
+ * 0.005 (alpha_s 0.001), at most 8 trials a step, -j 2. In its runs bad's
+ * median round trip was 26 and 84 times good's, the sd of a group's logs
+ * 0.09 to 0.24: simulated at x10 and sd 0.3, both on the hard side. The
+ * test fails when the bisection does not name commit 4. (At alpha 0.05 and
+ * 6 trials, its settings before, this was 0.007: a good-like step's false
+ * rejection against good, about alpha_s, skips commit 3 and leaves commit 4
+ * unnamed.) */
+static void the_integration_tests_planted_case_fails_under_1_in_1000(void **state)
+{
+	(void)state;
+	const size_t reps = scaled(20000);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t missed = 0, steps = 0, fewest = 99, most = 0;
+	gsl_rng_set(rng, 48);
+	for (size_t r = 0; r < reps; r++) {
+		struct history h = { .n = 6, .planted = 3, .shift = 10.0, .sd = 0.3, .max_trials = 8,
+				     .skips = 2, .per_look = 2, .alpha = 0.005 };
+		struct bisect_result res;
+		bisection(rng, &h, &res);
+		if (ending_of(&h, &res) != ENDED_RIGHT) {
+			missed++;
+		} else {
+			steps += res.steps;
+			fewest = res.steps < fewest ? res.steps : fewest;
+			most = res.steps > most ? res.steps : most;
+		}
+		bisect_range_free(&res.range);
+	}
+	gsl_rng_free(rng);
+	double rate = (double)missed / (double)reps;
+	printf("bisect.sh's planted case: x10 at sd 0.3, alpha 0.005, at most 8 trials, %zu bisections (seed 48): commit 4 not named "
+	       "%.5f (%zu; upper bound %.5f); named in %zu to %zu steps, %.2f on average\n", reps, rate,
+	       missed, rate + tol(rate, reps), fewest, most,
+	       (double)steps / (double)(reps - missed));
+	assert_true(rate + tol(rate, reps) <= 0.001);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +291,7 @@ int main(void)
 		cmocka_unit_test(a_change_near_the_noise_names_no_wrong_commit),
 		cmocka_unit_test(no_change_stops_at_the_endpoints),
 		cmocka_unit_test(the_integration_tests_no_change_case_fails_under_1_in_1000),
+		cmocka_unit_test(the_integration_tests_planted_case_fails_under_1_in_1000),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
