@@ -18,8 +18,10 @@
 #include <time.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/compare/compare_verdict.h"
+#include "analysis/run/run-data.h"
 #include "analysis/stats/stats.h"
-#include "bisect-judge.h"
+#include "bisect-loop.h"
 #include "bisect-plan.h"
 #include "builtin.h"
 #include "common/paths.h"
@@ -27,6 +29,7 @@
 #include "experiment.h"
 #include "git-tree.h"
 #include "options.h"
+#include "vm.h"
 
 #define BISECT_JSON "bisect.json"
 #define DEFAULT_MAX_STEP_TRIALS 8
@@ -42,8 +45,10 @@ static const char bisect_usage_head[] =
 	"\n"
 	"Finds the first bad commit between good and bad (first-parent history) on the\n"
 	"metric M of experiment E, as git bisect does, with steps that know the noise:\n"
-	"  1. good and bad run as one sequential run on M (M its primary, alpha 0.05);\n"
-	"     unless they differ, the bisection stops: good and bad do not differ on M.\n"
+	"  1. good and bad run in rounds, as one run, a look after each from the third:\n"
+	"     the sequential test of bad against good on M at --alpha (0.05) with\n"
+	"     O'Brien-Fleming boundaries; unless they differ by --max-trials, the\n"
+	"     bisection stops: good and bad do not differ on M.\n"
 	"  2. each step builds the midpoint commit (a variant 'git DIR COMMIT') and runs\n"
 	"     its trials in rounds; at each look from the third trial it tests them\n"
 	"     against good's trials and against bad's, each at the step's level\n"
@@ -72,7 +77,9 @@ struct bisect {
 	struct strlist commits, subjects;	/* the candidates, oldest first */
 	char *good, *bad;	/* commit ids */
 	char *endpoints;	/* the endpoint run's folder */
-	int bad_dir;
+	size_t endpoint_rounds;	/* the rounds it has run */
+	bool endpoints_judged;	/* before: a resumed bisection's */
+	struct compare_margin margin;	/* the experiment's equivalence margin for the metric */
 	FILE *log;
 };
 
@@ -165,11 +172,10 @@ static char *make_experiment(const struct bisect *b, const char *name, const cha
 	strbuf_addf(&out, "# lab bisect's design\nvariants = %s\nmetrics = %s\n", variants, b->metric);
 	if (json_is_true(json_object_get(b->meta, "parametric")))
 		strbuf_addf(&out, "parametric = %s\n", b->metric);
+	/* lab bisect looks at the trials itself: each run goes by --rounds up to its trials */
 	if (endpoints)
-		strbuf_addf(&out, "primary = %s\nuntil_decided = yes\nmax_trials = %zu\n", b->metric,
-			    b->max_trials);
-	else
-		strbuf_addf(&out, "trials = %zu\n", b->max_trials);
+		strbuf_addf(&out, "primary = %s\n", b->metric);
+	strbuf_addf(&out, "trials = %zu\n", b->max_trials);
 	char *dir = xasprintf("%s/experiments", b->dir);
 	char *path = xasprintf("%s/%s.conf", dir, name);
 	if (mkdir_p(dir, 0755) < 0 || write_file_str(path, out.buf) < 0)
@@ -310,6 +316,13 @@ static void setup_new(struct bisect *b, const char *repo, const char *good, cons
 		json_array_append_new(c, json_string(b->commits.items[i]));
 	json_object_set_new(b->meta, "candidates", c);
 	json_object_set_new(b->meta, "steps", json_array());
+	/* the margin the endpoint check's equivalence verdict takes, as run.json's would be */
+	for (size_t i = 0; i < e.margin_globs.n; i++)
+		if (!fnmatch(e.margin_globs.items[i], b->metric, 0)) {
+			json_object_set_new(b->meta, "margin", json_string(e.margins.items[i]));
+			compare_margin_parse(e.margins.items[i], &b->margin);	/* parsed on loading */
+			break;
+		}
 	experiment_clear(&e);
 	save_meta(b);
 }
@@ -317,6 +330,7 @@ static void setup_new(struct bisect *b, const char *repo, const char *good, cons
 static void setup_resume(struct bisect *b, const char *folder)
 {
 	b->dir = xstrdup(folder);
+	b->margin = (struct compare_margin){ .value = NAN };
 	char *path = xasprintf("%s/" BISECT_JSON, folder);
 	json_error_t je;
 	b->meta = json_load_file(path, 0, &je);
@@ -339,7 +353,9 @@ static void setup_resume(struct bisect *b, const char *folder)
 	json_t *c;
 	json_array_foreach(json_object_get(b->meta, "candidates"), i, c)
 		strlist_push(&b->commits, json_string_value(c));
-	if (!b->commits.n || b->max_trials < SEQUENTIAL_FIRST_LOOK || !(b->alpha > 0))
+	const char *margin = json_string_value(json_object_get(b->meta, "margin"));
+	if (!b->commits.n || b->max_trials < SEQUENTIAL_FIRST_LOOK || !(b->alpha > 0) ||
+	    (margin && compare_margin_parse(margin, &b->margin) != 0))
 		die_usage("bisect: %s: not a bisection's settings", path);
 	free(path);
 }
@@ -381,7 +397,7 @@ static void say_design(struct bisect *b)
 	}
 }
 
-/* ---- the endpoint check ---- */
+/* ---- the trial source: run folders brought up to N rounds by lab run ---- */
 
 static char *jobs_text(const struct bisect *b)
 {
@@ -398,188 +414,185 @@ static void print_table(const char *run, const char *metric, FILE *out)
 	strlist_clear(&globs);
 }
 
-/* 0 when good and bad differ on M (b->bad_dir set); else the exit status. */
-static int check_endpoints(struct bisect *b)
+/* Brings RUN (a new one from CONF) to its first N rounds; lab run's status. */
+static int run_rounds(const struct bisect *b, const char *run, const char *conf, size_t n,
+		      const char *out)
 {
-	b->endpoints = xasprintf("%s/endpoints", b->dir);
-	char *run_json = xasprintf("%s/run.json", b->endpoints);
-	char *out = xasprintf("%s/endpoints.out", b->dir), *jobs = jobs_text(b);
-	bool judged_before = json_object_get(b->meta, "endpoints") != NULL;
+	char *rounds = xasprintf("%zu", n), *jobs = jobs_text(b);
+	char *run_json = xasprintf("%s/run.json", run);
 	int rc;
 	if (!path_exists(run_json)) {
-		make_variant(b, "good", b->good);
-		make_variant(b, "bad", b->bad);
-		char *conf = make_experiment(b, "endpoints", "good bad", true);
-		note("endpoints: good %.12s and bad %.12s as one sequential run on %s (its primary, "
-		     "alpha %.4g)", b->good, b->bad, b->metric, b->alpha);
-		const char *args[] = { "run", "-x", conf, "-o", b->endpoints, "-j", jobs, NULL };
+		const char *args[] = { "run", "-x", conf, "-o", run, "--rounds", rounds, "-j", jobs, NULL };
 		rc = run_lab(b, args, out, NULL);
-		free(conf);
-	} else if (judged_before) {
-		rc = 0;		/* judged before: its trials are all there */
 	} else {
-		note("endpoints: resuming %s", b->endpoints);
-		const char *args[] = { "run", "--resume", b->endpoints, "-j", jobs, NULL };
+		const char *args[] = { "run", "--resume", run, "--rounds", rounds, "-j", jobs, NULL };
 		rc = run_lab(b, args, out, NULL);
 	}
+	free(rounds);
 	free(jobs);
 	free(run_json);
-	free(out);
 	if (rc == EXIT_USAGE)
 		exit(EXIT_USAGE);
-	if (rc != 0)
-		die("bisect: the endpoint run %s stopped (status %d): see above; lab bisect --resume %s "
-		    "goes on", b->endpoints, rc, b->dir);
-	bool differs;
-	const char *verdict;
-	struct strbuf err = STRBUF_INIT;
-	if (bisect_judge_endpoints(b->endpoints, "good", "bad", b->metric, &differs, &b->bad_dir,
-				   &verdict, &err) < 0)
-		die("bisect: %s: %s", b->endpoints, err.buf);
-	if (!judged_before)
-		json_object_set_new(b->meta, "endpoints", json_pack("{s:s, s:s, s:i}", "run", "endpoints",
-							      "verdict", verdict, "direction", b->bad_dir));
-	save_meta(b);
-	if (!judged_before)
-		logf_(b, "# endpoints: bad against good on %s: %s (run endpoints)\n", b->metric, verdict);
-	if (!differs) {
-		if (!judged_before)
-			logf_(b, "# good and bad do not differ on %s: no bisection\n", b->metric);
-		print_table(b->endpoints, b->metric, stdout);
-		printf("\ngood and bad do not differ on %s (bad against good: %s): nothing to bisect\n",
-		       b->metric, verdict);
-		printf("bisect: %s\n", b->dir);
-		return EXIT_NO_DIFFERENCE;
+	return rc;
+}
+
+/* LABEL's trials of RUN's first N rounds, as lab compare reads them. */
+static int read_trials(const struct bisect *b, const char *run, const char *label, size_t n,
+		       struct bisect_trials *t, struct strbuf *err)
+{
+	struct run_data rd = { .quiet = true };
+	const char *unit = NULL;
+	memset(t, 0, sizeof(*t));
+	if (run_data_add(&rd, run, err) < 0) {
+		run_data_free(&rd);
+		return -1;
 	}
-	char *gs = commit_subject(b->repo, b->good), *bs = commit_subject(b->repo, b->bad);
-	if (!judged_before)
-		logf_(b, "git bisect good %s # %s\ngit bisect bad %s # %s\n", b->good, gs, b->bad, bs);
-	free(gs);
-	free(bs);
-	note("endpoints: bad is %s than good on %s (%s): bisecting", b->bad_dir > 0 ? "higher" : "lower",
-	     b->metric, verdict);
+	run_data_keep_rounds(&rd, (unsigned)n);
+	t->values = run_data_values(&rd, b->metric, label, &t->n, &t->n_other, &unit);
+	snprintf(t->unit, sizeof(t->unit), "%s", unit ? unit : "");
+	for (size_t i = 0; i < rd.n; i++)
+		if (!strcmp(rd.trials[i].label, label) && rd.trials[i].outcome &&
+		    !strcmp(rd.trials[i].outcome, vm_outcome_name(VM_BOOT_FAILURE)))
+			t->boot_failures++;
+	run_data_free(&rd);
 	return 0;
 }
 
-/* ---- one step ---- */
+static int source_endpoints(void *ctx, size_t n, struct bisect_trials *good, struct bisect_trials *bad,
+			    struct strbuf *err)
+{
+	struct bisect *b = ctx;
+	/* a check judged before has its rounds: read, not run */
+	if (n > b->endpoint_rounds) {
+		char *out = xasprintf("%s/endpoints.out", b->dir);
+		char *conf = xasprintf("%s/experiments/endpoints.conf", b->dir);
+		if (!path_exists(conf)) {
+			make_variant(b, "good", b->good);
+			make_variant(b, "bad", b->bad);
+			free(make_experiment(b, "endpoints", "good bad", true));
+			note("endpoints: good %.12s and bad %.12s in rounds on %s, a look after each "
+			     "from the third (alpha %.4g)", b->good, b->bad, b->metric, b->alpha);
+		}
+		int rc = run_rounds(b, b->endpoints, conf, n, out);
+		if (rc != 0)
+			die("bisect: the endpoint run %s stopped (status %d): see above; lab bisect "
+			    "--resume %s goes on", b->endpoints, rc, b->dir);
+		b->endpoint_rounds = n;
+		free(out);
+		free(conf);
+	}
+	if (read_trials(b, b->endpoints, "good", n, good, err) < 0 ||
+	    read_trials(b, b->endpoints, "bad", n, bad, err) < 0)
+		return -1;
+	return 0;
+}
 
-struct step_result {
-	enum bisect_mark mark;
-	char why[200];		/* a skip's reason, or the decision */
-	size_t trials;
-	struct bisect_look look;
-};
+static void endpoint_look(void *ctx, const struct bisect_endpoint_look *l, bool final)
+{
+	struct bisect *b = ctx;
+	if (b->endpoints_judged)
+		return;		/* the looks of a check judged before, again */
+	const char *verdict = compare_verdict_word(l->verdict);
+	note("endpoints: %zu trial%s a side: bad against good p %.3g: %s%s", l->n, l->n == 1 ? "" : "s",
+	     l->p, verdict, final ? "" : ", looking again");
+	if (!final)
+		return;
+	json_object_set_new(b->meta, "endpoints",
+			    json_pack("{s:s, s:s, s:i, s:i}", "run", "endpoints", "verdict", verdict,
+				      "direction", l->bad_dir, "rounds", (int)b->endpoint_rounds));
+	save_meta(b);
+	logf_(b, "# endpoints: bad against good on %s: %s at %zu trials a side (run endpoints)\n",
+	      b->metric, verdict, l->n);
+	if (!l->differs) {
+		logf_(b, "# good and bad do not differ on %s: no bisection\n", b->metric);
+		return;
+	}
+	char *gs = commit_subject(b->repo, b->good), *bs = commit_subject(b->repo, b->bad);
+	logf_(b, "git bisect good %s # %s\ngit bisect bad %s # %s\n", b->good, gs, b->bad, bs);
+	free(gs);
+	free(bs);
+	note("endpoints: bad is %s than good on %s (%s): bisecting", l->bad_dir > 0 ? "higher" : "lower",
+	     b->metric, verdict);
+}
 
-static void last_line_of(const char *path, char *buf, size_t size)
+static void last_line_of(const char *path, struct strbuf *buf)
 {
 	char *text = read_file(path, NULL);
-	buf[0] = '\0';
 	if (!text)
 		return;
 	trim(text);
 	const char *last = strrchr(text, '\n');
-	snprintf(buf, size, "%s", last ? last + 1 : text);
+	strbuf_addstr(buf, last ? last + 1 : text);
 	free(text);
 }
 
-static void run_step(struct bisect *b, size_t step, size_t i, struct step_result *res)
-{
-	const char *commit = b->commits.items[i];
-	char *sid = short_id(commit);
-	char *name = xasprintf("c-%s", sid);
-	char *run_name = xasprintf("step-%zu-%s", step, sid);
-	char *run = xasprintf("%s/%s", b->dir, run_name);
-	char *build_log = xasprintf("%s/%s.build.log", b->dir, run_name);
-	char *out = xasprintf("%s/%s.out", b->dir, run_name);
-	char *jobs = jobs_text(b);
-	memset(res, 0, sizeof(*res));
-	make_variant(b, name, commit);
-	char *conf = make_experiment(b, run_name, name, false);
+/* Step STEP's names for candidate I: its variant, run folder and experiment. */
+struct step_names {
+	char *variant, *run_name, *run, *conf;
+};
 
-	note("step %zu: building %.12s (%s)", step, commit, b->subjects.items[i]);
-	const char *build[] = { "kernel", "build", name, NULL };
-	if (run_lab(b, build, build_log, build_log) != 0) {
-		char line[160];
-		last_line_of(build_log, line, sizeof(line));
-		res->mark = BISECT_SKIP;
-		snprintf(res->why, sizeof(res->why), "the build failed: %s", line);
-		goto done;
-	}
-	unsigned per_look = b->jobs > 1 ? b->jobs : 1;
-	for (size_t n = SEQUENTIAL_FIRST_LOOK;; n += per_look) {
-		if (n > b->max_trials)
-			n = b->max_trials;
-		char *rounds = xasprintf("%zu", n);
-		char *run_json = xasprintf("%s/run.json", run);
-		int rc;
-		if (!path_exists(run_json)) {
-			const char *args[] = { "run", "-x", conf, "-o", run, "--rounds", rounds, "-j", jobs, NULL };
-			rc = run_lab(b, args, out, NULL);
-		} else {
-			const char *args[] = { "run", "--resume", run, "--rounds", rounds, "-j", jobs, NULL };
-			rc = run_lab(b, args, out, NULL);
-		}
-		free(rounds);
-		free(run_json);
-		if (rc == EXIT_USAGE)
-			exit(EXIT_USAGE);
-		struct strbuf err = STRBUF_INIT;
-		int judged = bisect_judge_look(b->endpoints, run, name, "good", "bad", b->metric,
-					       b->bad_dir, b->step_alpha, b->max_trials, &res->look, &err);
-		res->trials = res->look.n + res->look.n_other;
-		if (res->look.boot_failures) {
-			res->mark = BISECT_SKIP;
-			snprintf(res->why, sizeof(res->why), "the kernel does not boot (%zu boot-failure%s)",
-				 res->look.boot_failures, res->look.boot_failures == 1 ? "" : "s");
-			strbuf_release(&err);
-			break;
-		}
-		if (rc != 0)
-			die("bisect: the run %s stopped (status %d): see above; lab bisect --resume %s goes on",
-			    run, rc, b->dir);
-		if (judged < 0)
-			die("bisect: %s: %s", run, err.buf);
-		strbuf_release(&err);
-		const struct bisect_look *l = &res->look;
-		note("step %zu: %zu trial%s of %.12s: against good p %.3g (%+.1f), against bad p %.3g; "
-		     "level %.3g: %s", step, l->n, l->n == 1 ? "" : "s", commit, l->p_good, l->diff_good,
-		     l->p_bad, l->level, bisect_call_name(l->call));
-		if (l->call == BISECT_CALL_GOOD || l->call == BISECT_CALL_BAD) {
-			res->mark = l->call == BISECT_CALL_GOOD ? BISECT_GOOD : BISECT_BAD;
-			snprintf(res->why, sizeof(res->why), "like %s: against good p %.3g, against bad "
-				 "p %.3g, level %.3g", bisect_call_name(l->call), l->p_good, l->p_bad,
-				 l->level);
-			break;
-		}
-		if (l->call == BISECT_CALL_BOTH) {
-			res->mark = BISECT_SKIP;
-			snprintf(res->why, sizeof(res->why), "inconclusive: it differs from good and from "
-				 "bad (p %.3g, %.3g, level %.3g)", l->p_good, l->p_bad, l->level);
-			break;
-		}
-		if (n >= b->max_trials) {
-			res->mark = BISECT_SKIP;
-			snprintf(res->why, sizeof(res->why), "inconclusive at %zu trials: against good p "
-				 "%.3g, against bad p %.3g, level %.3g", b->max_trials, l->p_good, l->p_bad,
-				 l->level);
-			break;
-		}
-	}
-done:
-	json_array_append_new(json_object_get(b->meta, "steps"),
-			      json_pack("{s:s, s:s, s:s, s:i, s:s}", "commit", commit, "run", run_name,
-					"mark", res->mark == BISECT_GOOD ? "good" :
-						res->mark == BISECT_BAD ? "bad" : "skip",
-					"trials", (int)res->trials, "why", res->why));
-	save_meta(b);
-	free(conf);
-	free(jobs);
-	free(out);
-	free(build_log);
-	free(run);
-	free(run_name);
-	free(name);
+static void step_names(const struct bisect *b, size_t step, size_t i, struct step_names *s)
+{
+	char *sid = short_id(b->commits.items[i]);
+	s->variant = xasprintf("c-%s", sid);
+	s->run_name = xasprintf("step-%zu-%s", step, sid);
+	s->run = xasprintf("%s/%s", b->dir, s->run_name);
+	s->conf = xasprintf("%s/experiments/%s.conf", b->dir, s->run_name);
 	free(sid);
+}
+
+static void step_names_free(struct step_names *s)
+{
+	free(s->variant);
+	free(s->run_name);
+	free(s->run);
+	free(s->conf);
+}
+
+static int source_build(void *ctx, size_t step, size_t i, struct strbuf *why, struct strbuf *err)
+{
+	(void)err;
+	struct bisect *b = ctx;
+	struct step_names s;
+	step_names(b, step, i, &s);
+	make_variant(b, s.variant, b->commits.items[i]);
+	free(make_experiment(b, s.run_name, s.variant, false));
+	note("step %zu: building %.12s (%s)", step, b->commits.items[i], b->subjects.items[i]);
+	char *build_log = xasprintf("%s/%s.build.log", b->dir, s.run_name);
+	const char *build[] = { "kernel", "build", s.variant, NULL };
+	int rc = 0;
+	if (run_lab(b, build, build_log, build_log) != 0) {
+		last_line_of(build_log, why);
+		rc = 1;
+	}
+	free(build_log);
+	step_names_free(&s);
+	return rc;
+}
+
+static int source_trials(void *ctx, size_t step, size_t i, size_t n, struct bisect_trials *m,
+			 struct strbuf *err)
+{
+	struct bisect *b = ctx;
+	struct step_names s;
+	step_names(b, step, i, &s);
+	char *out = xasprintf("%s/%s.out", b->dir, s.run_name);
+	int rc = run_rounds(b, s.run, s.conf, n, out), read = read_trials(b, s.run, s.variant, n, m, err);
+	/* a kernel that does not boot is the step's answer (a skip), whatever the run's status */
+	if (!(read == 0 && m->boot_failures) && rc != 0)
+		die("bisect: the run %s stopped (status %d): see above; lab bisect --resume %s goes on",
+		    s.run, rc, b->dir);
+	free(out);
+	step_names_free(&s);
+	return read;
+}
+
+static void step_look(void *ctx, size_t step, size_t i, const struct bisect_look *l)
+{
+	const struct bisect *b = ctx;
+	note("step %zu: %zu trial%s of %.12s: against good p %.3g (%+.1f), against bad p %.3g; "
+	     "level %.3g: %s", step, l->n, l->n == 1 ? "" : "s", b->commits.items[i], l->p_good,
+	     l->diff_good, l->p_bad, l->level, bisect_call_name(l->call));
 }
 
 static const char *mark_word(enum bisect_mark m)
@@ -593,6 +606,38 @@ static void interval_text(const struct bisect *b, const struct bisect_range *r, 
 	snprintf(buf, size, "%.12s..%.12s (%ld left)", lo, b->commits.items[r->first_bad],
 		 r->first_bad - r->last_good);
 }
+
+/* A number, or null for none (NAN: no test; a build failure: no look). */
+static json_t *number(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static void stepped(void *ctx, size_t step, size_t i, const struct bisect_step *s,
+		    const struct bisect_range *r)
+{
+	struct bisect *b = ctx;
+	struct step_names names;
+	step_names(b, step, i, &names);
+	const char *commit = b->commits.items[i];
+	/* a build failure has no look: n 0 */
+	json_array_append_new(json_object_get(b->meta, "steps"),
+			      json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:s}", "commit", commit,
+					"run", names.run_name, "mark", mark_word(s->mark), "trials",
+					(int)s->trials, "n", (int)s->look.n, "p_good", number(s->look.p_good),
+					"p_bad", number(s->look.p_bad), "level", number(s->look.level),
+					"why", s->why));
+	save_meta(b);
+	char interval[96];
+	interval_text(b, r, interval, sizeof(interval));
+	logf_(b, "# step %zu: %s: %zu trials: %s; first bad in %s\ngit bisect %s %s\n", step,
+	      b->subjects.items[i], s->trials, s->why, interval, mark_word(s->mark), commit);
+	note("step %zu: %.12s is %s (%s); the first bad commit is in %s", step, commit,
+	     s->mark == BISECT_SKIP ? "skipped" : mark_word(s->mark), s->why, interval);
+	step_names_free(&names);
+}
+
+/* ---- the answer ---- */
 
 /* The steps so far (bisect.json) as a table. */
 static void print_steps(const struct bisect *b)
@@ -616,79 +661,98 @@ static enum bisect_mark mark_of(const char *word)
 
 static size_t index_of(const struct bisect *b, const char *commit)
 {
-	for (size_t i = 0; i < b->commits.n; i++)
+	for (size_t i = 0; commit && i < b->commits.n; i++)
 		if (!strcmp(b->commits.items[i], commit))
 			return i;
-	die("bisect: %s: a step's commit %s is not a candidate", b->dir, commit);
+	die("bisect: %s: a step's commit %s is not a candidate", b->dir, commit ? commit : "(none)");
 }
 
-static int bisect_steps(struct bisect *b)
+static int say_answer(struct bisect *b, const struct bisect_result *res)
 {
-	struct bisect_range r;
-	bisect_range_init(&r, b->commits.n);
-	size_t k, step = 0;
-	json_t *s;
-	/* the steps a resumed bisection took already */
-	json_array_foreach(json_object_get(b->meta, "steps"), k, s) {
-		bisect_range_mark(&r, index_of(b, json_string_value(json_object_get(s, "commit"))),
-				  mark_of(json_string_value(json_object_get(s, "mark"))));
-		step++;
+	const struct bisect_range *r = &res->range;
+	bool ended_before = json_object_get(b->meta, "result") != NULL;
+	if (res->end == BISECT_END_NO_DIFFERENCE) {
+		print_table(b->endpoints, b->metric, stdout);
+		printf("\ngood and bad do not differ on %s (bad against good: %s): nothing to bisect\n",
+		       b->metric, compare_verdict_word(res->endpoints.verdict));
+		printf("bisect: %s\n", b->dir);
+		return EXIT_NO_DIFFERENCE;
 	}
 	int status;
-	for (;;) {
-		size_t next;
-		enum bisect_state state = bisect_range_next(&r, &next);
-		bool ended_before = json_object_get(b->meta, "result") != NULL;
-		if (state == BISECT_FOUND) {
-			const char *first = b->commits.items[r.first_bad];
-			char *subject = commit_subject(b->repo, first);
-			if (!ended_before) {
-				logf_(b, "# first bad commit: [%s] %s\n", first, subject);
-				json_object_set_new(b->meta, "result", json_pack("{s:s}", "first_bad", first));
-				save_meta(b);
-			}
-			print_steps(b);
-			printf("\n%s is the first bad commit\n    %s\n", first, subject);
-			free(subject);
-			status = 0;
-			break;
+	if (res->end == BISECT_END_FOUND) {
+		const char *first = b->commits.items[r->first_bad];
+		char *subject = commit_subject(b->repo, first);
+		if (!ended_before) {
+			logf_(b, "# first bad commit: [%s] %s\n", first, subject);
+			json_object_set_new(b->meta, "result", json_pack("{s:s}", "first_bad", first));
+			save_meta(b);
 		}
-		if (state == BISECT_ONLY_SKIPPED || step >= b->max_steps) {
-			if (!ended_before) {
-				json_t *left = json_array();
-				for (long i = r.last_good + 1; i <= r.first_bad; i++)
-					json_array_append_new(left, json_string(b->commits.items[i]));
-				json_object_set_new(b->meta, "result", json_pack("{s:o}", "could_be_any_of", left));
-				save_meta(b);
-				if (state == BISECT_ONLY_SKIPPED)
-					logf_(b, "# only skipped commits left to test\n");
-				else
-					logf_(b, "# the budget of %u steps is spent\n", b->max_steps);
-			}
-			print_steps(b);
-			printf("\n%s\nThe first bad commit could be any of:\n",
-			       state == BISECT_ONLY_SKIPPED ? "There are only 'skip'ped commits left to test."
-							    : "The steps ran out (K steps taken).");
-			for (long i = r.last_good + 1; i <= r.first_bad; i++)
-				printf("%s %s\n", b->commits.items[i], b->subjects.items[i]);
-			status = EXIT_NOT_NARROWED;
-			break;
+		print_steps(b);
+		printf("\n%s is the first bad commit\n    %s\n", first, subject);
+		free(subject);
+		status = 0;
+	} else {
+		bool skipped = res->end == BISECT_END_ONLY_SKIPPED;
+		if (!ended_before) {
+			json_t *left = json_array();
+			for (long i = r->last_good + 1; i <= r->first_bad; i++)
+				json_array_append_new(left, json_string(b->commits.items[i]));
+			json_object_set_new(b->meta, "result", json_pack("{s:o}", "could_be_any_of", left));
+			save_meta(b);
+			if (skipped)
+				logf_(b, "# only skipped commits left to test\n");
+			else
+				logf_(b, "# the budget of %u steps is spent\n", res->max_steps);
 		}
-		step++;
-		struct step_result res;
-		run_step(b, step, next, &res);
-		bisect_range_mark(&r, next, res.mark);
-		char interval[96];
-		interval_text(b, &r, interval, sizeof(interval));
-		logf_(b, "# step %zu: %s: %zu trials: %s; first bad in %s\ngit bisect %s %s\n", step,
-		      b->subjects.items[next], res.trials, res.why, interval, mark_word(res.mark),
-		      b->commits.items[next]);
-		note("step %zu: %.12s is %s (%s); the first bad commit is in %s", step,
-		     b->commits.items[next], res.mark == BISECT_SKIP ? "skipped" : mark_word(res.mark),
-		     res.why, interval);
+		print_steps(b);
+		printf("\n%s\nThe first bad commit could be any of:\n",
+		       skipped ? "There are only 'skip'ped commits left to test."
+			       : "The steps ran out (K steps taken).");
+		for (long i = r->last_good + 1; i <= r->first_bad; i++)
+			printf("%s %s\n", b->commits.items[i], b->subjects.items[i]);
+		status = EXIT_NOT_NARROWED;
 	}
-	bisect_range_free(&r);
 	printf("bisect: %s (log: %s/log)\n", b->dir, b->dir);
+	return status;
+}
+
+/* The endpoint check and the steps, by the loop the calibration measures. */
+static int bisect_run(struct bisect *b)
+{
+	b->endpoints = xasprintf("%s/endpoints", b->dir);
+	json_t *judged = json_object_get(b->meta, "endpoints");
+	b->endpoints_judged = judged != NULL;
+	b->endpoint_rounds = (size_t)json_integer_value(json_object_get(judged, "rounds"));
+	if (b->endpoints_judged && !b->endpoint_rounds)
+		die_usage("bisect: %s: the endpoint check of an older lab bisect (no rounds): start "
+			  "the bisection again", b->dir);
+	if (!b->endpoints_judged && path_exists(b->endpoints))
+		note("endpoints: resuming %s", b->endpoints);
+	struct bisect_design d = {
+		.metric = { .name = b->metric, .parametric = json_is_true(json_object_get(b->meta, "parametric")),
+			    .margin = b->margin, .max_trials = b->max_trials },
+		.candidates = b->commits.n, .skips = b->skips, .alpha = b->alpha,
+		.step_per_look = b->jobs > 1 ? b->jobs : 1,
+	};
+	/* the steps a resumed bisection took already */
+	json_t *steps = json_object_get(b->meta, "steps"), *s;
+	size_t n_prior = json_array_size(steps), k;
+	struct bisect_prior *prior = xcalloc(n_prior ? n_prior : 1, sizeof(*prior));
+	json_array_foreach(steps, k, s) {
+		const char *mark = json_string_value(json_object_get(s, "mark"));
+		prior[k].index = index_of(b, json_string_value(json_object_get(s, "commit")));
+		prior[k].mark = mark_of(mark ? mark : "skip");
+	}
+	struct bisect_source src = { .ctx = b, .endpoints = source_endpoints, .build = source_build,
+				     .trials = source_trials, .endpoint_look = endpoint_look,
+				     .step_look = step_look, .stepped = stepped };
+	struct bisect_result res;
+	struct strbuf err = STRBUF_INIT;
+	if (bisect_loop_run(&d, prior, n_prior, &src, &res, &err) < 0)
+		die("bisect: %s", err.buf);
+	free(prior);
+	int status = say_answer(b, &res);
+	bisect_range_free(&res.range);
 	return status;
 }
 
@@ -697,6 +761,7 @@ int cmd_bisect(int argc, char **argv)
 	const char *repo = NULL, *good = NULL, *bad = NULL, *experiment = NULL, *metric = NULL;
 	const char *resume = NULL, *out = NULL;
 	unsigned long max_trials = 0, skips = ULONG_MAX, jobs = 0;
+	double alpha = 0;
 	const struct opt opts[] = {
 		OPT_STRING(0, "git", &repo, "DIR", "the git repository of the kernel source"),
 		OPT_STRING(0, "good", &good, "REF", "a commit without the change"),
@@ -709,6 +774,9 @@ int cmd_bisect(int argc, char **argv)
 			  "at most N trials of a commit (default 8): the endpoint run's and each step's cap"),
 		OPT_ULONG(0, "skips", &skips, "N", 0, 100,
 			  "skipped steps the budget allows (default 2): K = ceil(log2 candidates) + N"),
+		OPT_DOUBLE(0, "alpha", &alpha, "A", 1e-6, 0.5,
+			   "the endpoint check's level, and the most often a wrong commit is named "
+			   "(default 0.05)"),
 		OPT_ULONG('j', "jobs", &jobs, "N", 1, 64, "trials at once (default 1)"),
 		OPT_STRING('o', "out", &out, "DIR", "the bisect folder (default results/bisect-...)"),
 		OPT_STRING(0, "resume", &resume, "FOLDER", "continue an interrupted bisection"),
@@ -717,9 +785,11 @@ int cmd_bisect(int argc, char **argv)
 	int operands = lab_parse_options("bisect", argc, argv, opts, bisect_usage_head, NULL);
 	if (operands)
 		die_usage("bisect: unexpected argument '%s' (see lab bisect --help)", argv[1]);
-	struct bisect b = { .jobs = (unsigned)jobs, .commits = STRLIST_INIT, .subjects = STRLIST_INIT };
+	struct bisect b = { .jobs = (unsigned)jobs, .commits = STRLIST_INIT, .subjects = STRLIST_INIT,
+			    .margin = { .value = NAN } };
 	if (resume) {
-		if (repo || good || bad || experiment || metric || max_trials || skips != ULONG_MAX || out)
+		if (repo || good || bad || experiment || metric || max_trials || skips != ULONG_MAX ||
+		    out || alpha > 0)
 			die_usage("bisect: --resume takes no other settings but -j: the bisection keeps its own");
 		setup_resume(&b, resume);
 	} else {
@@ -729,7 +799,7 @@ int cmd_bisect(int argc, char **argv)
 		b.metric = metric;
 		b.max_trials = max_trials ? max_trials : DEFAULT_MAX_STEP_TRIALS;
 		b.skips = skips == ULONG_MAX ? DEFAULT_SKIPS : (unsigned)skips;
-		b.alpha = BISECT_ALPHA;
+		b.alpha = alpha > 0 ? alpha : BISECT_ALPHA;
 		setup_new(&b, repo, good, bad, experiment, out);
 	}
 	list_subjects(&b);
@@ -740,9 +810,7 @@ int cmd_bisect(int argc, char **argv)
 	free(log_path);
 	say_design(&b);
 	note("interrupt at any time: lab bisect --resume %s continues it", b.dir);
-	int status = check_endpoints(&b);
-	if (status == 0)
-		status = bisect_steps(&b);
+	int status = bisect_run(&b);
 	fclose(b.log);
 	return status;
 }

@@ -220,6 +220,22 @@ double *run_data_values(const struct run_data *rd, const char *metric, const cha
 	return values;
 }
 
+void run_data_keep_rounds(struct run_data *rd, unsigned rounds)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < rd->n; i++) {
+		struct run_trial *t = &rd->trials[i];
+		if (t->index < rounds) {
+			rd->trials[kept++] = *t;
+			continue;
+		}
+		free(t->label);
+		free(t->dir);
+		json_decref(t->trial);
+	}
+	rd->n = kept;
+}
+
 void run_data_free(struct run_data *rd)
 {
 	for (size_t i = 0; i < rd->n; i++) {

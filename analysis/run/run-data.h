@@ -72,6 +72,9 @@ void run_data_metric_names(const struct run_data *rd, struct strlist *names);
  */
 double *run_data_values(const struct run_data *rd, const char *metric, const char *label, size_t *n,
 			size_t *n_other, const char **unit);
+/* Keeps the trials of the first ROUNDS rounds (trial folders 000 up to
+ * ROUNDS - 1), as a sequential run's look at ROUNDS saw them. */
+void run_data_keep_rounds(struct run_data *rd, unsigned rounds);
 void run_data_free(struct run_data *rd);
 
 #endif
