@@ -1,4 +1,4 @@
-# Every `build/lab ...` line of README.md, run as written, so the README
+# Every `build/lab ...` line of README.md (indented four spaces), run as written, so the README
 # cannot rot. Run in a scratch folder where the README's example run
 # (results/quick-20261130-101500-3fa2c1) and shard folders are real runs of the
 # end-to-end experiment; `--trials 5` becomes `--trials 1` to keep it short;
