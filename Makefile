@@ -148,12 +148,14 @@ run: lab
 test: test-deps
 	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(UNIT_BINS)
 	@./tests/check-layers-selftest
+	@./tests/run-tests-selftest
 	@./tests/check-layers
 	@./tests/run-tests $(UNIT_BINS)
 
 unit-test: test-deps
 	@$(MAKE) --no-print-directory $(UNIT_BINS)
 	@./tests/check-layers-selftest
+	@./tests/run-tests-selftest
 	@./tests/check-layers
 	@./tests/run-tests --unit-only $(UNIT_BINS)
 
