@@ -70,6 +70,10 @@ static const char run_usage_tail[] =
 	"input and faults); a first round that ends the same broken way in every\n"
 	"group (failed with one status, or boot failures) stops the run.\n"
 	"\n"
+	"Exit status: 0; 1 on an error or a run the first round stopped; 2 on bad\n"
+	"input; 3 when --fail-on names the verdict of a row of the closing table (the\n"
+	"run, its table and its report are kept: lab compare gives the table again).\n"
+	"\n"
 	"With --slurm nothing runs here: the run is checked, its shards' folders are\n"
 	"made in <run>.slurm/ beside the run's folder, and three jobs are submitted:\n"
 	"a build of what the trials need into the cache the nodes share, a job array\n"
@@ -870,6 +874,7 @@ int cmd_run(int argc, char **argv)
 	bool list = false, until_decided = false;
 	struct slurm_options slurm = { .sbatch = STRLIST_INIT };
 	bool slurm_look = false;
+	unsigned fail_on = 0;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
@@ -936,6 +941,7 @@ int cmd_run(int argc, char **argv)
 		OPT_CALL(0, "sbatch", &slurm.sbatch, "OPTION", opt_push,
 			 "with --slurm: an sbatch option for every job, as --partition=P, --time=T, "
 			 "--account=A (repeatable)"),
+		OPT_CALL(0, "fail-on", &fail_on, "WORDS", opt_fail_on, opt_fail_on_help()),
 		OPT_FLAG(0, "list", &list, "list the experiments"),
 		OPT_END(),
 	};
@@ -954,6 +960,11 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: --slurm-shards, --slurm-cache and --sbatch go with --slurm");
 	if ((p.build_only || slurm_look) && !resume)
 		die_usage("run: --build-only and --slurm-look go with --resume (the run)");
+	/* the verdicts are the closing table's: a run that draws none here has none to gate on */
+	if (fail_on && (slurm.on || p.build_only || p.rounds || slurm_look))
+		die_usage("run: --fail-on judges the table a whole run ends with, not --slurm, "
+			  "--slurm-look, --build-only or --rounds (lab compare --fail-on judges "
+			  "such a run once it is whole)");
 	if (slurm.on && (resume || p.shard_n > 1))
 		die_usage("run: --slurm makes its own shards (--slurm-shards N); lab run --resume RUN "
 			  "resubmits a Slurm run");
@@ -1051,7 +1062,8 @@ int cmd_run(int argc, char **argv)
 	}
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
-	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);
+	/* --fail-on: exit 3 once the report is written; the run's data stay either way */
+	int gate = compare_runs_gated(&runs, NULL, &globs, "text", 1, false, fail_on, stdout);
 	/* the report of the run beside its trials: the same table, with figures */
 	struct report_request report = { .seed = 1 };
 	char *report_path = xasprintf("%s/report.html", p.dir);
@@ -1061,5 +1073,5 @@ int cmd_run(int argc, char **argv)
 		printf("report:  %s\n", report_path);
 	free(report_path);
 	strlist_clear(&runs);
-	return 0;
+	return gate;
 }

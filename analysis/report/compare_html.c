@@ -82,7 +82,7 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 		      "<td>baseline</td></tr>\n", out);
 		for (size_t i = 0; i < t->n_rows; i++) {
 			const struct compare_row *r = &t->rows[i];
-			char buf[96], name[1024];
+			char buf[160], name[1024];
 			if (r->metric != m)
 				continue;
 			/* the verdict and p-adj as data too, for scripts and the tests
