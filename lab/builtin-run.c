@@ -40,6 +40,7 @@
 #include "slurm-script.h"
 #include "trial.h"
 #include "trial-pool.h"
+#include "version.h"
 
 #define DEFAULT_EXPERIMENT "quick"
 
@@ -157,6 +158,7 @@ static json_t *run_json(const struct run_plan *p)
 {
 	json_t *run = json_object();
 	json_object_set_new(run, "run_id", json_string(p->run_id));
+	json_object_set_new(run, "lab_version", json_string(lab_version()));
 	json_object_set_new(run, "experiment", json_string(p->exp.name));
 	json_object_set_new(run, "experiment_file", json_string(p->exp.path));
 	json_object_set_new(run, "experiment_text", json_string(p->exp.text));

@@ -11,6 +11,7 @@ int cmd_results(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_version(int argc, char **argv);
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -21,6 +21,7 @@
 #include "analysis/report/report_html.h"
 #include "analysis/report/report_trace.h"
 #include "lab/builtin.h"
+#include "lab/version.h"
 #include "analysis/run/run-data.h"
 #include "tests/unit/export-fixture.h"
 
@@ -273,6 +274,12 @@ static void test_report_command(void **state)
 	assert_non_null(strstr(html, "binder-throughput: transactions per second</strong>: left out"));
 	assert_non_null(strstr(html, "<th>trial.files.hash</th><td>f11e5c0ffee</td>"));
 	assert_non_null(strstr(html, "<th>trial.files.dirs</th><td>[&quot;/home/u/repro&quot;]</td>"));
+	/* the lab that wrote the report says its version; the fixture's run.json,
+	 * from before run.json had one, still reads and shows none */
+	char *version = xasprintf("<th>report.lab_version</th><td>%s</td>", lab_version());
+	assert_non_null(strstr(html, version));
+	free(version);
+	assert_null(strstr(html, "run.lab_version"));
 	/* run.json's text is escaped */
 	assert_non_null(strstr(html, "a &lt;fixture&gt; &amp; its &quot;quotes&quot;"));
 	assert_null(strstr(html, "<fixture>"));
