@@ -253,7 +253,7 @@ int cmd_boot(int argc, char **argv)
 		error("boot: the guest hung: %s", vm.detail);
 		status = EXIT_HANG;
 		break;
-	case VM_KILLED:
+	case VM_HOST_KILLED:
 		error("boot: %s", vm.detail);
 		status = 128 + (vm.qemu_signal > 0 ? vm.qemu_signal : SIGTERM);
 		break;

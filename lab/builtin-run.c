@@ -654,7 +654,7 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 		char *dir = slot_dir(p, i);
 		/* a QEMU killed from outside the lab says nothing of the kernel: booted again */
 		char *outcome = trial_record_outcome(dir);
-		todo[i] = !outcome || !strcmp(outcome, vm_outcome_name(VM_KILLED));
+		todo[i] = !outcome || !strcmp(outcome, vm_outcome_name(VM_HOST_KILLED));
 		x.done += !todo[i];
 		free(outcome);
 		free(dir);

@@ -40,7 +40,7 @@ static char *last_words(const char *dir)
 static bool broken_outcome(const char *outcome)
 {
 	return !strcmp(outcome, "failed") || !strcmp(outcome, "boot-failure") ||
-	       !strcmp(outcome, "killed");
+	       !strcmp(outcome, TRIAL_OUTCOME_HOST_KILLED);
 }
 
 /* Every record ended the same broken way (the first's): WHY says so. */

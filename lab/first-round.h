@@ -6,7 +6,7 @@
  *     only for a usage error or a program the guest lacks (status 2, 126,
  *     127; experiment_command), the command's own failures being results;
  *   - 'boot-failure': the kernel or the guest images do not come up;
- *   - 'killed': something outside the lab kills the QEMUs (the host's OOM
+ *   - 'host-killed': something outside the lab kills the QEMUs (the host's OOM
  *     killer, most often);
  *   - one workload line (trial.json's "workload_lines") that exited by
  *     itself with one status other than 0 in every trial, across all

@@ -1,7 +1,7 @@
 # The fault campaign, on real kernels and VMs: bad input is rejected before
 # any boot (no QEMU started); a first round that fails the same way in every
 # group, or whose workload line fails alike in every trial, stops the run; a
-# QEMU killed from outside is 'killed'; lab run killed (SIGKILL) and interrupted (SIGINT)
+# QEMU killed from outside is 'host-killed'; lab run killed (SIGKILL) and interrupted (SIGINT)
 # mid-trial leaves no QEMU, and --resume boots every unfinished trial once and
 # no finished one again, at one trial at a time and at two; lab boot killed leaves no QEMU; a guest that stops
 # answering is a hang within the watchdog; a disk that fills under --out is
@@ -224,7 +224,7 @@ for sig in TERM KILL; do
 	check "no QEMU left after the lab got SIG$sig" [ "$(qemus_in "$dir")" -eq 0 ]
 done
 
-# --- a QEMU SIGKILLed from outside the lab (the host's OOM killer, say) is 'killed', not a boot failure
+# --- a QEMU SIGKILLed from outside the lab (the host's OOM killer, say) is 'host-killed', not a boot failure
 dir="$SCRATCH/outside"
 "$LAB" --quiet boot stock -o "$dir" -- 'sleep 120' > /dev/null 2> "$SCRATCH/outside.err" &
 lab=$!
@@ -237,7 +237,7 @@ wait $lab
 status=$?
 set -e
 check "lab boot exits 128+9 when its QEMU was SIGKILLed" [ "$status" -eq 137 ]
-check "the outcome is killed" [ "$(jq -r .outcome.outcome "$dir/trial.json")" = killed ]
+check "the outcome is host-killed" [ "$(jq -r .outcome.outcome "$dir/trial.json")" = host-killed ]
 check_text "naming the signal" "$(jq -r .outcome.detail "$dir/trial.json")" \
 	"QEMU was killed by signal 9 (Killed) from outside the lab"
 
