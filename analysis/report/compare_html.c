@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "analysis/compare/compare_fmt.h"
+#include "analysis/compare/compare_summary.h"
 #include "report_html.h"
 
 #define HTML_NUM_WIDTH 10
@@ -48,6 +49,15 @@ static void emit_note(void *ctx, const char *line)
 	}
 }
 
+/* A variant's summary line (compare_summary.h) above the table. */
+static void emit_summary(void *ctx, const char *line)
+{
+	FILE *out = ctx;
+	fputs("<p class=\"summary\"><strong>", out);
+	html_put(out, line);
+	fputs("</strong></p>\n", out);
+}
+
 int compare_format_html(FILE *out, const struct compare_table *t)
 {
 	char clock[256];
@@ -55,6 +65,7 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 	fputs("<p>Baseline: <strong>", out);
 	html_put(out, t->baseline ? t->baseline : "-");
 	fputs("</strong></p>\n", out);
+	compare_summary(t, emit_summary, out);
 	if (t->clock.name) {
 		fputs("<p class=\"clock\">Clock of every group: <strong>", out);
 		html_put(out, compare_fmt_clock(clock, sizeof(clock), &t->clock));

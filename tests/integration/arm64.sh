@@ -18,7 +18,7 @@ msg=$("$LAB" boot stock --arch x86_64 --page-size 16k -o "$SCRATCH/never" -- tru
 status=$?
 set -e
 echo "$msg"
-check "16k on x86_64 is exit status 2" [ "$status" -eq 2 ]
+check "16k on x86_64 is exit status 254 (lab boot's bad input)" [ "$status" -eq 254 ]
 check_text "the error names the page size and the arch" "$msg" "page size 16k is not supported on x86_64 (it has 4k)"
 check "the error is one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
 check "nothing booted" [ ! -e "$SCRATCH/never" ]

@@ -6,7 +6,8 @@
 # lmkd's first kill is the cached holder, that its kernel log line says
 # what trial.json says, that the trace counts its SIGKILLs as its log
 # does, that each kill was reaped, and that a PSI trigger fired within its
-# window; and that a bad lmkd value is one line naming file:line, exit 2,
+# window; and that a bad lmkd value is one line naming file:line, exit 254
+# (lab boot's bad input),
 # before anything boots.
 #
 # "Within its window", checkable: the killer samples PSI's stall totals
@@ -31,7 +32,7 @@ for p in bad-lmkd:4 bad-killer:3; do
 	status=$?
 	set -e
 	echo "$msg"
-	check "${p%:*}: exit status 2" [ "$status" -eq 2 ]
+	check "${p%:*}: exit status 254 (lab boot's bad input)" [ "$status" -eq 254 ]
 	check_text "${p%:*}: the error names file and line" "$msg" "${p%:*}.conf:${p#*:}: "
 	check "${p%:*}: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
 	check "${p%:*}: nothing booted" [ ! -e "$SCRATCH/never" ]

@@ -116,6 +116,10 @@ static void test_compare_html_escapes(void **state)
 	assert_int_equal(compare_table_build(&m, 1, &opts, &table), 0);
 	char *html = capture(compare_html, &table);
 	assert_non_null(strstr(html, "<table class=\"compare\">"));
+	/* the summary line of each variant above the table, escaped (3 against 3
+	 * trials: no permutation p below 0.1, nothing decided) */
+	assert_non_null(strstr(html, "<p class=\"summary\"><strong>&lt;b&gt;new&lt;/b&gt;: no row "
+				     "decided (1 row)</strong></p>"));
 	assert_non_null(strstr(html, "lat&lt;ency&gt;_ms"));
 	assert_non_null(strstr(html, "&lt;b&gt;new&lt;/b&gt;"));
 	assert_null(strstr(html, "<b>new"));
