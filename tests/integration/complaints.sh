@@ -11,9 +11,16 @@ export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
 EXP="$ROOT/tests/experiments/complaints.conf"
 RUN="$SCRATCH/run"
 start=$(date +%s)
-"$LAB" run -x "$EXP" -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" ||
-	fail "lab run failed: $(tail -5 "$SCRATCH/run.err")"
+# --fail-on worse: the run's closing table has the planted worse, so exit 3,
+# with the run, its table and its report kept
+set +e
+"$LAB" run -x "$EXP" -o "$RUN" --fail-on worse > "$SCRATCH/run.out" 2> "$SCRATCH/run.err"
+status=$?
+set -e
+[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "lab run failed: $(tail -5 "$SCRATCH/run.err")"
 echo "the run took $(( $(date +%s) - start )) s"
+check "lab run --fail-on worse exits 3 on the planted worse" [ "$status" -eq 3 ]
+check "and keeps its report" test -s "$RUN/report.html"
 check "the run has twelve trials" [ "$(ls "$RUN"/*/*/trial.json | wc -l)" -eq 12 ]
 
 warned=0
