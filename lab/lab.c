@@ -67,7 +67,8 @@ int main(int argc, char **argv)
 			print_usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "--version")) {
-			return cmd_version(1, argv + i);
+			static char *args[] = { (char *)"version", NULL };
+			return cmd_version(1, args);
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			quiet = true;
 		} else {
