@@ -66,6 +66,19 @@ lab: deps
 HAVE_A64_CC := $(shell command -v aarch64-linux-gnu-gcc 2>/dev/null)
 guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent $(if $(HAVE_A64_CC),guest-arm64)
 
+# The lab's version: git describe of this source (a -dirty mark for edits
+# not committed), "unknown" outside git. The header is written again only
+# when the version changes, so that a new commit or an edit rebuilds the one
+# object that includes it, and nothing else.
+LAB_VERSION := $(or $(shell git -C "$(CURDIR)" describe --always --dirty 2>/dev/null),unknown)
+.PHONY: FORCE
+$(BUILD)/gen/lab-version.h: FORCE
+	@mkdir -p $(dir $@)
+	@v='#define LAB_VERSION "$(LAB_VERSION)"'; \
+	 [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
+$(BUILD)/obj/lab/version.o: $(BUILD)/gen/lab-version.h
+$(BUILD)/obj/lab/version.o: CFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a $(BUILD)/libshared.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
 

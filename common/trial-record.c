@@ -24,7 +24,13 @@ enum trial_record_state trial_record_read_file(const char *dir, const char *file
 	json_error_t jerr;
 	json_t *json = json_loadb(text, len, 0, &jerr);
 	free(text);
-	const char *outcome = json_string_value(json_object_get(json_object_get(json, "outcome"), "outcome"));
+	json_t *o = json_object_get(json, "outcome");
+	const char *outcome = json_string_value(json_object_get(o, "outcome"));
+	/* the old name, for what it was: the record as its readers see it says the new one */
+	if (outcome && !strcmp(outcome, TRIAL_OUTCOME_KILLED_BEFORE)) {
+		json_object_set_new(o, "outcome", json_string(TRIAL_OUTCOME_HOST_KILLED));
+		outcome = json_string_value(json_object_get(o, "outcome"));
+	}
 	if (outcome) {
 		r->state = TRIAL_FINISHED;
 		r->json = json;

@@ -3,7 +3,8 @@
  * whether a trial finished and how it ended. A record file (trial.json, or
  * record.json, the record as the boot gave it) is finished when it is a
  * JSON object whose "outcome" object has a string "outcome"; that string
- * is the trial's outcome. Otherwise the trial did not finish, and its
+ * is the trial's outcome (an old record's "killed" read as "host-killed",
+ * in the record too). Otherwise the trial did not finish, and its
  * outcome is one of two names that no boot gives:
  *   "missing"     no trial.json: it never finished (lab run --resume runs it)
  *   "unreadable"  a trial.json that is not JSON, not an object, or has no
@@ -17,6 +18,12 @@
 #include <stdbool.h>
 
 #define TRIAL_RECORD_FILE "trial.json"
+/* The outcome of a trial whose QEMU a signal from outside the lab ended
+ * (the host's OOM killer, a user's kill). Records written before it had
+ * this name say "killed", which an OOM lab reads as OOM-killed: every
+ * reader here gets the new name for it. */
+#define TRIAL_OUTCOME_HOST_KILLED "host-killed"
+#define TRIAL_OUTCOME_KILLED_BEFORE "killed"
 #define TRIAL_OUTCOME_MISSING "missing"
 #define TRIAL_OUTCOME_UNREADABLE "unreadable"
 /* The problem named when there is no trial.json (what the store keeps of it). */

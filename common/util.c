@@ -14,6 +14,14 @@
 
 bool quiet;
 
+static int die_status = 1, die_usage_status = EXIT_USAGE;
+
+void set_die_statuses(int failure, int usage)
+{
+	die_status = failure;
+	die_usage_status = usage;
+}
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "lab: %s", prefix);
@@ -27,7 +35,7 @@ void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", fmt, ap);
 	va_end(ap);
-	exit(1);
+	exit(die_status);
 }
 
 void die_usage(const char *fmt, ...)
@@ -36,7 +44,7 @@ void die_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", fmt, ap);
 	va_end(ap);
-	exit(EXIT_USAGE);
+	exit(die_usage_status);
 }
 
 int error(const char *fmt, ...)

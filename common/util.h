@@ -8,6 +8,10 @@
 
 /* Exit statuses: 1 for failures of the work, 2 for bad usage or input. */
 #define EXIT_USAGE 2
+/* What die() and die_usage() exit with: 1 and EXIT_USAGE, unless a command
+ * whose own statuses mean something else sets them (lab boot: its status is
+ * its command's, so the lab's own errors take codes git bisect run aborts on). */
+void set_die_statuses(int failure, int usage);
 
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void die_usage(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -1,5 +1,4 @@
 /* lab boot: boot a variant in a memory-constrained VM and run a command. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +6,7 @@
 #include <unistd.h>
 
 #include "accel.h"
+#include "boot-status.h"
 #include "builtin.h"
 #include "command-check.h"
 #include "kbuild.h"
@@ -19,11 +19,6 @@
 #include "common/proto/protocol.h"
 
 #define DEFAULT_PROFILE "phone-512m"
-/* Exit statuses for outcomes that have no command status (documented in --help). */
-#define EXIT_HANG 124
-#define EXIT_PANIC 125
-#define EXIT_BOOT_FAILURE 126
-
 static const char boot_usage[] =
 	"usage: lab boot VARIANT [options] [-- CMD [ARG...]]\n"
 	"\n"
@@ -33,10 +28,23 @@ static const char boot_usage[] =
 	"\n";
 
 static const char boot_tail[] =
-	"Exit status: CMD's, or 124 when the guest hung, 125 when it panicked, 126 when\n"
-	"it did not boot, 128+N when QEMU was killed by signal N from outside the lab;\n"
-	"the outcome and its detail go to stderr, the trial folder (trial.json,\n"
-	"channels, reproduce.sh) is kept.\n";
+	"Exit status: CMD's own (0-255), or the outcome's, chosen so that\n"
+	"`git bisect run lab boot V -- CMD` does what a bisection wants (git reads\n"
+	"0 as good, 1-127 but 125 as bad, 125 as skip, above 127 as abort):\n"
+	"  123        the guest panicked (bad)\n"
+	"  124        the guest hung: no output for --silence-timeout, or past\n"
+	"             --timeout (bad; as timeout(1) says it)\n"
+	"  125        the kernel did not build: this commit cannot be tested (skip)\n"
+	"  126        the guest did not boot (bad; `lab boot ...; s=$?; [ $s = 126 ]\n"
+	"             && exit 125; exit $s` skips such commits instead)\n"
+	"  128+N      QEMU was killed by signal N from outside the lab, outcome\n"
+	"             host-killed: the host's doing, not the kernel's (abort)\n"
+	"  254        bad input: an option, the variant, the command line (abort)\n"
+	"  255        the lab failed otherwise: QEMU did not start, a file could not\n"
+	"             be written, the command's status never came (abort)\n"
+	"A CMD that exits with one of these says so itself; the outcome and its\n"
+	"detail go to stderr either way, and the trial folder (trial.json, channels,\n"
+	"reproduce.sh) is kept.\n";
 
 static char *default_out_dir(const char *variant)
 {
@@ -178,6 +186,8 @@ int cmd_boot(int argc, char **argv)
 	};
 	/* Options may come before or after the variant; "--" ends them, and the
 	 * command that follows the variant has options of its own. */
+	/* the lab's own errors must not read as the command's (boot-status.h) */
+	set_die_statuses(BOOT_EXIT_LAB_ERROR, BOOT_EXIT_BAD_INPUT);
 	int n = lab_parse_options_until("boot", argc, argv, opts, boot_usage, boot_tail, 1);
 	if (n < 1)
 		die_usage("boot: name a variant (see lab kernel list)");
@@ -217,8 +227,12 @@ int cmd_boot(int argc, char **argv)
 	struct guest_files files = GUEST_FILES_INIT(platform.arch);
 	load_files(&files, &file_dirs);
 	check_commands(&profile, &files, interactive ? NULL : command, prepare);
-	if (kernel_build(v, &base, &err) < 0)
-		die("kernel %s: %s", v->name, err.buf);
+	if (kernel_build(v, &base, &err) < 0) {
+		error("kernel %s: %s", v->name, err.buf);
+		error("boot: the kernel did not build: exit %d (git bisect run skips this commit)",
+		      BOOT_EXIT_NOT_BUILT);
+		exit(BOOT_EXIT_NOT_BUILT);
+	}
 	add_selftests(v, interactive ? NULL : command, &files);
 	const char *accel;
 	if (accel_for_clock(&clock, v, &profile, &accel, &err) < 0)
@@ -237,29 +251,24 @@ int cmd_boot(int argc, char **argv)
 	if (trial_run(&spec, &vm, &err) < 0)
 		die("boot: %s", err.buf);
 
-	int status;
+	int status = boot_exit_status(&vm);
 	switch (vm.outcome) {
 	case VM_OK:
 	case VM_FAILED:
-		status = vm.exit_status >= 0 ? vm.exit_status : 1;
 		if (vm.exit_status < 0)
 			error("boot: %s", vm.detail);
 		break;
 	case VM_PANIC:
 		error("boot: the guest panicked:\n%s", vm.detail);
-		status = EXIT_PANIC;
 		break;
 	case VM_HANG:
 		error("boot: the guest hung: %s", vm.detail);
-		status = EXIT_HANG;
 		break;
-	case VM_KILLED:
+	case VM_HOST_KILLED:
 		error("boot: %s", vm.detail);
-		status = 128 + (vm.qemu_signal > 0 ? vm.qemu_signal : SIGTERM);
 		break;
-	default:
+	case VM_BOOT_FAILURE:
 		error("boot: the guest did not boot: %s", vm.detail);
-		status = EXIT_BOOT_FAILURE;
 		break;
 	}
 	char *platform_text = platform_name(&platform);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/compare/compare_fail_on.h"
 #include "analysis/compare/compare_verdict.h"
 #include "analysis/verdict/compare_family.h"
 #include "builtin.h"
@@ -40,11 +41,26 @@ static void compare_usage_head(struct strbuf *head)
 }
 
 static const char compare_tail[] =
+	"The text begins with a line per variant that sums up its verdicts, and the\n"
+	"primary metric's rows come first. An equivalent row whose interval excludes\n"
+	"zero says so: \"equivalent (a +0.16% change inside the 2% margin)\".\n"
+	"\n"
 	"A difference is a result, not an error: the exit status is 0 whatever the\n"
-	"verdicts, and 2 on bad input. Colour only on a terminal, never with NO_COLOR.\n";
+	"verdicts, unless --fail-on names one a row has: then 3. 1 is an error, 2 bad\n"
+	"input. --format tap writes TAP version 13 (a test point per row, \"not ok\"\n"
+	"for the rows --fail-on names, every row \"ok\" without it); --format junit a\n"
+	"JUnit XML suite (a <failure> for those rows). Colour only on a terminal,\n"
+	"never with NO_COLOR.\n";
 
 int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
 		 const char *format, unsigned long seed, bool all, FILE *out)
+{
+	return compare_runs_gated(runs, baseline, globs, format, seed, all, 0, out);
+}
+
+int compare_runs_gated(const struct strlist *runs, const char *baseline,
+		       const struct strlist *globs, const char *format, unsigned long seed,
+		       bool all, unsigned fail_on, FILE *out)
 {
 	struct run_data rd = { 0 };
 	struct strbuf err = STRBUF_INIT;
@@ -73,22 +89,38 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 		compare_format_markdown(out, table);
 	} else if (!strcmp(format, "json")) {
 		compare_format_json(out, table);
+	} else if (!strcmp(format, "tap")) {
+		compare_format_tap(out, table, fail_on);
+	} else if (!strcmp(format, "junit")) {
+		compare_format_junit(out, table, fail_on);
 	} else {
 		compare_format_csv(out, table);
+	}
+	fflush(out);
+	size_t failures = compare_table_failures(table, fail_on);
+	if (failures) {
+		struct strbuf words = STRBUF_INIT;
+		compare_fail_on_words(&words, fail_on);
+		error("compare: --fail-on %s: %zu row%s of %zu %s one of these verdicts (exit %d)",
+		      words.buf, failures, failures == 1 ? "" : "s", table->n_rows,
+		      failures == 1 ? "has" : "have", COMPARE_EXIT_FAIL_ON);
+		strbuf_release(&words);
 	}
 	compare_family_free(&family);
 	strbuf_release(&err);
 	run_data_free(&rd);
-	return 0;
+	return failures ? COMPARE_EXIT_FAIL_ON : 0;
 }
 
 int cmd_compare(int argc, char **argv)
 {
-	static const char *const formats[] = { "text", "markdown", "json", "csv", NULL };
+	static const char *const formats[] = { "text", "markdown", "json", "csv", "tap", "junit",
+					       NULL };
 	const char *baseline = NULL;
 	int format = 0;
 	unsigned long seed = 1;
 	bool all = false;
+	unsigned fail_on = 0;
 	struct strlist globs = STRLIST_INIT, runs = STRLIST_INIT;
 	const struct opt opts[] = {
 		OPT_STRING('b', "baseline", &baseline, "VARIANT",
@@ -101,7 +133,8 @@ int cmd_compare(int argc, char **argv)
 			 "every metric, also those that took one value in every trial (hidden "
 			 "otherwise: nothing to compare)"),
 		OPT_CHOICE('f', "format", &format, "F", formats,
-			   "text (default, fits 80 columns), markdown, json, csv"),
+			   "text (default, fits 80 columns), markdown, json, csv, tap, junit"),
+		OPT_CALL(0, "fail-on", &fail_on, "WORDS", opt_fail_on, opt_fail_on_help()),
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX, "seed of sampled permutations (default 1)"),
 		OPT_END(),
 	};
@@ -113,7 +146,8 @@ int cmd_compare(int argc, char **argv)
 		strlist_push(&runs, argv[i]);
 	if (!runs.n)
 		die_usage("compare: name a run (see lab results)");
-	int rc = compare_runs(&runs, baseline, &globs, formats[format], seed, all, stdout);
+	int rc = compare_runs_gated(&runs, baseline, &globs, formats[format], seed, all, fail_on,
+				    stdout);
 	strlist_clear(&globs);
 	strlist_clear(&runs);
 	return rc;

@@ -13,6 +13,7 @@
 #include "analysis/report/report_figures.h"
 #include "analysis/report/report_html.h"
 #include "builtin.h"
+#include "version.h"
 #include "metric-check.h"
 #include "options.h"
 #include "analysis/run/run-data.h"
@@ -197,8 +198,9 @@ static void write_environment(FILE *out, const struct run_data *rd)
 	const struct run_trial *t = first_trial(rd);
 	json_t *run = json_array_get(rd->runs, 0);
 	struct strlist keys = STRLIST_INIT, vals = STRLIST_INIT;
-	static const char *const run_keys[] = { "run_id", "experiment", "experiment_file", "profile",
-						"baseline", "trials_per_group", "seed", "created_unix" };
+	static const char *const run_keys[] = { "run_id", "lab_version", "experiment", "experiment_file",
+						"profile", "baseline", "trials_per_group", "seed",
+						"created_unix" };
 	for (size_t k = 0; k < sizeof(run_keys) / sizeof(run_keys[0]); k++) {
 		json_t *v = json_object_get(run, run_keys[k]);
 		if (!v)
@@ -206,6 +208,9 @@ static void write_environment(FILE *out, const struct run_data *rd)
 		strlist_push_owned(&keys, xasprintf("run.%s", run_keys[k]));
 		strlist_push_owned(&vals, value_text(v));
 	}
+	/* the lab that wrote this report, beside the one that ran the run */
+	strlist_push(&keys, "report.lab_version");
+	strlist_push(&vals, lab_version());
 	json_t *shard = json_object_get(run, "shard");
 	if (shard) {
 		strlist_push(&keys, "run.shard");

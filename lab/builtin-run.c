@@ -40,6 +40,7 @@
 #include "slurm-script.h"
 #include "trial.h"
 #include "trial-pool.h"
+#include "version.h"
 
 #define DEFAULT_EXPERIMENT "quick"
 
@@ -69,6 +70,10 @@ static const char run_usage_tail[] =
 	"Every workload and prepare line is checked on the host first (README: Bad\n"
 	"input and faults); a first round that ends the same broken way in every\n"
 	"group (failed with one status, or boot failures) stops the run.\n"
+	"\n"
+	"Exit status: 0; 1 on an error or a run the first round stopped; 2 on bad\n"
+	"input; 3 when --fail-on names the verdict of a row of the closing table (the\n"
+	"run, its table and its report are kept: lab compare gives the table again).\n"
 	"\n"
 	"With --slurm nothing runs here: the run is checked, its shards' folders are\n"
 	"made in <run>.slurm/ beside the run's folder, and three jobs are submitted:\n"
@@ -153,6 +158,7 @@ static json_t *run_json(const struct run_plan *p)
 {
 	json_t *run = json_object();
 	json_object_set_new(run, "run_id", json_string(p->run_id));
+	json_object_set_new(run, "lab_version", json_string(lab_version()));
 	json_object_set_new(run, "experiment", json_string(p->exp.name));
 	json_object_set_new(run, "experiment_file", json_string(p->exp.path));
 	json_object_set_new(run, "experiment_text", json_string(p->exp.text));
@@ -648,7 +654,7 @@ static void execute(struct run_plan *p, struct strbuf *stopped)
 		char *dir = slot_dir(p, i);
 		/* a QEMU killed from outside the lab says nothing of the kernel: booted again */
 		char *outcome = trial_record_outcome(dir);
-		todo[i] = !outcome || !strcmp(outcome, vm_outcome_name(VM_KILLED));
+		todo[i] = !outcome || !strcmp(outcome, vm_outcome_name(VM_HOST_KILLED));
 		x.done += !todo[i];
 		free(outcome);
 		free(dir);
@@ -870,6 +876,7 @@ int cmd_run(int argc, char **argv)
 	bool list = false, until_decided = false;
 	struct slurm_options slurm = { .sbatch = STRLIST_INIT };
 	bool slurm_look = false;
+	unsigned fail_on = 0;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	struct run_plan p;
 	memset(&p, 0, sizeof(p));
@@ -936,6 +943,7 @@ int cmd_run(int argc, char **argv)
 		OPT_CALL(0, "sbatch", &slurm.sbatch, "OPTION", opt_push,
 			 "with --slurm: an sbatch option for every job, as --partition=P, --time=T, "
 			 "--account=A (repeatable)"),
+		OPT_CALL(0, "fail-on", &fail_on, "WORDS", opt_fail_on, opt_fail_on_help()),
 		OPT_FLAG(0, "list", &list, "list the experiments"),
 		OPT_END(),
 	};
@@ -954,6 +962,11 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: --slurm-shards, --slurm-cache and --sbatch go with --slurm");
 	if ((p.build_only || slurm_look) && !resume)
 		die_usage("run: --build-only and --slurm-look go with --resume (the run)");
+	/* the verdicts are the closing table's: a run that draws none here has none to gate on */
+	if (fail_on && (slurm.on || p.build_only || p.rounds || slurm_look))
+		die_usage("run: --fail-on judges the table a whole run ends with, not --slurm, "
+			  "--slurm-look, --build-only or --rounds (lab compare --fail-on judges "
+			  "such a run once it is whole)");
 	if (slurm.on && (resume || p.shard_n > 1))
 		die_usage("run: --slurm makes its own shards (--slurm-shards N); lab run --resume RUN "
 			  "resubmits a Slurm run");
@@ -1051,7 +1064,8 @@ int cmd_run(int argc, char **argv)
 	}
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, p.dir);
-	compare_runs(&runs, NULL, &globs, "text", 1, false, stdout);
+	/* --fail-on: exit 3 once the report is written; the run's data stay either way */
+	int gate = compare_runs_gated(&runs, NULL, &globs, "text", 1, false, fail_on, stdout);
 	/* the report of the run beside its trials: the same table, with figures */
 	struct report_request report = { .seed = 1 };
 	char *report_path = xasprintf("%s/report.html", p.dir);
@@ -1061,5 +1075,5 @@ int cmd_run(int argc, char **argv)
 		printf("report:  %s\n", report_path);
 	free(report_path);
 	strlist_clear(&runs);
-	return 0;
+	return gate;
 }

@@ -40,7 +40,7 @@ static char *last_words(const char *dir)
 static bool broken_outcome(const char *outcome)
 {
 	return !strcmp(outcome, "failed") || !strcmp(outcome, "boot-failure") ||
-	       !strcmp(outcome, "killed");
+	       !strcmp(outcome, TRIAL_OUTCOME_HOST_KILLED);
 }
 
 /* Every record ended the same broken way (the first's): WHY says so. */
@@ -87,6 +87,15 @@ static bool line_failed(json_t *l)
 	       json_integer_value(status) != 0 && json_integer_value(json_object_get(l, LINE_SIGNAL)) == 0;
 }
 
+/* What L said that explains how it ended: trial.json's "explaining_text"
+ * (for a selftest's KTAP the Bail out! or last diagnostic, not "TAP version
+ * 13"), else, in a trial.json from before it, "first_text"; NULL: no text. */
+static const char *line_text(json_t *l)
+{
+	const char *text = json_string_value(json_object_get(l, "explaining_text"));
+	return text ? text : json_string_value(json_object_get(l, "first_text"));
+}
+
 /* A workload line that failed with one status in every record: WHY says so. */
 static bool same_failed_line(json_t *const *records, const char *const *dirs, size_t n,
 			     struct strbuf *why)
@@ -106,7 +115,7 @@ static bool same_failed_line(json_t *const *records, const char *const *dirs, si
 		}
 		if (!same)
 			continue;
-		const char *text = json_string_value(json_object_get(first, "first_text"));
+		const char *text = line_text(first);
 		strbuf_addf(why, "in every trial of the first round (%zu) workload line %lld (%s) exited "
 			    "with status %lld; %s", n, (long long)line,
 			    json_string_value(json_object_get(first, "workload")), (long long)status, dirs[0]);

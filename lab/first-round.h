@@ -6,12 +6,14 @@
  *     only for a usage error or a program the guest lacks (status 2, 126,
  *     127; experiment_command), the command's own failures being results;
  *   - 'boot-failure': the kernel or the guest images do not come up;
- *   - 'killed': something outside the lab kills the QEMUs (the host's OOM
+ *   - 'host-killed': something outside the lab kills the QEMUs (the host's OOM
  *     killer, most often);
  *   - one workload line (trial.json's "workload_lines") that exited by
  *     itself with one status other than 0 in every trial, across all
  *     groups: `taskset zz spawn` fails before the workload starts. The
- *     reason names the line and the first line of text it wrote.
+ *     reason names the line and the line of text that explains it
+ *     (trial.json's explaining_text: a selftest's "Bail out!" or last "#"
+ *     diagnostic, else the first line of text it wrote).
  * Panics and hangs are results of the kernels under test: they never stop a
  * run, nor does a round whose trials ended in different ways, nor a line
  * that ended by a signal (an OOM kill) or with statuses that differ.

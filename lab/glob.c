@@ -206,3 +206,38 @@ size_t glob_distance(const char *a, unsigned a_flags, const char *b)
 	free(tb);
 	return distance;
 }
+
+size_t glob_closest(const char *const *pool, const unsigned *flags, size_t n, const char *glob,
+		    size_t *best, size_t max)
+{
+	size_t far = strlen(glob) + 1, shown = 0;
+	size_t *distance = xcalloc(n ? n : 1, sizeof(*distance));
+	for (size_t i = 0; i < n; i++)
+		distance[i] = glob_distance(pool[i], flags ? flags[i] : 0, glob);
+	for (; shown < max; shown++) {
+		size_t b = n;
+		for (size_t i = 0; i < n; i++)
+			if (distance[i] < far && (b == n || distance[i] < distance[b]))
+				b = i;
+		if (b == n)
+			break;
+		best[shown] = b;
+		/* each name once */
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(pool[i], pool[b]))
+				distance[i] = far;
+	}
+	free(distance);
+	return shown;
+}
+
+size_t glob_suggest(struct strbuf *sb, const char *const *pool, size_t n, const char *typed,
+		    size_t max)
+{
+	size_t *best = xcalloc(max ? max : 1, sizeof(*best));
+	size_t found = glob_closest(pool, NULL, n, typed, best, max);
+	for (size_t i = 0; i < found; i++)
+		strbuf_addf(sb, "%s'%s'", i == 0 ? "" : i + 1 == found ? " or " : ", ", pool[best[i]]);
+	free(best);
+	return found;
+}

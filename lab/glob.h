@@ -26,4 +26,19 @@ bool glob_intersects(const char *a, unsigned a_flags, const char *b);
  * a malformed glob. */
 size_t glob_distance(const char *a, unsigned a_flags, const char *b);
 
+/* "Did you mean": the names of POOL (N of them, FLAGS[i] the flags of the
+ * i-th, FLAGS NULL for none) nearest GLOB by glob_distance(), nearest first,
+ * of those at most half of whose characters differ (a distance below
+ * strlen(GLOB) + 1 half edits), each name once: at most MAX indices into
+ * BEST. Returns how many. Both a mistyped metric and a mistyped command
+ * get their suggestions here. */
+size_t glob_closest(const char *const *pool, const unsigned *flags, size_t n, const char *glob,
+		    size_t *best, size_t max);
+struct strbuf;	/* common/util.h */
+/* glob_closest()'s names (at most MAX), quoted as a sentence lists them,
+ * appended to SB: "'compare'", "'run' or 'boot'", "'a', 'b' or 'c'".
+ * Returns how many. */
+size_t glob_suggest(struct strbuf *sb, const char *const *pool, size_t n, const char *typed,
+		    size_t max);
+
 #endif

@@ -9,6 +9,8 @@
 #include "builtin.h"
 #include "common/run-command.h"
 #include "common/util.h"
+#include "glob.h"
+#include "version.h"
 
 struct command {
 	const char *name;
@@ -26,14 +28,34 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "write an HTML report of a run: comparison, figures, environment" },
 	{ "export", cmd_export, "export a run for Perfetto, perf or spreadsheets (csv, json)" },
 	{ "bisect", cmd_bisect, "find the commit that moved a metric, steps that know the noise" },
+	{ "version", cmd_version, "print the lab's version (git describe of its source)" },
 };
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* How many commands a mistyped one is offered. */
+#define SUGGESTED 3
+
+/* NAME is no command: one line saying so, with the commands nearest it
+ * (glob_closest(), as a mistyped metric gets), and exit 2: bad input. */
+static void __attribute__((noreturn)) unknown_command(const char *name)
+{
+	const char *names[N_COMMANDS];
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i].name;
+	struct strbuf which = STRBUF_INIT;
+	if (!glob_suggest(&which, names, N_COMMANDS, name, SUGGESTED))
+		die_usage("'%s' is not a lab command (see lab --help)", name);
+	die_usage("'%s' is not a lab command. Did you mean %s?", name, which.buf);
+}
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, "usage: lab [--quiet] <command> [<args>]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	fprintf(out, "usage: lab [--quiet] <command> [<args>]\n       lab --version\n\ncommands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nlab <command> --help describes a command and its options.\n");
+	fprintf(out, "\nlab <command> --help describes a command and its options. A name that is no\n"
+		     "command is bad input (exit 2), with the commands nearest it.\n");
 }
 
 int main(int argc, char **argv)
@@ -44,6 +66,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			print_usage(stdout);
 			return 0;
+		} else if (!strcmp(argv[i], "--version")) {
+			static char *args[] = { (char *)"version", NULL };
+			return cmd_version(1, args);
 		} else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
 			quiet = true;
 		} else {
@@ -67,9 +92,9 @@ int main(int argc, char **argv)
 			return 0;
 		}
 	}
-	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+	for (size_t c = 0; c < N_COMMANDS; c++)
 		if (!strcmp(argv[i], commands[c].name)) {
 			return commands[c].run(argc - i, argv + i);
 		}
-	die_usage("unknown command '%s' (see lab --help)", argv[i]);
+	unknown_command(argv[i]);
 }

@@ -225,26 +225,16 @@ static void add_closest(const struct metric_names *m, const char *glob, struct s
 		strlist_push(&pool, m->known.items[i]);
 	for (size_t i = 0; i < m->open.n; i++)
 		strlist_push_owned(&pool, xasprintf("%s.*", m->open.items[i]));
-	size_t n = pool.n, shown = 0, far = strlen(glob) + 1;
-	size_t *distance = xcalloc(n ? n : 1, sizeof(*distance));
-	for (size_t i = 0; i < n; i++)
-		distance[i] = glob_distance(pool.items[i], i < m->lab.n ? GLOB_FLAT : 0, glob);
-	for (; shown < CLOSEST; shown++) {
-		size_t best = n;
-		for (size_t i = 0; i < n; i++)
-			if (distance[i] < far && (best == n || distance[i] < distance[best]))
-				best = i;
-		if (best == n)
-			break;
-		strbuf_addf(why, "%s%s", shown ? ", " : "; closest: ", pool.items[best]);
-		/* each name once */
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(pool.items[i], pool.items[best]))
-				distance[i] = far;
-	}
+	unsigned *flags = xcalloc(pool.n ? pool.n : 1, sizeof(*flags));
+	for (size_t i = 0; i < m->lab.n; i++)
+		flags[i] = GLOB_FLAT;
+	size_t best[CLOSEST];
+	size_t shown = glob_closest((const char *const *)pool.items, flags, pool.n, glob, best, CLOSEST);
+	for (size_t i = 0; i < shown; i++)
+		strbuf_addf(why, "%s%s", i ? ", " : "; closest: ", pool.items[best[i]]);
 	if (!shown)
 		strbuf_addstr(why, "; none is close");
-	free(distance);
+	free(flags);
 	strlist_clear(&pool);
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare/compare_fail_on.h"
 #include "clock.h"
 #include "common/util.h"
 
@@ -84,4 +85,26 @@ int opt_clock(const struct opt *o, const char *value, char *err, size_t err_size
 	}
 	c->from = "--clock";
 	return 0;
+}
+
+int opt_fail_on(const struct opt *o, const char *value, char *err, size_t err_size)
+{
+	struct strbuf why = STRBUF_INIT;
+	int rc = compare_fail_on_parse(value, o->target, &why);
+	if (rc < 0)
+		snprintf(err, err_size, "%s", why.buf);
+	strbuf_release(&why);
+	return rc;
+}
+
+const char *opt_fail_on_help(void)
+{
+	static struct strbuf help = STRBUF_INIT;
+	if (!help.len) {
+		strbuf_addstr(&help, "exit 3 when a row of the table (the headline metrics, or those "
+			      "--metric names) has one of these verdicts, a comma list of: ");
+		compare_fail_on_list(&help);
+		strbuf_addstr(&help, " (1 stays an error, 2 bad input)");
+	}
+	return help.buf;
 }

@@ -32,5 +32,11 @@ int opt_seconds(const struct opt *o, const char *value, char *err, size_t err_si
 /* realtime or icount into the struct clock_choice the option targets, asked
  * for by "--clock" (clock.h). */
 int opt_clock(const struct opt *o, const char *value, char *err, size_t err_size);
+/* Verdict words ("worse,differs") into the compare_verdict_mask the option
+ * targets (analysis/compare/compare_fail_on.h). */
+int opt_fail_on(const struct opt *o, const char *value, char *err, size_t err_size);
+/* --fail-on's help, shared by lab compare and lab run, its words from the
+ * verdicts' table (a static string). */
+const char *opt_fail_on_help(void);
 
 #endif

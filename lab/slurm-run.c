@@ -123,7 +123,7 @@ int slurm_shard_trials(const struct slurm_run *r, unsigned k, unsigned rounds, s
 					(int)json_integer_value(json_object_get(slot, "index")));
 		/* as lab run --resume counts: a QEMU killed from outside is booted again */
 		char *outcome = trial_record_outcome(trial);
-		*finished += outcome && strcmp(outcome, vm_outcome_name(VM_KILLED));
+		*finished += outcome && strcmp(outcome, vm_outcome_name(VM_HOST_KILLED));
 		(*total)++;
 		free(outcome);
 		free(trial);

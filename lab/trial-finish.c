@@ -128,7 +128,10 @@ static void name_unwell_lines(json_t *full)
 			strbuf_addf(&sb, "was killed by signal %lld (%s)", (long long)sig, strsignal((int)sig));
 		else
 			strbuf_addf(&sb, "exited with status %lld", (long long)status);
-		const char *text = json_string_value(json_object_get(l, "first_text"));
+		/* the line that explains it (a selftest's Bail out!), else its first */
+		const char *text = json_string_value(json_object_get(l, "explaining_text"));
+		if (!text)
+			text = json_string_value(json_object_get(l, "first_text"));
 		if (text && json_is_true(json_object_get(l, "ended")) && !sig)
 			strbuf_addf(&sb, ": %s", text);
 	}

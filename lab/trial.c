@@ -18,6 +18,7 @@
 #include "qemu.h"
 #include "qemu-version.h"
 #include "trial-finish.h"
+#include "version.h"
 
 struct vm_watchdogs default_watchdogs(void)
 {
@@ -130,6 +131,7 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	struct vm_watchdogs w = scaled_watchdogs(spec);
 	json_object_set_new(env, "watchdogs", watchdogs_json(&w));
 	json_object_set_new(env, "guest_images_hash", json_string(img->hash));
+	json_object_set_new(env, "lab_version", json_string(lab_version()));
 	/* which programs of the user's ran: the content hash of their folders */
 	if (spec->files && guest_files_any(spec->files))
 		json_object_set_new(env, "files", guest_files_json(spec->files));

@@ -13,14 +13,15 @@
 #include "vm-channel.h"
 #include "common/proto/protocol.h"
 #include "common/run-command.h"
+#include "common/trial-record.h"
 
 #define POLL_SECONDS 0.05
 /* After a panic shows, QEMU should exit by itself (panic=-1 and -no-reboot); give it this long. */
 #define PANIC_GRACE_SECONDS 10.0
 
 static const char *const outcome_names[] = { "ok", "failed", "panic", "hang", "boot-failure",
-					     "killed" };
-_Static_assert(sizeof(outcome_names) / sizeof(outcome_names[0]) == VM_KILLED + 1,
+					     TRIAL_OUTCOME_HOST_KILLED };
+_Static_assert(sizeof(outcome_names) / sizeof(outcome_names[0]) == VM_HOST_KILLED + 1,
 	       "a name for every outcome");
 
 const char *vm_outcome_name(enum vm_outcome outcome)
@@ -186,7 +187,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	} else if ((outside = killed_from_outside(run->interactive ? NULL : qemu_log, log_from,
 						   qemu.term_signal, &run->qemu_signal))) {
 		/* a watchdog's kill (above) is the lab's own: its outcome names the reason */
-		run->outcome = VM_KILLED;
+		run->outcome = VM_HOST_KILLED;
 		run->detail = outside;
 	} else if (!ctl.ready) {
 		char *tail = vm_console_tail(&ch[CH_CONSOLE].data);

@@ -13,9 +13,10 @@
 
 #include "common/util.h"
 
-/* How a VM ended. VM_KILLED: QEMU was ended by a signal the lab did not send
- * (the host's OOM killer, a user's kill); the trial says nothing of the kernel. */
-enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE, VM_KILLED };
+/* How a VM ended. VM_HOST_KILLED ("host-killed"; "killed" before): QEMU was
+ * ended by a signal the lab did not send (the host's OOM killer, a user's
+ * kill); the trial says nothing of the kernel. Not the guest's OOM kills. */
+enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE, VM_HOST_KILLED };
 
 struct vm_watchdogs {
 	double boot;     /* seconds from QEMU start to the agent's "ready" */
@@ -37,7 +38,7 @@ struct vm_run {
 	double guest_ready_uptime;    /* guest uptime at ready, -1 if never */
 	double wall_total;
 	int qemu_status;
-	int qemu_signal;              /* VM_KILLED: the signal that ended QEMU (0 if not known) */
+	int qemu_signal;              /* VM_HOST_KILLED: the signal that ended QEMU (0 if not known) */
 	char guest_machine[32];       /* what the guest said it is (uname -m), "" if it never did */
 	long guest_page_size;         /* its page size in bytes, 0 if it never said */
 	char guest_clocksource[32];   /* the guest kernel's clocksource at the end, "" if unsaid */

@@ -119,10 +119,22 @@ int compare_margin_parse(const char *text, struct compare_margin *margin);
  * json:     one object {"baseline", "options", "metrics", "rows"}; numbers
  *           that are undefined are null.
  * csv:      RFC 4180: a header line, CRLF line ends, fields quoted when they
- *           hold a comma, quote or line break; undefined numbers empty. */
+ *           hold a comma, quote or line break; undefined numbers empty.
+ * tap:      TAP version 13 as kselftest's readers take it: the plan, the
+ *           summary lines as "#" diagnostics, then one test point per row in
+ *           compare_row_order(): "ok N - VARIANT METRIC: CLAIM; diff D [CI],
+ *           p-adj P", "not ok" when the row's verdict is in FAIL_ON (a
+ *           compare_fail_on.h mask; 0: every row ok). '#' and '\' in names
+ *           are escaped with '\', control characters are '?'.
+ * junit:    one JUnit XML <testsuite> (in <testsuites>), one <testcase> per
+ *           row (classname the variant, name the metric), a <failure> for a
+ *           row whose verdict is in FAIL_ON; text and attributes escaped,
+ *           control characters XML 1.0 cannot carry as '?'. */
 int compare_format_text(FILE *out, const struct compare_table *table, bool colour);
 int compare_format_markdown(FILE *out, const struct compare_table *table);
 int compare_format_json(FILE *out, const struct compare_table *table);
 int compare_format_csv(FILE *out, const struct compare_table *table);
+int compare_format_tap(FILE *out, const struct compare_table *table, unsigned fail_on);
+int compare_format_junit(FILE *out, const struct compare_table *table, unsigned fail_on);
 
 #endif

@@ -115,14 +115,36 @@ char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, 
 	return plus_minus(buf, size, row->margin, row->scale, num_width);
 }
 
+bool compare_row_changed_inside_margin(const struct compare_row *row)
+{
+	return row->verdict == VERDICT_EQUIVALENT && isfinite(row->ci_lo) && isfinite(row->ci_hi) &&
+	       (row->ci_lo > 0 || row->ci_hi < 0);
+}
+
+char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row)
+{
+	char diff[32], margin[32];
+
+	snprintf(buf, size, "a %s%s change inside the %s%s margin",
+		 compare_fmt_num(diff, sizeof(diff), row->diff, 6, true),
+		 compare_fmt_scale_suffix(row->scale),
+		 compare_fmt_num(margin, sizeof(margin), row->margin, 6, false),
+		 compare_fmt_scale_suffix(row->scale));
+	return buf;
+}
+
 char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
 {
 	const struct compare_verdict_info *v = compare_verdict_info(row->verdict);
-	char what[48];
+	char what[96];
 
 	switch (v->detail) {
 	case VERDICT_DETAIL_MARGIN:
-		snprintf(buf, size, "%s (%s)", v->word, compare_fmt_margin(what, sizeof(what), row, 5));
+		if (compare_row_changed_inside_margin(row))
+			compare_fmt_change(what, sizeof(what), row);
+		else
+			compare_fmt_margin(what, sizeof(what), row, 5);
+		snprintf(buf, size, "%s (%s)", v->word, what);
 		break;
 	case VERDICT_DETAIL_MDE:
 		snprintf(buf, size, "%s (could miss %s)", v->word,

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "compare_fmt.h"
+#include "compare_summary.h"
 
 /* JSON has no NaN or infinity: undefined numbers are null; an MDE of
  * "nothing detectable" is null too, with "detectable": false beside it. */
@@ -109,6 +110,11 @@ static json_t *row(const struct compare_table *t, const struct compare_row *r)
 	json_object_set_new(o, "verdict", json_string(compare_verdict_word(r->verdict)));
 	json_object_set_new(o, "decided", json_boolean(compare_verdict_decided(r->verdict)));
 	json_object_set_new(o, "why", text(r->why));
+	/* an equivalent row whose interval excludes zero: a change, inside the margin */
+	json_object_set_new(o, "equivalent_but_changed",
+			    json_boolean(compare_row_changed_inside_margin(r)));
+	char claim[160];
+	json_object_set_new(o, "claim", json_string(compare_fmt_verdict(claim, sizeof(claim), r)));
 	return o;
 }
 
@@ -119,6 +125,11 @@ static json_t *clock(const struct compare_clock *c)
 	return json_pack("{s:s, s:s, s:o, s:i}", "name", c->name, "settings",
 			 c->settings ? c->settings : "", "meaning", text(c->meaning), "trials_at_once",
 			 c->trials_at_once > 1 ? (int)c->trials_at_once : 1);
+}
+
+static void add_line(void *ctx, const char *line)
+{
+	json_array_append_new(ctx, json_string(line));
 }
 
 int compare_format_json(FILE *out, const struct compare_table *t)
@@ -135,6 +146,9 @@ int compare_format_json(FILE *out, const struct compare_table *t)
 			"tests", (json_int_t)t->n_tests, "metrics", metrics, "rows", rows);
 	if (!doc)
 		return -ENOMEM;
+	json_t *summary = json_array();
+	compare_summary(t, add_line, summary);
+	json_object_set_new(doc, "summary", summary);
 	if (t->n_context_notes) {
 		json_t *notes = json_array();
 		for (size_t i = 0; i < t->n_context_notes; i++)

@@ -53,7 +53,7 @@ static void put_baseline(FILE *out, const struct compare_metric_info *m)
 static void put_row(FILE *out, const struct compare_table *t,
 		    const struct compare_row *r)
 {
-	char buf[96], name[1024];
+	char buf[160], name[1024];
 
 	put_cell_text(out, t->metrics[r->metric].name);
 	put_side(out, compare_fmt_row_variant(name, sizeof(name), t, r), &r->var, r->method);

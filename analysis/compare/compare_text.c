@@ -4,7 +4,9 @@
  * however long), what it is below, then per variant two aligned lines: the
  * first with what decides (n, centre, diff, interval, p-adj, verdict), the
  * second with what supports it (sd, MDE, margin, raw p, and the verdict's
- * qualifier or the A/A noise). The baseline comes first. Variant names are
+ * qualifier or the A/A noise). The baseline comes first. Above the blocks a
+ * summary line per variant (compare_summary.h); the primary metric's block
+ * comes first, as its rows decide the others' (gatekeeping). Variant names are
  * never cut either: the variant column is as wide as the longest name, and
  * when that would push a line past 80 columns each name goes on a line of
  * its own above its numbers. */
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "compare_fmt.h"
+#include "compare_summary.h"
 
 #define TEXT_COLUMNS 80
 #define NUM_WIDTH 7	/* centre, sd */
@@ -192,13 +195,18 @@ static void print_row(FILE *out, const struct layout *l, const struct compare_ta
 		      const struct compare_row *r, bool colour)
 {
 	const struct compare_verdict_info *v = compare_verdict_info(r->verdict);
-	char n[32], c[32], diff[32], ci[48], p[16], verdict[96], sd[32], mde[32], margin[32];
-	char tail[256], name[1024];
+	char n[32], c[32], diff[32], ci[48], p[16], verdict[192], sd[32], mde[32], margin[32];
+	char tail[256], name[1024], change[96] = "";
 
+	/* an equivalent row with a change it did find says both on its first line */
+	if (compare_row_changed_inside_margin(r))
+		compare_fmt_change(change, sizeof(change), r);
 	if (colour && v->sgr)
-		snprintf(verdict, sizeof(verdict), "\033[%sm%s\033[0m", v->sgr, v->word);
+		snprintf(verdict, sizeof(verdict), "\033[%sm%s\033[0m%s%s%s", v->sgr, v->word,
+			 *change ? " (" : "", change, *change ? ")" : "");
 	else
-		snprintf(verdict, sizeof(verdict), "%s", v->word);
+		snprintf(verdict, sizeof(verdict), "%s%s%s%s", v->word, *change ? " (" : "", change,
+			 *change ? ")" : "");
 	compare_fmt_row_variant(name, sizeof(name), t, r);
 	print_name_line(out, l, name);
 	print_cells(out, l, name, compare_fmt_n(n, sizeof(n), &r->var),
@@ -232,6 +240,37 @@ static void emit_note(void *ctx, const char *line)
 	fprintf(ctx, "%s\n", line);
 }
 
+/* A summary line in 80 columns where it can be: cut after a "; ", else at a
+ * blank, the rest indented by two; a word longer than the line (a name) is
+ * never cut. */
+static void emit_wrapped(void *ctx, const char *line)
+{
+	FILE *out = ctx;
+	const char *indent = "";
+
+	while (strlen(indent) + strlen(line) > TEXT_COLUMNS) {
+		size_t room = TEXT_COLUMNS - strlen(indent), cut = 0, len = strlen(line);
+
+		for (size_t i = 0; i + 1 < len && i < room; i++)
+			if (line[i] == ';' && line[i + 1] == ' ')
+				cut = i + 1;
+		if (!cut)	/* the last blank that leaves the piece before it in the room */
+			for (size_t i = 1; i <= room && i < len; i++)
+				if (line[i] == ' ')
+					cut = i;
+		if (!cut)
+			cut = strcspn(line, " ");
+		if (!line[cut])
+			break;
+		fprintf(out, "%s%.*s\n", indent, (int)cut, line);
+		line += cut;
+		while (*line == ' ')
+			line++;
+		indent = "  ";
+	}
+	fprintf(out, "%s%s\n", indent, line);
+}
+
 int compare_format_text(FILE *out, const struct compare_table *t, bool colour)
 {
 	struct layout l = layout_for(t);
@@ -242,14 +281,17 @@ int compare_format_text(FILE *out, const struct compare_table *t, bool colour)
 	fprintf(out, "baseline %s: %zu metrics, %zu comparisons, %zu tests\n",
 		printable(base, sizeof(base), t->baseline ? t->baseline : "-"),
 		t->n_metrics, t->n_rows, t->n_tests);
+	compare_summary(t, emit_wrapped, out);
 	if (t->clock.name)
 		fprintf(out, "clock of every group: %s\n%s%s%s",
 			compare_fmt_clock(clock, sizeof(clock), &t->clock),
 			t->clock.meaning ? "  " : "", t->clock.meaning ? t->clock.meaning : "",
 			t->clock.meaning ? "\n" : "");
 	fputc('\n', out);
-	for (size_t m = 0; m < t->n_metrics; m++)
-		print_metric(out, &l, t, m, colour);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t m = 0; m < t->n_metrics; m++)
+			if ((t->primary && !strcmp(t->metrics[m].name, t->primary)) == (pass == 0))
+				print_metric(out, &l, t, m, colour);
 	compare_fmt_notes(t, emit_note, out);
 	return ferror(out) ? -EIO : 0;
 }

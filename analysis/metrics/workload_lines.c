@@ -74,6 +74,7 @@ static struct workload_line *line_started(struct workload_lines *out, json_t *ma
 	struct workload_line *l = &out->v[out->n++];
 	memset(l, 0, sizeof(*l));
 	l->line = (long)json_integer_value(json_object_get(marker, LINE_NUMBER));
+	ktap_explainer_init(&l->ktap);
 	const char *w = json_string_value(json_object_get(marker, "workload"));
 	l->workload = xstrdup(w ? w : "");
 	return l;
@@ -108,6 +109,7 @@ static bool take(struct workload_lines *out, struct workload_line **open, const 
 	} else if (*open && !record && skip < len && line[skip] != '{') {
 		if (!(*open)->first_text)
 			(*open)->first_text = cut_text(line + skip, len - skip);
+		ktap_explainer_feed(&(*open)->ktap, line, len);
 	} else if (*open && bad_record(line, len, record, (*open)->workload)) {
 		struct workload_line *l = *open;
 		l->bad_lines++;
@@ -129,6 +131,11 @@ size_t workload_lines_parse(const char *text, size_t len, struct workload_lines 
 		size_t line_len = nl ? (size_t)(nl - (text + pos)) : len - pos;
 		found += take(out, &open, text + pos, line_len, nl != NULL, metrics);
 		pos += line_len + 1;
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		struct workload_line *l = &out->v[i];
+		const char *why = ktap_explaining_line(&l->ktap);
+		l->explaining_text = why ? cut_text(why, strlen(why)) : l->first_text ? xstrdup(l->first_text) : NULL;
 	}
 	return found;
 }
@@ -160,6 +167,8 @@ json_t *workload_lines_json(const struct workload_lines *w)
 		json_object_set_new(o, LINE_EXIT_STATUS, l->ended ? json_integer(l->exit_status) : json_null());
 		json_object_set_new(o, LINE_SIGNAL, l->ended ? json_integer(l->signal) : json_null());
 		json_object_set_new(o, "first_text", l->first_text ? text_json(l->first_text) : json_null());
+		json_object_set_new(o, "explaining_text",
+				    l->explaining_text ? text_json(l->explaining_text) : json_null());
 		json_object_set_new(o, "bad_lines", json_integer((json_int_t)l->bad_lines));
 		json_object_set_new(o, "bad_line_examples", examples);
 		json_array_append_new(a, o);
@@ -172,6 +181,7 @@ void workload_lines_clear(struct workload_lines *w)
 	for (size_t i = 0; i < w->n; i++) {
 		free(w->v[i].workload);
 		free(w->v[i].first_text);
+		free(w->v[i].explaining_text);
 		for (size_t k = 0; k < w->v[i].n_examples; k++)
 			free(w->v[i].examples[k]);
 	}

@@ -8,6 +8,10 @@
  *     line. stdout and stderr share out.log, so this is a program's error
  *     message ("taskset: bad affinity 'zz'") or, for a program that talks
  *     on stdout, its first plain line;
+ *   - explaining_text, the line that explains how it ended: for text that
+ *     is KTAP or TAP (a selftest's), the line ktap_explaining_line() picks
+ *     ("Bail out! ...", "# Failed to open /proc/sys/vm/nr_hugepages"),
+ *     where first_text would be "TAP version 13"; else first_text;
  *   - its bad lines: complete lines that start with '{' (past blanks) but
  *     are no JSON object, or are metric lines ("type":"metric") out of the
  *     schema (no workload, no name, or a value that is neither a number nor
@@ -29,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/kernel-text/ktap.h"
 #include "metric_set.h"
 
 /* trial.json names this many bad lines of a workload line, each cut to TEXT_MAX bytes. */
@@ -41,6 +46,8 @@ struct workload_line {
 	bool ended;                /* its "line-end" came */
 	int exit_status, signal;   /* when ended */
 	char *first_text;          /* NULL: it wrote no text */
+	char *explaining_text;     /* NULL: it wrote no text; set at the end of parsing */
+	struct ktap_explainer ktap;
 	size_t bad_lines;
 	char *examples[WORKLOAD_LINE_EXAMPLES];
 	size_t n_examples;
@@ -62,7 +69,8 @@ size_t workload_lines_parse(const char *text, size_t len, struct workload_lines 
 /* Adds "<workload>.bad_lines" for each line. */
 void workload_lines_metrics(const struct workload_lines *w, struct metric_set *m);
 /* trial.json's "workload_lines": [{"line", "workload", "ended", "exit_status",
- * "signal" (null when not ended), "first_text" (null: none), "bad_lines",
+ * "signal" (null when not ended), "first_text" (null: none),
+ * "explaining_text" (null: none), "bad_lines",
  * "bad_line_examples": [...]}, ...] */
 json_t *workload_lines_json(const struct workload_lines *w);
 void workload_lines_clear(struct workload_lines *w);

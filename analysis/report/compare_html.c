@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "analysis/compare/compare_fmt.h"
+#include "analysis/compare/compare_summary.h"
 #include "report_html.h"
 
 #define HTML_NUM_WIDTH 10
@@ -48,6 +49,15 @@ static void emit_note(void *ctx, const char *line)
 	}
 }
 
+/* A variant's summary line (compare_summary.h) above the table. */
+static void emit_summary(void *ctx, const char *line)
+{
+	FILE *out = ctx;
+	fputs("<p class=\"summary\"><strong>", out);
+	html_put(out, line);
+	fputs("</strong></p>\n", out);
+}
+
 int compare_format_html(FILE *out, const struct compare_table *t)
 {
 	char clock[256];
@@ -55,6 +65,7 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 	fputs("<p>Baseline: <strong>", out);
 	html_put(out, t->baseline ? t->baseline : "-");
 	fputs("</strong></p>\n", out);
+	compare_summary(t, emit_summary, out);
 	if (t->clock.name) {
 		fputs("<p class=\"clock\">Clock of every group: <strong>", out);
 		html_put(out, compare_fmt_clock(clock, sizeof(clock), &t->clock));
@@ -82,7 +93,7 @@ int compare_format_html(FILE *out, const struct compare_table *t)
 		      "<td>baseline</td></tr>\n", out);
 		for (size_t i = 0; i < t->n_rows; i++) {
 			const struct compare_row *r = &t->rows[i];
-			char buf[96], name[1024];
+			char buf[160], name[1024];
 			if (r->metric != m)
 				continue;
 			/* the verdict and p-adj as data too, for scripts and the tests

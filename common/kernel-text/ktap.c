@@ -163,3 +163,53 @@ void ktap_feed(struct ktap_run *r, const char *line)
 		copy_trimmed(r->last_diagnostic, sizeof(r->last_diagnostic), text + 1, strlen(text + 1));
 	}
 }
+
+void ktap_explainer_init(struct ktap_explainer *e)
+{
+	memset(e, 0, sizeof(*e));
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* kselftest's and its harness's own counts: they say how many, not why. */
+static bool a_count(const char *text)
+{
+	const char *d = text + 1;
+	while (*d == ' ')
+		d++;
+	if (!*d || starts(d, "Totals:") || starts(d, "Planned tests != run tests"))
+		return true;
+	/* kselftest_harness.h: "# PASSED: 4 / 5 tests passed.", "# FAILED: 1 / 5 tests passed." */
+	return (starts(d, "PASSED:") || starts(d, "FAILED:")) && strstr(d, "tests passed");
+}
+
+void ktap_explainer_feed(struct ktap_explainer *e, const char *line, size_t len)
+{
+	char text[512];
+	copy_trimmed(text, sizeof(text), line, strnlen(line, len));
+	if (starts(text, "TAP version") || starts(text, "KTAP version") ||
+	    (starts(text, "1..") && isdigit((unsigned char)text[3])))
+		e->is_ktap = true;
+	else if (!e->is_ktap)
+		return;
+	else if (starts(text, "Bail out!"))
+		copy_trimmed(e->bail_out, sizeof(e->bail_out), text, strlen(text));
+	else if (text[0] == '#' && !a_count(text))
+		copy_trimmed(e->diagnostic, sizeof(e->diagnostic), text, strlen(text));
+	else if (starts(text, "not ok "))
+		copy_trimmed(e->not_ok, sizeof(e->not_ok), text, strlen(text));
+}
+
+const char *ktap_explaining_line(const struct ktap_explainer *e)
+{
+	if (!e->is_ktap)
+		return NULL;
+	if (*e->bail_out)
+		return e->bail_out;
+	if (*e->diagnostic)
+		return e->diagnostic;
+	return *e->not_ok ? e->not_ok : NULL;
+}

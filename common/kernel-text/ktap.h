@@ -52,4 +52,31 @@ size_t ktap_missing(const struct ktap_run *r);
 void ktap_clear(struct ktap_run *r);
 const char *ktap_result_name(enum ktap_result result);   /* "pass", "fail", "skip" */
 
+/*
+ * The line of a test's output that explains how it ended, for a run that
+ * stopped on it: kselftest's first line ("TAP version 13") says nothing,
+ * its last ("# Totals: pass:0 fail:1 ...") little. Of text that is KTAP or
+ * TAP (a version line or a plan came first), the line is, in this order:
+ *   - the last "Bail out!" line (ksft_exit_fail_msg()'s words);
+ *   - else the last "#" diagnostic that is not kselftest's own count
+ *     ("# Totals:", "# Planned tests != run tests", the harness's
+ *     "# PASSED:"/"# FAILED: N / M tests passed.") nor a bare "#";
+ *   - else the last "not ok" line;
+ *   - else none.
+ * The line is quoted as printed, blanks around it trimmed, at most
+ * KTAP_REASON_MAX - 1 bytes. Indented lines (a subtest's) count too.
+ */
+struct ktap_explainer {
+	bool is_ktap;
+	char bail_out[KTAP_REASON_MAX];
+	char diagnostic[KTAP_REASON_MAX];
+	char not_ok[KTAP_REASON_MAX];
+};
+
+void ktap_explainer_init(struct ktap_explainer *e);
+/* One line of output, LEN bytes (no newline needed). */
+void ktap_explainer_feed(struct ktap_explainer *e, const char *line, size_t len);
+/* The explaining line, or NULL (not KTAP, or nothing said). */
+const char *ktap_explaining_line(const struct ktap_explainer *e);
+
 #endif

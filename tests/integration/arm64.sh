@@ -18,7 +18,7 @@ msg=$("$LAB" boot stock --arch x86_64 --page-size 16k -o "$SCRATCH/never" -- tru
 status=$?
 set -e
 echo "$msg"
-check "16k on x86_64 is exit status 2" [ "$status" -eq 2 ]
+check "16k on x86_64 is exit status 254 (lab boot's bad input)" [ "$status" -eq 254 ]
 check_text "the error names the page size and the arch" "$msg" "page size 16k is not supported on x86_64 (it has 4k)"
 check "the error is one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
 check "nothing booted" [ ! -e "$SCRATCH/never" ]
@@ -82,7 +82,7 @@ pstatus=$?
 set -e
 check "exit 7 in the guest is exit 7 of lab boot" [ "$status" -eq 7 ]
 check "the outcome is failed" [ "$(jq -r .outcome.outcome "$SCRATCH/t2/trial.json")" = failed ]
-check "a panic exits 125" [ "$pstatus" -eq 125 ]
+check "a panic exits 123 (bad to git bisect run, never its skip)" [ "$pstatus" -eq 123 ]
 check "the outcome is panic" [ "$(jq -r .outcome.outcome "$SCRATCH/t3/trial.json")" = panic ]
 check "with the panic's text" grep -q 'sysrq triggered crash' "$SCRATCH/t3/trial.json"
 check "output written before it reached the host" grep -q before-the-panic "$SCRATCH/t3/out.log"

@@ -25,6 +25,8 @@ check "trial.json says ok" grep -q '"outcome": "ok"' "$SCRATCH/t1/trial.json"
 for key in variant_hash kernel_cmdline qemu_version accelerator host_cpu host_loadavg_at_start profile; do
 	check "trial.json records $key" grep -q "\"$key\"" "$SCRATCH/t1/trial.json"
 done
+check "trial.json records the lab's version, as lab --version says it" \
+	[ "$(jq -r .environment.lab_version "$SCRATCH/t1/trial.json")" = "$("$LAB" --version | sed 's/^lab //')" ]
 for f in meminfo buddyinfo pagetypeinfo vmstat extfrag_index; do
 	check "snapshot before/$f arrived" test -s "$SCRATCH/t1/files/before/$f"
 done
@@ -54,7 +56,7 @@ set +e
 status=$?
 set -e
 cat "$SCRATCH/t4.err"
-check "a panic exits 125" [ "$status" -eq 125 ]
+check "a panic exits 123 (bad to git bisect run, never its skip)" [ "$status" -eq 123 ]
 check "the outcome is panic" grep -q '"outcome": "panic"' "$SCRATCH/t4/trial.json"
 check "the panic text is recorded" grep -q 'Kernel panic - not syncing: sysrq triggered crash' "$SCRATCH/t4/trial.json"
 check "with the stack printed after it" grep -q 'sysrq_handle_crash' "$SCRATCH/t4/trial.json"
@@ -66,7 +68,8 @@ sh "$SCRATCH/t1/reproduce.sh" "$SCRATCH/again" > /dev/null 2>&1 || fail "reprodu
 check "reproduce.sh ran the same command to the same end" grep -q '"type":"exit".*"status":0' "$SCRATCH/again/ctl.jsonl"
 check "and the same profile" grep -q 402653184 "$SCRATCH/again/out.log"
 
-# --- a bad profile: one line naming the file and line, status 2, nothing booted
+# --- a bad profile: one line naming the file and line, status 254 (lab boot's
+# bad input, which git bisect run aborts on), nothing booted
 mkdir -p "$SCRATCH/root"
 cp -r "$ROOT/kernels" "$ROOT/configs" "$SCRATCH/root/"
 printf 'description = bad\nmemory = 512M\nswapiness = 60\n' > "$SCRATCH/root/configs/profiles/bad.conf"
@@ -75,6 +78,6 @@ msg=$(OOMLAB_ROOT="$SCRATCH/root" "$LAB" boot stock -p bad -- true 2>&1)
 status=$?
 set -e
 echo "$msg"
-check "a bad profile is exit status 2" [ "$status" -eq 2 ]
+check "a bad profile is exit status 254" [ "$status" -eq 254 ]
 check_text "the error names file, line and key" "$msg" "bad.conf:3: unknown key 'swapiness'"
 check "the error is one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]

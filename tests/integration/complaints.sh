@@ -3,16 +3,24 @@
 # each. Every warn-binder trial records the WARNING with its function and
 # stack, no stock trial records one; lab compare calls kernel_warnings
 # worse (Fisher, 6/6 against 0/6: p = 2/924); the report lists the
-# complaint with the trials it came up in.
+# complaint with the trials it came up in; lab compare --fail-on worse gates on
+# it (exit 3), --fail-on differs does not (exit 0).
 . "$(dirname "$0")/lib.sh"
 
 export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
 EXP="$ROOT/tests/experiments/complaints.conf"
 RUN="$SCRATCH/run"
 start=$(date +%s)
-"$LAB" run -x "$EXP" -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" ||
-	fail "lab run failed: $(tail -5 "$SCRATCH/run.err")"
+# --fail-on worse: the run's closing table has the planted worse, so exit 3,
+# with the run, its table and its report kept
+set +e
+"$LAB" run -x "$EXP" -o "$RUN" --fail-on worse > "$SCRATCH/run.out" 2> "$SCRATCH/run.err"
+status=$?
+set -e
+[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || fail "lab run failed: $(tail -5 "$SCRATCH/run.err")"
 echo "the run took $(( $(date +%s) - start )) s"
+check "lab run --fail-on worse exits 3 on the planted worse" [ "$status" -eq 3 ]
+check "and keeps its report" test -s "$RUN/report.html"
 check "the run has twelve trials" [ "$(ls "$RUN"/*/*/trial.json | wc -l)" -eq 12 ]
 
 warned=0
@@ -43,6 +51,18 @@ check "6 of 6 against 0 of 6: p = 2/924" \
 check "kernel_warnings.kind=warning is worse too" [ "$(row kernel_warnings.kind=warning verdict)" = worse ]
 "$LAB" compare "$RUN" > "$SCRATCH/cmp.txt"
 check "lab compare's table shows the kernel_warnings rows" grep -q '^kernel_warnings$' "$SCRATCH/cmp.txt"
+
+# A CI's gate on the planted worse: exit 3 with --fail-on worse, 0 with a
+# verdict no row has (the headline metrics all have a better side, so none
+# can be 'differs'). The rows' verdicts are the ones checked above (Fisher's
+# exact p of 6/6 against 0/6): no chance in this check of its own.
+gate() { set +e; "$LAB" compare "$RUN" "$@" > "$SCRATCH/gate.out" 2> "$SCRATCH/gate.err"; echo $?; set -e; }
+check "lab compare --fail-on worse exits 3 on the planted worse" [ "$(gate --fail-on worse)" -eq 3 ]
+check_text "and says which verdict it was" "$(cat "$SCRATCH/gate.err")" "compare: --fail-on worse: 2 rows of 3 have one"
+check "lab compare --fail-on differs exits 0 (no row differs)" [ "$(gate --fail-on differs)" -eq 0 ]
+check "--fail-on worse --format tap marks the two worse rows not ok" \
+	[ "$(gate --fail-on worse --format tap)" -eq 3 -a "$(grep -c '^not ok ' "$SCRATCH/gate.out")" -eq 2 ]
+check "lab compare --fail-on wrose is bad input (exit 2)" [ "$(gate --fail-on wrose)" -eq 2 ]
 
 "$LAB" --quiet report "$RUN" -o "$SCRATCH/report.html" > /dev/null || fail "lab report"
 check "the report has the complaints section" grep -q 'id="complaints"' "$SCRATCH/report.html"

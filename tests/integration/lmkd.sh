@@ -11,7 +11,8 @@
 # that each kill was reaped, that a PSI trigger fired within its window;
 # that every kill, lmkd's and the kernel's, is of the tier of the adj the
 # test gave its victim, and the by-tier counts say so; and that a bad lmkd
-# value is one line naming file:line, exit 2, before anything boots.
+# value is one line naming file:line, exit 254 (lab boot's bad input),
+# before anything boots.
 #
 # Why the kernel cannot kill before lmkd in the pressure phase: the
 # workload's anonymous memory there is 3 x 24 + 160 = 232 MiB. A swap slot
@@ -54,7 +55,7 @@ for p in bad-lmkd:4 bad-killer:3; do
 	status=$?
 	set -e
 	echo "$msg"
-	check "${p%:*}: exit status 2" [ "$status" -eq 2 ]
+	check "${p%:*}: exit status 254 (lab boot's bad input)" [ "$status" -eq 254 ]
 	check_text "${p%:*}: the error names file and line" "$msg" "${p%:*}.conf:${p#*:}: "
 	check "${p%:*}: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
 	check "${p%:*}: nothing booted" [ ! -e "$SCRATCH/never" ]

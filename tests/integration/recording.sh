@@ -183,6 +183,6 @@ set +e
 status=$?
 set -e
 t="$SCRATCH/panic/trial.json"
-check "the trial panicked" [ "$status" -eq 125 ]
+check "the trial panicked" [ "$status" -eq 123 ]
 check "it is marked partial" [ "$(jq '.partial' "$t")" = true ]
 check "the trace before the panic still gave its metrics" [ "$(value "$t" oom_kills_trace)" = 1 ]

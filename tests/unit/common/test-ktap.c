@@ -102,9 +102,63 @@ static void test_whole_skip_and_missing(void **state)
 	ktap_clear(&r);
 }
 
+/* The line that explains a stopped test: Bail out! first, then the last
+ * diagnostic that is not a count, then the last "not ok"; nothing for text
+ * that is not KTAP. */
+static const char *explain(const char *const *lines)
+{
+	static struct ktap_explainer e;
+	ktap_explainer_init(&e);
+	for (; *lines; lines++)
+		ktap_explainer_feed(&e, *lines, strlen(*lines));
+	return ktap_explaining_line(&e);
+}
+
+static void test_explaining_line(void **state)
+{
+	(void)state;
+	/* kselftest.h's ksft_exit_fail_msg(): Bail out!, then its counts */
+	const char *const bail[] = { "TAP version 13\n", "1..3\n", "# Starting\n",
+				     "# Failed to open /proc/sys/vm/nr_hugepages\n",
+				     "Bail out! cannot set up huge pages (errno 13)\n",
+				     "# Planned tests != run tests (3 != 0)\n",
+				     "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0\n", NULL };
+	assert_string_equal(explain(bail), "Bail out! cannot set up huge pages (errno 13)");
+	/* ksft_print_msg() then ksft_exit_fail(): the last diagnostic, not the counts */
+	const char *const diag[] = { "TAP version 13", "1..1", "# Starting 1 test",
+				     "  # Failed to open /proc/sys/vm/nr_hugepages  ",
+				     "# Planned tests != run tests (1 != 0)",
+				     "# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0", NULL };
+	assert_string_equal(explain(diag), "# Failed to open /proc/sys/vm/nr_hugepages");
+	/* kselftest_harness.h's count is no reason; a bare '#' neither */
+	const char *const harness[] = { "TAP version 13", "1..2", "# no huge pages here",
+					"not ok 1 global.hugetlb_read", "ok 2 global.other", "#",
+					"# FAILED: 1 / 2 tests passed.", "# Totals: pass:1 fail:1", NULL };
+	assert_string_equal(explain(harness), "# no huge pages here");
+	/* no diagnostic: the last failure */
+	const char *const fails[] = { "KTAP version 1", "1..2", "not ok 1 first", "not ok 2 second",
+				      NULL };
+	assert_string_equal(explain(fails), "not ok 2 second");
+	/* a plan alone makes it TAP, and a clean run says nothing */
+	const char *const clean[] = { "1..1", "ok 1 fine", NULL };
+	assert_null(explain(clean));
+	/* not KTAP: a program's own '#' lines are its words, not diagnostics */
+	const char *const plain[] = { "taskset: bad affinity 'zz'", "# not a diagnostic",
+				      "Bail out! neither", NULL };
+	assert_null(explain(plain));
+	/* a long line is cut, not overrun */
+	char long_line[400];
+	memset(long_line, 'x', sizeof(long_line) - 1);
+	long_line[0] = '#';
+	long_line[sizeof(long_line) - 1] = '\0';
+	const char *const longest[] = { "TAP version 13", long_line, NULL };
+	assert_int_equal(strlen(explain(longest)), KTAP_REASON_MAX - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_explaining_line),
 		cmocka_unit_test(test_kselftest_cases),
 		cmocka_unit_test(test_names_stable),
 		cmocka_unit_test(test_whole_skip_and_missing),

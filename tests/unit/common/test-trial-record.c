@@ -50,6 +50,38 @@ static void a_record_with_an_outcome_finished(void **state)
 	free(dir);
 }
 
+/* The outcome a QEMU killed from outside the lab ended with was "killed"
+ * before it was "host-killed": an old record reads with the new name, for
+ * every reader, and nothing else in it changes. */
+static void an_old_killed_reads_as_host_killed(void **state)
+{
+	(void)state;
+	struct trial_record r;
+	assert_int_equal(read_case("old-killed", "{\"outcome\": {\"outcome\": \"killed\", "
+				   "\"exit_status\": -1, \"detail\": \"QEMU was killed by signal 9\"}}", &r),
+			 TRIAL_FINISHED);
+	assert_string_equal(r.outcome, TRIAL_OUTCOME_HOST_KILLED);
+	assert_string_equal(r.outcome, "host-killed");
+	json_t *o = json_object_get(r.json, "outcome");
+	assert_string_equal(json_string_value(json_object_get(o, "outcome")), "host-killed");
+	assert_string_equal(json_string_value(json_object_get(o, "detail")), "QEMU was killed by signal 9");
+	trial_record_release(&r);
+	char *dir = xasprintf("%s/old-killed", root);
+	char *outcome = trial_record_outcome(dir);
+	assert_string_equal(outcome, "host-killed");
+	free(outcome);
+	json_t *loaded = trial_record_load(dir, TRIAL_RECORD_FILE);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(loaded, "outcome"), "outcome")),
+			    "host-killed");
+	json_decref(loaded);
+	free(dir);
+	/* the new name reads as it is */
+	assert_int_equal(read_case("host-killed", "{\"outcome\": {\"outcome\": \"host-killed\"}}", &r),
+			 TRIAL_FINISHED);
+	assert_string_equal(r.outcome, "host-killed");
+	trial_record_release(&r);
+}
+
 /* Each way of not finishing, its outcome name and its one line; the
  * record's contents (metrics included) are never handed out. */
 static void every_unfinished_record_is_named(void **state)
@@ -140,6 +172,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_record_with_an_outcome_finished),
 		cmocka_unit_test(every_unfinished_record_is_named),
+		cmocka_unit_test(an_old_killed_reads_as_host_killed),
 		cmocka_unit_test(another_record_file_by_the_same_rule),
 		cmocka_unit_test(the_groups_are_run_json_s),
 	};

@@ -87,10 +87,13 @@ static void the_same_broken_ending_stops(void **state)
 	/* a boot that failed everywhere, or QEMUs killed from outside everywhere
 	 * (the host will go on killing them): the detail's first line */
 	char *fine = trial("fine", "ok", 0, NULL);
-	for (const char *const *outcome = (const char *const[]){ "boot-failure", "killed", NULL };
+	/* (an old record's "killed" is read as "host-killed") */
+	for (const char *const *outcome = (const char *const[]){ "boot-failure", "host-killed",
+								 "killed", NULL };
 	     *outcome; outcome++) {
 		char *c = trial("c", *outcome, -1, NULL), *d = trial("d", *outcome, -1, NULL);
-		char *ended = xasprintf("ended '%s'; ", *outcome);
+		char *ended = xasprintf("ended '%s'; ", strcmp(*outcome, "killed") ? *outcome
+										   : "host-killed");
 		assert_true(broken(c, d, &why));
 		assert_non_null(strstr(why.buf, ended));
 		assert_non_null(strstr(why.buf, ": the detail"));
@@ -180,6 +183,35 @@ static void a_line_that_failed_alike_stops(void **state)
 	strbuf_release(&why);
 }
 
+/* A selftest line that failed alike: the reason quotes the line that
+ * explains it (trial.json's explaining_text), not its first ("TAP version
+ * 13"); a trial.json from before explaining_text quotes first_text. */
+static void a_stopped_selftest_quotes_its_reason(void **state)
+{
+	(void)state;
+	struct strbuf why = STRBUF_INIT;
+	const char *json = "[{\"line\": 1, \"workload\": \"selftest\", \"ended\": true, "
+			   "\"exit_status\": 1, \"signal\": 0, \"first_text\": \"TAP version 13\", "
+			   "\"explaining_text\": \"# Failed to open /proc/sys/vm/nr_hugepages\"}]";
+	char *a = trial_lines("sa", "ok", 0, json, NULL), *b = trial_lines("sb", "ok", 0, json, NULL);
+	assert_true(broken(a, b, &why));
+	char *want = xasprintf("in every trial of the first round (2) workload line 1 (selftest) "
+			       "exited with status 1; %s said: # Failed to open "
+			       "/proc/sys/vm/nr_hugepages", a);
+	assert_string_equal(why.buf, want);
+	assert_null(strstr(why.buf, "TAP version"));
+	free(want);
+	char *old = lines2(line(1, "selftest", true, 1, 0, "TAP version 13"), NULL);
+	char *c = trial_lines("sc", "ok", 0, old, NULL);
+	assert_true(broken(c, NULL, &why));
+	assert_non_null(strstr(why.buf, " said: TAP version 13"));
+	free(old);
+	free(a);
+	free(b);
+	free(c);
+	strbuf_release(&why);
+}
+
 SCRATCH_ROOT_FIXTURES(root)
 
 int main(void)
@@ -188,6 +220,7 @@ int main(void)
 		cmocka_unit_test(the_same_broken_ending_stops),
 		cmocka_unit_test(anything_else_goes_on),
 		cmocka_unit_test(a_line_that_failed_alike_stops),
+		cmocka_unit_test(a_stopped_selftest_quotes_its_reason),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

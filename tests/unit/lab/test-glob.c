@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
+
+#include "common/util.h"
 #include "lab/glob.h"
 
 static void malformed_globs_are_named(void **state)
@@ -79,12 +82,45 @@ static void distance_is_in_half_edits(void **state)
 		    glob_distance("*_stall_*_us", 0, "binder_mmap_stal_ms"));
 }
 
+/* "Did you mean": a mistyped command gets the lab's commands nearest it,
+ * with the rule a mistyped metric gets (at most half the characters off). */
+static void mistyped_names_get_the_nearest(void **state)
+{
+	(void)state;
+	static const char *const commands[] = { "kernel", "boot", "profiles", "run", "compare",
+						"results", "report", "export", "bisect", "version" };
+	const size_t n = sizeof(commands) / sizeof(commands[0]);
+	struct strbuf sb = STRBUF_INIT;
+	/* two letters swapped: two edits of seven */
+	assert_int_equal(glob_suggest(&sb, commands, n, "cmopare", 3), 1);
+	assert_string_equal(sb.buf, "'compare'");
+	strbuf_reset(&sb);
+	assert_int_equal(glob_suggest(&sb, commands, n, "rn", 3), 1);
+	assert_string_equal(sb.buf, "'run'");
+	strbuf_reset(&sb);
+	/* several near: nearest first (report one edit off, the others three each) */
+	assert_int_equal(glob_suggest(&sb, commands, n, "reports", 3), 3);
+	assert_string_equal(sb.buf, "'report', 'results' or 'export'");
+	strbuf_reset(&sb);
+	assert_int_equal(glob_suggest(&sb, commands, n, "reports", 2), 2);
+	assert_string_equal(sb.buf, "'report' or 'results'");
+	strbuf_reset(&sb);
+	/* nothing near: no suggestion */
+	assert_int_equal(glob_suggest(&sb, commands, n, "xyzzyq", 3), 0);
+	assert_int_equal(sb.len, 0);
+	size_t best[3];
+	assert_int_equal(glob_closest(commands, NULL, n, "bot", best, 3), 1);
+	assert_string_equal(commands[best[0]], "boot");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(malformed_globs_are_named),
 		cmocka_unit_test(globs_meet_when_one_name_matches_both),
 		cmocka_unit_test(distance_is_in_half_edits),
+		cmocka_unit_test(mistyped_names_get_the_nearest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

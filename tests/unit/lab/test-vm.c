@@ -1,5 +1,5 @@
 /* test-vm.c - how a VM's end is named (lab/vm.c): a QEMU that a signal from
- * outside the lab ended is 'killed', never 'boot-failure' or 'failed'; a
+ * outside the lab ended is 'host-killed', never 'boot-failure' or 'failed'; a
  * QEMU that exits by itself before the agent is ready did not boot. The
  * "QEMU" here is sh, ending as each case asks. */
 #include <setjmp.h>
@@ -42,8 +42,8 @@ static void outside_kills_are_named(void **state)
 	struct vm_run vm;
 	/* SIGKILLed by the host (its OOM killer, a user), as in issue 21: status 137 */
 	run_fake_qemu("sigkill", "kill -KILL $$", &vm);
-	assert_int_equal(vm.outcome, VM_KILLED);
-	assert_string_equal(vm_outcome_name(vm.outcome), "killed");
+	assert_int_equal(vm.outcome, VM_HOST_KILLED);
+	assert_string_equal(vm_outcome_name(vm.outcome), "host-killed");
 	assert_int_equal(vm.qemu_status, 137);
 	assert_int_equal(vm.qemu_signal, SIGKILL);
 	assert_string_equal(vm.detail, "QEMU was killed by signal 9 (Killed) from outside the lab; the "
@@ -53,7 +53,7 @@ static void outside_kills_are_named(void **state)
 	/* SIGTERM: QEMU catches it, says so and exits 0 */
 	run_fake_qemu("sigterm", "echo 'qemu-system-x86_64: terminating on signal 15 from pid 4242 "
 				 "(kill)' >&2; exit 0", &vm);
-	assert_int_equal(vm.outcome, VM_KILLED);
+	assert_int_equal(vm.outcome, VM_HOST_KILLED);
 	assert_int_equal(vm.qemu_status, 0);
 	assert_int_equal(vm.qemu_signal, SIGTERM);
 	assert_string_equal(vm.detail, "QEMU stopped on a signal from outside the lab (\"qemu-system-x86_64: "

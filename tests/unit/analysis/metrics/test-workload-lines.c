@@ -202,9 +202,50 @@ static void line_metrics_catalogued(void **state)
 	assert_null(metric_catalog_find("exit_status"));
 }
 
+/* A selftest's line: its first text is "TAP version 13", the line that
+ * explains how it ended is its last diagnostic; a plain program's is its
+ * first text. */
+static void explaining_text_of_a_selftest(void **state)
+{
+	(void)state;
+	static const char log[] =
+		"{\"type\":\"line-start\",\"workload\":\"selftest\",\"line\":1,\"t_mono_ns\":5}\n"
+		"TAP version 13\n"
+		"1..1\n"
+		"# Failed to open /proc/sys/vm/nr_hugepages\n"
+		"# Planned tests != run tests (1 != 0)\n"
+		"# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0\n"
+		"selftest: mm/hugepage-mmap printed no test result (exit 1)\n"
+		"{\"type\":\"line-end\",\"workload\":\"selftest\",\"line\":1,\"exit_status\":1,\"signal\":0}\n"
+		"{\"type\":\"line-start\",\"workload\":\"spawn\",\"line\":2,\"t_mono_ns\":9}\n"
+		"taskset: bad affinity 'zz'\n"
+		"# spawn's own words\n"
+		"{\"type\":\"line-end\",\"workload\":\"spawn\",\"line\":2,\"exit_status\":1,\"signal\":0}\n"
+		"{\"type\":\"line-start\",\"workload\":\"spawn\",\"line\":3,\"t_mono_ns\":11}\n"
+		"{\"type\":\"line-end\",\"workload\":\"spawn\",\"line\":3,\"exit_status\":0,\"signal\":0}\n";
+	struct workload_lines w;
+	struct metric_set taken = METRIC_SET_INIT;
+	workload_lines_parse(log, strlen(log), &w, &taken);
+	metric_set_clear(&taken);
+	assert_int_equal(w.n, 3);
+	assert_string_equal(w.v[0].first_text, "TAP version 13");
+	assert_string_equal(w.v[0].explaining_text, "# Failed to open /proc/sys/vm/nr_hugepages");
+	assert_string_equal(w.v[1].explaining_text, "taskset: bad affinity 'zz'");
+	assert_null(w.v[2].explaining_text);
+	json_t *j = workload_lines_json(&w);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "explaining_text")),
+			    "# Failed to open /proc/sys/vm/nr_hugepages");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "first_text")),
+			    "TAP version 13");
+	assert_true(json_is_null(json_object_get(json_array_get(j, 2), "explaining_text")));
+	json_decref(j);
+	workload_lines_clear(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(explaining_text_of_a_selftest),
 		cmocka_unit_test(bad_line_rule),
 		cmocka_unit_test(lines_of_out_log),
 		cmocka_unit_test(metrics_without_a_workload),

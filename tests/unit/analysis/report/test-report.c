@@ -21,6 +21,7 @@
 #include "analysis/report/report_html.h"
 #include "analysis/report/report_trace.h"
 #include "lab/builtin.h"
+#include "lab/version.h"
 #include "analysis/run/run-data.h"
 #include "tests/unit/export-fixture.h"
 
@@ -115,6 +116,10 @@ static void test_compare_html_escapes(void **state)
 	assert_int_equal(compare_table_build(&m, 1, &opts, &table), 0);
 	char *html = capture(compare_html, &table);
 	assert_non_null(strstr(html, "<table class=\"compare\">"));
+	/* the summary line of each variant above the table, escaped (3 against 3
+	 * trials: no permutation p below 0.1, nothing decided) */
+	assert_non_null(strstr(html, "<p class=\"summary\"><strong>&lt;b&gt;new&lt;/b&gt;: no row "
+				     "decided (1 row)</strong></p>"));
 	assert_non_null(strstr(html, "lat&lt;ency&gt;_ms"));
 	assert_non_null(strstr(html, "&lt;b&gt;new&lt;/b&gt;"));
 	assert_null(strstr(html, "<b>new"));
@@ -273,6 +278,12 @@ static void test_report_command(void **state)
 	assert_non_null(strstr(html, "binder-throughput: transactions per second</strong>: left out"));
 	assert_non_null(strstr(html, "<th>trial.files.hash</th><td>f11e5c0ffee</td>"));
 	assert_non_null(strstr(html, "<th>trial.files.dirs</th><td>[&quot;/home/u/repro&quot;]</td>"));
+	/* the lab that wrote the report says its version; the fixture's run.json,
+	 * from before run.json had one, still reads and shows none */
+	char *version = xasprintf("<th>report.lab_version</th><td>%s</td>", lab_version());
+	assert_non_null(strstr(html, version));
+	free(version);
+	assert_null(strstr(html, "run.lab_version"));
 	/* run.json's text is escaped */
 	assert_non_null(strstr(html, "a &lt;fixture&gt; &amp; its &quot;quotes&quot;"));
 	assert_null(strstr(html, "<fixture>"));

@@ -1,0 +1,102 @@
+/* compare_summary.c - a line per variant, and the order rows are told in (compare_summary.h). */
+#include "compare_summary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "compare_fmt.h"
+
+static bool is_primary(const struct compare_table *t, const struct compare_row *r)
+{
+	return t->primary && !strcmp(t->metrics[r->metric].name, t->primary);
+}
+
+void compare_row_order(const struct compare_table *t, size_t *order)
+{
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < t->n_rows; i++)
+			if (is_primary(t, &t->rows[i]) == (pass == 0))
+				order[n++] = i;
+}
+
+char *compare_summary_evidence(char *buf, size_t size, const struct compare_row *r)
+{
+	const struct compare_verdict_info *v = compare_verdict_info(r->verdict);
+	char a[32], b[32], p[16], diff[32], ci[48], what[96];
+
+	if (v->significant && r->method == COMPARE_SHARES) {
+		snprintf(buf, size, "%s against %s, p-adj %s",
+			 compare_fmt_centre(a, sizeof(a), &r->var, r->method, 7),
+			 compare_fmt_centre(b, sizeof(b), &r->base, r->method, 7),
+			 compare_fmt_p(p, sizeof(p), r->p_adj));
+	} else if (v->significant) {
+		snprintf(buf, size, "%s %s, p-adj %s", compare_fmt_diff(diff, sizeof(diff), r, 6),
+			 compare_fmt_ci(ci, sizeof(ci), r, 6), compare_fmt_p(p, sizeof(p), r->p_adj));
+	} else if (compare_row_changed_inside_margin(r)) {
+		compare_fmt_change(buf, size, r);
+	} else if (v->detail == VERDICT_DETAIL_MARGIN) {
+		snprintf(buf, size, "within %s", compare_fmt_margin(what, sizeof(what), r, 6));
+	} else {
+		/* "not detected (could miss +-27%)": the claim's parenthesis */
+		compare_fmt_verdict(what, sizeof(what), r);
+		const char *open = strchr(what, '(');
+		snprintf(buf, size, "%.*s", open ? (int)(strcspn(open + 1, ")")) : 0, open ? open + 1 : "");
+	}
+	return buf;
+}
+
+/* S with control characters as '?', appended to SB. */
+static void add_printable(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addf(sb, "%c", (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+void compare_summary(const struct compare_table *t, void (*emit)(void *ctx, const char *line),
+		     void *ctx)
+{
+	size_t *order = xcalloc(t->n_rows ? t->n_rows : 1, sizeof(*order));
+	bool *told = xcalloc(t->n_rows ? t->n_rows : 1, sizeof(*told));
+	char name[1024], other[1024], evidence[160];
+
+	compare_row_order(t, order);
+	for (size_t k = 0; k < t->n_rows; k++) {
+		if (told[order[k]])
+			continue;
+		struct strbuf line = STRBUF_INIT;
+		size_t decided = 0, open = 0;
+
+		compare_fmt_row_variant(name, sizeof(name), t, &t->rows[order[k]]);
+		add_printable(&line, name);
+		strbuf_addstr(&line, ":");
+		for (size_t j = k; j < t->n_rows; j++) {
+			const struct compare_row *r = &t->rows[order[j]];
+
+			if (told[order[j]] ||
+			    strcmp(compare_fmt_row_variant(other, sizeof(other), t, r), name))
+				continue;
+			told[order[j]] = true;
+			if (!compare_verdict_decided(r->verdict)) {
+				open++;
+				continue;
+			}
+			strbuf_addf(&line, "%s %s on ", decided++ ? ";" : "",
+				    compare_verdict_word(r->verdict));
+			add_printable(&line, t->metrics[r->metric].name);
+			strbuf_addf(&line, " (%s)", compare_summary_evidence(evidence, sizeof(evidence), r));
+		}
+		if (!decided)
+			strbuf_addf(&line, " no row decided (%zu row%s)", open, open == 1 ? "" : "s");
+		else if (open)
+			strbuf_addf(&line, "; %zu row%s not decided", open, open == 1 ? "" : "s");
+		emit(ctx, line.buf);
+		strbuf_release(&line);
+	}
+	free(told);
+	free(order);
+}
