@@ -175,7 +175,7 @@ int cmd_boot(int argc, char **argv)
 		OPT_STRING(0, "fail-page-alloc", &fault_text[FAULT_PAGE_ALLOC], "SPEC",
 			   "fail the command's page allocations, as the key fail_page_alloc says: "
 			   "'probability P[, min-order K][, interval N][, times N][, space BYTES]"
-			   "[, ignore-gfp-wait yes|no]' (README: Failure paths on demand)"),
+			   "[, ignore-gfp-wait yes|no]' (docs/KERNELS.md: Failure paths on demand)"),
 		OPT_STRING(0, "failslab", &fault_text[FAULT_SLAB], "SPEC",
 			   "fail the command's slab allocations, as the key failslab says (the same "
 			   "words but min-order)"),

@@ -67,7 +67,7 @@ static const char run_usage_looks[] =
 	"the look their trials reach.\n"
 	"\n";
 static const char run_usage_tail[] =
-	"Every workload and prepare line is checked on the host first (README: Bad\n"
+	"Every workload and prepare line is checked on the host first (docs/PROGRAMS.md: Bad\n"
 	"input and faults); a first round that ends the same broken way in every\n"
 	"group (failed with one status, or boot failures) stops the run.\n"
 	"\n"
@@ -918,7 +918,7 @@ int cmd_run(int argc, char **argv)
 		OPT_STRING(0, "fail-page-alloc", &p.fault_text[FAULT_PAGE_ALLOC], "SPEC",
 			   "fail the workload's page allocations in every trial, over the experiment's "
 			   "and the profile's fail_page_alloc (the key's words: 'probability P[, "
-			   "min-order K]...'; README: Failure paths on demand)"),
+			   "min-order K]...'; docs/KERNELS.md: Failure paths on demand)"),
 		OPT_STRING(0, "failslab", &p.fault_text[FAULT_SLAB], "SPEC",
 			   "fail its slab allocations, over the key failslab"),
 		OPT_STRING(0, "resume", &resume, "RUN", "continue an interrupted run; finished trials stay "

@@ -1,4 +1,4 @@
-# Fault injection on real kernels (README: Failure paths on demand).
+# Fault injection on real kernels (docs/KERNELS.md: Failure paths on demand).
 # Bad input is one line naming file:line, exit 2, before anything boots;
 # then seed 000 with the page array's order-3 allocation failing on demand:
 # kcalloc's mmaps fail where kvcalloc falls back to vmalloc, decided in 4
