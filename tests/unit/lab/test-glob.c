@@ -82,36 +82,36 @@ static void distance_is_in_half_edits(void **state)
 		    glob_distance("*_stall_*_us", 0, "binder_mmap_stal_ms"));
 }
 
-/* "Did you mean": a mistyped command gets the lab's commands nearest it,
- * with the rule a mistyped metric gets (at most half the characters off). */
+/* glob_suggest() of TYPED over POOL: FOUND names, said as WANT. */
+static void expect_suggest(const char *const *pool, size_t n, const char *typed, size_t max,
+			   size_t found, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(glob_suggest(&sb, pool, n, typed, max), found);
+	assert_string_equal(sb.len ? sb.buf : "", want);
+	strbuf_release(&sb);
+}
+
+/* "Did you mean": a mistyped command gets the names nearest it, with the
+ * rule a mistyped metric gets (at most half the characters off). The pool
+ * is any list of names; these are words like the lab's commands. */
 static void mistyped_names_get_the_nearest(void **state)
 {
 	(void)state;
-	static const char *const commands[] = { "kernel", "boot", "profiles", "run", "compare",
-						"results", "report", "export", "bisect", "version" };
-	const size_t n = sizeof(commands) / sizeof(commands[0]);
-	struct strbuf sb = STRBUF_INIT;
+	static const char *const names[] = { "kernel", "boot", "profiles", "run", "compare",
+					     "results", "report", "export", "bisect", "version" };
+	const size_t n = sizeof(names) / sizeof(names[0]);
 	/* two letters swapped: two edits of seven */
-	assert_int_equal(glob_suggest(&sb, commands, n, "cmopare", 3), 1);
-	assert_string_equal(sb.buf, "'compare'");
-	strbuf_reset(&sb);
-	assert_int_equal(glob_suggest(&sb, commands, n, "rn", 3), 1);
-	assert_string_equal(sb.buf, "'run'");
-	strbuf_reset(&sb);
+	expect_suggest(names, n, "cmopare", 3, 1, "'compare'");
+	expect_suggest(names, n, "rn", 3, 1, "'run'");
 	/* several near: nearest first (report one edit off, the others three each) */
-	assert_int_equal(glob_suggest(&sb, commands, n, "reports", 3), 3);
-	assert_string_equal(sb.buf, "'report', 'results' or 'export'");
-	strbuf_reset(&sb);
-	assert_int_equal(glob_suggest(&sb, commands, n, "reports", 2), 2);
-	assert_string_equal(sb.buf, "'report' or 'results'");
-	strbuf_reset(&sb);
+	expect_suggest(names, n, "reports", 3, 3, "'report', 'results' or 'export'");
+	expect_suggest(names, n, "reports", 2, 2, "'report' or 'results'");
 	/* nothing near: no suggestion */
-	assert_int_equal(glob_suggest(&sb, commands, n, "xyzzyq", 3), 0);
-	assert_int_equal(sb.len, 0);
+	expect_suggest(names, n, "xyzzyq", 3, 0, "");
 	size_t best[3];
-	assert_int_equal(glob_closest(commands, NULL, n, "bot", best, 3), 1);
-	assert_string_equal(commands[best[0]], "boot");
-	strbuf_release(&sb);
+	assert_int_equal(glob_closest(names, NULL, n, "bot", best, 3), 1);
+	assert_string_equal(names[best[0]], "boot");
 }
 
 int main(void)
