@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/metrics/workload_lines.h"
 #include "common/proto/workload-line.h"
 #include "common/trial-record.h"
 
@@ -87,15 +88,6 @@ static bool line_failed(json_t *l)
 	       json_integer_value(status) != 0 && json_integer_value(json_object_get(l, LINE_SIGNAL)) == 0;
 }
 
-/* What L said that explains how it ended: trial.json's "explaining_text"
- * (for a selftest's KTAP the Bail out! or last diagnostic, not "TAP version
- * 13"), else, in a trial.json from before it, "first_text"; NULL: no text. */
-static const char *line_text(json_t *l)
-{
-	const char *text = json_string_value(json_object_get(l, "explaining_text"));
-	return text ? text : json_string_value(json_object_get(l, "first_text"));
-}
-
 /* A workload line that failed with one status in every record: WHY says so. */
 static bool same_failed_line(json_t *const *records, const char *const *dirs, size_t n,
 			     struct strbuf *why)
@@ -115,7 +107,7 @@ static bool same_failed_line(json_t *const *records, const char *const *dirs, si
 		}
 		if (!same)
 			continue;
-		const char *text = line_text(first);
+		const char *text = workload_line_json_text(first);
 		strbuf_addf(why, "in every trial of the first round (%zu) workload line %lld (%s) exited "
 			    "with status %lld; %s", n, (long long)line,
 			    json_string_value(json_object_get(first, "workload")), (long long)status, dirs[0]);

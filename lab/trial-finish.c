@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis/metrics/trial_metrics.h"
+#include "analysis/metrics/workload_lines.h"
 #include "common/proto/protocol.h"
 #include "common/proto/workload-line.h"
 #include "perf-events.h"
@@ -128,10 +129,7 @@ static void name_unwell_lines(json_t *full)
 			strbuf_addf(&sb, "was killed by signal %lld (%s)", (long long)sig, strsignal((int)sig));
 		else
 			strbuf_addf(&sb, "exited with status %lld", (long long)status);
-		/* the line that explains it (a selftest's Bail out!), else its first */
-		const char *text = json_string_value(json_object_get(l, "explaining_text"));
-		if (!text)
-			text = json_string_value(json_object_get(l, "first_text"));
+		const char *text = workload_line_json_text(l);
 		if (text && json_is_true(json_object_get(l, "ended")) && !sig)
 			strbuf_addf(&sb, ": %s", text);
 	}

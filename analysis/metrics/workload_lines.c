@@ -166,14 +166,20 @@ json_t *workload_lines_json(const struct workload_lines *w)
 		json_object_set_new(o, "ended", json_boolean(l->ended));
 		json_object_set_new(o, LINE_EXIT_STATUS, l->ended ? json_integer(l->exit_status) : json_null());
 		json_object_set_new(o, LINE_SIGNAL, l->ended ? json_integer(l->signal) : json_null());
-		json_object_set_new(o, "first_text", l->first_text ? text_json(l->first_text) : json_null());
-		json_object_set_new(o, "explaining_text",
+		json_object_set_new(o, LINE_FIRST_TEXT, l->first_text ? text_json(l->first_text) : json_null());
+		json_object_set_new(o, LINE_EXPLAINING_TEXT,
 				    l->explaining_text ? text_json(l->explaining_text) : json_null());
 		json_object_set_new(o, "bad_lines", json_integer((json_int_t)l->bad_lines));
 		json_object_set_new(o, "bad_line_examples", examples);
 		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+const char *workload_line_json_text(json_t *line)
+{
+	const char *text = json_string_value(json_object_get(line, LINE_EXPLAINING_TEXT));
+	return text ? text : json_string_value(json_object_get(line, LINE_FIRST_TEXT));
 }
 
 void workload_lines_clear(struct workload_lines *w)

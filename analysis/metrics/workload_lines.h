@@ -36,6 +36,10 @@
 #include "common/kernel-text/ktap.h"
 #include "metric_set.h"
 
+/* trial.json's names of the two texts of a workload line */
+#define LINE_FIRST_TEXT      "first_text"
+#define LINE_EXPLAINING_TEXT "explaining_text"
+
 /* trial.json names this many bad lines of a workload line, each cut to TEXT_MAX bytes. */
 #define WORKLOAD_LINE_EXAMPLES 3
 #define WORKLOAD_LINE_TEXT_MAX 200
@@ -73,6 +77,10 @@ void workload_lines_metrics(const struct workload_lines *w, struct metric_set *m
  * "explaining_text" (null: none), "bad_lines",
  * "bad_line_examples": [...]}, ...] */
 json_t *workload_lines_json(const struct workload_lines *w);
+/* Of one element of that array: the text that explains how the line ended,
+ * "explaining_text", else (a trial.json from before it) "first_text"; NULL
+ * when it wrote none. Whoever quotes a line's failure takes it here. */
+const char *workload_line_json_text(json_t *line);
 void workload_lines_clear(struct workload_lines *w);
 
 #endif

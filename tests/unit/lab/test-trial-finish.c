@@ -413,6 +413,24 @@ static void test_unwell_lines_named(void **state)
 	remove_tree(dir);
 	free(dir);
 
+	/* a selftest that failed is quoted by the line that explains it
+	 * (workload_line_json_text), not by its first, "TAP version 13" */
+	dir = copy_sample("memcg-kill");
+	add_out_line(dir, "{\"type\":\"line-start\",\"workload\":\"selftest\",\"line\":1}");
+	add_out_line(dir, "TAP version 13");
+	add_out_line(dir, "1..1");
+	add_out_line(dir, "# Failed to open /proc/sys/vm/nr_hugepages");
+	add_out_line(dir, "not ok 1 compaction");
+	add_out_line(dir, "{\"type\":\"line-end\",\"workload\":\"selftest\",\"line\":1,"
+			  "\"exit_status\":1,\"signal\":0}");
+	t = finish_ok(dir);
+	assert_string_equal(outcome_of(t, "detail"),
+			    "the command exited with status 0; line 1 (selftest) exited with status 1: "
+			    "# Failed to open /proc/sys/vm/nr_hugepages");
+	json_decref(t);
+	remove_tree(dir);
+	free(dir);
+
 	/* every line well: the detail stays the command's */
 	dir = copy_sample("memcg-kill");
 	add_line(dir, 1, "oom-hog", "text", 0, 0);
