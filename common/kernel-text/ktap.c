@@ -186,12 +186,25 @@ static bool a_count(const char *text)
 	return (starts(d, "PASSED:") || starts(d, "FAILED:")) && strstr(d, "tests passed");
 }
 
+/* A line that makes the text KTAP or TAP: a version line or a plan. */
+static bool opens_ktap(const char *text)
+{
+	return starts(text, "TAP version") || starts(text, "KTAP version") ||
+	       (starts(text, "1..") && isdigit((unsigned char)text[3]));
+}
+
 void ktap_explainer_feed(struct ktap_explainer *e, const char *line, size_t len)
 {
+	/* most programs' text is no KTAP: such a line is looked at, not copied */
+	if (!e->is_ktap) {
+		while (len && (*line == ' ' || *line == '\t'))
+			line++, len--;
+		if (len < 4 || !(*line == 'T' || *line == 'K' || *line == '1'))
+			return;
+	}
 	char text[512];
 	copy_trimmed(text, sizeof(text), line, strnlen(line, len));
-	if (starts(text, "TAP version") || starts(text, "KTAP version") ||
-	    (starts(text, "1..") && isdigit((unsigned char)text[3])))
+	if (opens_ktap(text))
 		e->is_ktap = true;
 	else if (!e->is_ktap)
 		return;
