@@ -497,8 +497,13 @@ int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
 	}
 	table->opts.primary = table->primary;
 	rc = table->baseline ? allocate(table, metrics, n_metrics, &inputs) : -ENOMEM;
-	for (size_t m = 0; rc == 0 && m < n_metrics; m++)
-		rc = add_metric(table, inputs, &metrics[m]);
+	/* the primary's metric first, then the others in input order: every
+	 * format tells the rows in the table's order, what gates first */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t m = 0; rc == 0 && m < n_metrics; m++)
+			if ((table->primary && !strcmp(metrics[m].def.name, table->primary)) ==
+			    (pass == 0))
+				rc = add_metric(table, inputs, &metrics[m]);
 	if (rc == 0)
 		rc = compute_rows(table, inputs);
 	if (rc == 0)

@@ -38,8 +38,10 @@
  * that p_adj < alpha still means significant, and repeated looks do not
  * inflate the error rate.
  *
- * With a primary metric (opts.primary) the table is judged by serial
- * gatekeeping: Holm over the primary's rows first, at the full alpha;
+ * With a primary metric (opts.primary) its metric and rows come first in
+ * the table (the others after, in the input's order), so that every format
+ * tells first what gates, and the table is judged by serial gatekeeping:
+ * Holm over the primary's rows first, at the full alpha;
  * Holm over the other rows, at the full alpha, only when every primary row
  * was rejected (the gate is open). An other row's p_adj is the larger of
  * its Holm p_adj within its family and the largest primary p_adj, so that
@@ -122,7 +124,7 @@ int compare_margin_parse(const char *text, struct compare_margin *margin);
  *           hold a comma, quote or line break; undefined numbers empty.
  * tap:      TAP version 13 as kselftest's readers take it: the plan, the
  *           summary lines as "#" diagnostics, then one test point per row in
- *           compare_row_order(): "ok N - VARIANT METRIC: CLAIM; diff D [CI],
+ *           the table's order: "ok N - VARIANT METRIC: CLAIM; diff D [CI],
  *           p-adj P", "not ok" when the row's verdict is in FAIL_ON (a
  *           compare_fail_on.h mask; 0: every row ok). '#' and '\' in names
  *           are escaped with '\', control characters are '?'.

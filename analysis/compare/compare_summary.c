@@ -1,4 +1,4 @@
-/* compare_summary.c - a line per variant, and the order rows are told in (compare_summary.h). */
+/* compare_summary.c - a line per variant (compare_summary.h). */
 #include "compare_summary.h"
 
 #include <math.h>
@@ -8,21 +8,6 @@
 
 #include "common/util.h"
 #include "compare_fmt.h"
-
-static bool is_primary(const struct compare_table *t, const struct compare_row *r)
-{
-	return t->primary && !strcmp(t->metrics[r->metric].name, t->primary);
-}
-
-void compare_row_order(const struct compare_table *t, size_t *order)
-{
-	size_t n = 0;
-
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < t->n_rows; i++)
-			if (is_primary(t, &t->rows[i]) == (pass == 0))
-				order[n++] = i;
-}
 
 char *compare_summary_evidence(char *buf, size_t size, const struct compare_row *r)
 {
@@ -60,27 +45,25 @@ static void add_printable(struct strbuf *sb, const char *s)
 void compare_summary(const struct compare_table *t, void (*emit)(void *ctx, const char *line),
 		     void *ctx)
 {
-	size_t *order = xcalloc(t->n_rows ? t->n_rows : 1, sizeof(*order));
 	bool *told = xcalloc(t->n_rows ? t->n_rows : 1, sizeof(*told));
 	char name[1024], other[1024], evidence[160];
 
-	compare_row_order(t, order);
 	for (size_t k = 0; k < t->n_rows; k++) {
-		if (told[order[k]])
+		if (told[k])
 			continue;
 		struct strbuf line = STRBUF_INIT;
 		size_t decided = 0, open = 0;
 
-		compare_fmt_row_variant(name, sizeof(name), t, &t->rows[order[k]]);
+		compare_fmt_row_variant(name, sizeof(name), t, &t->rows[k]);
 		add_printable(&line, name);
 		strbuf_addstr(&line, ":");
 		for (size_t j = k; j < t->n_rows; j++) {
-			const struct compare_row *r = &t->rows[order[j]];
+			const struct compare_row *r = &t->rows[j];
 
-			if (told[order[j]] ||
+			if (told[j] ||
 			    strcmp(compare_fmt_row_variant(other, sizeof(other), t, r), name))
 				continue;
-			told[order[j]] = true;
+			told[j] = true;
 			if (!compare_verdict_decided(r->verdict)) {
 				open++;
 				continue;
@@ -98,5 +81,4 @@ void compare_summary(const struct compare_table *t, void (*emit)(void *ctx, cons
 		strbuf_release(&line);
 	}
 	free(told);
-	free(order);
 }

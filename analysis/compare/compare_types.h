@@ -127,7 +127,9 @@ struct compare_table {
 	struct compare_options opts;
 	struct compare_metric_info *metrics;
 	size_t n_metrics;
-	struct compare_row *rows;	/* grouped by metric, in input order */
+	/* grouped by metric: the primary's first, then the input's order (the
+	 * metrics array too) */
+	struct compare_row *rows;
 	size_t n_rows;
 	size_t n_tests;		/* p-values in the Holm family (both, with a primary) */
 	/* With opts.primary: the tests of the primary's family (F1) and
