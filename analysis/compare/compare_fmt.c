@@ -115,12 +115,6 @@ char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, 
 	return plus_minus(buf, size, row->margin, row->scale, num_width);
 }
 
-bool compare_row_changed_inside_margin(const struct compare_row *row)
-{
-	return row->verdict == VERDICT_EQUIVALENT && isfinite(row->ci_lo) && isfinite(row->ci_hi) &&
-	       (row->ci_lo > 0 || row->ci_hi < 0);
-}
-
 char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row)
 {
 	char diff[32], margin[32];
@@ -140,7 +134,7 @@ char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
 
 	switch (v->detail) {
 	case VERDICT_DETAIL_MARGIN:
-		if (compare_row_changed_inside_margin(row))
+		if (row->changed_inside_margin)
 			compare_fmt_change(what, sizeof(what), row);
 		else
 			compare_fmt_margin(what, sizeof(what), row, 5);

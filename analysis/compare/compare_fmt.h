@@ -34,11 +34,7 @@ char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, 
  * "not detected (could miss +-27%)", "inconclusive (too few trials)". */
 char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row);
 
-/* True for a row judged equivalent whose ci_level interval excludes zero:
- * a change the trials did find, smaller than the margin. Said with the
- * verdict, so that "equivalent" is not read as "no change". */
-bool compare_row_changed_inside_margin(const struct compare_row *row);
-/* "a +0.16% change inside the 2% margin" (only meant for such a row). */
+/* "a +0.16% change inside the 2% margin" (for a row changed_inside_margin). */
 char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row);
 
 /* "10" or "10+2" (trials that count + trials that ended otherwise). */

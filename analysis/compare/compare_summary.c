@@ -22,7 +22,7 @@ char *compare_summary_evidence(char *buf, size_t size, const struct compare_row 
 	} else if (v->significant) {
 		snprintf(buf, size, "%s %s, p-adj %s", compare_fmt_diff(diff, sizeof(diff), r, 6),
 			 compare_fmt_ci(ci, sizeof(ci), r, 6), compare_fmt_p(p, sizeof(p), r->p_adj));
-	} else if (compare_row_changed_inside_margin(r)) {
+	} else if (r->changed_inside_margin) {
 		compare_fmt_change(buf, size, r);
 	} else if (v->detail == VERDICT_DETAIL_MARGIN) {
 		snprintf(buf, size, "within %s", compare_fmt_margin(what, sizeof(what), r, 6));

@@ -199,7 +199,7 @@ static void print_row(FILE *out, const struct layout *l, const struct compare_ta
 	char tail[256], name[1024], change[96] = "";
 
 	/* an equivalent row with a change it did find says both on its first line */
-	if (compare_row_changed_inside_margin(r))
+	if (r->changed_inside_margin)
 		compare_fmt_change(change, sizeof(change), r);
 	if (colour && v->sgr)
 		snprintf(verdict, sizeof(verdict), "\033[%sm%s\033[0m%s%s%s", v->sgr, v->word,

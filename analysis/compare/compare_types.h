@@ -106,6 +106,10 @@ struct compare_row {
 	double noise;		/* NAN without A/A groups */
 	bool within_noise;	/* |diff| < noise */
 	enum compare_verdict verdict;
+	/* equivalent, and the ci_level interval excludes 0: a change the
+	 * trials did find, smaller than the margin (said with the verdict, so
+	 * that "equivalent" is not read as "no change") */
+	bool changed_inside_margin;
 	const char *why;	/* static reason for inconclusive/not detected, or NULL */
 	/* what the MDE is computed from (methods with a t statistic) */
 	double se, df;

@@ -233,7 +233,7 @@ static void test_equivalent_unchanged(void **state)
 	assert_int_equal(compare_table_build(&m, 1, &o, &t), 0);
 	assert_int_equal(t.rows[0].verdict, VERDICT_EQUIVALENT);
 	assert_true(t.rows[0].ci_lo < 0 && t.rows[0].ci_hi > 0);
-	assert_false(compare_row_changed_inside_margin(&t.rows[0]));
+	assert_false(t.rows[0].changed_inside_margin);
 	assert_string_equal(compare_fmt_verdict(buf, sizeof(buf), &t.rows[0]), "equivalent (+-2%)");
 	compare_table_free(&t);
 }
