@@ -127,6 +127,16 @@ char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row)
 	return buf;
 }
 
+char *compare_fmt_result(char *buf, size_t size, const struct compare_row *row)
+{
+	char claim[160], diff[32], ci[48], p[16];
+
+	snprintf(buf, size, "%s; diff %s %s, p-adj %s", compare_fmt_verdict(claim, sizeof(claim), row),
+		 compare_fmt_diff(diff, sizeof(diff), row, 6), compare_fmt_ci(ci, sizeof(ci), row, 6),
+		 compare_fmt_p(p, sizeof(p), row->p_adj));
+	return buf;
+}
+
 char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
 {
 	const struct compare_verdict_info *v = compare_verdict_info(row->verdict);

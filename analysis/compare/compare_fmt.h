@@ -34,6 +34,10 @@ char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, 
  * "not detected (could miss +-27%)", "inconclusive (too few trials)". */
 char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row);
 
+/* A row's result on one line, as the TAP and JUnit formats give it:
+ * "CLAIM; diff D [CI], p-adj P" (the claim as compare_fmt_verdict()). */
+char *compare_fmt_result(char *buf, size_t size, const struct compare_row *row);
+
 /* "a +0.16% change inside the 2% margin" (for a row changed_inside_margin). */
 char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row);
 

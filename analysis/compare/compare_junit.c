@@ -1,9 +1,7 @@
 /* compare_junit.c - the table as a JUnit XML test suite, a test case per row (compare.h). */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-#include "common/util.h"
 #include "compare_fail_on.h"
 #include "compare_fmt.h"
 #include "compare_summary.h"
@@ -44,7 +42,7 @@ static void put_property(void *ctx, const char *line)
 int compare_format_junit(FILE *out, const struct compare_table *t, unsigned fail_on)
 {
 	size_t failures = compare_table_failures(t, fail_on);
-	char name[1024], claim[160], diff[32], ci[48], p[16], line[400];
+	char name[1024], line[300];
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<testsuites name=\"lab compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
@@ -59,10 +57,7 @@ int compare_format_junit(FILE *out, const struct compare_table *t, unsigned fail
 	for (size_t k = 0; k < t->n_rows; k++) {
 		const struct compare_row *r = &t->rows[k];
 
-		snprintf(line, sizeof(line), "%s; diff %s %s, p-adj %s",
-			 compare_fmt_verdict(claim, sizeof(claim), r),
-			 compare_fmt_diff(diff, sizeof(diff), r, 6), compare_fmt_ci(ci, sizeof(ci), r, 6),
-			 compare_fmt_p(p, sizeof(p), r->p_adj));
+		compare_fmt_result(line, sizeof(line), r);
 		fputs("    <testcase classname=\"", out);
 		put_xml(out, compare_fmt_row_variant(name, sizeof(name), t, r));
 		fputs("\" name=\"", out);

@@ -265,7 +265,8 @@ static void test_tap(void **state)
 			not_ok += !ok;
 			/* the primary comes first, and is the one that fails */
 			if (next == 2)
-				assert_true(!strncmp(end, " - binder-kcalloc oom_kills: worse; diff ", 41));
+				assert_string_equal(end, " - binder-kcalloc oom_kills: worse; diff +100pp "
+							 "[+44.8,+100], p-adj 0.002");
 			if (!ok)
 				assert_non_null(strstr(line, "oom_kills: worse"));
 		}
@@ -321,7 +322,10 @@ static void test_junit(void **state)
 	assert_int_equal(check_xml(out), 3);
 	assert_non_null(strstr(out, "<testsuite name=\"baseline stock\" tests=\"3\" failures=\"2\""));
 	assert_non_null(strstr(out, "<testcase classname=\"binder-kcalloc\" name=\"oom_kills\">\n"
-				    "      <failure type=\"worse\""));
+				    "      <failure type=\"worse\" message=\"worse; diff +100pp "
+				    "[+44.8,+100], p-adj 0.002\"/>\n"
+				    "      <system-out>worse; diff +100pp [+44.8,+100], p-adj 0.002"
+				    "</system-out>"));
 	assert_non_null(strstr(out, "<failure type=\"equivalent\" message=\"equivalent (a +0.5% "
 				    "change inside the 2% margin)"));
 	/* the not-detected row has no failure */
