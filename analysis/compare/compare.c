@@ -22,13 +22,18 @@ void compare_options_default(struct compare_options *opts)
 	};
 }
 
+bool compare_row_primary(const struct compare_table *t, const struct compare_row *row)
+{
+	return t->primary && !strcmp(t->metrics[row->metric].name, t->primary);
+}
+
 bool compare_table_decided(const struct compare_table *t, size_t *decided, size_t *rows)
 {
 	*decided = *rows = 0;
 	for (size_t i = 0; i < t->n_rows; i++) {
 		const struct compare_row *row = &t->rows[i];
 
-		if (t->primary && strcmp(t->metrics[row->metric].name, t->primary))
+		if (t->primary && !compare_row_primary(t, row))
 			continue;
 		(*rows)++;
 		*decided += compare_verdict_decided(row->verdict);
@@ -326,7 +331,7 @@ static int row_family(const struct compare_table *t, const struct compare_row *r
 {
 	if (!t->primary)
 		return 0;
-	return strcmp(t->metrics[row->metric].name, t->primary) ? 2 : 1;
+	return compare_row_primary(t, row) ? 1 : 2;
 }
 
 static int compute_rows(struct compare_table *t, const struct compare_row_input *inputs)

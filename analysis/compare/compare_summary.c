@@ -52,7 +52,8 @@ void compare_summary(const struct compare_table *t, void (*emit)(void *ctx, cons
 		if (told[k])
 			continue;
 		struct strbuf line = STRBUF_INIT;
-		size_t decided = 0, open = 0;
+		size_t said = 0, open = 0;
+		bool primary_open = false;
 
 		compare_fmt_row_variant(name, sizeof(name), t, &t->rows[k]);
 		add_printable(&line, name);
@@ -64,19 +65,24 @@ void compare_summary(const struct compare_table *t, void (*emit)(void *ctx, cons
 			    strcmp(compare_fmt_row_variant(other, sizeof(other), t, r), name))
 				continue;
 			told[j] = true;
-			if (!compare_verdict_decided(r->verdict)) {
+			/* the primary's row is said even when not decided: the
+			 * others' verdicts are read after it (compare.h) */
+			bool decided = compare_verdict_decided(r->verdict);
+			if (!decided && !compare_row_primary(t, r)) {
 				open++;
 				continue;
 			}
-			strbuf_addf(&line, "%s %s on ", decided++ ? ";" : "",
+			primary_open |= !decided;
+			strbuf_addf(&line, "%s %s on ", said++ ? ";" : "",
 				    compare_verdict_word(r->verdict));
 			add_printable(&line, t->metrics[r->metric].name);
 			strbuf_addf(&line, " (%s)", compare_summary_evidence(evidence, sizeof(evidence), r));
 		}
-		if (!decided)
+		if (!said)
 			strbuf_addf(&line, " no row decided (%zu row%s)", open, open == 1 ? "" : "s");
 		else if (open)
-			strbuf_addf(&line, "; %zu row%s not decided", open, open == 1 ? "" : "s");
+			strbuf_addf(&line, "; %zu %srow%s not decided", open,
+				    primary_open ? "other " : "", open == 1 ? "" : "s");
 		emit(ctx, line.buf);
 		strbuf_release(&line);
 	}

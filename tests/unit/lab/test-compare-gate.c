@@ -42,6 +42,8 @@ SCRATCH_ROOT_FIXTURES(root)
 #define TRIALS 6
 static const double kills_stock[TRIALS] = { 0, 0, 0, 0, 0, 0 };
 static const double kills_kcalloc[TRIALS] = { 1, 2, 1, 1, 3, 1 };
+/* kills in 3 of 6: Fisher p = 0.18, the primary not detected, the gate closed */
+static const double kills_kcalloc_three[TRIALS] = { 1, 0, 1, 0, 3, 0 };
 static const double sendvec_stock[TRIALS] = { 25000, 25010, 24990, 25005, 24995, 25000 };
 static const double sendvec_kcalloc[TRIALS] = { 25125, 25135, 25115, 25130, 25120, 25125 };
 static const double tput_stock[TRIALS] = { 40000, 46000, 38000, 47000, 41000, 44000 };
@@ -73,8 +75,9 @@ static void put_trial(const char *run, const char *label, int i, double kills, d
 	free(text);
 }
 
-/* ROOT/NAME: the fixture run (above), its primary oom_kills. */
-static char *make_run(const char *name)
+/* ROOT/NAME: the fixture run (above), its primary oom_kills, KILLS the
+ * kcalloc trials' kills. */
+static char *make_run_kills(const char *name, const double *kills)
 {
 	char *run = xasprintf("%s/%s", root, name);
 
@@ -87,9 +90,14 @@ static char *make_run(const char *name)
 		    " \"primary\": \"oom_kills\"}\n");
 	for (int i = 0; i < TRIALS; i++) {
 		put_trial(run, "stock", i, kills_stock[i], sendvec_stock[i], tput_stock[i]);
-		put_trial(run, "binder-kcalloc", i, kills_kcalloc[i], sendvec_kcalloc[i], tput_kcalloc[i]);
+		put_trial(run, "binder-kcalloc", i, kills[i], sendvec_kcalloc[i], tput_kcalloc[i]);
 	}
 	return run;
+}
+
+static char *make_run(const char *name)
+{
+	return make_run_kills(name, kills_kcalloc);
 }
 
 /* lab compare RUN --format FORMAT --fail-on WORDS: its output and exit status. */
@@ -210,6 +218,26 @@ static void test_text_summary(void **state)
 			    "binder-kcalloc: worse on oom_kills (6/6 against 0/6, p-adj 0.002); "
 			    "equivalent on " SENDVEC " (a +0.5% change inside the 2% margin); 1 row "
 			    "not decided");
+	json_decref(doc);
+	free(out);
+	free(run);
+}
+
+/* A primary not decided is said first all the same: the line does not
+ * open on another metric's verdict as if the primary's were settled. */
+static void test_summary_primary_undecided(void **state)
+{
+	char *run = make_run_kills("undecided", kills_kcalloc_three), *out;
+
+	(void)state;
+	assert_int_equal(compare(run, "json", NULL, &out), 0);
+	json_t *doc = json_loads(out, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_array_size(json_object_get(doc, "summary")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(doc, "summary"), 0)),
+			    "binder-kcalloc: not detected on oom_kills (could miss +-86.01pp); "
+			    "equivalent on " SENDVEC " (a +0.5% change inside the 2% margin); "
+			    "1 other row not decided");
 	json_decref(doc);
 	free(out);
 	free(run);
@@ -377,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_fail_on_parse),
 		cmocka_unit_test(test_exit_status),
 		cmocka_unit_test(test_text_summary),
+		cmocka_unit_test(test_summary_primary_undecided),
 		cmocka_unit_test(test_equivalent_unchanged),
 		cmocka_unit_test(test_tap),
 		cmocka_unit_test(test_junit),
