@@ -137,29 +137,38 @@ char *compare_fmt_result(char *buf, size_t size, const struct compare_row *row)
 	return buf;
 }
 
-char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
+char *compare_fmt_detail(char *buf, size_t size, const struct compare_row *row)
 {
-	const struct compare_verdict_info *v = compare_verdict_info(row->verdict);
-	char what[96];
+	char what[32];
 
-	switch (v->detail) {
+	switch (compare_verdict_info(row->verdict)->detail) {
 	case VERDICT_DETAIL_MARGIN:
 		if (row->changed_inside_margin)
-			compare_fmt_change(what, sizeof(what), row);
+			compare_fmt_change(buf, size, row);
 		else
-			compare_fmt_margin(what, sizeof(what), row, 5);
-		snprintf(buf, size, "%s (%s)", v->word, what);
+			snprintf(buf, size, "%s", compare_fmt_margin(what, sizeof(what), row, 5));
 		break;
 	case VERDICT_DETAIL_MDE:
-		snprintf(buf, size, "%s (could miss %s)", v->word,
-			 compare_fmt_mde(what, sizeof(what), row, 5));
+		snprintf(buf, size, "could miss %s", compare_fmt_mde(what, sizeof(what), row, 5));
 		break;
 	case VERDICT_DETAIL_WHY:
-		snprintf(buf, size, "%s (%s)", v->word, row->why ? row->why : "no test");
+		snprintf(buf, size, "%s", row->why ? row->why : "no test");
 		break;
 	case VERDICT_DETAIL_NONE:
-		snprintf(buf, size, "%s", v->word);
+		snprintf(buf, size, "%s", "");
 	}
+	return buf;
+}
+
+char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
+{
+	const char *word = compare_verdict_word(row->verdict);
+	char what[128];
+
+	if (*compare_fmt_detail(what, sizeof(what), row))
+		snprintf(buf, size, "%s (%s)", word, what);
+	else
+		snprintf(buf, size, "%s", word);
 	return buf;
 }
 

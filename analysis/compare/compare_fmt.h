@@ -29,7 +29,11 @@ char *compare_fmt_ci(char *buf, size_t size, const struct compare_row *row, int 
 char *compare_fmt_mde(char *buf, size_t size, const struct compare_row *row, int num_width);
 char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, int num_width);
 
-/* The verdict as a claim: "worse", "equivalent (+-2%)",
+/* What the verdict is said with, "" for none: "+-2%", "a +0.16% change
+ * inside the 2% margin", "could miss +-27%", "too few trials". */
+char *compare_fmt_detail(char *buf, size_t size, const struct compare_row *row);
+
+/* The verdict as a claim, the detail in parentheses: "worse", "equivalent (+-2%)",
  * "equivalent (a +0.16% change inside the 2% margin)",
  * "not detected (could miss +-27%)", "inconclusive (too few trials)". */
 char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row);

@@ -9,10 +9,13 @@
 #include "common/util.h"
 #include "compare_fmt.h"
 
-char *compare_summary_evidence(char *buf, size_t size, const struct compare_row *r)
+/* What decided ROW, without its verdict's word: "6/6 against 0/6, p-adj 0.040"
+ * (shares), "+5.3% [+3.1,+7.4], p-adj 0.002", "a +0.16% change inside the 2%
+ * margin", "within +-2%", "could miss +-27%", "too few trials". Returns BUF. */
+static char *evidence_of(char *buf, size_t size, const struct compare_row *r)
 {
 	const struct compare_verdict_info *v = compare_verdict_info(r->verdict);
-	char a[32], b[32], p[16], diff[32], ci[48], what[96];
+	char a[32], b[32], p[16], diff[32], ci[48], what[32];
 
 	if (v->significant && r->method == COMPARE_SHARES) {
 		snprintf(buf, size, "%s against %s, p-adj %s",
@@ -22,15 +25,10 @@ char *compare_summary_evidence(char *buf, size_t size, const struct compare_row 
 	} else if (v->significant) {
 		snprintf(buf, size, "%s %s, p-adj %s", compare_fmt_diff(diff, sizeof(diff), r, 6),
 			 compare_fmt_ci(ci, sizeof(ci), r, 6), compare_fmt_p(p, sizeof(p), r->p_adj));
-	} else if (r->changed_inside_margin) {
-		compare_fmt_change(buf, size, r);
-	} else if (v->detail == VERDICT_DETAIL_MARGIN) {
+	} else if (v->detail == VERDICT_DETAIL_MARGIN && !r->changed_inside_margin) {
 		snprintf(buf, size, "within %s", compare_fmt_margin(what, sizeof(what), r, 6));
 	} else {
-		/* "not detected (could miss +-27%)": the claim's parenthesis */
-		compare_fmt_verdict(what, sizeof(what), r);
-		const char *open = strchr(what, '(');
-		snprintf(buf, size, "%.*s", open ? (int)(strcspn(open + 1, ")")) : 0, open ? open + 1 : "");
+		compare_fmt_detail(buf, size, r);
 	}
 	return buf;
 }
@@ -76,7 +74,7 @@ void compare_summary(const struct compare_table *t, void (*emit)(void *ctx, cons
 			strbuf_addf(&line, "%s %s on ", said++ ? ";" : "",
 				    compare_verdict_word(r->verdict));
 			add_printable(&line, t->metrics[r->metric].name);
-			strbuf_addf(&line, " (%s)", compare_summary_evidence(evidence, sizeof(evidence), r));
+			strbuf_addf(&line, " (%s)", evidence_of(evidence, sizeof(evidence), r));
 		}
 		if (!said)
 			strbuf_addf(&line, " no row decided (%zu row%s)", open, open == 1 ? "" : "s");

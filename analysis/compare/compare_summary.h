@@ -16,11 +16,6 @@
 
 #include "compare_types.h"
 
-/* What decided ROW, without its verdict's word: "6/6 against 0/6, p-adj 0.040"
- * (shares), "+5.3% [+3.1,+7.4], p-adj 0.002", "a +0.16% change inside the 2%
- * margin", "within +-2%", "could miss +-27%", "too few trials". Returns BUF. */
-char *compare_summary_evidence(char *buf, size_t size, const struct compare_row *row);
-
 /* Calls EMIT once per variant with its summary line (control characters
  * of names as '?'). */
 void compare_summary(const struct compare_table *table,
