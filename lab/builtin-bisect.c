@@ -409,7 +409,7 @@ static void print_table(const char *run, const char *metric, FILE *out)
 	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
 	strlist_push(&runs, run);
 	strlist_push(&globs, metric);
-	compare_runs(&runs, NULL, &globs, "text", 1, false, out);
+	compare_runs(&runs, NULL, &globs, "text", 1, false, 0, out);
 	strlist_clear(&runs);
 	strlist_clear(&globs);
 }

@@ -53,14 +53,7 @@ static const char compare_tail[] =
 	"never with NO_COLOR.\n";
 
 int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
-		 const char *format, unsigned long seed, bool all, FILE *out)
-{
-	return compare_runs_gated(runs, baseline, globs, format, seed, all, 0, out);
-}
-
-int compare_runs_gated(const struct strlist *runs, const char *baseline,
-		       const struct strlist *globs, const char *format, unsigned long seed,
-		       bool all, unsigned fail_on, FILE *out)
+		 const char *format, unsigned long seed, bool all, unsigned fail_on, FILE *out)
 {
 	struct run_data rd = { 0 };
 	struct strbuf err = STRBUF_INIT;
@@ -146,8 +139,7 @@ int cmd_compare(int argc, char **argv)
 		strlist_push(&runs, argv[i]);
 	if (!runs.n)
 		die_usage("compare: name a run (see lab results)");
-	int rc = compare_runs_gated(&runs, baseline, &globs, formats[format], seed, all, fail_on,
-				    stdout);
+	int rc = compare_runs(&runs, baseline, &globs, formats[format], seed, all, fail_on, stdout);
 	strlist_clear(&globs);
 	strlist_clear(&runs);
 	return rc;

@@ -18,16 +18,12 @@ int cmd_version(int argc, char **argv);
 
 #include "common/util.h"
 
-/* The comparison table of runs; used by lab compare and at the end of lab run.
- * Returns 0. */
-int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
-		 const char *format, unsigned long seed, bool all, FILE *out);
-/* The same, gated: FAIL_ON a set of verdicts (analysis/compare/compare_fail_on.h;
+/* The comparison table of runs; used by lab compare, lab bisect and at the
+ * end of lab run. FAIL_ON: a set of verdicts (analysis/compare/compare_fail_on.h;
  * 0: none). Returns 0, or COMPARE_EXIT_FAIL_ON (3) when a row has one of
  * them, said on stderr. */
-int compare_runs_gated(const struct strlist *runs, const char *baseline,
-		       const struct strlist *globs, const char *format, unsigned long seed,
-		       bool all, unsigned fail_on, FILE *out);
+int compare_runs(const struct strlist *runs, const char *baseline, const struct strlist *globs,
+		 const char *format, unsigned long seed, bool all, unsigned fail_on, FILE *out);
 
 /* lab report's work: the HTML report of RUNS (lab run writes one at its end). */
 struct report_request {

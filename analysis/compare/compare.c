@@ -22,13 +22,18 @@ void compare_options_default(struct compare_options *opts)
 	};
 }
 
+bool compare_row_primary(const struct compare_table *t, const struct compare_row *row)
+{
+	return t->primary && !strcmp(t->metrics[row->metric].name, t->primary);
+}
+
 bool compare_table_decided(const struct compare_table *t, size_t *decided, size_t *rows)
 {
 	*decided = *rows = 0;
 	for (size_t i = 0; i < t->n_rows; i++) {
 		const struct compare_row *row = &t->rows[i];
 
-		if (t->primary && strcmp(t->metrics[row->metric].name, t->primary))
+		if (t->primary && !compare_row_primary(t, row))
 			continue;
 		(*rows)++;
 		*decided += compare_verdict_decided(row->verdict);
@@ -326,7 +331,7 @@ static int row_family(const struct compare_table *t, const struct compare_row *r
 {
 	if (!t->primary)
 		return 0;
-	return strcmp(t->metrics[row->metric].name, t->primary) ? 2 : 1;
+	return compare_row_primary(t, row) ? 1 : 2;
 }
 
 static int compute_rows(struct compare_table *t, const struct compare_row_input *inputs)
@@ -497,8 +502,13 @@ int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
 	}
 	table->opts.primary = table->primary;
 	rc = table->baseline ? allocate(table, metrics, n_metrics, &inputs) : -ENOMEM;
-	for (size_t m = 0; rc == 0 && m < n_metrics; m++)
-		rc = add_metric(table, inputs, &metrics[m]);
+	/* the primary's metric first, then the others in input order: every
+	 * format tells the rows in the table's order, what gates first */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t m = 0; rc == 0 && m < n_metrics; m++)
+			if ((table->primary && !strcmp(metrics[m].def.name, table->primary)) ==
+			    (pass == 0))
+				rc = add_metric(table, inputs, &metrics[m]);
 	if (rc == 0)
 		rc = compute_rows(table, inputs);
 	if (rc == 0)

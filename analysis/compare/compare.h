@@ -38,8 +38,10 @@
  * that p_adj < alpha still means significant, and repeated looks do not
  * inflate the error rate.
  *
- * With a primary metric (opts.primary) the table is judged by serial
- * gatekeeping: Holm over the primary's rows first, at the full alpha;
+ * With a primary metric (opts.primary) its metric and rows come first in
+ * the table (the others after, in the input's order), so that every format
+ * tells first what gates, and the table is judged by serial gatekeeping:
+ * Holm over the primary's rows first, at the full alpha;
  * Holm over the other rows, at the full alpha, only when every primary row
  * was rejected (the gate is open). An other row's p_adj is the larger of
  * its Holm p_adj within its family and the largest primary p_adj, so that
@@ -75,6 +77,9 @@ int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
 void compare_table_free(struct compare_table *table);
 
 /* compare_method_for(): compare_row.h */
+
+/* True when ROW is one of the primary metric's (TABLE has one). */
+bool compare_row_primary(const struct compare_table *table, const struct compare_row *row);
 
 /* The stopping rule of a sequential run, one look: the rows it waits for
  * are the primary's when the table has one (the others are judged at the
@@ -122,7 +127,7 @@ int compare_margin_parse(const char *text, struct compare_margin *margin);
  *           hold a comma, quote or line break; undefined numbers empty.
  * tap:      TAP version 13 as kselftest's readers take it: the plan, the
  *           summary lines as "#" diagnostics, then one test point per row in
- *           compare_row_order(): "ok N - VARIANT METRIC: CLAIM; diff D [CI],
+ *           the table's order: "ok N - VARIANT METRIC: CLAIM; diff D [CI],
  *           p-adj P", "not ok" when the row's verdict is in FAIL_ON (a
  *           compare_fail_on.h mask; 0: every row ok). '#' and '\' in names
  *           are escaped with '\', control characters are '?'.

@@ -18,14 +18,24 @@ static bool names(const char *word, size_t len, enum compare_verdict verdict)
 	return true;
 }
 
-void compare_fail_on_list(struct strbuf *sb)
+/* The words of MASK as the option takes them, SEP between, into SB. */
+static void add_words(struct strbuf *sb, compare_verdict_mask mask, const char *sep)
 {
+	size_t n = 0;
+
 	for (int v = 0; v < VERDICT_COUNT; v++) {
-		if (v)
-			strbuf_addstr(sb, ", ");
+		if (!(mask & (1u << v)))
+			continue;
+		if (n++)
+			strbuf_addstr(sb, sep);
 		for (const char *c = compare_verdict_word(v); *c; c++)
 			strbuf_addf(sb, "%c", *c == ' ' ? '-' : *c);
 	}
+}
+
+void compare_fail_on_list(struct strbuf *sb)
+{
+	add_words(sb, (1u << VERDICT_COUNT) - 1, ", ");
 }
 
 int compare_fail_on_parse(const char *words, compare_verdict_mask *mask, struct strbuf *err)
@@ -59,16 +69,7 @@ int compare_fail_on_parse(const char *words, compare_verdict_mask *mask, struct 
 
 void compare_fail_on_words(struct strbuf *sb, compare_verdict_mask mask)
 {
-	size_t n = 0;
-
-	for (int v = 0; v < VERDICT_COUNT; v++) {
-		if (!(mask & (1u << v)))
-			continue;
-		if (n++)
-			strbuf_addstr(sb, ",");
-		for (const char *c = compare_verdict_word(v); *c; c++)
-			strbuf_addf(sb, "%c", *c == ' ' ? '-' : *c);
-	}
+	add_words(sb, mask, ",");
 }
 
 bool compare_row_fails(const struct compare_row *row, compare_verdict_mask mask)

@@ -115,12 +115,6 @@ char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, 
 	return plus_minus(buf, size, row->margin, row->scale, num_width);
 }
 
-bool compare_row_changed_inside_margin(const struct compare_row *row)
-{
-	return row->verdict == VERDICT_EQUIVALENT && isfinite(row->ci_lo) && isfinite(row->ci_hi) &&
-	       (row->ci_lo > 0 || row->ci_hi < 0);
-}
-
 char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row)
 {
 	char diff[32], margin[32];
@@ -133,29 +127,48 @@ char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row)
 	return buf;
 }
 
-char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
+char *compare_fmt_result(char *buf, size_t size, const struct compare_row *row)
 {
-	const struct compare_verdict_info *v = compare_verdict_info(row->verdict);
-	char what[96];
+	char claim[160], diff[32], ci[48], p[16];
 
-	switch (v->detail) {
+	snprintf(buf, size, "%s; diff %s %s, p-adj %s", compare_fmt_verdict(claim, sizeof(claim), row),
+		 compare_fmt_diff(diff, sizeof(diff), row, 6), compare_fmt_ci(ci, sizeof(ci), row, 6),
+		 compare_fmt_p(p, sizeof(p), row->p_adj));
+	return buf;
+}
+
+char *compare_fmt_detail(char *buf, size_t size, const struct compare_row *row)
+{
+	char what[32];
+
+	switch (compare_verdict_info(row->verdict)->detail) {
 	case VERDICT_DETAIL_MARGIN:
-		if (compare_row_changed_inside_margin(row))
-			compare_fmt_change(what, sizeof(what), row);
+		if (row->changed_inside_margin)
+			compare_fmt_change(buf, size, row);
 		else
-			compare_fmt_margin(what, sizeof(what), row, 5);
-		snprintf(buf, size, "%s (%s)", v->word, what);
+			snprintf(buf, size, "%s", compare_fmt_margin(what, sizeof(what), row, 5));
 		break;
 	case VERDICT_DETAIL_MDE:
-		snprintf(buf, size, "%s (could miss %s)", v->word,
-			 compare_fmt_mde(what, sizeof(what), row, 5));
+		snprintf(buf, size, "could miss %s", compare_fmt_mde(what, sizeof(what), row, 5));
 		break;
 	case VERDICT_DETAIL_WHY:
-		snprintf(buf, size, "%s (%s)", v->word, row->why ? row->why : "no test");
+		snprintf(buf, size, "%s", row->why ? row->why : "no test");
 		break;
 	case VERDICT_DETAIL_NONE:
-		snprintf(buf, size, "%s", v->word);
+		snprintf(buf, size, "%s", "");
 	}
+	return buf;
+}
+
+char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
+{
+	const char *word = compare_verdict_word(row->verdict);
+	char what[128];
+
+	if (*compare_fmt_detail(what, sizeof(what), row))
+		snprintf(buf, size, "%s (%s)", word, what);
+	else
+		snprintf(buf, size, "%s", word);
 	return buf;
 }
 

@@ -29,16 +29,20 @@ char *compare_fmt_ci(char *buf, size_t size, const struct compare_row *row, int 
 char *compare_fmt_mde(char *buf, size_t size, const struct compare_row *row, int num_width);
 char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, int num_width);
 
-/* The verdict as a claim: "worse", "equivalent (+-2%)",
+/* What the verdict is said with, "" for none: "+-2%", "a +0.16% change
+ * inside the 2% margin", "could miss +-27%", "too few trials". */
+char *compare_fmt_detail(char *buf, size_t size, const struct compare_row *row);
+
+/* The verdict as a claim, the detail in parentheses: "worse", "equivalent (+-2%)",
  * "equivalent (a +0.16% change inside the 2% margin)",
  * "not detected (could miss +-27%)", "inconclusive (too few trials)". */
 char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row);
 
-/* True for a row judged equivalent whose ci_level interval excludes zero:
- * a change the trials did find, smaller than the margin. Said with the
- * verdict, so that "equivalent" is not read as "no change". */
-bool compare_row_changed_inside_margin(const struct compare_row *row);
-/* "a +0.16% change inside the 2% margin" (only meant for such a row). */
+/* A row's result on one line, as the TAP and JUnit formats give it:
+ * "CLAIM; diff D [CI], p-adj P" (the claim as compare_fmt_verdict()). */
+char *compare_fmt_result(char *buf, size_t size, const struct compare_row *row);
+
+/* "a +0.16% change inside the 2% margin" (for a row changed_inside_margin). */
 char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row);
 
 /* "10" or "10+2" (trials that count + trials that ended otherwise). */

@@ -1,9 +1,7 @@
 /* compare_junit.c - the table as a JUnit XML test suite, a test case per row (compare.h). */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-#include "common/util.h"
 #include "compare_fail_on.h"
 #include "compare_fmt.h"
 #include "compare_summary.h"
@@ -43,9 +41,8 @@ static void put_property(void *ctx, const char *line)
 
 int compare_format_junit(FILE *out, const struct compare_table *t, unsigned fail_on)
 {
-	size_t *order = xcalloc(t->n_rows ? t->n_rows : 1, sizeof(*order));
 	size_t failures = compare_table_failures(t, fail_on);
-	char name[1024], claim[160], diff[32], ci[48], p[16], line[400];
+	char name[1024], line[300];
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<testsuites name=\"lab compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
@@ -57,14 +54,10 @@ int compare_format_junit(FILE *out, const struct compare_table *t, unsigned fail
 	fputs("    <properties>\n", out);
 	compare_summary(t, put_property, out);
 	fputs("    </properties>\n", out);
-	compare_row_order(t, order);
 	for (size_t k = 0; k < t->n_rows; k++) {
-		const struct compare_row *r = &t->rows[order[k]];
+		const struct compare_row *r = &t->rows[k];
 
-		snprintf(line, sizeof(line), "%s; diff %s %s, p-adj %s",
-			 compare_fmt_verdict(claim, sizeof(claim), r),
-			 compare_fmt_diff(diff, sizeof(diff), r, 6), compare_fmt_ci(ci, sizeof(ci), r, 6),
-			 compare_fmt_p(p, sizeof(p), r->p_adj));
+		compare_fmt_result(line, sizeof(line), r);
 		fputs("    <testcase classname=\"", out);
 		put_xml(out, compare_fmt_row_variant(name, sizeof(name), t, r));
 		fputs("\" name=\"", out);
@@ -82,6 +75,5 @@ int compare_format_junit(FILE *out, const struct compare_table *t, unsigned fail
 		fputs("</system-out>\n    </testcase>\n", out);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", out);
-	free(order);
 	return ferror(out) ? -EIO : 0;
 }

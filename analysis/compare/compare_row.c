@@ -437,4 +437,6 @@ void compare_row_decide(struct compare_row *row, enum metric_better better, doub
 					   ? "baseline share 0: equivalence needs a margin in pp"
 					   : "baseline 0: equivalence needs a margin in the unit";
 	}
+	row->changed_inside_margin = row->verdict == VERDICT_EQUIVALENT && isfinite(row->ci_lo) &&
+				     isfinite(row->ci_hi) && (row->ci_lo > 0 || row->ci_hi < 0);
 }

@@ -40,7 +40,8 @@ int compare_row_compute(struct compare_row *row, const struct compare_row_input 
 enum compare_method compare_method_for(const struct compare_metric *metric);
 
 /* Sets the verdict from p_adj (already scaled to the look), the direction,
- * the metric's better side, the equivalence interval and the MDE. */
+ * the metric's better side, the equivalence interval and the MDE; and
+ * changed_inside_margin. */
 void compare_row_decide(struct compare_row *row, enum metric_better better, double alpha);
 
 #endif

@@ -1,4 +1,4 @@
-/* compare_summary.c - a line per variant, and the order rows are told in (compare_summary.h). */
+/* compare_summary.c - a line per variant (compare_summary.h). */
 #include "compare_summary.h"
 
 #include <math.h>
@@ -9,25 +9,13 @@
 #include "common/util.h"
 #include "compare_fmt.h"
 
-static bool is_primary(const struct compare_table *t, const struct compare_row *r)
-{
-	return t->primary && !strcmp(t->metrics[r->metric].name, t->primary);
-}
-
-void compare_row_order(const struct compare_table *t, size_t *order)
-{
-	size_t n = 0;
-
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < t->n_rows; i++)
-			if (is_primary(t, &t->rows[i]) == (pass == 0))
-				order[n++] = i;
-}
-
-char *compare_summary_evidence(char *buf, size_t size, const struct compare_row *r)
+/* What decided ROW, without its verdict's word: "6/6 against 0/6, p-adj 0.040"
+ * (shares), "+5.3% [+3.1,+7.4], p-adj 0.002", "a +0.16% change inside the 2%
+ * margin", "within +-2%", "could miss +-27%", "too few trials". Returns BUF. */
+static char *evidence_of(char *buf, size_t size, const struct compare_row *r)
 {
 	const struct compare_verdict_info *v = compare_verdict_info(r->verdict);
-	char a[32], b[32], p[16], diff[32], ci[48], what[96];
+	char a[32], b[32], p[16], diff[32], ci[48], what[32];
 
 	if (v->significant && r->method == COMPARE_SHARES) {
 		snprintf(buf, size, "%s against %s, p-adj %s",
@@ -37,15 +25,10 @@ char *compare_summary_evidence(char *buf, size_t size, const struct compare_row 
 	} else if (v->significant) {
 		snprintf(buf, size, "%s %s, p-adj %s", compare_fmt_diff(diff, sizeof(diff), r, 6),
 			 compare_fmt_ci(ci, sizeof(ci), r, 6), compare_fmt_p(p, sizeof(p), r->p_adj));
-	} else if (compare_row_changed_inside_margin(r)) {
-		compare_fmt_change(buf, size, r);
-	} else if (v->detail == VERDICT_DETAIL_MARGIN) {
+	} else if (v->detail == VERDICT_DETAIL_MARGIN && !r->changed_inside_margin) {
 		snprintf(buf, size, "within %s", compare_fmt_margin(what, sizeof(what), r, 6));
 	} else {
-		/* "not detected (could miss +-27%)": the claim's parenthesis */
-		compare_fmt_verdict(what, sizeof(what), r);
-		const char *open = strchr(what, '(');
-		snprintf(buf, size, "%.*s", open ? (int)(strcspn(open + 1, ")")) : 0, open ? open + 1 : "");
+		compare_fmt_detail(buf, size, r);
 	}
 	return buf;
 }
@@ -60,43 +43,46 @@ static void add_printable(struct strbuf *sb, const char *s)
 void compare_summary(const struct compare_table *t, void (*emit)(void *ctx, const char *line),
 		     void *ctx)
 {
-	size_t *order = xcalloc(t->n_rows ? t->n_rows : 1, sizeof(*order));
 	bool *told = xcalloc(t->n_rows ? t->n_rows : 1, sizeof(*told));
 	char name[1024], other[1024], evidence[160];
 
-	compare_row_order(t, order);
 	for (size_t k = 0; k < t->n_rows; k++) {
-		if (told[order[k]])
+		if (told[k])
 			continue;
 		struct strbuf line = STRBUF_INIT;
-		size_t decided = 0, open = 0;
+		size_t said = 0, open = 0;
+		bool primary_open = false;
 
-		compare_fmt_row_variant(name, sizeof(name), t, &t->rows[order[k]]);
+		compare_fmt_row_variant(name, sizeof(name), t, &t->rows[k]);
 		add_printable(&line, name);
 		strbuf_addstr(&line, ":");
 		for (size_t j = k; j < t->n_rows; j++) {
-			const struct compare_row *r = &t->rows[order[j]];
+			const struct compare_row *r = &t->rows[j];
 
-			if (told[order[j]] ||
+			if (told[j] ||
 			    strcmp(compare_fmt_row_variant(other, sizeof(other), t, r), name))
 				continue;
-			told[order[j]] = true;
-			if (!compare_verdict_decided(r->verdict)) {
+			told[j] = true;
+			/* the primary's row is said even when not decided: the
+			 * others' verdicts are read after it (compare.h) */
+			bool decided = compare_verdict_decided(r->verdict);
+			if (!decided && !compare_row_primary(t, r)) {
 				open++;
 				continue;
 			}
-			strbuf_addf(&line, "%s %s on ", decided++ ? ";" : "",
+			primary_open |= !decided;
+			strbuf_addf(&line, "%s %s on ", said++ ? ";" : "",
 				    compare_verdict_word(r->verdict));
 			add_printable(&line, t->metrics[r->metric].name);
-			strbuf_addf(&line, " (%s)", compare_summary_evidence(evidence, sizeof(evidence), r));
+			strbuf_addf(&line, " (%s)", evidence_of(evidence, sizeof(evidence), r));
 		}
-		if (!decided)
+		if (!said)
 			strbuf_addf(&line, " no row decided (%zu row%s)", open, open == 1 ? "" : "s");
 		else if (open)
-			strbuf_addf(&line, "; %zu row%s not decided", open, open == 1 ? "" : "s");
+			strbuf_addf(&line, "; %zu %srow%s not decided", open,
+				    primary_open ? "other " : "", open == 1 ? "" : "s");
 		emit(ctx, line.buf);
 		strbuf_release(&line);
 	}
 	free(told);
-	free(order);
 }

@@ -1,15 +1,12 @@
-/* compare_summary.h - what a comparison table says in a line per variant,
- * and the order its rows are told in.
+/* compare_summary.h - what a comparison table says in a line per variant.
  *
- * The order: the primary metric's rows first (compare.h, gatekeeping), then
- * the others in the table's order. Every row-by-row format (text, TAP,
- * JUnit) and the summary follow it, so that what decides comes first.
- *
- * The summary: one line per variant (as compare_fmt_row_variant names it),
- * its decided rows in that order, each with what decides it, then how many
- * are not:
+ * One line per variant (as compare_fmt_row_variant names it), its decided
+ * rows in the table's order (the primary metric's first: compare.h), each
+ * with what decides it, then how many are not. The primary's rows are said
+ * whether decided or not, as the others are read after them:
  *   binder-kcalloc: worse on oom_kills (6/6 against 0/6, p-adj 0.040); 4 rows not decided
  *   binder-kcalloc: equivalent on x (a +0.16% change inside the 2% margin)
+ *   binder-kcalloc: not detected on oom_kills (could miss +-86pp); 4 other rows not decided
  *   binder-kcalloc: no row decided (5 rows)
  */
 #ifndef OOMLAB_COMPARE_SUMMARY_H
@@ -18,14 +15,6 @@
 #include <stddef.h>
 
 #include "compare_types.h"
-
-/* Fills ORDER (room for table->n_rows) with the row indices in the told order. */
-void compare_row_order(const struct compare_table *table, size_t *order);
-
-/* What decided ROW, without its verdict's word: "6/6 against 0/6, p-adj 0.040"
- * (shares), "+5.3% [+3.1,+7.4], p-adj 0.002", "a +0.16% change inside the 2%
- * margin", "within +-2%", "could miss +-27%", "too few trials". Returns BUF. */
-char *compare_summary_evidence(char *buf, size_t size, const struct compare_row *row);
 
 /* Calls EMIT once per variant with its summary line (control characters
  * of names as '?'). */

@@ -1,9 +1,7 @@
 /* compare_tap.c - the table as TAP version 13, a test point per row (compare.h). */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-#include "common/util.h"
 #include "compare_fail_on.h"
 #include "compare_fmt.h"
 #include "compare_summary.h"
@@ -30,27 +28,23 @@ static void put_diagnostic(void *ctx, const char *line)
 
 int compare_format_tap(FILE *out, const struct compare_table *t, unsigned fail_on)
 {
-	size_t *order = xcalloc(t->n_rows ? t->n_rows : 1, sizeof(*order));
-	char name[1024], claim[160], diff[32], ci[48], p[16];
+	char name[1024], result[300];
 
 	fprintf(out, "TAP version 13\n1..%zu\n", t->n_rows);
 	fputs("# baseline ", out);
 	put_text(out, t->baseline ? t->baseline : "-");
 	fputc('\n', out);
 	compare_summary(t, put_diagnostic, out);
-	compare_row_order(t, order);
 	for (size_t k = 0; k < t->n_rows; k++) {
-		const struct compare_row *r = &t->rows[order[k]];
+		const struct compare_row *r = &t->rows[k];
 
 		fprintf(out, "%s %zu - ", compare_row_fails(r, fail_on) ? "not ok" : "ok", k + 1);
 		put_text(out, compare_fmt_row_variant(name, sizeof(name), t, r));
 		fputc(' ', out);
 		put_text(out, t->metrics[r->metric].name);
 		fputs(": ", out);
-		put_text(out, compare_fmt_verdict(claim, sizeof(claim), r));
-		fprintf(out, "; diff %s %s, p-adj %s\n", compare_fmt_diff(diff, sizeof(diff), r, 6),
-			compare_fmt_ci(ci, sizeof(ci), r, 6), compare_fmt_p(p, sizeof(p), r->p_adj));
+		put_text(out, compare_fmt_result(result, sizeof(result), r));
+		fputc('\n', out);
 	}
-	free(order);
 	return ferror(out) ? -EIO : 0;
 }

@@ -5,8 +5,8 @@
  * first with what decides (n, centre, diff, interval, p-adj, verdict), the
  * second with what supports it (sd, MDE, margin, raw p, and the verdict's
  * qualifier or the A/A noise). The baseline comes first. Above the blocks a
- * summary line per variant (compare_summary.h); the primary metric's block
- * comes first, as its rows decide the others' (gatekeeping). Variant names are
+ * summary line per variant (compare_summary.h); the blocks in the table's
+ * order, the primary metric's first (compare.h). Variant names are
  * never cut either: the variant column is as wide as the longest name, and
  * when that would push a line past 80 columns each name goes on a line of
  * its own above its numbers. */
@@ -199,7 +199,7 @@ static void print_row(FILE *out, const struct layout *l, const struct compare_ta
 	char tail[256], name[1024], change[96] = "";
 
 	/* an equivalent row with a change it did find says both on its first line */
-	if (compare_row_changed_inside_margin(r))
+	if (r->changed_inside_margin)
 		compare_fmt_change(change, sizeof(change), r);
 	if (colour && v->sgr)
 		snprintf(verdict, sizeof(verdict), "\033[%sm%s\033[0m%s%s%s", v->sgr, v->word,
@@ -288,10 +288,8 @@ int compare_format_text(FILE *out, const struct compare_table *t, bool colour)
 			t->clock.meaning ? "  " : "", t->clock.meaning ? t->clock.meaning : "",
 			t->clock.meaning ? "\n" : "");
 	fputc('\n', out);
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t m = 0; m < t->n_metrics; m++)
-			if ((t->primary && !strcmp(t->metrics[m].name, t->primary)) == (pass == 0))
-				print_metric(out, &l, t, m, colour);
+	for (size_t m = 0; m < t->n_metrics; m++)
+		print_metric(out, &l, t, m, colour);
 	compare_fmt_notes(t, emit_note, out);
 	return ferror(out) ? -EIO : 0;
 }

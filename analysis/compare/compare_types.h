@@ -106,6 +106,10 @@ struct compare_row {
 	double noise;		/* NAN without A/A groups */
 	bool within_noise;	/* |diff| < noise */
 	enum compare_verdict verdict;
+	/* equivalent, and the ci_level interval excludes 0: a change the
+	 * trials did find, smaller than the margin (said with the verdict, so
+	 * that "equivalent" is not read as "no change") */
+	bool changed_inside_margin;
 	const char *why;	/* static reason for inconclusive/not detected, or NULL */
 	/* what the MDE is computed from (methods with a t statistic) */
 	double se, df;
@@ -127,7 +131,9 @@ struct compare_table {
 	struct compare_options opts;
 	struct compare_metric_info *metrics;
 	size_t n_metrics;
-	struct compare_row *rows;	/* grouped by metric, in input order */
+	/* grouped by metric: the primary's first, then the input's order (the
+	 * metrics array too) */
+	struct compare_row *rows;
 	size_t n_rows;
 	size_t n_tests;		/* p-values in the Holm family (both, with a primary) */
 	/* With opts.primary: the tests of the primary's family (F1) and

@@ -174,10 +174,6 @@ static void verdict_table_init(struct verdict_table *vt)
 		r->var.variant = vt->names[v];
 		if (row_of(v)->detail == VERDICT_DETAIL_WHY)
 			r->why = "too few trials";
-		/* an interval that holds 0: the plain word (one that does not says the
-		 * change it found too: test-compare-gate.c) */
-		if (v == VERDICT_EQUIVALENT)
-			r->ci_lo = -1.0;
 	}
 	vt->t = (struct compare_table){
 		.baseline = base, .metrics = &vt->metric, .n_metrics = 1, .rows = vt->rows,
