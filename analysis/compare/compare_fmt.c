@@ -119,7 +119,9 @@ char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row)
 {
 	char diff[32], margin[32];
 
-	snprintf(buf, size, "a %s%s change inside the %s%s margin",
+	/* the interval is the row's own 95% one, before the family's correction:
+	 * said as such, since the row's test did not find the change */
+	snprintf(buf, size, "%s%s inside the %s%s margin, 0 outside its uncorrected 95%% interval",
 		 compare_fmt_num(diff, sizeof(diff), row->diff, 6, true),
 		 compare_fmt_scale_suffix(row->scale),
 		 compare_fmt_num(margin, sizeof(margin), row->margin, 6, false),

@@ -34,7 +34,7 @@ char *compare_fmt_margin(char *buf, size_t size, const struct compare_row *row, 
 char *compare_fmt_detail(char *buf, size_t size, const struct compare_row *row);
 
 /* The verdict as a claim, the detail in parentheses: "worse", "equivalent (+-2%)",
- * "equivalent (a +0.16% change inside the 2% margin)",
+ * "equivalent (+0.16% inside the 2% margin, 0 outside its uncorrected 95% interval)",
  * "not detected (could miss +-27%)", "inconclusive (too few trials)". */
 char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row);
 
@@ -42,7 +42,7 @@ char *compare_fmt_verdict(char *buf, size_t size, const struct compare_row *row)
  * "CLAIM; diff D [CI], p-adj P" (the claim as compare_fmt_verdict()). */
 char *compare_fmt_result(char *buf, size_t size, const struct compare_row *row);
 
-/* "a +0.16% change inside the 2% margin" (for a row changed_inside_margin). */
+/* "+0.16% inside the 2% margin, 0 outside its uncorrected 95% interval" (for a row changed_inside_margin). */
 char *compare_fmt_change(char *buf, size_t size, const struct compare_row *row);
 
 /* "10" or "10+2" (trials that count + trials that ended otherwise). */

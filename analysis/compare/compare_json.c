@@ -110,7 +110,7 @@ static json_t *row(const struct compare_table *t, const struct compare_row *r)
 	json_object_set_new(o, "verdict", json_string(compare_verdict_word(r->verdict)));
 	json_object_set_new(o, "decided", json_boolean(compare_verdict_decided(r->verdict)));
 	json_object_set_new(o, "why", text(r->why));
-	json_object_set_new(o, "equivalent_but_changed", json_boolean(r->changed_inside_margin));
+	json_object_set_new(o, "equivalent_excludes_zero", json_boolean(r->changed_inside_margin));
 	char claim[160];
 	json_object_set_new(o, "claim", json_string(compare_fmt_verdict(claim, sizeof(claim), r)));
 	return o;

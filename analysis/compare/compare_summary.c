@@ -10,8 +10,8 @@
 #include "compare_fmt.h"
 
 /* What decided ROW, without its verdict's word: "6/6 against 0/6, p-adj 0.040"
- * (shares), "+5.3% [+3.1,+7.4], p-adj 0.002", "a +0.16% change inside the 2%
- * margin", "within +-2%", "could miss +-27%", "too few trials". Returns BUF. */
+ * (shares), "+5.3% [+3.1,+7.4], p-adj 0.002", "+0.16% inside the 2% margin, 0
+ * outside its uncorrected 95% interval", "within +-2%", "could miss +-27%", "too few trials". Returns BUF. */
 static char *evidence_of(char *buf, size_t size, const struct compare_row *r)
 {
 	const struct compare_verdict_info *v = compare_verdict_info(r->verdict);

@@ -5,7 +5,7 @@
  * with what decides it, then how many are not. The primary's rows are said
  * whether decided or not, as the others are read after them:
  *   binder-kcalloc: worse on oom_kills (6/6 against 0/6, p-adj 0.040); 4 rows not decided
- *   binder-kcalloc: equivalent on x (a +0.16% change inside the 2% margin)
+ *   binder-kcalloc: equivalent on x (+0.16% inside the 2% margin, 0 outside its uncorrected 95% interval)
  *   binder-kcalloc: not detected on oom_kills (could miss +-86pp); 4 other rows not decided
  *   binder-kcalloc: no row decided (5 rows)
  */

@@ -186,14 +186,14 @@ static void test_text_summary(void **state)
 	/* in 80 columns: cut after a "; ", else at a blank */
 	assert_non_null(strstr(out, "\nbaseline stock: 3 metrics, 3 comparisons, 3 tests\n"
 				    "binder-kcalloc: worse on oom_kills (6/6 against 0/6, p-adj 0.002);\n"
-				    "  equivalent on " SENDVEC " (a +0.5% change inside\n"
-				    "  the 2% margin); 1 row not decided\n"));
+				    "  equivalent on " SENDVEC " (+0.5% inside the 2%\n"
+				    "  margin, 0 outside its uncorrected 95% interval); 1 row not decided\n"));
 	/* the primary's block comes before the others, though run.json lists it last */
 	const char *primary = strstr(out, "\noom_kills\n"), *other = strstr(out, "\n" SENDVEC "\n");
 	assert_non_null(primary);
 	assert_non_null(other);
 	assert_true(primary < other);
-	assert_non_null(strstr(out, "equivalent (a +0.5% change inside the 2% margin)"));
+	assert_non_null(strstr(out, "equivalent (+0.5% inside the 2% margin, 0 outside its uncorrected 95% interval)"));
 	free(out);
 
 	/* JSON says it too */
@@ -202,21 +202,21 @@ static void test_text_summary(void **state)
 	size_t i, changed = 0;
 	assert_non_null(doc);
 	json_array_foreach(json_object_get(doc, "rows"), i, row) {
-		bool is = json_is_true(json_object_get(row, "equivalent_but_changed"));
-		assert_true(json_is_boolean(json_object_get(row, "equivalent_but_changed")));
+		bool is = json_is_true(json_object_get(row, "equivalent_excludes_zero"));
+		assert_true(json_is_boolean(json_object_get(row, "equivalent_excludes_zero")));
 		if (!is)
 			continue;
 		changed++;
 		assert_string_equal(json_string_value(json_object_get(row, "metric")), SENDVEC);
 		assert_string_equal(json_string_value(json_object_get(row, "verdict")), "equivalent");
 		assert_string_equal(json_string_value(json_object_get(row, "claim")),
-				    "equivalent (a +0.5% change inside the 2% margin)");
+				    "equivalent (+0.5% inside the 2% margin, 0 outside its uncorrected 95% interval)");
 		assert_true(json_number_value(json_object_get(row, "ci_lo")) > 0);
 	}
 	assert_int_equal(changed, 1);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(doc, "summary"), 0)),
 			    "binder-kcalloc: worse on oom_kills (6/6 against 0/6, p-adj 0.002); "
-			    "equivalent on " SENDVEC " (a +0.5% change inside the 2% margin); 1 row "
+			    "equivalent on " SENDVEC " (+0.5% inside the 2% margin, 0 outside its uncorrected 95% interval); 1 row "
 			    "not decided");
 	json_decref(doc);
 	free(out);
@@ -236,7 +236,7 @@ static void test_summary_primary_undecided(void **state)
 	assert_int_equal(json_array_size(json_object_get(doc, "summary")), 1);
 	assert_string_equal(json_string_value(json_array_get(json_object_get(doc, "summary"), 0)),
 			    "binder-kcalloc: not detected on oom_kills (could miss +-86.01pp); "
-			    "equivalent on " SENDVEC " (a +0.5% change inside the 2% margin); "
+			    "equivalent on " SENDVEC " (+0.5% inside the 2% margin, 0 outside its uncorrected 95% interval); "
 			    "1 other row not decided");
 	json_decref(doc);
 	free(out);
@@ -354,8 +354,8 @@ static void test_junit(void **state)
 				    "[+44.8,+100], p-adj 0.002\"/>\n"
 				    "      <system-out>worse; diff +100pp [+44.8,+100], p-adj 0.002"
 				    "</system-out>"));
-	assert_non_null(strstr(out, "<failure type=\"equivalent\" message=\"equivalent (a +0.5% "
-				    "change inside the 2% margin)"));
+	assert_non_null(strstr(out, "<failure type=\"equivalent\" message=\"equivalent (+0.5% "
+				    "inside the 2% margin, 0 outside its uncorrected 95% interval)"));
 	/* the not-detected row has no failure */
 	const char *tput = strstr(out, "name=\"" TPUT "\">\n");
 	assert_non_null(tput);
