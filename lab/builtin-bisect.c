@@ -436,25 +436,41 @@ static int run_rounds(const struct bisect *b, const char *run, const char *conf,
 	return rc;
 }
 
-/* LABEL's trials of RUN's first N rounds, as lab compare reads them. */
-static int read_trials(const struct bisect *b, const char *run, const char *label, size_t n,
-		       struct bisect_trials *t, struct strbuf *err)
+/* The trials of RUN's first N rounds of each of the N_GROUPS groups LABELS
+ * into T, as lab compare reads them: one load of the folder for them all. */
+static int read_trials(const struct bisect *b, const char *run, size_t n, const char *const *labels,
+		       struct bisect_trials *t, size_t n_groups, struct strbuf *err)
 {
 	struct run_data rd = { .quiet = true };
-	const char *unit = NULL;
-	memset(t, 0, sizeof(*t));
 	if (run_data_add(&rd, run, err) < 0) {
 		run_data_free(&rd);
 		return -1;
 	}
 	run_data_keep_rounds(&rd, (unsigned)n);
-	t->values = run_data_values(&rd, b->metric, label, &t->n, &t->n_other, &unit);
-	snprintf(t->unit, sizeof(t->unit), "%s", unit ? unit : "");
-	for (size_t i = 0; i < rd.n; i++)
-		if (!strcmp(rd.trials[i].label, label) && rd.trials[i].outcome &&
-		    !strcmp(rd.trials[i].outcome, vm_outcome_name(VM_BOOT_FAILURE)))
-			t->boot_failures++;
+	for (size_t g = 0; g < n_groups; g++) {
+		const char *unit = NULL;
+		memset(&t[g], 0, sizeof(t[g]));
+		t[g].values = run_data_values(&rd, b->metric, labels[g], &t[g].n, &t[g].n_other, &unit);
+		snprintf(t[g].unit, sizeof(t[g].unit), "%s", unit ? unit : "");
+		for (size_t i = 0; i < rd.n; i++)
+			if (!strcmp(rd.trials[i].label, labels[g]) && rd.trials[i].outcome &&
+			    !strcmp(rd.trials[i].outcome, vm_outcome_name(VM_BOOT_FAILURE)))
+				t[g].boot_failures++;
+	}
 	run_data_free(&rd);
+	return 0;
+}
+
+/* good's and bad's trials of the endpoint run's first N rounds. */
+static int read_endpoints(const struct bisect *b, size_t n, struct bisect_trials *good,
+			  struct bisect_trials *bad, struct strbuf *err)
+{
+	static const char *const labels[] = { "good", "bad" };
+	struct bisect_trials t[2];
+	if (read_trials(b, b->endpoints, n, labels, t, 2, err) < 0)
+		return -1;
+	*good = t[0];
+	*bad = t[1];
 	return 0;
 }
 
@@ -481,10 +497,7 @@ static int source_endpoints(void *ctx, size_t n, struct bisect_trials *good, str
 		free(out);
 		free(conf);
 	}
-	if (read_trials(b, b->endpoints, "good", n, good, err) < 0 ||
-	    read_trials(b, b->endpoints, "bad", n, bad, err) < 0)
-		return -1;
-	return 0;
+	return read_endpoints(b, n, good, bad, err);
 }
 
 static void endpoint_look(void *ctx, const struct bisect_endpoint_look *l, bool final)
@@ -577,7 +590,8 @@ static int source_trials(void *ctx, size_t step, size_t i, size_t n, struct bise
 	struct step_names s;
 	step_names(b, step, i, &s);
 	char *out = xasprintf("%s/%s.out", b->dir, s.run_name);
-	int rc = run_rounds(b, s.run, s.conf, n, out), read = read_trials(b, s.run, s.variant, n, m, err);
+	const char *label = s.variant;
+	int rc = run_rounds(b, s.run, s.conf, n, out), read = read_trials(b, s.run, n, &label, m, 1, err);
 	/* a kernel that does not boot is the step's answer (a skip), whatever the run's status */
 	if (!(read == 0 && m->boot_failures) && rc != 0)
 		die("bisect: the run %s stopped (status %d): see above; lab bisect --resume %s goes on",
