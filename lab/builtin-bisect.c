@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis/compare/compare.h"
 #include "analysis/compare/compare_verdict.h"
@@ -404,16 +405,6 @@ static char *jobs_text(const struct bisect *b)
 	return xasprintf("%u", b->jobs ? b->jobs : 1);
 }
 
-static void print_table(const char *run, const char *metric, FILE *out)
-{
-	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
-	strlist_push(&runs, run);
-	strlist_push(&globs, metric);
-	compare_runs(&runs, NULL, &globs, "text", 1, false, out);
-	strlist_clear(&runs);
-	strlist_clear(&globs);
-}
-
 /* Brings RUN (a new one from CONF) to its first N rounds; lab run's status. */
 static int run_rounds(const struct bisect *b, const char *run, const char *conf, size_t n,
 		      const char *out)
@@ -472,6 +463,27 @@ static int read_endpoints(const struct bisect *b, size_t n, struct bisect_trials
 	*good = t[0];
 	*bad = t[1];
 	return 0;
+}
+
+/* The endpoint check's last look as it was judged: its table, at --alpha
+ * and that look's boundary. (lab compare of the endpoint folder judges the
+ * same trials as a run of one look at 0.05, which can say otherwise.) */
+static void print_endpoint_table(const struct bisect *b, const struct bisect_metric *m)
+{
+	struct bisect_trials good, bad;
+	struct compare_table t;
+	struct strbuf err = STRBUF_INIT;
+	if (read_endpoints(b, b->endpoint_rounds, &good, &bad, &err) < 0)
+		die("bisect: %s", err.buf);
+	if (bisect_endpoint_table(m, b->alpha, &good, &bad, &t) < 0)
+		die("bisect: the endpoint check's table could not be built");
+	printf("the endpoint check's last look: %zu round%s of good and bad (run endpoints)\n",
+	       b->endpoint_rounds, b->endpoint_rounds == 1 ? "" : "s");
+	compare_format_text(stdout, &t, isatty(fileno(stdout)) && !getenv("NO_COLOR"));
+	compare_table_free(&t);
+	bisect_trials_free(&good);
+	bisect_trials_free(&bad);
+	strbuf_release(&err);
 }
 
 static int source_endpoints(void *ctx, size_t n, struct bisect_trials *good, struct bisect_trials *bad,
@@ -681,12 +693,12 @@ static size_t index_of(const struct bisect *b, const char *commit)
 	die("bisect: %s: a step's commit %s is not a candidate", b->dir, commit ? commit : "(none)");
 }
 
-static int say_answer(struct bisect *b, const struct bisect_result *res)
+static int say_answer(struct bisect *b, const struct bisect_design *d, const struct bisect_result *res)
 {
 	const struct bisect_range *r = &res->range;
 	bool ended_before = json_object_get(b->meta, "result") != NULL;
 	if (res->end == BISECT_END_NO_DIFFERENCE) {
-		print_table(b->endpoints, b->metric, stdout);
+		print_endpoint_table(b, &d->metric);
 		printf("\ngood and bad do not differ on %s (bad against good: %s): nothing to bisect\n",
 		       b->metric, compare_verdict_word(res->endpoints.verdict));
 		printf("bisect: %s\n", b->dir);
@@ -765,7 +777,7 @@ static int bisect_run(struct bisect *b)
 	if (bisect_loop_run(&d, prior, n_prior, &src, &res, &err) < 0)
 		die("bisect: %s", err.buf);
 	free(prior);
-	int status = say_answer(b, &res);
+	int status = say_answer(b, &d, &res);
 	bisect_range_free(&res.range);
 	return status;
 }

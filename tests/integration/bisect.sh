@@ -180,4 +180,10 @@ check_text "the endpoint check ran at --alpha 0.0005" "$(cat "$SCRATCH/b2.err")"
 check_text "it says so" "$(cat "$SCRATCH/b2.out")" "good and bad do not differ on $METRIC"
 # the table's own line: the metric is in the sentence above too
 check_text "with the table" "$(cat "$SCRATCH/b2.out")" "^baseline good: 1 metrics"
+# the table the check judged, not lab compare's of the folder (one look at
+# 0.05): its level is --alpha's, and its row's verdict the sentence's
+check_text "the table is at --alpha 0.0005" "$(cat "$SCRATCH/b2.out")" "p-adj < 0.0005 in the metric's direction"
+verdict=$(sed -n 's/.*(bad against good: \(.*\)): nothing to bisect$/\1/p' "$SCRATCH/b2.out")
+check "the table's row of bad says the sentence's verdict ($verdict)" \
+	sh -c "[ -n '$verdict' ] && grep -q '^  bad  .*  $verdict' '$SCRATCH/b2.out'"
 check "no step ran" sh -c "! ls -d '$SCRATCH'/b2/step-* 2>/dev/null"
