@@ -73,8 +73,8 @@ struct bisect {
 	json_t *meta;		/* bisect.json */
 	const char *repo, *metric, *exp_name;
 	size_t max_trials;
-	unsigned skips, jobs, max_steps;
-	double alpha, step_alpha;
+	unsigned skips, jobs;
+	double alpha;
 	struct strlist commits, subjects;	/* the candidates, oldest first */
 	char *good, *bad;	/* commit ids */
 	char *endpoints;	/* the endpoint run's folder */
@@ -363,21 +363,22 @@ static void setup_resume(struct bisect *b, const char *folder)
 
 /* ---- before anything boots: the budget and whether a step can decide ---- */
 
-static void say_design(struct bisect *b)
+static void say_design(const struct bisect *b)
 {
-	b->max_steps = bisect_max_steps(b->commits.n, b->skips);
-	b->step_alpha = bisect_step_alpha(b->alpha, b->max_steps);
+	/* bisect_loop_run takes the same K and alpha_s */
+	unsigned max_steps = bisect_max_steps(b->commits.n, b->skips);
+	double step_alpha = bisect_step_alpha(b->alpha, max_steps);
 	note("bisect %s: %zu candidate commit%s after good %.12s up to bad %.12s", b->dir, b->commits.n,
 	     b->commits.n == 1 ? "" : "s", b->good, b->bad);
 	note("budget: K = %u steps at most (ceil(log2 %zu) = %u halvings + %u skips), each step's "
 	     "tests at alpha/K = %.4g/%u = %.4g, so a wrong first bad commit at most %.4g of the time",
-	     b->max_steps, b->commits.n, b->max_steps ? b->max_steps - b->skips : 0, b->skips,
-	     b->alpha, b->max_steps ? b->max_steps : 1, b->step_alpha, b->alpha);
+	     max_steps, b->commits.n, max_steps ? max_steps - b->skips : 0, b->skips, b->alpha,
+	     max_steps ? max_steps : 1, step_alpha, b->alpha);
 	struct compare_options o;
 	compare_options_default(&o);
 	bool parametric = json_is_true(json_object_get(b->meta, "parametric"));
 	struct stats_design d = { .n = b->max_trials, .rows = 1, .parametric = parametric,
-				  .alpha = b->step_alpha, .seq_first = SEQUENTIAL_FIRST_LOOK,
+				  .alpha = step_alpha, .seq_first = SEQUENTIAL_FIRST_LOOK,
 				  .min_trials = o.min_trials, .perm = o.perm };
 	struct stats_design_answer a;
 	bool can = stats_design_check(&d, &a);
@@ -389,10 +390,10 @@ static void say_design(struct bisect *b)
 		if (a.smallest_n)
 			warning("bisect: at %zu trials a step no step can decide at %.3g: every commit "
 				"would be skipped; --max-trials %zu could, or a parametric metric "
-				"(the experiment's parametric = %s)", b->max_trials, b->step_alpha,
+				"(the experiment's parametric = %s)", b->max_trials, step_alpha,
 				a.smallest_n, b->metric);
 		else
-			warning("bisect: no step can decide at %.3g with %s", b->step_alpha,
+			warning("bisect: no step can decide at %.3g with %s", step_alpha,
 				parametric ? "these trials" : "permutation tests: make the metric "
 				"parametric (parametric = M)");
 	}
