@@ -16,10 +16,10 @@ void bisect_trials_free(struct bisect_trials *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* The row of VAR against BASE on M, with OPTS' alpha, design and primary. */
-static int row_of(const struct bisect_metric *m, const char *base_label, const struct bisect_trials *base,
-		  const char *var_label, const struct bisect_trials *var, const struct compare_options *o,
-		  struct compare_row *row)
+/* The table of VAR against BASE on M, with O's alpha, design and primary. */
+static int table_of(const struct bisect_metric *m, const char *base_label, const struct bisect_trials *base,
+		    const char *var_label, const struct bisect_trials *var, const struct compare_options *o,
+		    struct compare_table *t)
 {
 	struct compare_group g[2] = {
 		{ .label = base_label, .values = base->values, .n = base->n, .n_other = base->n_other },
@@ -28,11 +28,21 @@ static int row_of(const struct bisect_metric *m, const char *base_label, const s
 	struct compare_metric metric = { .groups = g, .n_groups = 2, .parametric = m->parametric,
 					 .margin = m->margin };
 	metric_catalog_resolve(m->name, *base->unit ? base->unit : var->unit, &metric.def);
-	struct compare_table t;
-	if (compare_table_build(&metric, 1, o, &t) != 0 || t.n_rows != 1) {
-		compare_table_free(&t);
+	if (compare_table_build(&metric, 1, o, t) != 0 || t->n_rows != 1) {
+		compare_table_free(t);
 		return -1;
 	}
+	return 0;
+}
+
+/* The row of VAR against BASE on M, with O's alpha, design and primary. */
+static int row_of(const struct bisect_metric *m, const char *base_label, const struct bisect_trials *base,
+		  const char *var_label, const struct bisect_trials *var, const struct compare_options *o,
+		  struct compare_row *row)
+{
+	struct compare_table t;
+	if (table_of(m, base_label, base, var_label, var, o, &t) < 0)
+		return -1;
 	*row = t.rows[0];
 	row->var.variant = row->base.variant = NULL;	/* the table's */
 	row->why = NULL;
@@ -40,8 +50,8 @@ static int row_of(const struct bisect_metric *m, const char *base_label, const s
 	return 0;
 }
 
-int bisect_judge_endpoints(const struct bisect_metric *m, double alpha, const struct bisect_trials *good,
-			   const struct bisect_trials *bad, struct bisect_endpoint_look *look)
+int bisect_endpoint_table(const struct bisect_metric *m, double alpha, const struct bisect_trials *good,
+			  const struct bisect_trials *bad, struct compare_table *t)
 {
 	struct compare_options o;
 	compare_options_default(&o);
@@ -50,16 +60,24 @@ int bisect_judge_endpoints(const struct bisect_metric *m, double alpha, const st
 	o.seq_max = m->max_trials > SEQUENTIAL_FIRST_LOOK ? m->max_trials : 0;
 	o.primary = m->name;
 	o.perm.seed = 1;
-	struct compare_row row;
+	return table_of(m, "good", good, "bad", bad, &o, t);
+}
+
+int bisect_judge_endpoints(const struct bisect_metric *m, double alpha, const struct bisect_trials *good,
+			   const struct bisect_trials *bad, struct bisect_endpoint_look *look)
+{
+	struct compare_table t;
 	memset(look, 0, sizeof(*look));
-	if (row_of(m, "good", good, "bad", bad, &o, &row) < 0)
+	if (bisect_endpoint_table(m, alpha, good, bad, &t) < 0)
 		return -1;
+	const struct compare_row *row = &t.rows[0];
 	look->n = good->n < bad->n ? good->n : bad->n;
-	look->verdict = row.verdict;
-	look->decided = compare_verdict_decided(row.verdict);
-	look->differs = compare_verdict_info(row.verdict)->significant && row.direction != 0;
-	look->bad_dir = row.direction;
-	look->p = row.p;
+	look->verdict = row->verdict;
+	look->decided = compare_verdict_decided(row->verdict);
+	look->differs = compare_verdict_info(row->verdict)->significant && row->direction != 0;
+	look->bad_dir = row->direction;
+	look->p = row->p;
+	compare_table_free(&t);
 	return 0;
 }
 

@@ -46,6 +46,10 @@ struct bisect_endpoint_look {
 };
 int bisect_judge_endpoints(const struct bisect_metric *m, double alpha, const struct bisect_trials *good,
 			   const struct bisect_trials *bad, struct bisect_endpoint_look *look);
+/* The table that look judges (its alpha, its look's boundary), to show it;
+ * 0, or -1 when it cannot be built. compare_table_free() it. */
+int bisect_endpoint_table(const struct bisect_metric *m, double alpha, const struct bisect_trials *good,
+			  const struct bisect_trials *bad, struct compare_table *t);
 
 /* One look of a step: the midpoint's trials M against GOOD's and BAD's,
  * each test at the look's O'Brien-Fleming boundary at STEP_ALPHA. */

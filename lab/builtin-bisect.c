@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis/compare/compare.h"
 #include "analysis/compare/compare_verdict.h"
@@ -72,8 +73,8 @@ struct bisect {
 	json_t *meta;		/* bisect.json */
 	const char *repo, *metric, *exp_name;
 	size_t max_trials;
-	unsigned skips, jobs, max_steps;
-	double alpha, step_alpha;
+	unsigned skips, jobs;
+	double alpha;
 	struct strlist commits, subjects;	/* the candidates, oldest first */
 	char *good, *bad;	/* commit ids */
 	char *endpoints;	/* the endpoint run's folder */
@@ -362,21 +363,22 @@ static void setup_resume(struct bisect *b, const char *folder)
 
 /* ---- before anything boots: the budget and whether a step can decide ---- */
 
-static void say_design(struct bisect *b)
+static void say_design(const struct bisect *b)
 {
-	b->max_steps = bisect_max_steps(b->commits.n, b->skips);
-	b->step_alpha = bisect_step_alpha(b->alpha, b->max_steps);
+	/* bisect_loop_run takes the same K and alpha_s */
+	unsigned max_steps = bisect_max_steps(b->commits.n, b->skips);
+	double step_alpha = bisect_step_alpha(b->alpha, max_steps);
 	note("bisect %s: %zu candidate commit%s after good %.12s up to bad %.12s", b->dir, b->commits.n,
 	     b->commits.n == 1 ? "" : "s", b->good, b->bad);
 	note("budget: K = %u steps at most (ceil(log2 %zu) = %u halvings + %u skips), each step's "
 	     "tests at alpha/K = %.4g/%u = %.4g, so a wrong first bad commit at most %.4g of the time",
-	     b->max_steps, b->commits.n, b->max_steps ? b->max_steps - b->skips : 0, b->skips,
-	     b->alpha, b->max_steps ? b->max_steps : 1, b->step_alpha, b->alpha);
+	     max_steps, b->commits.n, max_steps ? max_steps - b->skips : 0, b->skips, b->alpha,
+	     max_steps ? max_steps : 1, step_alpha, b->alpha);
 	struct compare_options o;
 	compare_options_default(&o);
 	bool parametric = json_is_true(json_object_get(b->meta, "parametric"));
 	struct stats_design d = { .n = b->max_trials, .rows = 1, .parametric = parametric,
-				  .alpha = b->step_alpha, .seq_first = SEQUENTIAL_FIRST_LOOK,
+				  .alpha = step_alpha, .seq_first = SEQUENTIAL_FIRST_LOOK,
 				  .min_trials = o.min_trials, .perm = o.perm };
 	struct stats_design_answer a;
 	bool can = stats_design_check(&d, &a);
@@ -388,10 +390,10 @@ static void say_design(struct bisect *b)
 		if (a.smallest_n)
 			warning("bisect: at %zu trials a step no step can decide at %.3g: every commit "
 				"would be skipped; --max-trials %zu could, or a parametric metric "
-				"(the experiment's parametric = %s)", b->max_trials, b->step_alpha,
+				"(the experiment's parametric = %s)", b->max_trials, step_alpha,
 				a.smallest_n, b->metric);
 		else
-			warning("bisect: no step can decide at %.3g with %s", b->step_alpha,
+			warning("bisect: no step can decide at %.3g with %s", step_alpha,
 				parametric ? "these trials" : "permutation tests: make the metric "
 				"parametric (parametric = M)");
 	}
@@ -402,16 +404,6 @@ static void say_design(struct bisect *b)
 static char *jobs_text(const struct bisect *b)
 {
 	return xasprintf("%u", b->jobs ? b->jobs : 1);
-}
-
-static void print_table(const char *run, const char *metric, FILE *out)
-{
-	struct strlist runs = STRLIST_INIT, globs = STRLIST_INIT;
-	strlist_push(&runs, run);
-	strlist_push(&globs, metric);
-	compare_runs(&runs, NULL, &globs, "text", 1, false, 0, out);
-	strlist_clear(&runs);
-	strlist_clear(&globs);
 }
 
 /* Brings RUN (a new one from CONF) to its first N rounds; lab run's status. */
@@ -436,26 +428,63 @@ static int run_rounds(const struct bisect *b, const char *run, const char *conf,
 	return rc;
 }
 
-/* LABEL's trials of RUN's first N rounds, as lab compare reads them. */
-static int read_trials(const struct bisect *b, const char *run, const char *label, size_t n,
-		       struct bisect_trials *t, struct strbuf *err)
+/* The trials of RUN's first N rounds of each of the N_GROUPS groups LABELS
+ * into T, as lab compare reads them: one load of the folder for them all. */
+static int read_trials(const struct bisect *b, const char *run, size_t n, const char *const *labels,
+		       struct bisect_trials *t, size_t n_groups, struct strbuf *err)
 {
 	struct run_data rd = { .quiet = true };
-	const char *unit = NULL;
-	memset(t, 0, sizeof(*t));
 	if (run_data_add(&rd, run, err) < 0) {
 		run_data_free(&rd);
 		return -1;
 	}
 	run_data_keep_rounds(&rd, (unsigned)n);
-	t->values = run_data_values(&rd, b->metric, label, &t->n, &t->n_other, &unit);
-	snprintf(t->unit, sizeof(t->unit), "%s", unit ? unit : "");
-	for (size_t i = 0; i < rd.n; i++)
-		if (!strcmp(rd.trials[i].label, label) && rd.trials[i].outcome &&
-		    !strcmp(rd.trials[i].outcome, vm_outcome_name(VM_BOOT_FAILURE)))
-			t->boot_failures++;
+	for (size_t g = 0; g < n_groups; g++) {
+		const char *unit = NULL;
+		memset(&t[g], 0, sizeof(t[g]));
+		t[g].values = run_data_values(&rd, b->metric, labels[g], &t[g].n, &t[g].n_other, &unit);
+		snprintf(t[g].unit, sizeof(t[g].unit), "%s", unit ? unit : "");
+		for (size_t i = 0; i < rd.n; i++)
+			if (!strcmp(rd.trials[i].label, labels[g]) && rd.trials[i].outcome &&
+			    !strcmp(rd.trials[i].outcome, vm_outcome_name(VM_BOOT_FAILURE)))
+				t[g].boot_failures++;
+	}
 	run_data_free(&rd);
 	return 0;
+}
+
+/* good's and bad's trials of the endpoint run's first N rounds. */
+static int read_endpoints(const struct bisect *b, size_t n, struct bisect_trials *good,
+			  struct bisect_trials *bad, struct strbuf *err)
+{
+	static const char *const labels[] = { "good", "bad" };
+	struct bisect_trials t[2];
+	if (read_trials(b, b->endpoints, n, labels, t, 2, err) < 0)
+		return -1;
+	*good = t[0];
+	*bad = t[1];
+	return 0;
+}
+
+/* The endpoint check's last look as it was judged: its table, at --alpha
+ * and that look's boundary. (lab compare of the endpoint folder judges the
+ * same trials as a run of one look at 0.05, which can say otherwise.) */
+static void print_endpoint_table(const struct bisect *b, const struct bisect_metric *m)
+{
+	struct bisect_trials good, bad;
+	struct compare_table t;
+	struct strbuf err = STRBUF_INIT;
+	if (read_endpoints(b, b->endpoint_rounds, &good, &bad, &err) < 0)
+		die("bisect: %s", err.buf);
+	if (bisect_endpoint_table(m, b->alpha, &good, &bad, &t) < 0)
+		die("bisect: the endpoint check's table could not be built");
+	printf("the endpoint check's last look: %zu round%s of good and bad (run endpoints)\n",
+	       b->endpoint_rounds, b->endpoint_rounds == 1 ? "" : "s");
+	compare_format_text(stdout, &t, isatty(fileno(stdout)) && !getenv("NO_COLOR"));
+	compare_table_free(&t);
+	bisect_trials_free(&good);
+	bisect_trials_free(&bad);
+	strbuf_release(&err);
 }
 
 static int source_endpoints(void *ctx, size_t n, struct bisect_trials *good, struct bisect_trials *bad,
@@ -481,10 +510,7 @@ static int source_endpoints(void *ctx, size_t n, struct bisect_trials *good, str
 		free(out);
 		free(conf);
 	}
-	if (read_trials(b, b->endpoints, "good", n, good, err) < 0 ||
-	    read_trials(b, b->endpoints, "bad", n, bad, err) < 0)
-		return -1;
-	return 0;
+	return read_endpoints(b, n, good, bad, err);
 }
 
 static void endpoint_look(void *ctx, const struct bisect_endpoint_look *l, bool final)
@@ -577,7 +603,8 @@ static int source_trials(void *ctx, size_t step, size_t i, size_t n, struct bise
 	struct step_names s;
 	step_names(b, step, i, &s);
 	char *out = xasprintf("%s/%s.out", b->dir, s.run_name);
-	int rc = run_rounds(b, s.run, s.conf, n, out), read = read_trials(b, s.run, s.variant, n, m, err);
+	const char *label = s.variant;
+	int rc = run_rounds(b, s.run, s.conf, n, out), read = read_trials(b, s.run, n, &label, m, 1, err);
 	/* a kernel that does not boot is the step's answer (a skip), whatever the run's status */
 	if (!(read == 0 && m->boot_failures) && rc != 0)
 		die("bisect: the run %s stopped (status %d): see above; lab bisect --resume %s goes on",
@@ -667,12 +694,12 @@ static size_t index_of(const struct bisect *b, const char *commit)
 	die("bisect: %s: a step's commit %s is not a candidate", b->dir, commit ? commit : "(none)");
 }
 
-static int say_answer(struct bisect *b, const struct bisect_result *res)
+static int say_answer(struct bisect *b, const struct bisect_design *d, const struct bisect_result *res)
 {
 	const struct bisect_range *r = &res->range;
 	bool ended_before = json_object_get(b->meta, "result") != NULL;
 	if (res->end == BISECT_END_NO_DIFFERENCE) {
-		print_table(b->endpoints, b->metric, stdout);
+		print_endpoint_table(b, &d->metric);
 		printf("\ngood and bad do not differ on %s (bad against good: %s): nothing to bisect\n",
 		       b->metric, compare_verdict_word(res->endpoints.verdict));
 		printf("bisect: %s\n", b->dir);
@@ -751,7 +778,7 @@ static int bisect_run(struct bisect *b)
 	if (bisect_loop_run(&d, prior, n_prior, &src, &res, &err) < 0)
 		die("bisect: %s", err.buf);
 	free(prior);
-	int status = say_answer(b, &res);
+	int status = say_answer(b, &d, &res);
 	bisect_range_free(&res.range);
 	return status;
 }
