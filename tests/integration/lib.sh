@@ -41,6 +41,14 @@ metric_of() {
 		2> "$SCRATCH/jq.err" || fail "$2 is absent from $1 ($(head -c 300 "$SCRATCH/jq.err"))"
 }
 
+# usage_status [$LAB] COMMAND...: the status lab exits with on bad input to
+# COMMAND: 2, but lab boot's is 254 (its own statuses are its guest
+# command's, and git bisect run aborts on 254: lab boot --help)
+usage_status() {
+	[ "$1" = "$LAB" ] && shift
+	if [ "$1" = boot ]; then echo 254; else echo 2; fi
+}
+
 # qemus_in DIR: how many QEMUs (of any arch) run in a folder under DIR (a
 # trial's QEMU runs in its trial folder); by process name and cwd, as a
 # pattern on command lines would match the shell that asks
