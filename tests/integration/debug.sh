@@ -58,16 +58,10 @@ check "the splat names vfree under binder_alloc_deferred_release" \
 	sh -c "jq -r '.kernel_complaints[]? | .frames[]?' '$FB'/kvfree-under-lock+debug/*/trial.json | grep -q binder_alloc_deferred_release"
 "$LAB" boot kvfree-under-lock+debug --perf -o "$SCRATCH/plain-path" -- 'binder-mmap --opens 20' > /dev/null ||
 	fail "lab boot kvfree-under-lock+debug without injection"
-# metric NAME: its value in the plain-path trial; absent (no trace, no
-# parse) is a failure naming the metric and the trial, never a 0
-metric() {
-	jq -e --arg m "$1" '[.metrics[] | select(.name == $m) | .value][0] // error("absent")' \
-		"$SCRATCH/plain-path/trial.json" 2> "$SCRATCH/jq.err" ||
-		fail "$1 is absent from $SCRATCH/plain-path/trial.json ($(head -c 300 "$SCRATCH/jq.err"))"
-}
-failed=$(metric binder_page_array_order3_failed)
-mapped=$(metric binder-mmap.mmap_ok)
-flagged=$(metric kernel_warnings.kind=sleep-in-atomic)
+# absent (no trace, no parse) fails naming the metric and the trial (lib.sh)
+failed=$(metric_of "$SCRATCH/plain-path/trial.json" binder_page_array_order3_failed)
+mapped=$(metric_of "$SCRATCH/plain-path/trial.json" binder-mmap.mmap_ok)
+flagged=$(metric_of "$SCRATCH/plain-path/trial.json" kernel_warnings.kind=sleep-in-atomic)
 check "without injection every page array came from kmalloc ($failed fell back, $mapped of 20 mapped)" \
 	[ "$failed" -eq 0 -a "$mapped" -eq 20 ]
 check "and the same debug kernel flags nothing ($flagged)" [ "$flagged" -eq 0 ]

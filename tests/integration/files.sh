@@ -86,9 +86,7 @@ bad() {
 	msg=$("$LAB" "$@" 2>&1)
 	status=$?
 	set -e
-	# bad input is exit 2; lab boot's is 254, which git bisect run aborts on
-	want=2
-	[ "$1" = boot ] && want=254
+	want=$(usage_status "$@")
 	check "$what: exit $want (got $status)" [ "$status" -eq $want ]
 	check_text "$what: the message" "$msg" "$pattern"
 	check "$what: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]

@@ -59,8 +59,7 @@ check "kcalloc's mmaps are worse, decided at 4 a side (the primary)" [ "$(row bi
 sum() {
 	total=0
 	for f in "$RUN"/$2/*/trial.json; do
-		v=$(jq -e --arg m "$1" '[.metrics[] | select(.name == $m) | .value][0] // error("absent")' "$f" \
-			2> "$SCRATCH/jq.err") || fail "$1 is absent from $f ($(head -c 300 "$SCRATCH/jq.err"))"
+		v=$(metric_of "$f" "$1") || exit 1
 		total=$(awk -v a="$total" -v b="$v" 'BEGIN { print a + b }')
 	done
 	echo "$total"
@@ -69,7 +68,7 @@ enomem=$(sum binder-mmap.mmap_enomem binder-kcalloc)
 check "kcalloc's mmaps failed with ENOMEM ($enomem)" [ "$enomem" -gt 0 ]
 # every trial counted the failures it was given; stock fell back to vmalloc
 for t in "$RUN"/*/*/trial.json; do
-	injected=$(jq '[.metrics[] | select(.name == "fail_page_alloc_injected") | .value][0]' "$t")
+	injected=$(metric_of "$t" fail_page_alloc_injected)
 	check "$(basename "$(dirname "$(dirname "$t")")")/$(basename "$(dirname "$t")"): failures injected ($injected)" \
 		[ "$injected" -gt 0 ]
 	check "the settings are in its environment" \
@@ -105,7 +104,7 @@ OPT="$SCRATCH/opt-run"
 check "run.json keeps the option as given" \
 	[ "$(jq -r '.fault_options.fail_page_alloc' "$OPT/run.json")" = "probability 100, min-order 3" ]
 check "and the injection it armed" [ "$(jq '.fault_injection.fail_page_alloc.probability' "$OPT/run.json")" = 100 ]
-injected=$(jq '[.metrics[] | select(.name == "fail_page_alloc_injected") | .value][0]' "$OPT/binder-kcalloc/000/trial.json")
+injected=$(metric_of "$OPT/binder-kcalloc/000/trial.json" fail_page_alloc_injected)
 check "the trial's failures were injected ($injected)" [ "$injected" -gt 0 ]
 set +e
 "$LAB" run --resume "$OPT" --failslab 'probability 5' > /dev/null 2>&1
@@ -117,7 +116,7 @@ rm -f "$OPT/stock/000/trial.json"
 "$LAB" run --resume "$OPT" > /dev/null 2> "$SCRATCH/resume.err" || fail "lab run --resume: $(tail -3 "$SCRATCH/resume.err")"
 check "the resumed trial ran with the option's injection" \
 	[ "$(jq '.environment.fault_injection.fail_page_alloc.probability' "$OPT/stock/000/trial.json")" = 100 ]
-injected=$(jq '[.metrics[] | select(.name == "fail_page_alloc_injected") | .value][0]' "$OPT/stock/000/trial.json")
+injected=$(metric_of "$OPT/stock/000/trial.json" fail_page_alloc_injected)
 check "and failures were injected in it ($injected)" [ "$injected" -gt 0 ]
 
 # --- only the workload's tasks fail: the agent and a process outside the command do not

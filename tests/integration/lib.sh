@@ -31,6 +31,24 @@ check_text() {
 	fi
 }
 
+# metric_of TRIAL.JSON NAME: the metric's value in that trial.json. Absent
+# (no trace, no parse, no file) fails the test naming the metric, the file
+# and jq's error, never reads as 0. Call it as x=$(metric_of ...), so that
+# set -e stops the script when it fails (inside a command's arguments its
+# failure would be lost).
+metric_of() {
+	jq -e --arg m "$2" '[.metrics[] | select(.name == $m) | .value][0] // error("absent")' "$1" \
+		2> "$SCRATCH/jq.err" || fail "$2 is absent from $1 ($(head -c 300 "$SCRATCH/jq.err"))"
+}
+
+# usage_status [$LAB] COMMAND...: the status lab exits with on bad input to
+# COMMAND: 2, but lab boot's is 254 (its own statuses are its guest
+# command's, and git bisect run aborts on 254: lab boot --help)
+usage_status() {
+	[ "$1" = "$LAB" ] && shift
+	if [ "$1" = boot ]; then echo 254; else echo 2; fi
+}
+
 # qemus_in DIR: how many QEMUs (of any arch) run in a folder under DIR (a
 # trial's QEMU runs in its trial folder); by process name and cwd, as a
 # pattern on command lines would match the shell that asks

@@ -177,15 +177,27 @@ same_as_shards() {
 	[ "$n" -gt 0 ] || echo "the shards have no trial"
 }
 
-# wait_jobs: until no job of this cluster is queued or running but those
-# waiting on a failed one (at most 900 s: a job may wait on a kernel build)
+# wait_jobs WHAT: until no job of this cluster is queued or running but those
+# waiting on a failed one (at most 900 s: a job may wait on a kernel build);
+# prints how long WHAT took
 wait_jobs() {
 	i=0
+	waited_from=$(date +%s)
 	while squeue --noheader --me --format='%i %T %r' | grep -qv DependencyNeverSatisfied; do
 		[ $i -lt 900 ] || fail "the jobs did not end in 900 s: $(squeue --me)"
 		sleep 2
 		i=$((i + 2))
 	done
+	echo "$1: $(( $(date +%s) - waited_from )) s"
+}
+
+# wait_sequential RUN WHAT: wait_jobs for a sequential run, then its looks
+# and lab results shown, and no job left
+wait_sequential() {
+	wait_jobs "$2"
+	jq -c .sequential "$1.slurm/slurm.json"
+	"$LAB" results "$1" 2>&1 | sed -n '1,12p'
+	check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
 }
 
 # --- bad combinations are refused before anything is submitted
@@ -237,9 +249,7 @@ check "both shards have the run's clock" \
 cp "$RUN.slurm/shard-2/run.json" "$SCRATCH/shard2.json"
 echo '{"broken":' > "$RUN.slurm/shard-2/run.json"
 scontrol update PartitionName=debug State=UP
-start=$(date +%s)
-wait_jobs
-echo "first submission: $(( $(date +%s) - start )) s"
+wait_jobs "first submission"
 
 ARRAY=$(jq -r '.submissions[0].shards' "$RUN.slurm/slurm.json")
 "$LAB" results "$RUN" > "$SCRATCH/progress.out" 2> "$SCRATCH/progress.err" || fail "lab results on the Slurm run"
@@ -263,9 +273,7 @@ cat "$SCRATCH/resume.err"
 check_text "the merge that could never start was cancelled" "$(cat "$SCRATCH/resume.err")" "cancelled job"
 check "the resubmitted array has shard 2 alone" \
 	[ "$(jq -c '.submissions[1].tasks' "$RUN.slurm/slurm.json")" = "[2]" ]
-start=$(date +%s)
-wait_jobs
-echo "second submission: $(( $(date +%s) - start )) s"
+wait_jobs "second submission"
 check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
 
 # --- the merged run against the design
@@ -314,12 +322,7 @@ cat "$SCRATCH/seq.err"
 check "the first jobs run to the first look (round 3)" \
 	[ "$(jq '.submissions[0].rounds' "$SEQ.slurm/slurm.json")" -eq 3 ]
 check "a decision job follows them" [ "$(jq -r '.submissions[0].decide' "$SEQ.slurm/slurm.json")" != null ]
-start=$(date +%s)
-wait_jobs
-echo "sequential run: $(( $(date +%s) - start )) s"
-jq -c .sequential "$SEQ.slurm/slurm.json"
-"$LAB" results "$SEQ" 2>&1 | sed -n '1,12p'
-check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
+wait_sequential "$SEQ" "sequential run"
 check_log "$SEQ.slurm/logs/merge-$(jq -r '.submissions[-1].merge' "$SEQ.slurm/slurm.json").log" \
 	"the merge job merged the sequential run" test -s "$SEQ/run.json"
 last=$(jq '.sequential.looks[-1].round' "$SEQ.slurm/slurm.json")
@@ -372,12 +375,7 @@ DEC="$SCRATCH/decided"
 "$LAB" run -x "$SCRATCH/tight.conf" --until-decided --max-trials 4 --slurm --slurm-shards 2 -o "$DEC" \
 	> "$SCRATCH/dec.out" 2> "$SCRATCH/dec.err" || fail "lab run --slurm --until-decided (tight): $(cat "$SCRATCH/dec.err")"
 cat "$SCRATCH/dec.err"
-start=$(date +%s)
-wait_jobs
-echo "sequential run (tight figures): $(( $(date +%s) - start )) s"
-jq -c .sequential "$DEC.slurm/slurm.json"
-"$LAB" results "$DEC" 2>&1 | sed -n '1,12p'
-check "no job is left in the queue" [ -z "$(squeue --noheader --me)" ]
+wait_sequential "$DEC" "sequential run (tight figures)"
 looks=$(jq -c '[.sequential.looks[] | [.round, .decided, .rows, .then]]' "$DEC.slurm/slurm.json")
 check "one look, after round 3, decided its row and stopped the run ($looks)" \
 	[ "$looks" = '[[3,1,1,"stop: decided"]]' ]

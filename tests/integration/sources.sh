@@ -34,8 +34,7 @@ refused() {
 	status=$?
 	set -e
 	echo "$msg"
-	want=2
-	[ "$2" = boot ] && want=254
+	want=$(usage_status "$@")
 	check "$what: exit $want" [ "$status" -eq $want ]
 	check "$what: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
 	check_text "$what: the message" "$msg" "$pattern"
