@@ -1,226 +1,20 @@
-/* Experiments: parsing and validation. */
+/* Experiments: parsing and validation (their keys: experiment-keys.c). */
 #include "analysis/metrics/metric_catalog.h"
 #include "experiment.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare/compare.h"
 #include "glob.h"
 #include "kvfile.h"
 #include "common/paths.h"
 #include "common/proto/workload-line.h"
 #include "perf-events.h"
 #include "variant.h"
-
-#define MAX_TRIALS 1000
-
-static void split_words(const char *value, struct strlist *out)
-{
-	char *copy = xstrdup(value), *save = NULL;
-	for (char *w = strtok_r(copy, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save))
-		strlist_push(out, w);
-	free(copy);
-}
-
-static const char *set_perf_events(struct experiment *e, const char *value)
-{
-	strlist_clear(&e->perf_events);
-	if (!strcmp(value, "none"))
-		return NULL;
-	if (!strcmp(value, "default")) {
-		perf_default_events(&e->perf_events);
-		return NULL;
-	}
-	/* A list separated by ';' since filters may hold commas. */
-	char *copy = xstrdup(value), *save = NULL;
-	for (char *spec = strtok_r(copy, ";", &save); spec; spec = strtok_r(NULL, ";", &save)) {
-		char *t = trim(spec);
-		if (!*t)
-			continue;
-		if (perf_event_check(t)) {
-			free(copy);
-			return "wants default, none, or events separated by ';' such as "
-			       "oom:mark_victim; kmem:mm_page_alloc if order > 0";
-		}
-		strlist_push(&e->perf_events, t);
-	}
-	free(copy);
-	return NULL;
-}
-
-/* `equivalence = M` and `equivalence.GLOB = M` (at LINE); the default is
- * kept last, since the first glob that matches a metric wins. */
-static const char *set_margin(struct experiment *e, const char *glob, const char *v, int line)
-{
-	struct compare_margin m;
-
-	if (compare_margin_parse(v, &m) != 0)
-		return "wants a margin: a percentage of the baseline such as 2%, or a number in "
-		       "the metric's unit (pp for shares) such as 0.5 or 10pp";
-	if (!*glob)
-		return "wants a metric name or glob after 'equivalence.'";
-	size_t n = e->margin_globs.n;
-	e->margin_lines = xrealloc(e->margin_lines, (n + 1) * sizeof(int));
-	if (!strcmp(glob, "*") || !n || strcmp(e->margin_globs.items[n - 1], "*")) {
-		strlist_push(&e->margin_globs, glob);
-		strlist_push(&e->margins, v);
-		e->margin_lines[n] = line;
-		return NULL;
-	}
-	/* a default already given stays last */
-	char *last_glob = e->margin_globs.items[n - 1];
-	char *last = e->margins.items[n - 1];
-	e->margin_globs.items[n - 1] = xstrdup(glob);
-	e->margins.items[n - 1] = xstrdup(v);
-	strlist_push_owned(&e->margin_globs, last_glob);
-	strlist_push_owned(&e->margins, last);
-	e->margin_lines[n] = e->margin_lines[n - 1];
-	e->margin_lines[n - 1] = line;
-	return NULL;
-}
-
-/* `files = DIR`: an existing folder, made absolute. The reason is built in
- * a buffer of its own: the parse is one at a time, the message used at once. */
-static const char *add_files(struct experiment *e, const char *v, int line)
-{
-	static char why[PATH_MAX + 128];
-	char *path = v[0] == '/' ? xstrdup(v) : xasprintf("%s/%s", e->files_base, v);
-	char *real = realpath(path, NULL);
-	const char *bad = NULL;
-	if (!real || !is_dir(real)) {
-		snprintf(why, sizeof(why), "wants a folder: %s %s%s", path,
-			 real ? "is not a folder" : "does not exist",
-			 v[0] == '/' ? "" : " (relative to the experiment file's folder)");
-		bad = why;
-	} else if (strlist_has(&e->files, real)) {
-		snprintf(why, sizeof(why), "names %s a second time", real);
-		bad = why;
-	} else {
-		strlist_push(&e->files, real);
-		e->files_lines = xrealloc(e->files_lines, e->files.n * sizeof(int));
-		e->files_lines[e->files.n - 1] = line;
-	}
-	free(real);
-	free(path);
-	return bad;
-}
-
-static const char *set_key(void *ctx, const char *key, const char *v, int line)
-{
-	struct experiment *e = ctx;
-	unsigned long ul;
-	double d;
-	if (!strcmp(key, "description")) {
-		free(e->description);
-		e->description = xstrdup(v);
-	} else if (!strcmp(key, "variants")) {
-		strlist_clear(&e->variants);
-		split_words(v, &e->variants);
-		if (!e->variants.n)
-			return "wants one or more variant names";
-		for (size_t i = 0; i < e->variants.n; i++)
-			if (strchr(e->variants.items[i], '#'))
-				return "variant names have no '#' (use aa = yes for an A/A group)";
-	} else if (!strcmp(key, "baseline")) {
-		free(e->baseline);
-		e->baseline = xstrdup(v);
-	} else if (!strcmp(key, "aa")) {
-		if (strcmp(v, "yes") && strcmp(v, "no"))
-			return "wants yes or no";
-		e->aa = !strcmp(v, "yes");
-	} else if (!strcmp(key, "debug")) {
-		if (strcmp(v, "yes") && strcmp(v, "no"))
-			return "wants yes or no";
-		e->debug = !strcmp(v, "yes");
-	} else if (!strcmp(key, "profile")) {
-		free(e->profile);
-		e->profile = xstrdup(v);
-	} else if (!strcmp(key, "trials")) {
-		if (!parse_ulong(v, &ul) || ul < 1 || ul > MAX_TRIALS)
-			return "wants a number of trials from 1 to 1000";
-		e->trials = (unsigned)ul;
-	} else if (!strcmp(key, "target_order")) {
-		if (!parse_ulong(v, &ul) || ul < 1 || ul > 10)
-			return "wants a page order from 1 to 10";
-		e->target_order = (int)ul;
-	} else if (!strcmp(key, "target_max_free_blocks")) {
-		if (!parse_ulong(v, &ul) || ul > 1000000)
-			return "wants a number of free blocks from 0 to 1000000";
-		e->target_max_free_blocks = (long)ul;
-		e->has_target = true;
-	} else if (!strcmp(key, "until_decided")) {
-		if (strcmp(v, "yes") && strcmp(v, "no"))
-			return "wants yes or no";
-		e->until_decided = !strcmp(v, "yes");
-	} else if (!strcmp(key, "max_trials")) {
-		if (!parse_ulong(v, &ul) || ul <= SEQUENTIAL_FIRST_LOOK || ul > MAX_TRIALS)
-			return "wants a number of trials from 4 to 1000 (the first look is at 3)";
-		e->max_trials = (unsigned)ul;
-	} else if (!strcmp(key, "jobs")) {
-		if (!parse_ulong(v, &ul) || ul < 1 || ul > MAX_JOBS)
-			return "wants a number of trials at once from 1 to 64";
-		e->jobs = (unsigned)ul;
-	} else if (!strcmp(key, "trial_timeout")) {
-		if (!parse_double(v, &d) || d < 10 || d > 86400)
-			return "wants seconds from 10 to 86400";
-		e->trial_timeout = d;
-	} else if (fault_capability_of_key(key) >= 0) {
-		return fault_key_set(&e->faults, e->path, key, v, line);
-	} else if (!strcmp(key, "prepare")) {
-		free(e->prepare);
-		e->prepare = strcmp(v, "none") ? xstrdup(v) : NULL;
-		e->prepare_line = line;
-	} else if (!strcmp(key, "workload")) {
-		strlist_push(&e->workloads, v);
-		e->workload_lines = xrealloc(e->workload_lines, e->workloads.n * sizeof(int));
-		e->workload_lines[e->workloads.n - 1] = line;
-	} else if (!strcmp(key, "files")) {
-		return add_files(e, v, line);
-	} else if (!strcmp(key, "metrics")) {
-		strlist_clear(&e->metrics);
-		split_words(v, &e->metrics);
-		e->metrics_line = line;
-	} else if (!strcmp(key, "parametric")) {
-		strlist_clear(&e->parametric);
-		split_words(v, &e->parametric);
-		if (!e->parametric.n)
-			return "wants one or more metric names or globs";
-		e->parametric_line = line;
-	} else if (!strcmp(key, "primary")) {
-		if (strpbrk(v, " \t*?["))
-			return "wants one metric name (not a glob)";
-		free(e->primary);
-		e->primary = xstrdup(v);
-		e->primary_line = line;
-	} else if (!strcmp(key, "perf_events")) {
-		return set_perf_events(e, v);
-	} else if (!strcmp(key, "arch")) {
-		if (arch_parse(v, &e->platform.arch) < 0)
-			return "wants x86_64 or arm64";
-		e->platform_line = line;
-	} else if (!strcmp(key, "page_size")) {
-		if (page_size_parse(v, &e->platform.page_kib) < 0)
-			return "wants 4k, 16k or 64k";
-		e->platform_line = line;
-	} else if (!strcmp(key, "clock")) {
-		if (guest_clock_parse(v, &e->clock) < 0)
-			return guest_clock_bad_value;
-		e->clock_given = true;
-	} else if (!strcmp(key, "equivalence")) {
-		return set_margin(e, "*", v, line);
-	} else if (starts_with(key, "equivalence.")) {
-		return set_margin(e, key + strlen("equivalence."), v, line);
-	} else {
-		return kvfile_unknown_key;
-	}
-	return NULL;
-}
 
 /* True when a headline glob matches the primary metric. */
 static bool primary_in_metrics(const struct experiment *e)
@@ -300,6 +94,7 @@ int experiment_parse(struct experiment *e, const char *name, const char *file, c
 int experiment_parse_at(struct experiment *e, const char *name, const char *file, const char *base,
 			const char *text, struct strbuf *err)
 {
+	/* each key's default; experiment-keys.c's table says them */
 	memset(e, 0, sizeof(*e));
 	e->files_base = realpath(base, NULL);
 	if (!e->files_base)
@@ -313,9 +108,8 @@ int experiment_parse_at(struct experiment *e, const char *name, const char *file
 	e->platform = PLATFORM_DEFAULT;
 	perf_default_events(&e->perf_events);
 	/* '#' starts a comment only at the start of a line: commands may hold one. */
-	static const char *const repeatable[] = { "workload", "files", NULL };
-	const struct kvfile_options opts = { .inline_comments = false, .repeatable = repeatable };
-	if (kvfile_parse(file, text, &opts, set_key, e, err) < 0)
+	const struct kvfile_options opts = { .inline_comments = false };
+	if (kvfile_parse(file, text, &opts, &experiment_keys, e, err) < 0)
 		return -1;
 	if (!e->description || !e->variants.n || !e->profile || !e->workloads.n) {
 		strbuf_addf(err, "%s: description, variants, profile and at least one workload are required",

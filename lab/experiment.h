@@ -16,6 +16,7 @@
 #include "fault-inject.h"
 #include "platform.h"
 #include "common/util.h"
+#include "key-table.h"
 
 struct experiment {
 	char *name;
@@ -87,6 +88,10 @@ struct experiment {
 #define MAX_JOBS 64
 /* The first look of a sequential run (compare_options.min_trials). */
 #define SEQUENTIAL_FIRST_LOOK 3
+
+/* Every key an experiment may set, the table experiment_parse() sets them
+ * through (experiment-keys.c). */
+extern const struct key_table experiment_keys;
 
 int experiment_parse(struct experiment *e, const char *name, const char *file, const char *text,
 		     struct strbuf *err);

@@ -29,6 +29,27 @@ int fault_capability_of_key(const char *key)
 	return -1;
 }
 
+bool fault_key_member(size_t i, struct key_info *out)
+{
+	static const char *const meaning[FAULT_CAPABILITY_COUNT] = {
+		[FAULT_PAGE_ALLOC] = "page allocations of the workload fail on purpose (the kernel's "
+				     "fault injection)",
+		[FAULT_SLAB] = "slab allocations of the workload fail on purpose (the kernel's fault "
+			       "injection)",
+	};
+	static const char *const range[FAULT_CAPABILITY_COUNT] = {
+		[FAULT_PAGE_ALLOC] = "probability P (0 to 100), interval N, times N, space BYTES, "
+				     "min-order K, ignore-gfp-wait yes|no",
+		[FAULT_SLAB] = "probability P (0 to 100), interval N, times N, space BYTES, "
+			       "ignore-gfp-wait yes|no",
+	};
+	if (i >= FAULT_CAPABILITY_COUNT)
+		return false;
+	*out = (struct key_info){ .name = fault_capability_name[i], .type = "faults",
+				  .fallback = "(off)", .range = range[i], .meaning = meaning[i] };
+	return true;
+}
+
 static bool whole(const char *text, unsigned long lo, unsigned long hi, unsigned long *v)
 {
 	return parse_ulong(text, v) && *v >= lo && *v <= hi;

@@ -27,6 +27,7 @@
 
 #include "common/proto/protocol.h"
 #include "common/util.h"
+#include "key-table.h"
 
 struct fault_injection {
 	bool armed;
@@ -56,6 +57,10 @@ int fault_injection_parse(enum fault_capability cap, const char *text, struct fa
  */
 const char *fault_key_set(struct fault_plan *plan, const char *file, const char *key, const char *value,
 			  int line);
+/* The I-th capability's key as a key table lists it (key-table.h: a family
+ * whose members are the capabilities), for profiles and experiments alike;
+ * false past the last. */
+bool fault_key_member(size_t i, struct key_info *out);
 /* Parses lab boot's and lab run's options --fail-page-alloc and --failslab
  * (the value a key's) for each capability: the options' texts (NULL: not given) into ASKED, each named by its
  * option; -1 with one line "--fail-page-alloc: ..." for the first bad one. */

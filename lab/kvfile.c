@@ -20,16 +20,8 @@ static char *separator(char *line)
 	return strchr(line, '=');
 }
 
-static bool repeatable(const struct kvfile_options *opts, const char *key)
-{
-	for (const char *const *r = opts->repeatable; r && *r; r++)
-		if (!strcmp(*r, key))
-			return true;
-	return false;
-}
-
-int kvfile_parse(const char *file, const char *text, const struct kvfile_options *opts, kvfile_setter set,
-	     void *ctx, struct strbuf *err)
+int kvfile_parse(const char *file, const char *text, const struct kvfile_options *opts,
+		 const struct key_table *keys, void *ctx, struct strbuf *err)
 {
 	struct strlist seen = STRLIST_INIT;
 	char *copy = xstrdup(text);
@@ -52,14 +44,15 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 		}
 		*eq = '\0';
 		char *key = trim(t), *value = trim(eq + 1);
+		const struct key_def *row = key_table_find(keys, key);
 		const char *why = NULL;
 		if (!*value) {
 			strbuf_addf(err, "%s:%d: %s has no value", file, lineno, key);
 			rc = -1;
-		} else if (!repeatable(opts, key) && strlist_has(&seen, key)) {
+		} else if (!(row && row->info.repeats) && strlist_has(&seen, key)) {
 			strbuf_addf(err, "%s:%d: %s is set twice", file, lineno, key);
 			rc = -1;
-		} else if ((why = set(ctx, key, value, lineno)) == kvfile_unknown_key) {
+		} else if (!row || (why = row->set(ctx, key, value, lineno)) == kvfile_unknown_key) {
 			strbuf_addf(err, "%s:%d: unknown key '%s'", file, lineno, key);
 			rc = -1;
 		} else if (why) {

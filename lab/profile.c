@@ -1,4 +1,4 @@
-/* Low-memory machine profiles: parsing and validation. */
+/* Low-memory machine profiles: parsing and validation (their keys: profile-keys.c). */
 #include "profile.h"
 
 #include <dirent.h>
@@ -10,9 +10,7 @@
 #include "kvfile.h"
 #include "common/paths.h"
 
-static const char *const zram_algorithms[] = { "lzo", "lzo-rle", "lz4", NULL };
-static const char *const thp_modes[] = { "always", "madvise", "never", NULL };
-
+/* Each key's default; profile-keys.c's table says them. */
 static void set_defaults(struct profile *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -28,152 +26,6 @@ static void set_defaults(struct profile *p)
 	p->cgroup_memory_high = xstrdup("max");
 	p->cgroup_memory_swap_max = xstrdup("max");
 	lmkd_config_defaults(&p->lmkd);
-}
-
-static bool one_of(const char *v, const char *const *allowed)
-{
-	for (; *allowed; allowed++)
-		if (!strcmp(v, *allowed))
-			return true;
-	return false;
-}
-
-static void replace(char **field, const char *value)
-{
-	free(*field);
-	*field = xstrdup(value);
-}
-
-/* A cgroup limit: "max" or a size. Stored the way memory.max takes it (bytes). */
-static bool cgroup_limit(const char *v, char **out)
-{
-	unsigned long long bytes;
-	if (!strcmp(v, "max")) {
-		replace(out, "max");
-		return true;
-	}
-	if (!parse_size(v, &bytes))
-		return false;
-	free(*out);
-	*out = xasprintf("%llu", bytes);
-	return true;
-}
-
-static bool parse_node_sizes(struct profile *p, const char *v)
-{
-	char *copy = xstrdup(v), *save = NULL;
-	unsigned n = 0;
-	bool ok = true;
-	for (char *tok = strtok_r(copy, ",", &save); tok && ok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == PROFILE_MAX_NODES || !parse_size(trim(tok), &p->node_memory[n]) ||
-		    !p->node_memory[n])
-			ok = false;
-		n++;
-	}
-	free(copy);
-	if (ok)
-		p->numa_nodes = n;
-	return ok && n > 0;
-}
-
-static bool parse_long_range(const char *v, long lo, long hi, long *out)
-{
-	double d;
-	if (!parse_double(v, &d) || d != (long)d || d < lo || d > hi)
-		return false;
-	*out = (long)d;
-	return true;
-}
-
-/* Sets one key; returns NULL, kvfile_unknown_key or the reason the value is bad. */
-static const char *set_key(void *ctx, const char *key, const char *v, int line)
-{
-	struct profile *p = ctx;
-	unsigned long ul;
-	long l;
-	int k;
-	if (!strcmp(key, "description")) {
-		replace(&p->description, v);
-	} else if (!strcmp(key, "memory")) {
-		if (!parse_size(v, &p->memory) || p->memory < (64ULL << 20))
-			return "wants a size of at least 64M, such as 512M or 1G";
-	} else if (!strcmp(key, "cpus")) {
-		if (!parse_ulong(v, &ul) || ul < 1 || ul > 64)
-			return "wants a number of CPUs from 1 to 64";
-		p->cpus = (unsigned)ul;
-	} else if (!strcmp(key, "numa_nodes")) {
-		if (!parse_node_sizes(p, v))
-			return "wants node sizes separated by commas, such as 512M,512M (at most 8)";
-	} else if (!strcmp(key, "zram_size")) {
-		if (!strcmp(v, "none"))
-			p->zram_size = 0;
-		else if (!parse_size(v, &p->zram_size))
-			return "wants a size such as 256M, or none";
-	} else if (!strcmp(key, "zram_algorithm")) {
-		if (!one_of(v, zram_algorithms))
-			return "wants lzo, lzo-rle or lz4 (the algorithms the lab kernel has)";
-		replace(&p->zram_algorithm, v);
-	} else if (!strcmp(key, "min_free_kbytes")) {
-		if (!parse_long_range(v, 128, 1 << 22, &l))
-			return "wants kilobytes from 128 to 4194304";
-		p->min_free_kbytes = l;
-	} else if (!strcmp(key, "watermark_scale_factor")) {
-		if (!parse_long_range(v, 1, 3000, &l))
-			return "wants a number from 1 to 3000 (the kernel's range)";
-		p->watermark_scale_factor = l;
-	} else if (!strcmp(key, "thp")) {
-		if (!one_of(v, thp_modes))
-			return "wants always, madvise or never";
-		replace(&p->thp, v);
-	} else if (!strcmp(key, "compact_unevictable_allowed")) {
-		if (strcmp(v, "0") && strcmp(v, "1"))
-			return "wants 0 or 1";
-		p->compact_unevictable_allowed = v[0] - '0';
-	} else if (!strcmp(key, "slow_disk_size")) {
-		if (!strcmp(v, "none"))
-			p->slow_disk_size = 0;
-		else if (!parse_size(v, &p->slow_disk_size) || p->slow_disk_size < (1ULL << 20))
-			return "wants a size of at least 1M, or none";
-	} else if (!strcmp(key, "slow_disk_bps")) {
-		if (!parse_size(v, &p->slow_disk_bps) || !p->slow_disk_bps)
-			return "wants bytes per second, such as 262144 or 256K";
-	} else if (!strcmp(key, "slow_disk_iops")) {
-		if (!parse_ulong(v, &ul))
-			return "wants I/O operations per second (0: unlimited)";
-		p->slow_disk_iops = ul;
-	} else if (!strcmp(key, "cgroup.memory.max")) {
-		if (!cgroup_limit(v, &p->cgroup_memory_max))
-			return "wants a size such as 384M, or max";
-	} else if (!strcmp(key, "cgroup.memory.high")) {
-		if (!cgroup_limit(v, &p->cgroup_memory_high))
-			return "wants a size such as 320M, or max";
-	} else if (!strcmp(key, "cgroup.memory.swap.max")) {
-		if (!cgroup_limit(v, &p->cgroup_memory_swap_max))
-			return "wants a size such as 128M, or max";
-	} else if (!strcmp(key, "cgroup.memory.oom.group")) {
-		if (strcmp(v, "0") && strcmp(v, "1"))
-			return "wants 0 or 1";
-		p->cgroup_memory_oom_group = v[0] - '0';
-	} else if (fault_capability_of_key(key) >= 0) {
-		return fault_key_set(&p->faults, p->path, key, v, line);
-	} else if (!strcmp(key, "killer")) {
-		if (strcmp(v, KILLER_KERNEL) && strcmp(v, KILLER_LMKD))
-			return "wants kernel (the kernel's OOM killer alone) or lmkd (the guest's "
-			       "low-memory killer first)";
-		p->killer_lmkd = !strcmp(v, KILLER_LMKD);
-	} else if ((k = lmkd_key_of_name(key)) >= 0) {
-		if (!parse_long_range(v, lmkd_keys[k].min, lmkd_keys[k].max, &l))
-			return lmkd_keys[k].range_text;
-		p->lmkd.v[k] = l;
-		p->lmkd_line[k] = line;
-	} else if (!strcmp(key, "clock")) {
-		if (guest_clock_parse(v, &p->clock) < 0)
-			return guest_clock_bad_value;
-		p->clock_given = true;
-	} else {
-		return kvfile_unknown_key;
-	}
-	return NULL;
 }
 
 /* The lmkd.* keys against killer = and each other, each error at the line that made it. */
@@ -252,7 +104,7 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 	p->name = xstrdup(name);
 	p->path = xstrdup(file);
 	const struct kvfile_options opts = { .inline_comments = true };
-	int rc = kvfile_parse(file, text, &opts, set_key, p, err);
+	int rc = kvfile_parse(file, text, &opts, &profile_keys, p, err);
 	if (rc == 0)
 		rc = check_whole(p, file, err);
 	return rc;

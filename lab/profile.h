@@ -16,6 +16,7 @@
 #include "fault-inject.h"
 #include "common/proto/lmkd-config.h"
 #include "common/util.h"
+#include "key-table.h"
 
 #define PROFILE_MAX_NODES 8
 
@@ -50,6 +51,10 @@ struct profile {
 	struct lmkd_config lmkd;
 	int lmkd_line[LMKD_KEY_COUNT];             /* where each lmkd.* key was set; 0: not */
 };
+
+/* Every key a profile may set, the table profile_parse() sets them through
+ * (profile-keys.c). */
+extern const struct key_table profile_keys;
 
 /* Parses TEXT as profile NAME read from FILE; on error err holds "file:line: reason". */
 int profile_parse(struct profile *p, const char *name, const char *file, const char *text,

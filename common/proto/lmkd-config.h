@@ -36,6 +36,7 @@ struct lmkd_key_def {
 	long fallback;              /* lmkd's default */
 	long min, max;              /* the values taken */
 	const char *range_text;     /* what a bad value is told */
+	const char *meaning;        /* one line, for lab keys */
 };
 
 extern const struct lmkd_key_def lmkd_keys[LMKD_KEY_COUNT];
