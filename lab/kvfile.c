@@ -20,6 +20,20 @@ static char *separator(char *line)
 	return strchr(line, '=');
 }
 
+/* How many names a mistyped key is offered. */
+#define SUGGESTED 3
+
+/* "FILE:LINE: unknown key 'KEY'", with the names of KEYS nearest it. */
+static void unknown_key(struct strbuf *err, const char *file, int line, const struct key_table *keys,
+			const char *key)
+{
+	struct strbuf near = STRBUF_INIT;
+	strbuf_addf(err, "%s:%d: unknown key '%s'", file, line, key);
+	if (key_table_suggest(&near, keys, key, SUGGESTED))
+		strbuf_addf(err, " (did you mean %s?)", near.buf);
+	strbuf_release(&near);
+}
+
 int kvfile_parse(const char *file, const char *text, const struct kvfile_options *opts,
 		 const struct key_table *keys, void *ctx, struct strbuf *err)
 {
@@ -53,7 +67,7 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 			strbuf_addf(err, "%s:%d: %s is set twice", file, lineno, key);
 			rc = -1;
 		} else if (!row || (why = row->set(ctx, key, value, lineno)) == kvfile_unknown_key) {
-			strbuf_addf(err, "%s:%d: unknown key '%s'", file, lineno, key);
+			unknown_key(err, file, lineno, keys, key);
 			rc = -1;
 		} else if (why) {
 			strbuf_addf(err, "%s:%d: %s = %s: %s %s", file, lineno, key, value, key, why);
