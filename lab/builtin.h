@@ -7,6 +7,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
+int cmd_keys(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);

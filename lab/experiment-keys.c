@@ -393,7 +393,7 @@ static const struct key_def rows[] = {
 	    "at most this many free blocks of order >= target_order as the workload starts, else "
 	    "the trial is off-target (needs prepare)", set_target_max_free_blocks),
 	KEY_REPEATED("workload", "command", "(required)", "a command line (oomlab-workload --list)",
-		     "a command the guest runs; several run one after another", set_workload),
+		     "a command the guest runs, after those before it", set_workload),
 	KEY_REPEATED("files", "folder", "(none)", "a folder, relative to the experiment file's",
 		     "a folder brought into the guest (docs/PROGRAMS.md)", set_files),
 	KEY("metrics", "globs", "(every metric that varies)", "metric names or globs",

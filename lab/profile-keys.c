@@ -283,7 +283,7 @@ static const struct key_def rows[] = {
 	KEY("memory", "size", "(required)", "at least 64M", "the guest's RAM, such as 512M or 1G",
 	    set_memory),
 	KEY("cpus", "count", "2", "1 to 64", "the guest's CPUs", set_cpus),
-	KEY("numa_nodes", "sizes", "(one node)", "sizes such as 512M,512M: one size, memory in all",
+	KEY("numa_nodes", "sizes", "(one node)", "equal sizes adding up to memory, such as 512M,512M",
 	    "NUMA nodes, each one's memory (the kernel's NUMA emulation on x86_64)",
 	    set_numa_nodes),
 	KEY("zram_size", "size", "none", "a size under 4 times memory, or none",
