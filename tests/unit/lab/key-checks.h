@@ -48,6 +48,23 @@ static inline bool plain_word(const char *w, size_t len)
 	return false;
 }
 
+/* Fails the test when the settings WITH (a file with KEY = its default
+ * VALUE) differ from WITHOUT (the file without the key), naming the first
+ * line that differs in each. Both are "name=value" lines. */
+static inline void expect_same_settings(const char *key, const char *value, const char *with,
+					const char *without)
+{
+	size_t at = 0;
+	while (with[at] && with[at] == without[at])
+		at++;
+	if (!with[at] && !without[at])
+		return;
+	while (at && with[at - 1] != '\n')
+		at--;
+	fail_msg("%s = %s (its default) gives %.*s, but a file without it %.*s", key, value,
+		 (int)strcspn(with + at, "\n"), with + at, (int)strcspn(without + at, "\n"), without + at);
+}
+
 /* A value key K can take, as a file writes it, into BUF: its default when
  * that is a value, else the low end of "A to B", else the first word of
  * "a | b"; NULL when the row says none (the test names one). */
