@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "kernel", cmd_kernel, "list kernel variants and build them into the cache" },
 	{ "boot", cmd_boot, "boot a variant in a memory-constrained VM and run a command" },
 	{ "profiles", cmd_profiles, "list the low-memory machine profiles" },
+	{ "workloads", cmd_workloads, "list the guest workloads: options and the metrics they report" },
 	{ "metrics", cmd_metrics, "list the metrics: unit, kind, better direction, meaning, source" },
 	{ "run", cmd_run, "run an experiment's trials and compare the variants" },
 	{ "compare", cmd_compare, "compare the variants of one or more runs" },
