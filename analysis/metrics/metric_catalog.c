@@ -80,7 +80,7 @@ static const struct metric_def lab_metrics[] = {
 	  "median time from the low-memory killer's kill to the memory freed, over the kills "
 	  "it saw reaped", SRC_LMKD },
 	{ "lmkd_reap_max_ms", "ms", METRIC_TIME, BETTER_LOWER,
-	  "the longest of those times", SRC_LMKD },
+	  "the longest time from the low-memory killer's kill to the memory freed", SRC_LMKD },
 	/* how often pressure woke the killer: the load, not a quality */
 	{ "lmkd_psi_events.kind=*", "count", METRIC_COUNT, BETTER_NEITHER,
 	  "PSI events that woke the low-memory killer, K = some or full", SRC_LMKD },
@@ -101,7 +101,8 @@ static const struct metric_def lab_metrics[] = {
 	  "(app-NN): binder's page array (kcalloc, or kvcalloc's kmalloc try)",
 	  SRC_WINDOW_TRACE },
 	{ "binder_page_array_order3_failed", "count", METRIC_COUNT, BETTER_NEITHER,
-	  "those that found no page (kvcalloc then falls back to vmalloc)", SRC_WINDOW_TRACE },
+	  "binder's order-3 page-array allocations that found no page (kvcalloc then falls "
+	  "back to vmalloc)", SRC_WINDOW_TRACE },
 	{ "binder_mmap_stall_ms", "ms", METRIC_TIME, BETTER_LOWER,
 	  "the binder-mmap processes' or apps' direct reclaim and compaction stall time",
 	  SRC_WINDOW_TRACE },
@@ -272,7 +273,7 @@ static const struct metric_def lab_metrics[] = {
 	{ "page_alloc_high_order", "", METRIC_COUNT, BETTER_NEITHER,
 	  "successful order > 0 allocations", SRC_TRACE_ALLOC },
 	{ "page_alloc_high_order_pages", "", METRIC_SIZE, BETTER_NEITHER,
-	  "the pages of those allocations", SRC_TRACE_ALLOC },
+	  "the pages of the successful order > 0 allocations", SRC_TRACE_ALLOC },
 	{ "page_alloc_order*", "", METRIC_COUNT, BETTER_NEITHER,
 	  "successful allocations of order K = 1..10", SRC_TRACE_ALLOC },
 	{ "slab_*_active_objs", "", METRIC_COUNT, BETTER_NEITHER,
