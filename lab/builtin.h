@@ -13,6 +13,8 @@ int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
+int cmd_workloads(int argc, char **argv);
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{ "boot", cmd_boot, "boot a variant in a memory-constrained VM and run a command" },
 	{ "profiles", cmd_profiles, "list the low-memory machine profiles" },
 	{ "keys", cmd_keys, "list the keys of experiment and profile files: type, default, meaning" },
+	{ "workloads", cmd_workloads, "list the guest workloads: options and the metrics they report" },
+	{ "metrics", cmd_metrics, "list the metrics: unit, kind, better direction, meaning, source" },
 	{ "run", cmd_run, "run an experiment's trials and compare the variants" },
 	{ "compare", cmd_compare, "compare the variants of one or more runs" },
 	{ "results", cmd_results, "list the stored runs, summarise one, import run folders" },

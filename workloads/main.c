@@ -2,13 +2,14 @@
  *   binder-sendvec ARGS                 (symlink to oomlab-workload)
  *   oomlab-workload binder-sendvec ARGS
  *   oomlab-workload --check [--mem-total B] [--numa-nodes N] WORKLOAD ARGS
- *   oomlab-workload --list | --metrics | --help
+ *   oomlab-workload --list | --metrics | --describe | --help
  */
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/proto/workload-describe.h"
 #include "lib/args.h"
 #include "workload.h"
 
@@ -25,6 +26,7 @@ static void usage(FILE *f)
 	      "       oomlab-workload --check [OPTIONS] WORKLOAD [ARGS]   (--check --help)\n"
 	      "       oomlab-workload --list\n"
 	      "       oomlab-workload --metrics   (every metric a workload reports, as trial.json names it)\n"
+	      "       oomlab-workload --describe   (every workload's summary, options and metrics, for lab workloads)\n"
 	      "Results are JSON lines on stdout, human text on stderr; WORKLOAD --help for options.\n"
 	      "Workloads:\n", f);
 	workload_list(f);
@@ -91,6 +93,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--list")) {
 		for (w = workload_table; w->name; w++)
 			printf("%s\n", w->name);
+		return WL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], DESCRIBE_FLAG)) {
+		workload_describe();
 		return WL_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--metrics")) {

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "common/proto/workload-describe.h"
 #include "lib/args.h"
 #include "lib/report.h"
 
@@ -64,6 +65,20 @@ void workload_list(FILE *f)
 {
 	for (const struct workload *w = workload_table; w->name; w++)
 		fprintf(f, "  %-18s %s\n", w->name, w->summary);
+}
+
+void workload_describe(void)
+{
+	wl_set_describe();
+	for (const struct workload *w = workload_table; w->name; w++) {
+		printf(DESCRIBE_WORKLOAD "\t%s\t%s\n", w->name, w->summary);
+		fflush(stdout);
+		char *argv[] = { (char *)w->name, (char *)"--help", NULL };
+		workload_run(w, 2, argv);
+		for (const char *const *m = w->metrics; *m; m++)
+			printf(DESCRIBE_METRIC "\t%s\n", *m);
+	}
+	fflush(stdout);
 }
 
 void workload_list_metrics(FILE *f)

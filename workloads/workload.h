@@ -35,6 +35,9 @@ int workload_run(const struct workload *w, int argc, char **argv);
 int workload_check(const struct workload *w, const struct wl_guest_shape *guest, int argc,
 		   char **argv);
 void workload_list(FILE *f);
+/* Every workload's summary, --help and metrics as records on stdout
+ * (common/proto/workload-describe.h): oomlab-workload --describe. */
+void workload_describe(void);
 /* Every workload's declared metrics, one "<workload>.<row>" a line. */
 void workload_list_metrics(FILE *f);
 

@@ -8,53 +8,96 @@
 
 #include "metric.h"
 
+/* Where they come from. */
+#define SRC_REPORT	"the workload's report lines in out.log (workloads/lib/report.h)"
+#define SRC_OLD		"a record from before workloads prefixed their metrics"
+
 /*
  * One line per metric or family. Exact names before globs: the first match
- * wins. A unit of "" means: the unit the trial recorded.
+ * wins. A unit of "" means: the unit the trial recorded. A workload's
+ * metrics without a row here are judged by their unit, neither better.
  */
 static const struct metric_def known_metrics[] = {
 	/* names of records from before workloads prefixed their metrics */
-	{ "mmap_failures",                "count",  METRIC_EVENTS,      BETTER_LOWER },
-	{ "binder_throughput_iter_per_s", "iter/s", METRIC_THROUGHPUT, BETTER_HIGHER },
-	{ "binder_latency_p99_ms",        "ms",     METRIC_TIME,       BETTER_LOWER },
-	{ "spawn_per_s",                  "1/s",    METRIC_THROUGHPUT, BETTER_HIGHER },
+	{ "mmap_failures", "count", METRIC_EVENTS, BETTER_LOWER,
+	  "binder-mmap's failed mmaps", SRC_OLD },
+	{ "binder_throughput_iter_per_s", "iter/s", METRIC_THROUGHPUT, BETTER_HIGHER,
+	  "binder-throughput's transactions per second", SRC_OLD },
+	{ "binder_latency_p99_ms", "ms", METRIC_TIME, BETTER_LOWER,
+	  "binder-throughput's p99 transaction latency", SRC_OLD },
+	{ "spawn_per_s", "1/s", METRIC_THROUGHPUT, BETTER_HIGHER,
+	  "spawn's spawns per second", SRC_OLD },
 	/* globs: the workloads' figures (workloads/README.md) */
-	{ "binder-sendvec.sendvec_*ns_per_rt*", "", METRIC_TIME,       BETTER_LOWER },
-	{ "binder-sendvec.sendvec_*bytes_per_s*", "", METRIC_THROUGHPUT, BETTER_HIGHER },
-	{ "binder-sendvec.sendvec_iterations*", "", METRIC_COUNT,      BETTER_HIGHER },
-	{ "binder-sendvec.sendvec_errors*", "",     METRIC_EVENTS,      BETTER_LOWER },
-	{ "binder-throughput.throughput_iterations_per_s", "", METRIC_THROUGHPUT, BETTER_HIGHER },
-	{ "binder-throughput.throughput_latency_*", "", METRIC_TIME,    BETTER_LOWER },
-	{ "binder-throughput.throughput_errors", "", METRIC_EVENTS,      BETTER_LOWER },
-	{ "binder-mmap.mmap_ok",          "",       METRIC_COUNT,      BETTER_HIGHER },
-	{ "binder-mmap.mmap_enomem",      "",       METRIC_COUNT,      BETTER_LOWER },
-	{ "binder-mmap.mmap_errors",      "",       METRIC_EVENTS,      BETTER_LOWER },
-	{ "binder-mmap.mmap_stalls",      "",       METRIC_COUNT,      BETTER_LOWER },
-	{ "binder-mmap.mmap_openers_killed", "",    METRIC_EVENTS,      BETTER_LOWER },
-	{ "binder-mmap.*_latency_*",      "",       METRIC_TIME,       BETTER_LOWER },
-	{ "binder-objects.slab_efficiency*", "",    METRIC_RATIO,      BETTER_HIGHER },
-	{ "binder-objects.slab_mem_bytes*", "",     METRIC_SIZE,       BETTER_LOWER },
+	{ "binder-sendvec.sendvec_*ns_per_rt*", "", METRIC_TIME, BETTER_LOWER,
+	  "a binder echo's round trip, wall or client CPU time, per size", SRC_REPORT },
+	{ "binder-sendvec.sendvec_*bytes_per_s*", "", METRIC_THROUGHPUT, BETTER_HIGHER,
+	  "bytes echoed per second, wall or client CPU time, per size", SRC_REPORT },
+	{ "binder-sendvec.sendvec_iterations*", "", METRIC_COUNT, BETTER_HIGHER,
+	  "round trips done per size", SRC_REPORT },
+	{ "binder-sendvec.sendvec_errors*", "", METRIC_EVENTS, BETTER_LOWER,
+	  "failed transactions per size", SRC_REPORT },
+	{ "binder-throughput.throughput_iterations_per_s", "", METRIC_THROUGHPUT, BETTER_HIGHER,
+	  "all transactions over the timed phase's wall time", SRC_REPORT },
+	{ "binder-throughput.throughput_latency_*", "", METRIC_TIME, BETTER_LOWER,
+	  "transaction latency: avg, best, worst, p50, p90, p95, p99", SRC_REPORT },
+	{ "binder-throughput.throughput_errors", "", METRIC_EVENTS, BETTER_LOWER,
+	  "failed transactions", SRC_REPORT },
+	{ "binder-mmap.mmap_ok", "", METRIC_COUNT, BETTER_HIGHER,
+	  "binder opens whose mmap succeeded", SRC_REPORT },
+	{ "binder-mmap.mmap_enomem", "", METRIC_COUNT, BETTER_LOWER,
+	  "mmaps that failed with ENOMEM", SRC_REPORT },
+	{ "binder-mmap.mmap_errors", "", METRIC_EVENTS, BETTER_LOWER,
+	  "other errors at open, version or mmap", SRC_REPORT },
+	{ "binder-mmap.mmap_stalls", "", METRIC_COUNT, BETTER_LOWER,
+	  "mmaps the workload saw stall", SRC_REPORT },
+	{ "binder-mmap.mmap_openers_killed", "", METRIC_EVENTS, BETTER_LOWER,
+	  "opener processes killed (by a signal) before they finished", SRC_REPORT },
+	{ "binder-mmap.*_latency_*", "", METRIC_TIME, BETTER_LOWER,
+	  "open or mmap call latency: p50, p99, max, mean", SRC_REPORT },
+	{ "binder-objects.slab_efficiency*", "", METRIC_RATIO, BETTER_HIGHER,
+	  "payload bytes x objects per slab / slab bytes, of a binder object's cache",
+	  SRC_REPORT },
+	{ "binder-objects.slab_mem_bytes*", "", METRIC_SIZE, BETTER_LOWER,
+	  "the slab memory of a binder object's cache", SRC_REPORT },
 	/* apps: cold starts and deaths are per-trial counts (many a trial), a
 	 * launch failure or a binder failure is rare: the share of trials */
-	{ "apps.cold_starts",             "",       METRIC_COUNT,      BETTER_LOWER },
-	{ "apps.warm_starts",             "",       METRIC_COUNT,      BETTER_HIGHER },
-	{ "apps.switches",                "",       METRIC_COUNT,      BETTER_NEITHER },
-	{ "apps.launch_failures",         "",       METRIC_EVENTS,     BETTER_LOWER },
-	{ "apps.binder_*_failures",       "",       METRIC_EVENTS,     BETTER_LOWER },
-	{ "apps.*_launch_p*_ms",          "",       METRIC_TIME,       BETTER_LOWER },
-	{ "apps.deaths*",                 "",       METRIC_COUNT,      BETTER_LOWER },
-	{ "apps.alive_*",                 "",       METRIC_COUNT,      BETTER_HIGHER },
-	{ "spawn.spawn_per_s",            "",       METRIC_THROUGHPUT, BETTER_HIGHER },
-	{ "spawn.spawn_ns_per_spawn",     "",       METRIC_TIME,       BETTER_LOWER },
-	{ "spawn.spawn_failures",         "",       METRIC_EVENTS,      BETTER_LOWER },
-	{ "spawn.spawn_*_s",              "",       METRIC_TIME,       BETTER_LOWER },
+	{ "apps.cold_starts", "", METRIC_COUNT, BETTER_LOWER,
+	  "new app processes forked (an app brought back after it died)", SRC_REPORT },
+	{ "apps.warm_starts", "", METRIC_COUNT, BETTER_HIGHER,
+	  "live apps brought to the front", SRC_REPORT },
+	{ "apps.switches", "", METRIC_COUNT, BETTER_NEITHER,
+	  "app switches of the seeded sequence", SRC_REPORT },
+	{ "apps.launch_failures", "", METRIC_EVENTS, BETTER_LOWER,
+	  "launches that never said ready", SRC_REPORT },
+	{ "apps.binder_*_failures", "", METRIC_EVENTS, BETTER_LOWER,
+	  "apps' failed binder opens or mmaps", SRC_REPORT },
+	{ "apps.*_launch_p*_ms", "", METRIC_TIME, BETTER_LOWER,
+	  "cold or warm launch time, switch to ready: p50, p95", SRC_REPORT },
+	{ "apps.deaths*", "", METRIC_COUNT, BETTER_LOWER,
+	  "apps killed, by whoever, and by the tier each had (deaths.tier=T)", SRC_REPORT },
+	{ "apps.alive_*", "", METRIC_COUNT, BETTER_HIGHER,
+	  "apps alive, mean or min, sampled once every app was opened", SRC_REPORT },
+	{ "spawn.spawn_per_s", "", METRIC_THROUGHPUT, BETTER_HIGHER,
+	  "spawns per second", SRC_REPORT },
+	{ "spawn.spawn_ns_per_spawn", "", METRIC_TIME, BETTER_LOWER,
+	  "wall time per spawn", SRC_REPORT },
+	{ "spawn.spawn_failures", "", METRIC_EVENTS, BETTER_LOWER,
+	  "spawns that failed", SRC_REPORT },
+	{ "spawn.spawn_*_s", "", METRIC_TIME, BETTER_LOWER,
+	  "user or system time of the loop (with or without its children)", SRC_REPORT },
 	/* selftest: S.T.CASE passes (1) or fails (0); its other figures first */
-	{ "selftest.*.duration_ns",       "",       METRIC_TIME,       BETTER_NEITHER },
-	{ "selftest.*.missing_cases",     "",       METRIC_EVENTS,      BETTER_LOWER },
-	{ "selftest.*.skipped",           "",       METRIC_OUTCOME,    BETTER_NEITHER },
-	{ "selftest.*.completed",         "",       METRIC_OUTCOME,    BETTER_HIGHER },
-	{ "selftest.*",                   "",       METRIC_OUTCOME,    BETTER_HIGHER },
-	{ "binder_sendvec_ns_*",          "ns",     METRIC_TIME,       BETTER_LOWER },
+	{ "selftest.*.duration_ns", "", METRIC_TIME, BETTER_NEITHER,
+	  "how long selftest S.T ran", SRC_REPORT },
+	{ "selftest.*.missing_cases", "", METRIC_EVENTS, BETTER_LOWER,
+	  "planned cases that never reported (a crash or a kill)", SRC_REPORT },
+	{ "selftest.*.skipped", "", METRIC_OUTCOME, BETTER_NEITHER,
+	  "1 when the test or the case was skipped", SRC_REPORT },
+	{ "selftest.*.completed", "", METRIC_OUTCOME, BETTER_HIGHER,
+	  "1 when the test exited by itself with every planned case", SRC_REPORT },
+	{ "selftest.*", "", METRIC_OUTCOME, BETTER_HIGHER,
+	  "a case of the selftest: 1 pass, 0 fail (absent when skipped)", SRC_REPORT },
+	{ "binder_sendvec_ns_*", "ns", METRIC_TIME, BETTER_LOWER,
+	  "binder-sendvec's round trip per size", SRC_OLD },
 };
 
 const struct metric_def *metric_table_find(const struct metric_def *table, size_t n, const char *name)
@@ -148,6 +191,8 @@ void metric_resolve_from(const struct metric_def *known, const char *name, const
 		out->unit = unit ? unit : "";
 		out->kind = metric_guess_kind(name, unit);
 		out->better = BETTER_NEITHER;
+		out->meaning = NULL;
+		out->source = NULL;
 	}
 	out->name = name;
 }

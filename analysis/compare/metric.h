@@ -46,6 +46,10 @@ struct metric_def {
 	const char *unit;	/* "ms", "count", "B", ... ; may be "" */
 	enum metric_kind kind;
 	enum metric_better better;
+	/* What the figure is and where it comes from, for people (lab metrics,
+	 * docs/REFERENCE.md); NULL in a definition guessed from a unit. */
+	const char *meaning;
+	const char *source;
 };
 
 /* The first row of TABLE (N rows, names or globs) that NAME matches, or NULL. */

@@ -1,6 +1,7 @@
 /* metric_catalog.h - the metrics the lab computes itself (trial_metrics.c),
- * declared once beside the code that computes them: unit, kind and which
- * direction is better (analysis/compare/metric.h says what each means).
+ * declared once beside the code that computes them: unit, kind, which
+ * direction is better (analysis/compare/metric.h says what each means),
+ * what the figure is and where it comes from.
  * analysis/compare/metric.c keeps only what it cannot know: a workload's
  * own metrics, from its JSON lines, and names of older records.
  * test-trial-metrics holds every metric the lab computes to a row here and

@@ -20,7 +20,8 @@
  * end, so the trace stops early and the deltas cannot be taken.  Figures
  * from what did arrive are still reported.
  *
- * The metric names, units and sources are listed in trial_metrics.c.
+ * The metrics' names, units, meanings and sources are metric_catalog.c's
+ * rows (`lab metrics`).
  */
 #ifndef OOMLAB_TRIAL_METRICS_H
 #define OOMLAB_TRIAL_METRICS_H

@@ -292,3 +292,29 @@ void print_usage(FILE *out, const char *head, const struct opt *opts, const char
 		fputs(tail, out);
 	}
 }
+
+/* S as one tab-separated field: its tabs and line ends as spaces. */
+static void field(FILE *out, const char *s)
+{
+	fputc('\t', out);
+	for (; s && *s; s++)
+		fputc(*s == '\t' || *s == '\n' ? ' ' : *s, out);
+}
+
+void print_option_rows(FILE *out, const struct opt *opts)
+{
+	for (const struct opt *o = opts; o->kind != OPTION_END; o++) {
+		if (o->kind == OPTION_GROUP) {
+			fputs(OPTION_ROW_GROUP, out);
+			field(out, o->help);
+		} else {
+			char s[2] = { o->short_name, 0 };
+			fputs(OPTION_ROW, out);
+			field(out, s);
+			field(out, o->long_name);
+			field(out, o->arg);
+			field(out, o->help);
+		}
+		fputc('\n', out);
+	}
+}

@@ -76,4 +76,12 @@ int parse_options_until(int argc, char **argv, const struct opt *opts, int opera
  * one a line with their help wrapped to 80 columns, then TAIL (may be NULL). */
 void print_usage(FILE *out, const char *head, const struct opt *opts, const char *tail);
 
+/* The table for a program to read: a line a row, its fields separated by
+ * tabs (tabs and line ends within a field as spaces), -h/--help left out:
+ *   option<TAB>SHORT<TAB>LONG<TAB>ARG<TAB>HELP   (SHORT, LONG, ARG may be empty)
+ *   group<TAB>HEADING */
+#define OPTION_ROW "option"
+#define OPTION_ROW_GROUP "group"
+void print_option_rows(FILE *out, const struct opt *opts);
+
 #endif

@@ -1,5 +1,6 @@
 /* Argument helpers; see args.h. */
 #include "args.h"
+#include "common/proto/workload-describe.h"
 #include "check.h"
 #include "sysinfo.h"
 
@@ -188,6 +189,33 @@ int wl_numa_bind(int node)
 	return 0;
 }
 
+static bool describing;
+
+void wl_set_describe(void)
+{
+	describing = true;
+}
+
+/* TEXT's lines, each a record "KIND<TAB>LINE" (a last line without its end too). */
+static void describe_lines(const char *kind, const char *text)
+{
+	while (text && *text) {
+		printf("%s\t", kind);
+		for (; *text && *text != '\n'; text++)
+			putchar(*text == '\t' ? ' ' : *text);
+		putchar('\n');
+		text += *text == '\n';
+	}
+}
+
+/* --help under oomlab-workload --describe: the usage's parts as records. */
+static void describe_usage(const char *usage, const struct opt *opts, const char *tail)
+{
+	describe_lines(DESCRIBE_USAGE, usage);
+	print_option_rows(stdout, opts);
+	describe_lines(DESCRIBE_NOTES, tail);
+}
+
 /* OPERANDS NULL: a stray argument is an error; else the first operand and
  * everything after it are operands, moved to ARGV[1..], *OPERANDS of them. */
 static int parse_args(const char *name, int argc, char **argv, const struct opt *opts,
@@ -208,7 +236,10 @@ static int parse_args(const char *name, int argc, char **argv, const struct opt 
 	if (n == OPT_PARSE_HELP) {
 		if (guest)
 			wl_start();  /* --help is a good line: it prints and exits 0 */
-		print_usage(stdout, usage, opts, tail);
+		if (describing)
+			describe_usage(usage, opts, tail);
+		else
+			print_usage(stdout, usage, opts, tail);
 		fflush(stdout);
 		return WL_EXIT_OK;
 	}

@@ -55,6 +55,11 @@ int wl_parse_args_operands(const char *name, int argc, char **argv, const struct
 			   const char *usage, const char *tail, struct wl_common *com, bool *done,
 			   int *operands);
 
+/* For oomlab-workload --describe: from now on --help writes the usage's
+ * head, the option table and the tail as records for the lab
+ * (common/proto/workload-describe.h) instead of the usage. */
+void wl_set_describe(void);
+
 /* OPTION_CALL converters for the tables, with the range in min and max:
  * sizes (4096, 64K, 16M), sizes that may also be a share of MemTotal (50%),
  * and durations (10, 2.5s, 500ms) into nanoseconds. */

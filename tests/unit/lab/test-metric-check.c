@@ -96,7 +96,7 @@ static void a_typo_names_the_closest(void **state)
 		       "binder-mmap.mmap_errors");
 	assert_refused("metrics = oom_kils_memcg\n",
 		       "t.conf:6: metrics: 'oom_kils_memcg' matches no metric the workloads or the lab "
-		       "can emit; closest: oom_kills_memcg, oom_kills_*, oom_kills.tier=*");
+		       "can emit; closest: oom_kills_memcg, oom_kills_*, oom_kills_kmsg");
 	/* nothing near: no names offered */
 	assert_refused("metrics = zzzzzzzzzzzz\n",
 		       "t.conf:6: metrics: 'zzzzzzzzzzzz' matches no metric the workloads or the lab "

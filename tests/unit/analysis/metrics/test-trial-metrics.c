@@ -332,9 +332,10 @@ static void test_partial_panic(void **state)
 /*
  * The metrics the lab computes itself (every name without a workload's
  * "workload." prefix) are judged by the one table of metrics
- * (analysis/compare/metric.c): each has a row there, so it gets a kind and
+ * (analysis/metrics/metric_catalog.c): each has a row there, so it gets a kind and
  * a direction rather than only "differs", and the unit it is written with
- * is that row's, where the row names one. Over every sample trial.
+ * is that row's, where the row names one; the row says what the figure is
+ * and where it comes from (lab metrics prints it). Over every sample trial.
  */
 static void test_every_lab_metric_is_catalogued(void **state)
 {
@@ -360,6 +361,10 @@ static void test_every_lab_metric_is_catalogued(void **state)
 			} else if (*def->unit && strcmp(def->unit, unit)) {
 				print_error("%s: %s is written in '%s' but metric_catalog.c says '%s'\n", *sample, name, unit,
 					    def->unit);
+				bad++;
+			} else if (!def->meaning || !*def->meaning || !def->source || !*def->source) {
+				print_error("%s: %s: its row %s has no meaning or no source\n", *sample, name,
+					    def->name);
 				bad++;
 			}
 		}
