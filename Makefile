@@ -43,7 +43,7 @@ ifneq ($(words $(UNIT_BINS)),$(words $(sort $(UNIT_BINS))))
 $(error two unit tests in tests/unit/ share a file name)
 endif
 
-.PHONY: all lab run test unit-test integration-test bench deps test-deps guest clean
+.PHONY: all lab run test unit-test integration-test bench deps test-deps guest clean reference
 all: lab
 
 # The main job installs what x86_64 guests need, and arm64's part only for an
@@ -183,6 +183,12 @@ bench: test-deps
 $(BUILD)/bench/aa-precision: tests/bench/aa-precision.c $(BUILD)/liblab.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $(filter %.c %.a,$^) $(LAB_LIBS)
+
+# docs/REFERENCE.md from the lab's own tables (scripts/reference);
+# tests/integration/reference.sh fails when the page and the lab differ.
+reference: $(BUILD)/lab guest
+	./scripts/reference $(BUILD)/lab > docs/REFERENCE.md.tmp
+	mv docs/REFERENCE.md.tmp docs/REFERENCE.md
 
 clean:
 	rm -rf $(BUILD)
