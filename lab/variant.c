@@ -9,8 +9,10 @@
 
 #include "hash.h"
 
-/* Bump when the way kernels are built changes, so old cache entries are not reused. */
-#define KBUILD_RECIPE "oomlab-kbuild-1"
+/* Bump when the way kernels are built changes, so old cache entries are not reused.
+ * 2: piggy.S no longer through ccache (kbuild-cc.h): a bzImage of before may
+ * carry another kernel's code. */
+#define KBUILD_RECIPE "oomlab-kbuild-2"
 
 static bool valid_variant_name(const char *name)
 {
