@@ -17,7 +17,10 @@
 /*
  * Takes VALUE for KEY (as written in the file: for a family, its member) at
  * LINE: NULL when taken, else why not, said after "KEY = VALUE: KEY " (so
- * "wants a number from 1 to 64"), or kvfile_unknown_key.
+ * "wants a whole number"), or kvfile_unknown_key. A row whose values are
+ * "A to B" has VALUE held to them before its setter runs
+ * (key_table_set()), so a setter parses and stores, and the bounds are
+ * written once, in the row.
  */
 typedef const char *(*key_setter)(void *ctx, const char *key, const char *value, int line);
 
@@ -66,6 +69,11 @@ struct key_table {
 	size_t n;
 };
 
+/* ROW takes VALUE for KEY at LINE, as kvfile_parse() has it: a row whose
+ * values are "A to B" refuses a value outside them (its message in
+ * SCRATCH), then the row's setter; NULL or why not (key_setter). */
+const char *key_table_set(const struct key_def *row, void *ctx, const char *key, const char *value,
+			  int line, struct strbuf *scratch);
 /* The row that takes KEY, or NULL. */
 const struct key_def *key_table_find(const struct key_table *t, const char *key);
 /* Every key the table lists, families' members one each, in the table's
