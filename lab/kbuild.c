@@ -457,9 +457,10 @@ static int compile_in_tree(const char *tree, const char *ws, void *arg, struct s
 		return -1;
 	}
 	remember_steps(ws, &c->v->target, steps);
-	if (c->v->target.platform.arch == ARCH_X86_64) {
+	const char *carried = arch_facts(c->v->target.platform.arch)->compressed_dir;
+	if (carried) {
 		char *image = xasprintf("%s/%s", c->obj, build_target_image(&c->v->target));
-		char *compressed = xasprintf("%s/arch/x86/boot/compressed", c->obj);
+		char *compressed = xasprintf("%s/%s", c->obj, carried);
 		int rc = kbuild_check_payload(image, compressed, err);
 		free(image);
 		free(compressed);
