@@ -14,7 +14,7 @@
  * carry another kernel's code. */
 #define KBUILD_RECIPE "oomlab-kbuild-2"
 
-static bool valid_variant_name(const char *name)
+bool variant_name_valid(const char *name)
 {
 	if (!*name || *name == '.' || *name == '-')
 		return false;
@@ -108,7 +108,7 @@ int variants_discover(const char *dir, struct variant_set *set, struct strbuf *e
 		free(path);
 		if (!sub)
 			continue;
-		if (!valid_variant_name(de->d_name)) {
+		if (!variant_name_valid(de->d_name)) {
 			strbuf_addf(err, "%s/%s: variant names use a-z, 0-9, '-', '_' and '.'", dir,
 				    de->d_name);
 			closedir(d);
