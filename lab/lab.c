@@ -8,8 +8,8 @@
 
 #include "builtin.h"
 #include "common/run-command.h"
+#include "command-suggest.h"
 #include "common/util.h"
-#include "glob.h"
 #include "version.h"
 
 struct command {
@@ -36,20 +36,14 @@ static const struct command commands[] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* How many commands a mistyped one is offered. */
-#define SUGGESTED 3
-
 /* NAME is no command: one line saying so, with the commands nearest it
- * (glob_closest(), as a mistyped metric gets), and exit 2: bad input. */
+ * (command-suggest.h, as a mistyped metric gets), and exit 2: bad input. */
 static void __attribute__((noreturn)) unknown_command(const char *name)
 {
 	const char *names[N_COMMANDS];
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		names[i] = commands[i].name;
-	struct strbuf which = STRBUF_INIT;
-	if (!glob_suggest(&which, names, N_COMMANDS, name, SUGGESTED))
-		die_usage("'%s' is not a lab command (see lab --help)", name);
-	die_usage("'%s' is not a lab command. Did you mean %s?", name, which.buf);
+	die_not_a_command(NULL, name, names, N_COMMANDS);
 }
 
 static void print_usage(FILE *out)
