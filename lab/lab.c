@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "kernel", cmd_kernel, "list kernel variants and build them into the cache" },
 	{ "boot", cmd_boot, "boot a variant in a memory-constrained VM and run a command" },
 	{ "profiles", cmd_profiles, "list the low-memory machine profiles" },
+	{ "new", cmd_new, "write a commented experiment or profile file to fill in" },
 	{ "keys", cmd_keys, "list the keys of experiment and profile files: type, default, meaning" },
 	{ "workloads", cmd_workloads, "list the guest workloads: options and the metrics they report" },
 	{ "metrics", cmd_metrics, "list the metrics: unit, kind, better direction, meaning, source" },
