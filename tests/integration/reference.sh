@@ -57,6 +57,16 @@ check_text "naming the file it will not overwrite" "$(cat again.err)" \
 	'^lab: new experiment: my-check.conf exists; not overwritten'
 check "on one line ($(wc -l < again.err))" [ "$(wc -l < again.err)" -eq 1 ]
 check "which is left as it was" cmp -s before.conf my-check.conf
+# without --variant, MY-VARIANT stands for the user's: lab run refuses it by name, before
+# anything is built or booted (a file that ran would boot, and timeout stop it: not 2)
+"$LAB" new experiment placeholder 2> new.err || fail "lab new experiment placeholder: $(cat new.err)"
+check "it is in the variants line" grep -qx 'variants = stock MY-VARIANT' placeholder.conf
+set +e
+OOMLAB_RESULTS="$SCRATCH/new/results" timeout 60 "$LAB" run -x placeholder.conf -n 1 > /dev/null 2> run.err
+status=$?
+set -e
+check "lab run of it is bad input (exit 2, $status)" [ "$status" -eq 2 ]
+check_text "naming the placeholder" "$(cat run.err)" "variant 'MY-VARIANT' does not exist"
 "$LAB" new profile small -o configs/profiles/small.conf 2> new.err || fail "lab new profile: $(cat new.err)"
 OOMLAB_ROOT="$SCRATCH/new" "$LAB" profiles > profiles.out 2> profiles.err ||
 	fail "lab profiles: $(cat profiles.err)"
