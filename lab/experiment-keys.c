@@ -363,9 +363,9 @@ static const char *set_equivalence_glob(void *ctx, const char *key, const char *
 /* The defaults here are experiment_parse_at()'s in experiment.c, as a file
  * says them; test-experiment-keys parses each and compares. */
 static const struct key_def rows[] = {
-	KEY("description", "text", "(required)", "", "one line saying what the experiment asks",
+	KEY("description", "text", KEY_REQUIRED, "", "one line saying what the experiment asks",
 	    set_description),
-	KEY("variants", "words", "(required)", "variant names (lab kernel list)",
+	KEY("variants", "words", KEY_REQUIRED, "variant names (lab kernel list)",
 	    "the kernels compared, each a group of trials", set_variants),
 	KEY("baseline", "word", "(the first variant)", "one of variants",
 	    "the variant the others are compared against", set_baseline),
@@ -373,7 +373,7 @@ static const struct key_def rows[] = {
 	    "also run the baseline as a second group (BASELINE#2): an A/A check of the noise", set_aa),
 	KEY("debug", "bool", "no", "yes | no",
 	    "also run every variant on its debug build (VARIANT+debug)", set_debug),
-	KEY("profile", "word", "(required)", "a profile name (lab profiles)",
+	KEY("profile", "word", KEY_REQUIRED, "a profile name (lab profiles)",
 	    "the machine the trials boot", set_profile),
 	KEY("trials", "count", "3", "1 to " XSTR(MAX_TRIALS), "trials a group (unless until_decided = yes)",
 	    set_trials),
@@ -397,7 +397,7 @@ static const struct key_def rows[] = {
 	KEY("target_max_free_blocks", "count", "(no target)", "0 to 1000000",
 	    "at most this many free blocks of order >= target_order as the workload starts, else "
 	    "the trial is off-target (needs prepare)", set_target_max_free_blocks),
-	KEY_REPEATED("workload", "command", "(required)", "a command line (oomlab-workload --list)",
+	KEY_REPEATED("workload", "command", KEY_REQUIRED, "a command line (oomlab-workload --list)",
 		     "a command the guest runs, after those before it", set_workload),
 	KEY_REPEATED("files", "folder", "(none)", "a folder, relative to the experiment file's",
 		     "a folder brought into the guest (docs/PROGRAMS.md)", set_files),

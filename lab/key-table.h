@@ -29,7 +29,8 @@ struct key_info {
 	const char *name;
 	const char *type;      /* one word: text, size, count, bool, word, words, margin, ... */
 	/* The default: a value as a file would write it (a file saying it parses
-	 * as one without the key), or a description in parentheses, "(required)". */
+	 * as one without the key), or a description in parentheses, such as
+	 * KEY_REQUIRED. */
 	const char *fallback;
 	const char *range;     /* the values taken: "1 to 64", "lzo | lz4"; "" for any text */
 	const char *meaning;   /* one line */
@@ -47,6 +48,9 @@ struct key_def {
 	 * last. Its rows print these, one each, and info is unused. */
 	bool (*member)(size_t i, struct key_info *out);
 };
+
+/* The default of a key a file must set. */
+#define KEY_REQUIRED "(required)"
 
 /* Rows as tables write them: a key; a key that may repeat; a family of the
  * keys that begin with PREFIX; a family whose members MEMBER gives. */

@@ -279,9 +279,9 @@ static const char *set_clock(void *ctx, const char *key, const char *v, int line
 /* The defaults here are set_defaults()'s in profile.c, as a file says
  * them; test-profile-keys parses each and compares. */
 static const struct key_def rows[] = {
-	KEY("description", "text", "(required)", "",
+	KEY("description", "text", KEY_REQUIRED, "",
 	    "one line saying what machine this is (lab profiles prints it)", set_description),
-	KEY("memory", "size", "(required)", "at least 64M", "the guest's RAM, such as 512M or 1G",
+	KEY("memory", "size", KEY_REQUIRED, "at least 64M", "the guest's RAM, such as 512M or 1G",
 	    set_memory),
 	KEY("cpus", "count", "2", "1 to 64", "the guest's CPUs", set_cpus),
 	KEY("numa_nodes", "sizes", "(one node)", "equal sizes adding up to memory, such as 512M,512M",
