@@ -790,6 +790,96 @@ static void warn_if_undecidable(const struct run_plan *p)
 	strbuf_release(&why);
 }
 
+/* "12 min" or "40 s" for an estimate. */
+static void add_span(struct strbuf *sb, double seconds)
+{
+	if (seconds < 120)
+		strbuf_addf(sb, "%.0f s", seconds);
+	else
+		strbuf_addf(sb, "%.0f min", seconds / 60);
+}
+
+/* --dry-run: what the run would do, all checked, nothing built or booted. */
+static void print_plan(const struct run_plan *p)
+{
+	char *platform = platform_name(&p->exp.platform);
+	printf("plan of %s (--dry-run: everything checked, nothing built or booted)\n", p->exp.name);
+	printf("  experiment  %s\n", p->exp.path);
+	printf("  machine     %s (%s), clock %s\n", p->profile.name, platform,
+	       guest_clock_name(p->clock.clock));
+	free(platform);
+	printf("  groups     ");
+	for (size_t i = 0; i < p->labels.n; i++)
+		printf(" %s%s", p->labels.items[i], strcmp(p->labels.items[i], p->exp.baseline) ? "" : " (baseline)");
+	printf("\n");
+	unsigned rounds = planned_trials(&p->exp);
+	if (p->exp.until_decided)
+		printf("  trials      until decided: a look after each round from round %u on, at most "
+		       "%u a group\n", SEQUENTIAL_FIRST_LOOK, rounds);
+	else
+		printf("  trials      %u a group\n", rounds);
+	printf("  at once     %u (from %s)\n", p->jobs, p->jobs_from);
+	for (size_t i = 0; i < p->exp.workloads.n; i++)
+		printf("  workload    %s\n", p->exp.workloads.items[i]);
+	printf("  headline   ");
+	for (size_t i = 0; i < p->exp.metrics.n; i++)
+		printf(" %s", p->exp.metrics.items[i]);
+	printf("%s\n", p->exp.metrics.n ? "" : " every metric that varies");
+	size_t to_build = 0;
+	for (size_t i = 0; i < p->labels.n; i++) {
+		if (strchr(p->labels.items[i], '#'))
+			continue;
+		const struct variant *v = variant_find(&p->variants, p->labels.items[i]);
+		bool cached = kernel_is_cached(v);
+		to_build += !cached;
+		printf("  kernel      %s %.12s: %s\n", v->name, v->hash, cached ? "cached" : "to build");
+	}
+	struct strbuf why = STRBUF_INIT;
+	if (design_check(&p->exp, &p->labels, &why) > 0)
+		printf("  design      %s\n", why.buf);
+	else
+		printf("  design      can decide a row better, worse or differs\n");
+	strbuf_reset(&why);
+	/* the estimate: earlier trials like these, from the results store */
+	struct store *store = NULL;
+	struct store_trial_seconds t = { 0 };
+	char *path = store_default_path();
+	if (path_exists(path) && store_open(path, &store, &why) == 0)
+		store_trial_seconds(store, p->exp.name, p->profile.name, guest_clock_name(p->clock.clock), &t,
+				    &why);
+	if (store)
+		store_close(store);
+	free(path);
+	struct strbuf est = STRBUF_INIT;
+	if (t.n) {
+		size_t groups = p->labels.n, jobs = p->jobs ? p->jobs : 1;
+		unsigned first = p->exp.until_decided ? SEQUENTIAL_FIRST_LOOK : rounds;
+		double least = (double)((groups * first + jobs - 1) / jobs) * t.median;
+		double most = (double)((groups * rounds + jobs - 1) / jobs) * t.median;
+		strbuf_addstr(&est, "about ");
+		add_span(&est, least);
+		if (most > least) {
+			strbuf_addstr(&est, " (decided at the first look) to ");
+			add_span(&est, most);
+			strbuf_addstr(&est, " (at most)");
+		}
+		strbuf_addf(&est, " of trials: a median %.0f s a trial in %ld earlier ok trials of %s on %s, "
+			    "clock %s, at their runs' -j", t.median, t.n,
+			    t.any_experiment ? "any experiment" : p->exp.name, p->profile.name,
+			    guest_clock_name(p->clock.clock));
+	} else {
+		strbuf_addf(&est, "no earlier trials on %s with clock %s in the results store: each trial "
+			    "takes at most its timeout, %.0f s", p->profile.name,
+			    guest_clock_name(p->clock.clock), p->exp.trial_timeout);
+	}
+	if (to_build)
+		strbuf_addf(&est, "; %zu kernel%s to build first (minutes each: docs/BENCH.md)", to_build,
+			    to_build == 1 ? "" : "s");
+	printf("  time        %s\n", est.buf);
+	strbuf_release(&est);
+	strbuf_release(&why);
+}
+
 /* An absolute form of PATH (malloc'd): the jobs run elsewhere. */
 static char *absolute(const char *path)
 {
@@ -917,7 +1007,7 @@ int cmd_run(int argc, char **argv)
 	struct run_asked asked = { .variant_args = STRLIST_INIT, .workloads = STRLIST_INIT,
 				   .files = STRLIST_INIT };
 	unsigned long trials = 0, seed = 0, max_trials = 0, jobs = 0;
-	bool list = false, until_decided = false;
+	bool list = false, until_decided = false, dry_run = false;
 	struct slurm_options slurm = { .sbatch = STRLIST_INIT };
 	bool slurm_look = false;
 	unsigned fail_on = 0;
@@ -1001,6 +1091,9 @@ int cmd_run(int argc, char **argv)
 			 "with --slurm: an sbatch option for every job, as --partition=P, --time=T, "
 			 "--account=A (repeatable)"),
 		OPT_CALL(0, "fail-on", &fail_on, "WORDS", opt_fail_on, opt_fail_on_help()),
+		OPT_FLAG(0, "dry-run", &dry_run,
+			 "check everything and print the plan (groups, trials, kernels to build, the "
+			 "design check, an estimate of the time from earlier trials), boot nothing"),
 		OPT_FLAG(0, "list", &list, "list the experiments"),
 		OPT_END(),
 	};
@@ -1024,6 +1117,8 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: --fail-on judges the table a whole run ends with, not --slurm, "
 			  "--slurm-look, --build-only or --rounds (lab compare --fail-on judges "
 			  "such a run once it is whole)");
+	if (dry_run && (resume || slurm.on))
+		die_usage("run: --dry-run plans a new run here, not --resume or --slurm");
 	if (slurm.on && (resume || p.shard_n > 1))
 		die_usage("run: --slurm makes its own shards (--slurm-shards N); lab run --resume RUN "
 			  "resubmits a Slurm run");
@@ -1069,6 +1164,11 @@ int cmd_run(int argc, char **argv)
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
 		load_plan_parts(&p, profile_name, clock_option);
+		if (dry_run) {
+			choose_jobs(&p, (unsigned)jobs);
+			print_plan(&p);
+			return 0;
+		}
 		if (slurm.on) {
 			slurm.jobs = jobs;
 			return submit_to_slurm(&p, out, &slurm);

@@ -98,7 +98,8 @@ static bool is_patch(const char *name)
 /*
  * The files of the known variant folder DIR, for a copy: its fragment,
  * command line and source (paths made absolute: the copy lives elsewhere),
- * and, with PATCHES, its patches, numbered from *NEXT in their order.
+ * and, with PATCHES, its patches: as they are named without NEXT (the same
+ * kernel, the same cache key), else numbered from *NEXT in their order.
  */
 static int copy_known(struct staging *st, const char *arg, const char *dir, bool patches, unsigned *next,
 		      struct strbuf *err)
@@ -147,7 +148,8 @@ static int copy_known(struct staging *st, const char *arg, const char *dir, bool
 			strbuf_addf(err, "--variant '%s': %s: %s", arg, path, strerror(errno));
 			rc = -1;
 		} else {
-			char *name = xasprintf("%02u-%s", (*next)++, names.items[i]);
+			char *name = next ? xasprintf("%02u-%s", (*next)++, names.items[i])
+					  : xstrdup(names.items[i]);
 			stage_add(st, name, data, len);
 			free(name);
 		}
@@ -315,13 +317,12 @@ static int stage_one(struct given_variant *g, const char *arg, const char *basel
 	int rc;
 	if (!colon) {
 		char *other = variant_folder_find(g->spec);
-		unsigned next = 1;
 		if (!other) {
 			strbuf_addf(err, "--variant '%s': '%s' is no variant the lab knows (lab kernel list) "
 				    "nor a spec (patch:, git:, tree:, bzimage:)", arg, g->spec);
 			rc = -1;
 		} else {
-			rc = copy_known(&st, arg, other, true, &next, err);
+			rc = copy_known(&st, arg, other, true, NULL, err);
 		}
 		free(other);
 	} else if (!strcmp(kind, "patch")) {

@@ -10,6 +10,7 @@
 #    the line's own metrics in the headline);
 #  - bad specs: one line naming the option, exit 2, no run folder;
 #  - with -x, an error in a -w line names the experiment and the line;
+#  - --dry-run prints the plan and builds, boots and writes nothing;
 #  - lab boot --variant SPEC boots the patched kernel once.
 . "$(dirname "$0")/lib.sh"
 
@@ -75,6 +76,21 @@ refused "no -w without -x" "without -x, -w LINE says what each trial runs" --var
 refused "with -x, a -w line's error names the experiment" \
 	"quick.conf (with lab run's options):[0-9]*: workload = oom-hog --mdoe memcg: oom-hog: unknown option '--mdoe'" \
 	-x quick -w 'oom-hog --mdoe memcg'
+
+# --- --dry-run: the plan, everything checked, nothing built or booted
+sed "1s/$/ $$/" fix.patch > fresh.patch   # a header no kernel of the cache has
+plan=$(OOMLAB_RESULTS="$SCRATCH/dry" "$LAB" run --variant fresh=patch:fresh.patch --variant k=binder-kcalloc \
+	-w 'oom-hog --mode memcg' --dry-run) || fail "--dry-run: $plan"
+echo "$plan"
+check_text "the plan names the groups, the baseline first" "$plan" '^  groups      stock (baseline) fresh k$'
+check_text "until decided, at most 12 a group" "$plan" 'until decided: .* at most 12 a group'
+check_text "a kernel no build made is to build" "$plan" '^  kernel      fresh [0-9a-f]*: to build$'
+check_text "a copy of a known variant is its kernel, cached" "$plan" \
+	"^  kernel      k $("$LAB" kernel list | awk '$1 == "binder-kcalloc" && $2 == "x86_64/4k" {print $3}'): cached$"
+check_text "the design check" "$plan" '^  design      '
+check_text "and a time" "$plan" '^  time        '
+check "nothing was built" sh -c "! '$LAB' kernel path fresh > /dev/null 2>&1"
+check "no run folder or store was made" [ ! -e "$SCRATCH/dry" ]
 
 # --- lab boot --variant SPEC: once, the way vng does
 out=$("$LAB" boot --variant patch:fix.patch -p tiny-256m -o "$SCRATCH/boot" -- 'echo booted; uname -r') ||
