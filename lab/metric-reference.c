@@ -101,16 +101,6 @@ int metric_reference_select(const char *glob, struct metric_reference **out, siz
 	return 0;
 }
 
-const char *metric_better_word(enum metric_better better)
-{
-	switch (better) {
-	case BETTER_LOWER:   return "lower";
-	case BETTER_HIGHER:  return "higher";
-	case BETTER_NEITHER: return "neither";
-	}
-	return "?";
-}
-
 /* A row without a meaning or a source (test-metric-reference refuses one). */
 static const char *said(const char *text)
 {
