@@ -110,9 +110,9 @@ static void declared_direction(const struct run_data *rd, const char *name, stru
 		def->better = d.higher ? BETTER_HIGHER : BETTER_LOWER;
 		return;
 	}
-	strlist_push_owned(notes, xasprintf("warning: %s: its metric lines disagree on which direction "
-					    "is better (%s in %zu trials, %s in %zu, none in %zu): "
-					    "no direction, so its rows can be %s, never %s or %s",
+	strlist_push_owned(notes, xasprintf("warning: %s: the trials' metric lines disagree on which "
+					    "direction is better (%s in %zu, %s in %zu, none in %zu): "
+					    "its rows can be %s, never %s or %s",
 					    name, metric_better_word(BETTER_HIGHER), d.higher,
 					    metric_better_word(BETTER_LOWER), d.lower, d.none,
 					    compare_verdict_word(VERDICT_DIFFERS),

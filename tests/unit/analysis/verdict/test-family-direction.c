@@ -93,6 +93,18 @@ static void judge(const char *run, const char *metric, enum compare_verdict *ver
 		if (strstr(family.table.context_notes[i], metric) &&
 		    strstr(family.table.context_notes[i], "disagree"))
 			*noted = true;
+	/* the text table prints the note whole, once */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_int_equal(compare_format_text(out, &family.table, false), 0);
+	fclose(out);
+	const char *said = strstr(text, "disagree");
+	if (*noted && (!said || !strstr(said, "never better or worse\n") || strstr(said + 1, "disagree")))
+		fail_msg("%s: the text table has not the note whole, once:\n%s", run, text);
+	if (!*noted && said)
+		fail_msg("%s: a note of no disagreement:\n%s", run, text);
+	free(text);
 	compare_family_free(&family);
 	run_data_free(&rd);
 	strbuf_release(&err);
