@@ -40,7 +40,8 @@ static void say_nearest(struct strbuf *err, const struct metric_reference *rows,
 	strbuf_addf(err, "'%s' matches no metric of the catalogue", glob);
 	if (glob_suggest(&near, names, n, glob, SUGGESTED))
 		strbuf_addf(err, "; did you mean %s?", near.buf);
-	strbuf_addstr(err, " (a metric of no row is judged by its unit, neither better)");
+	strbuf_addstr(err, " (a metric of no row is judged by its unit, better in the direction its "
+			   "metric lines declare, else neither)");
 	strbuf_release(&near);
 	free(names);
 }
@@ -101,16 +102,6 @@ int metric_reference_select(const char *glob, struct metric_reference **out, siz
 	return 0;
 }
 
-const char *metric_better_word(enum metric_better better)
-{
-	switch (better) {
-	case BETTER_LOWER:   return "lower";
-	case BETTER_HIGHER:  return "higher";
-	case BETTER_NEITHER: return "neither";
-	}
-	return "?";
-}
-
 /* A row without a meaning or a source (test-metric-reference refuses one). */
 static const char *said(const char *text)
 {
@@ -144,8 +135,9 @@ static void print_text(FILE *out, const struct metric_reference *rows, size_t n)
 		reference_wrap(out, 4, "", said(r->row->meaning));
 		reference_wrap(out, 4, "from: ", said(r->row->source));
 	}
-	fprintf(out, "\nThe first row a name matches judges it. A metric of no row is neither better,\n"
-		     "its kind guessed from its unit.\n");
+	fprintf(out, "\nThe first row a name matches judges it. A metric of no row has its kind guessed\n"
+		     "from its unit, and is better in the direction its metric lines declare (\"better\":\n"
+		     "\"higher\" or \"lower\", the same in every trial), else neither.\n");
 }
 
 static void print_markdown(FILE *out, const struct metric_reference *rows, size_t n)

@@ -35,7 +35,5 @@ int metric_reference_select(const char *glob, struct metric_reference **rows, si
 			    struct strbuf *err);
 void metric_reference_print(FILE *out, enum reference_format format,
 			    const struct metric_reference *rows, size_t n);
-/* "lower", "higher" or "neither": the direction's word in markdown and JSON. */
-const char *metric_better_word(enum metric_better better);
 
 #endif

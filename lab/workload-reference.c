@@ -118,7 +118,8 @@ static void print_text(FILE *out, const struct workload_info *items, size_t n)
 	reference_wrap(out, 4, "", line.buf);
 	reference_wrap(out, 0, "",
 		       "A metric whose kind is \"by its unit\" has no row in the catalogue (lab "
-		       "metrics): its kind comes from the unit it reports, and no direction is better.");
+		       "metrics): its kind comes from the unit it reports, and no direction is better "
+		       "unless its metric lines declare one (\"better\": \"higher\" or \"lower\").");
 	strbuf_release(&line);
 }
 
@@ -199,7 +200,8 @@ static void print_markdown(FILE *out, const struct workload_info *items, size_t 
 	fputs("\nEvery experiment line also reports, as `P.NAME` for its program P: ", out);
 	reference_md_cell(out, line.buf);
 	fputs(". A metric of no row in the catalogue (`lab metrics`) gets its kind from the unit it "
-	      "reports, and no direction is better.\n", out);
+	      "reports, and no direction is better unless its metric lines declare one "
+	      "(`\"better\":\"higher\"` or `\"lower\"`, docs/PROGRAMS.md).\n", out);
 	strbuf_release(&line);
 }
 

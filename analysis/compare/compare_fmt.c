@@ -379,6 +379,7 @@ void compare_fmt_notes(const struct compare_table *t,
 	note(&to, "%s: fewer than %zu trials on a side, no test, or no",
 	     compare_verdict_word(VERDICT_INCONCLUSIVE), o->min_trials);
 	note(&to, "  difference at all could have reached the level");
+	/* whole: note() cuts at its buffer, and a context note names a metric */
 	for (size_t i = 0; i < t->n_context_notes; i++)
-		note(&to, "%s", t->context_notes[i]);
+		to.emit(to.ctx, t->context_notes[i]);
 }

@@ -67,16 +67,11 @@ static json_t *options(const struct compare_table *t)
 	return opts;
 }
 
-static const char *better_word(enum metric_better b)
-{
-	return b == BETTER_LOWER ? "lower" : b == BETTER_HIGHER ? "higher" : "neither";
-}
-
 static json_t *metric(const struct compare_metric_info *m)
 {
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "name", m->name,
 			 "unit", m->unit, "kind", metric_kind_name(m->kind), "better",
-			 better_word(m->better), "method", compare_method_key(m->method), "test",
+			 metric_better_word(m->better), "method", compare_method_key(m->method), "test",
 			 compare_test_name(m->method, m->parametric), "centre", compare_centre_name(m->method),
 			 "margin", margin(&m->margin), "baseline", side(&m->base, m->method));
 }

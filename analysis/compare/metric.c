@@ -230,3 +230,25 @@ const char *metric_better_text(enum metric_better better)
 	}
 	return "?";
 }
+
+const char *metric_better_word(enum metric_better better)
+{
+	switch (better) {
+	case BETTER_LOWER:   return "lower";
+	case BETTER_HIGHER:  return "higher";
+	case BETTER_NEITHER: return "neither";
+	}
+	return "?";
+}
+
+bool metric_better_parse(const char *word, enum metric_better *out)
+{
+	static const enum metric_better declared[] = { BETTER_LOWER, BETTER_HIGHER };
+
+	for (size_t i = 0; word && i < sizeof(declared) / sizeof(declared[0]); i++)
+		if (!strcmp(word, metric_better_word(declared[i]))) {
+			*out = declared[i];
+			return true;
+		}
+	return false;
+}

@@ -79,5 +79,13 @@ bool metric_name_matches(const char *glob, const char *name);
 const char *metric_kind_name(enum metric_kind kind);
 /* "lower is better", "higher is better", "neither is better" */
 const char *metric_better_text(enum metric_better better);
+/* "lower", "higher" or "neither": the direction's word wherever the lab
+ * writes or reads one (lab metrics, compare's JSON, trial.json, a program's
+ * metric line). */
+const char *metric_better_word(enum metric_better better);
+/* The direction a metric line may declare, by its word: "lower" or
+ * "higher" (never "neither": a line that says nothing has none). False for
+ * any other WORD (NULL included). */
+bool metric_better_parse(const char *word, enum metric_better *out);
 
 #endif

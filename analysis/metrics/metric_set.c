@@ -10,6 +10,12 @@
 void metric_set_add(struct metric_set *s, const char *name, double value, const char *unit,
 		    const char *source)
 {
+	metric_set_add_declared(s, name, value, unit, source, BETTER_NEITHER);
+}
+
+void metric_set_add_declared(struct metric_set *s, const char *name, double value, const char *unit,
+			     const char *source, enum metric_better declared)
+{
 	if (!isfinite(value))
 		return;
 	for (size_t i = 0; i < s->n; i++) {
@@ -20,6 +26,7 @@ void metric_set_add(struct metric_set *s, const char *name, double value, const 
 			m->unit = xstrdup(unit ? unit : "");
 			m->source = xstrdup(source ? source : "");
 			m->value = value;
+			m->declared = declared;
 			return;
 		}
 	}
@@ -28,7 +35,7 @@ void metric_set_add(struct metric_set *s, const char *name, double value, const 
 		s->items = xrealloc(s->items, s->alloc * sizeof(*s->items));
 	}
 	s->items[s->n++] = (struct metric_value){ xstrdup(name), xstrdup(unit ? unit : ""),
-						  xstrdup(source ? source : ""), value };
+						  xstrdup(source ? source : ""), value, declared };
 }
 
 const struct metric_value *metric_set_get(const struct metric_set *s, const char *name)
@@ -73,6 +80,8 @@ json_t *metric_set_json(const struct metric_set *s)
 							: json_real(v));
 		json_object_set_new(o, "unit", json_string(m->unit));
 		json_object_set_new(o, "source", json_string(m->source));
+		if (m->declared != BETTER_NEITHER)
+			json_object_set_new(o, "better", json_string(metric_better_word(m->declared)));
 		json_array_append_new(arr, o);
 	}
 	free(sorted);

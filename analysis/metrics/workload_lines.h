@@ -14,11 +14,12 @@
  *     where first_text would be "TAP version 13"; else first_text;
  *   - its bad lines: complete lines that start with '{' (past blanks) but
  *     are no JSON object, or are metric lines ("type":"metric") out of the
- *     schema (no workload, no name, or a value that is neither a number nor
- *     null). Plain text is a program's own words, never a bad line: the
- *     lab's workloads and busybox's applets write text on stderr, and a
- *     reproducer may print what it does. A line the guest's end cut short
- *     (no newline) is not judged.
+ *     schema (no workload, no name, a value that is neither a number nor
+ *     null, or a "better" that is neither "higher" nor "lower":
+ *     workload_metrics.h). Plain text is a program's own words, never a
+ *     bad line: the lab's workloads and busybox's applets write text on
+ *     stderr, and a reproducer may print what it does. A line the guest's
+ *     end cut short (no newline) is not judged.
  * Output of other processes that write to out.log meanwhile (the prepare
  * step, what an earlier line left running) counts with the line.
  *

@@ -51,14 +51,23 @@ char *workload_metric_name_in(json_t *line, const char *line_workload)
 	return strbuf_detach(&sb);
 }
 
+bool workload_metric_better(json_t *record, enum metric_better *better)
+{
+	json_t *word = json_object_get(record, "better");
+	*better = BETTER_NEITHER;
+	return !word || metric_better_parse(json_string_value(word), better);
+}
+
 bool workload_metric_add(json_t *record, const char *line_workload, struct metric_set *out)
 {
 	char *name = workload_metric_name_in(record, line_workload);
 	json_t *value = name ? json_object_get(record, "value") : NULL;
-	bool added = name && json_is_number(value);
+	enum metric_better better;
+	bool added = name && json_is_number(value) && workload_metric_better(record, &better);
 	if (added) {
 		const char *unit = json_string_value(json_object_get(record, "unit"));
-		metric_set_add(out, name, json_number_value(value), unit ? unit : "", "out.log");
+		metric_set_add_declared(out, name, json_number_value(value), unit ? unit : "", "out.log",
+					better);
 	}
 	free(name);
 	return added;

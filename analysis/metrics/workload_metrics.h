@@ -10,6 +10,14 @@
  * program's.  Other
  * lines (events, a tool's own text) are skipped; a metric reported twice
  * keeps its last value; a null value (NaN in the workload) is no figure.
+ *
+ * A metric line may declare which direction of its figure is better,
+ * "better":"higher" or "better":"lower" (metric_better_parse; the words are
+ * metric_better_word's); the metric then carries it into trial.json
+ * (metric_set.h), where the comparison reads it for a metric of no row in
+ * the catalogue (analysis/verdict/compare_family.c). A line whose "better"
+ * holds anything else (another word, null, a number) is out of the schema:
+ * no figure, and a bad line (workload_lines.h).
  */
 #ifndef OOMLAB_WORKLOAD_METRICS_H
 #define OOMLAB_WORKLOAD_METRICS_H
@@ -25,8 +33,11 @@
  * a metric line without "workload" is that program's (a user's program need
  * not name itself; common/proto/workload-line.h). */
 char *workload_metric_name_in(json_t *line, const char *line_workload);
+/* Whether RECORD's "better" is in the schema: absent (*BETTER is then
+ * BETTER_NEITHER) or one of the two words (*BETTER is its direction). */
+bool workload_metric_better(json_t *record, enum metric_better *better);
 /* Adds RECORD to OUT when it is a metric line with a number (a null value
- * is no figure); LINE_WORKLOAD as for workload_metric_name_in. Whether it did.
+ * is no figure) and a "better" in the schema, with its direction; LINE_WORKLOAD as for workload_metric_name_in. Whether it did.
  * out.log is read line by line by workload_lines_parse, which calls this. */
 bool workload_metric_add(json_t *record, const char *line_workload, struct metric_set *out);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare/metric.h"
 #include "analysis/metrics/trial_metrics.h"
 #include "common/paths.h"
 #include "common/run-folder.h"
@@ -218,6 +219,24 @@ double *run_data_values(const struct run_data *rd, const char *metric, const cha
 			*unit = json_string_value(json_object_get(m, "unit"));
 	}
 	return values;
+}
+
+void run_data_declared(const struct run_data *rd, const char *metric, struct run_declared *d)
+{
+	memset(d, 0, sizeof(*d));
+	for (size_t i = 0; i < rd->n; i++) {
+		json_t *m = rd->trials[i].trial ? find_metric(rd->trials[i].trial, metric) : NULL;
+		enum metric_better better = BETTER_NEITHER;
+		if (!m)
+			continue;
+		metric_better_parse(json_string_value(json_object_get(m, "better")), &better);
+		if (better == BETTER_HIGHER)
+			d->higher++;
+		else if (better == BETTER_LOWER)
+			d->lower++;
+		else
+			d->none++;
+	}
 }
 
 void run_data_keep_rounds(struct run_data *rd, unsigned rounds)

@@ -72,6 +72,17 @@ void run_data_metric_names(const struct run_data *rd, struct strlist *names);
  */
 double *run_data_values(const struct run_data *rd, const char *metric, const char *label, size_t *n,
 			size_t *n_other, const char **unit);
+/*
+ * What the trials that have METRIC declared of its direction (trial.json
+ * metrics[].better, a program's metric line's "better"): how many say
+ * "higher", how many "lower", how many nothing (or a word that is neither).
+ * Every trial.json counts, whatever its outcome or group: the direction is
+ * the program's, not a result.
+ */
+struct run_declared {
+	size_t higher, lower, none;
+};
+void run_data_declared(const struct run_data *rd, const char *metric, struct run_declared *d);
 /* Keeps the trials of the first ROUNDS rounds (trial folders 000 up to
  * ROUNDS - 1), as a sequential run's look at ROUNDS saw them. */
 void run_data_keep_rounds(struct run_data *rd, unsigned rounds);

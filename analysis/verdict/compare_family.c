@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/compare/compare_verdict.h"
 #include "analysis/metrics/metric_catalog.h"
 #include "compare_family.h"
 #include "debug_pressure.h"
@@ -13,6 +14,7 @@ struct family_input {
 	struct compare_group *groups;	/* n_metrics x n_groups */
 	double **values;		/* likewise */
 	size_t n_metrics, n_groups;
+	struct strlist notes;		/* the table's context notes */
 };
 
 static bool wanted(const char *name, const struct strlist *globs)
@@ -59,6 +61,7 @@ static void input_free(struct family_input *in)
 	free(in->values);
 	free(in->groups);
 	free(in->metrics);
+	strlist_clear(&in->notes);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -82,6 +85,39 @@ int compare_family_margin(const struct run_data *rd, const char *metric,
 		return 0;
 	}
 	return 0;
+}
+
+/*
+ * A metric of no row in the catalogue (a program's own) takes the direction
+ * its metric lines declared ("better", trial.json metrics[].better) when
+ * every trial that has it declared the same one. When they disagree (one
+ * says higher, another lower, or one says nothing) the comparison does not
+ * guess: no direction, so its rows can be "differs" but never "better" or
+ * "worse", and one note of the table says so. A metric of the catalogue
+ * keeps the catalogue's direction whatever a line declares.
+ */
+static void declared_direction(const struct run_data *rd, const char *name, struct metric_def *def,
+			       struct strlist *notes)
+{
+	struct run_declared d;
+
+	if (metric_catalog_lookup(name))
+		return;
+	run_data_declared(rd, name, &d);
+	if (!d.higher && !d.lower)
+		return;
+	if (!d.none && !(d.higher && d.lower)) {
+		def->better = d.higher ? BETTER_HIGHER : BETTER_LOWER;
+		return;
+	}
+	strlist_push_owned(notes, xasprintf("warning: %s: the trials' metric lines disagree on which "
+					    "direction is better (%s in %zu, %s in %zu, none in %zu): "
+					    "its rows can be %s, never %s or %s",
+					    name, metric_better_word(BETTER_HIGHER), d.higher,
+					    metric_better_word(BETTER_LOWER), d.lower, d.none,
+					    compare_verdict_word(VERDICT_DIFFERS),
+					    compare_verdict_word(VERDICT_BETTER),
+					    compare_verdict_word(VERDICT_WORSE)));
 }
 
 /* Gathers one metric's values per group; false when it is left out. */
@@ -112,6 +148,7 @@ static int add_metric(const struct run_data *rd, const char *name, bool all,
 		return 0;
 	}
 	metric_catalog_resolve(name, unit ? unit : "", &metric->def);
+	declared_direction(rd, name, &metric->def, &in->notes);
 	/* run.json "parametric": whatever the family, rows of these metrics
 	 * take Student's t (shares never do: compare_metric_parametric) */
 	metric->parametric = rd->parametric.n && wanted(name, &rd->parametric);
@@ -285,10 +322,10 @@ int compare_family_build(const struct run_data *rd, const struct compare_family_
 			rc = -1;
 		} else {
 			set_clock(&family->table, rd, clock);
-			struct strlist notes = STRLIST_INIT;
-			debug_pressure_notes(rd, spec->seed, &notes);
-			family->table.context_notes = notes.items;
-			family->table.n_context_notes = notes.n;
+			debug_pressure_notes(rd, spec->seed, &in.notes);
+			family->table.context_notes = in.notes.items;
+			family->table.n_context_notes = in.notes.n;
+			in.notes = (struct strlist)STRLIST_INIT;	/* the table's now */
 		}
 	}
 	input_free(&in);

@@ -150,6 +150,73 @@ static void metrics_without_a_workload(void **state)
 	workload_lines_clear(&w);
 }
 
+/* A metric line may declare its direction: "better" is "higher" or "lower",
+ * carried to trial.json's metric; any other "better" makes the line a bad
+ * line and no figure; without it the metric declares none. */
+static void declared_direction(void **state)
+{
+	(void)state;
+	const char *log =
+		"{\"type\":\"line-start\",\"workload\":\"repro\",\"line\":1,\"t_mono_ns\":5}\n"
+		"{\"type\":\"metric\",\"name\":\"up\",\"value\":1,\"better\":\"higher\"}\n"
+		"{\"type\":\"metric\",\"name\":\"down\",\"value\":2,\"better\":\"lower\"}\n"
+		"{\"type\":\"metric\",\"name\":\"plain\",\"value\":3}\n"
+		"{\"type\":\"metric\",\"name\":\"nan\",\"value\":null,\"better\":\"lower\"}\n"
+		"{\"type\":\"metric\",\"name\":\"odd\",\"value\":4,\"better\":\"bigger\"}\n"
+		"{\"type\":\"metric\",\"name\":\"nil\",\"value\":5,\"better\":null}\n"
+		"{\"type\":\"metric\",\"name\":\"num\",\"value\":6,\"better\":1}\n"
+		"{\"type\":\"metric\",\"name\":\"neither\",\"value\":7,\"better\":\"neither\"}\n"
+		"{\"type\":\"metric\",\"name\":\"caps\",\"value\":8,\"better\":\"Higher\"}\n"
+		"{\"type\":\"line-end\",\"workload\":\"repro\",\"line\":1,\"exit_status\":0,\"signal\":0}\n";
+	struct metric_set m = METRIC_SET_INIT;
+	struct workload_lines w;
+	assert_int_equal(workload_lines_parse(log, strlen(log), &w, &m), 3);
+	assert_int_equal(metric_set_get(&m, "repro.up")->declared, BETTER_HIGHER);
+	assert_int_equal(metric_set_get(&m, "repro.down")->declared, BETTER_LOWER);
+	assert_int_equal(metric_set_get(&m, "repro.plain")->declared, BETTER_NEITHER);
+	/* a word out of the schema: no figure, and a bad line each (a null
+	 * value with a good word is neither) */
+	const char *refused[] = { "repro.nan", "repro.odd", "repro.nil", "repro.num", "repro.neither",
+				  "repro.caps" };
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (metric_set_get(&m, refused[i]))
+			fail_msg("%s taken", refused[i]);
+	assert_int_equal(w.n, 1);
+	assert_int_equal(w.v[0].bad_lines, 5);
+	assert_string_equal(w.v[0].examples[0],
+			    "{\"type\":\"metric\",\"name\":\"odd\",\"value\":4,\"better\":\"bigger\"}");
+
+	/* trial.json: "better" only where one was declared */
+	json_t *j = metric_set_json(&m);
+	size_t i;
+	json_t *e;
+	json_array_foreach(j, i, e) {
+		const char *name = json_string_value(json_object_get(e, "name"));
+		json_t *better = json_object_get(e, "better");
+		if (!strcmp(name, "repro.up"))
+			assert_string_equal(json_string_value(better), "higher");
+		else if (!strcmp(name, "repro.down"))
+			assert_string_equal(json_string_value(better), "lower");
+		else if (better)
+			fail_msg("%s has \"better\"", name);
+	}
+	assert_int_equal(json_array_size(j), 3);
+	json_decref(j);
+
+	/* reported again without a word: the last report's (none) */
+	const char *again = "{\"type\":\"metric\",\"workload\":\"repro\",\"name\":\"up\",\"value\":9}\n";
+	struct workload_lines w2;
+	assert_int_equal(workload_lines_parse(again, strlen(again), &w2, &m), 1);
+	assert_int_equal(metric_set_get(&m, "repro.up")->declared, BETTER_NEITHER);
+	workload_lines_clear(&w2);
+	metric_set_clear(&m);
+	workload_lines_clear(&w);
+
+	/* the same rule for the line alone */
+	assert_true(BAD("{\"type\":\"metric\",\"workload\":\"r\",\"name\":\"x\",\"value\":1,\"better\":\"up\"}"));
+	assert_false(BAD("{\"type\":\"metric\",\"workload\":\"r\",\"name\":\"x\",\"value\":1,\"better\":\"lower\"}"));
+}
+
 /* A program's bytes need not be UTF-8; trial.json stays JSON, and a long
  * line is cut. */
 static void odd_text_kept_as_json(void **state)
@@ -249,6 +316,7 @@ int main(void)
 		cmocka_unit_test(bad_line_rule),
 		cmocka_unit_test(lines_of_out_log),
 		cmocka_unit_test(metrics_without_a_workload),
+		cmocka_unit_test(declared_direction),
 		cmocka_unit_test(odd_text_kept_as_json),
 		cmocka_unit_test(line_metrics_catalogued),
 	};
