@@ -178,8 +178,13 @@ unit-test: test-deps
 # The benchmark's A/A statistics come from the lab's own code (tests/bench/aa-precision.c).
 # It boots arm64 guests too: the test packages.
 bench: test-deps
-	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(BUILD)/bench/aa-precision
+	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(BUILD)/bench/aa-precision \
+		$(BUILD)/bench/stamp-lines
 	@./tests/bench/run-bench
+
+$(BUILD)/bench/stamp-lines: tests/bench/stamp-lines.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $<
 
 $(BUILD)/bench/aa-precision: tests/bench/aa-precision.c $(BUILD)/liblab.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
