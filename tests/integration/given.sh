@@ -53,27 +53,21 @@ check "a resumed run whose variant changed is refused: exit 2" [ "$status" -eq 2
 check_text "naming the variant" "$msg" "variant mine is now .*its files changed"
 
 # --- bad input: one line, exit 2, before any folder
-refused() {
-	# refused DESCRIPTION PATTERN ARGS...
+no_folder() {
+	# no_folder DESCRIPTION PATTERN lab-run-arguments...: refused, no run folder made
 	what=$1 pattern=$2
 	shift 2
-	set +e
-	msg=$("$LAB" run "$@" -o "$SCRATCH/bad" 2>&1 >/dev/null)
-	status=$?
-	set -e
-	check "$what: exit 2" [ "$status" -eq 2 ]
-	check "$what: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
-	check_text "$what: the message" "$msg" "$pattern"
+	refused "$what" "$pattern" "$LAB" run "$@" -o "$SCRATCH/bad"
 	check "$what: no run folder" [ ! -e "$SCRATCH/bad" ]
 }
-refused "a patch that is not there" "--variant 'mine=patch:nope.patch': nope.patch: No such file" \
+no_folder "a patch that is not there" "--variant 'mine=patch:nope.patch': nope.patch: No such file" \
 	--variant mine=patch:nope.patch -w 'oom-hog --mode memcg'
-refused "a ref that is not there" "--variant 'mine=git:$ROOT@no-such-ref': git: no ref 'no-such-ref'" \
+no_folder "a ref that is not there" "--variant 'mine=git:$ROOT@no-such-ref': git: no ref 'no-such-ref'" \
 	--variant "mine=git:$ROOT@no-such-ref" -w 'oom-hog --mode memcg'
-refused "a name of the catalogue" "a variant named 'stock' exists already" \
+no_folder "a name of the catalogue" "a variant named 'stock' exists already" \
 	--variant stock=patch:fix.patch -w 'oom-hog --mode memcg'
-refused "no -w without -x" "without -x, -w LINE says what each trial runs" --variant mine=patch:fix.patch
-refused "with -x, a -w line's error names the experiment" \
+no_folder "no -w without -x" "without -x, -w LINE says what each trial runs" --variant mine=patch:fix.patch
+no_folder "with -x, a -w line's error names the experiment" \
 	"quick.conf (with lab run's options):[0-9]*: workload = oom-hog --mdoe memcg: oom-hog: unknown option '--mdoe'" \
 	-x quick -w 'oom-hog --mdoe memcg'
 

@@ -49,6 +49,23 @@ usage_status() {
 	if [ "$1" = boot ]; then echo 254; else echo 2; fi
 }
 
+# refused DESCRIPTION PATTERN COMMAND...: COMMAND is bad input: it exits
+# with usage_status (2, lab boot's 254), says one line on stderr, and that
+# line matches PATTERN (grep); its message is left in $msg
+refused() {
+	what=$1 pattern=$2
+	shift 2
+	set +e
+	msg=$("$@" 2>&1 >/dev/null)
+	status=$?
+	set -e
+	echo "$msg"
+	want=$(usage_status "$@")
+	check "$what: exit $want (got $status)" [ "$status" -eq $want ]
+	check "$what: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
+	check_text "$what: the message" "$msg" "$pattern"
+}
+
 # qemus_in DIR: how many QEMUs (of any arch) run in a folder under DIR (a
 # trial's QEMU runs in its trial folder); by process name and cwd, as a
 # pattern on command lines would match the shell that asks

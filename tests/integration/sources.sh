@@ -24,21 +24,6 @@ variant() {
 	echo "$1 (tests/integration/sources.sh)" > "$V/$1/README"
 	echo "$2" > "$V/$1/source"
 }
-refused() {
-	# refused DESCRIPTION PATTERN COMMAND...: exit 2 (lab boot: 254, which git
-	# bisect run aborts on), one line, matching PATTERN
-	what=$1 pattern=$2
-	shift 2
-	set +e
-	msg=$("$@" 2>&1 >/dev/null)
-	status=$?
-	set -e
-	echo "$msg"
-	want=$(usage_status "$@")
-	check "$what: exit $want" [ "$status" -eq $want ]
-	check "$what: one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
-	check_text "$what: the message" "$msg" "$pattern"
-}
 
 # --- tree: a hard-linked copy of the extracted source, taken while no build has it patched
 copy="$CACHE/tests/linux-tree"
