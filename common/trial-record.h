@@ -24,6 +24,9 @@
  * reader here gets the new name for it. */
 #define TRIAL_OUTCOME_HOST_KILLED "host-killed"
 #define TRIAL_OUTCOME_KILLED_BEFORE "killed"
+/* The outcome of a trial whose guest wrote past a channel's cap
+ * (common/proto/protocol.h): the lab stopped it. */
+#define TRIAL_OUTCOME_FLOODED "flooded"
 #define TRIAL_OUTCOME_MISSING "missing"
 #define TRIAL_OUTCOME_UNREADABLE "unreadable"
 /* The problem named when there is no trial.json (what the store keeps of it). */

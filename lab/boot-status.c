@@ -16,6 +16,8 @@ int boot_exit_status(const struct vm_run *vm)
 		return BOOT_EXIT_HANG;
 	case VM_HOST_KILLED:
 		return 128 + (vm->qemu_signal > 0 ? vm->qemu_signal : SIGTERM);
+	case VM_FLOODED:
+		return BOOT_EXIT_FLOODED;
 	case VM_BOOT_FAILURE:
 		break;
 	}

@@ -17,6 +17,8 @@
 #define BOOT_EXIT_HANG 124
 #define BOOT_EXIT_NOT_BUILT 125
 #define BOOT_EXIT_BOOT_FAILURE 126
+/* the guest wrote past a channel's cap: the command's doing, not the kernel's */
+#define BOOT_EXIT_FLOODED 253
 #define BOOT_EXIT_BAD_INPUT 254
 #define BOOT_EXIT_LAB_ERROR 255
 

@@ -44,6 +44,8 @@ static const char boot_tail[] =
 	"             && exit 125; exit $s` skips such commits instead)\n"
 	"  128+N      QEMU was killed by signal N from outside the lab, outcome\n"
 	"             host-killed: the host's doing, not the kernel's (abort)\n"
+	"  253        the guest wrote past a channel's cap, outcome flooded (64 MiB\n"
+	"             of output, say: docs/FORMATS.md): the command's doing (abort)\n"
 	"  254        bad input: an option, the variant, the command line (abort)\n"
 	"  255        the lab failed otherwise: QEMU did not start, a file could not\n"
 	"             be written, the command's status never came (abort)\n"
@@ -302,6 +304,9 @@ int cmd_boot(int argc, char **argv)
 		break;
 	case VM_BOOT_FAILURE:
 		error("boot: the guest did not boot: %s", vm.detail);
+		break;
+	case VM_FLOODED:
+		error("boot: the guest flooded a channel: %s", vm.detail);
 		break;
 	}
 	char *platform_text = platform_name(&platform);

@@ -41,7 +41,7 @@ static char *last_words(const char *dir)
 static bool broken_outcome(const char *outcome)
 {
 	return !strcmp(outcome, "failed") || !strcmp(outcome, "boot-failure") ||
-	       !strcmp(outcome, TRIAL_OUTCOME_HOST_KILLED);
+	       !strcmp(outcome, TRIAL_OUTCOME_HOST_KILLED) || !strcmp(outcome, TRIAL_OUTCOME_FLOODED);
 }
 
 /* Every record ended the same broken way (the first's): WHY says so. */

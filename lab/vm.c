@@ -20,8 +20,8 @@
 #define PANIC_GRACE_SECONDS 10.0
 
 static const char *const outcome_names[] = { "ok", "failed", "panic", "hang", "boot-failure",
-					     TRIAL_OUTCOME_HOST_KILLED };
-_Static_assert(sizeof(outcome_names) / sizeof(outcome_names[0]) == VM_HOST_KILLED + 1,
+					     TRIAL_OUTCOME_HOST_KILLED, TRIAL_OUTCOME_FLOODED };
+_Static_assert(sizeof(outcome_names) / sizeof(outcome_names[0]) == VM_FLOODED + 1,
 	       "a name for every outcome");
 
 const char *vm_outcome_name(enum vm_outcome outcome)
@@ -66,6 +66,21 @@ static void to_stdout(const char *data, size_t len)
 	if (fwrite(data, 1, len, stdout) != len)
 		return;
 	fflush(stdout);
+}
+
+/* The cap of channel I of vm_run's (the console first, then protocol.h's). */
+static unsigned long long cap_of(int i)
+{
+	return i == 0 ? CONSOLE_CAP_BYTES : channel_cap_bytes[i - 1];
+}
+
+/* The first channel past its cap, or -1. */
+static int flooded_channel(const struct vm_channel *ch, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ch[i].size > cap_of(i))
+			return i;
+	return -1;
 }
 
 static void sleep_seconds(double s)
@@ -114,6 +129,7 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	const char *kill_reason = NULL;
 	double kill_after = 0;
 	enum vm_outcome kill_outcome = VM_HANG;
+	char flood_reason[160];
 	int status = -2;
 
 	for (;;) {
@@ -135,9 +151,17 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 		}
 		if (status != -2)
 			break;
+		int flooded = flooded_channel(ch, CH_COUNT);
 		if (!panic_seen_at && (vm_channel_has_panic(&ch[CH_CONSOLE]) || vm_channel_has_panic(&ch[CH_KMSG])))
 			panic_seen_at = now;
-		if (panic_seen_at && now - panic_seen_at > PANIC_GRACE_SECONDS) {
+		if (flooded >= 0) {
+			snprintf(flood_reason, sizeof(flood_reason),
+				 "the guest wrote more than the %llu MiB %s takes", cap_of(flooded) >> 20,
+				 flooded == CH_CONSOLE ? CONSOLE_FILE : channel_file_name[flooded - 1]);
+			kill_reason = flood_reason;
+			kill_outcome = VM_FLOODED;
+			kill_after = now - start;
+		} else if (panic_seen_at && now - panic_seen_at > PANIC_GRACE_SECONDS) {
 			kill_reason = "QEMU did not exit after the guest panicked";
 			kill_outcome = VM_PANIC;
 			kill_after = PANIC_GRACE_SECONDS;

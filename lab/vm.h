@@ -16,7 +16,8 @@
 /* How a VM ended. VM_HOST_KILLED ("host-killed"; "killed" before): QEMU was
  * ended by a signal the lab did not send (the host's OOM killer, a user's
  * kill); the trial says nothing of the kernel. Not the guest's OOM kills. */
-enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE, VM_HOST_KILLED };
+/* VM_FLOODED: the guest wrote past a channel's cap (common/proto/protocol.h) */
+enum vm_outcome { VM_OK, VM_FAILED, VM_PANIC, VM_HANG, VM_BOOT_FAILURE, VM_HOST_KILLED, VM_FLOODED };
 
 struct vm_watchdogs {
 	double boot;     /* seconds from QEMU start to the agent's "ready" */

@@ -8,6 +8,14 @@ const char *const channel_port_name[CHANNEL_COUNT] = { "ctl", "out", "kmsg", "pe
 const char *const channel_file_name[CHANNEL_COUNT] = { "ctl.jsonl", "out.log", "kmsg.log",
 						       "perf.data", "files.bin" };
 
+const unsigned long long channel_cap_bytes[CHANNEL_COUNT] = {
+	16ULL << 20,   /* ctl */
+	64ULL << 20,   /* out */
+	64ULL << 20,   /* kmsg */
+	1ULL << 30,    /* perf */
+	256ULL << 20,  /* files */
+};
+
 const char *const fault_capability_name[FAULT_CAPABILITY_COUNT] = { "fail_page_alloc", "failslab" };
 
 const char *const heartbeat_fields[] = {

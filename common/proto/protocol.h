@@ -24,6 +24,16 @@ enum channel {
 extern const char *const channel_port_name[CHANNEL_COUNT];  /* "ctl", "out", ... */
 extern const char *const channel_file_name[CHANNEL_COUNT];  /* "ctl.jsonl", "out.log", ... */
 #define CONSOLE_FILE "console.log"
+/*
+ * The most bytes the host takes of each channel in one trial, and of the
+ * console (CONSOLE_CAP_BYTES): past it the trial ends as "flooded", so that
+ * a guest printing in a loop fills neither the disk nor, for the channels
+ * the host keeps in memory (ctl, kmsg, the console), its memory. Real
+ * trials here wrote at most 18 KB of ctl, 16 KB of out, 53 KB of kmsg,
+ * 0.7 MB of perf and 53 KB of files: the caps leave them 100 times room and more.
+ */
+extern const unsigned long long channel_cap_bytes[CHANNEL_COUNT];
+#define CONSOLE_CAP_BYTES (16ULL << 20)
 
 /*
  * Control events: {"type": T, "uptime": S, "t_mono_ns": N, ...} one a line;

@@ -1,6 +1,7 @@
 # Boots stock in real VMs and checks what came out: the machine the profile
 # asked for, the workload cgroup's limit, exit statuses, a panic with its
-# text and the output written just before it, and reproduce.sh booting again.
+# text and the output written just before it, reproduce.sh booting again,
+# and a guest that prints without end stopped as flooded.
 # (Hangs and killed labs are in faults.sh.)
 . "$(dirname "$0")/lib.sh"
 
@@ -81,3 +82,20 @@ echo "$msg"
 check "a bad profile is exit status 254" [ "$status" -eq 254 ]
 check_text "the error names file, line and key" "$msg" "bad.conf:3: unknown key 'swapiness'"
 check "the error is one line" [ "$(printf '%s\n' "$msg" | wc -l)" -eq 1 ]
+
+# --- a guest that prints without end: stopped at out.log's cap as flooded,
+# the host's disk and memory spared (common/proto/protocol.h's caps). The
+# guest wrote about 4 MB a host second here, so the 0.1 s between the last
+# poll and QEMU's death adds well under the cap again: at most twice the cap
+# cannot fail by a faster guest short of 600 MB/s.
+set +e
+"$LAB" --quiet boot stock -p tiny-256m -o "$SCRATCH/flood" -- yes > /dev/null 2>&1
+status=$?
+set -e
+check "a guest printing in a loop is flooded: lab boot exits 253 (got $status)" [ "$status" -eq 253 ]
+check "trial.json's outcome is flooded" [ "$(jq -r .outcome.outcome "$SCRATCH/flood/trial.json")" = flooded ]
+check_text "its detail names the channel and its cap" "$(jq -r .outcome.detail "$SCRATCH/flood/trial.json")" \
+	'more than the 64 MiB out.log takes'
+size=$(stat -c %s "$SCRATCH/flood/out.log")
+check "out.log stopped past its 64 MiB cap and below twice it ($size bytes)" \
+	[ "$size" -gt $((64 << 20)) -a "$size" -lt $((128 << 20)) ]

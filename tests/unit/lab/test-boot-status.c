@@ -42,7 +42,7 @@ static void the_kernel_s_failures_are_bad(void **state)
 	/* a kernel that does not build is the one skip (not an outcome of a boot) */
 	assert_int_equal(bisect_reads(BOOT_EXIT_NOT_BUILT), SKIP);
 	/* no outcome of a boot is git's skip: a panic once was */
-	for (int o = VM_OK; o <= VM_HOST_KILLED; o++)
+	for (int o = VM_OK; o <= VM_FLOODED; o++)
 		if (o != VM_OK && o != VM_FAILED)
 			assert_int_not_equal(bisect_reads(status_of((enum vm_outcome)o, -1, 9)), SKIP);
 }
@@ -64,6 +64,10 @@ static void what_says_nothing_of_the_kernel_aborts(void **state)
 	assert_int_equal(status_of(VM_HOST_KILLED, -1, SIGKILL), 128 + SIGKILL);
 	assert_int_equal(status_of(VM_HOST_KILLED, -1, 0), 128 + SIGTERM);
 	assert_int_equal(bisect_reads(status_of(VM_HOST_KILLED, -1, SIGKILL)), ABORT);
+	/* a guest that floods a channel: its command's doing */
+	assert_int_equal(status_of(VM_FLOODED, -1, 0), 253);
+	assert_int_equal(bisect_reads(status_of(VM_FLOODED, -1, 0)), ABORT);
+	assert_int_not_equal(BOOT_EXIT_FLOODED, BOOT_EXIT_BAD_INPUT);
 	assert_int_equal(bisect_reads(BOOT_EXIT_BAD_INPUT), ABORT);
 	assert_int_equal(bisect_reads(BOOT_EXIT_LAB_ERROR), ABORT);
 	assert_int_not_equal(BOOT_EXIT_BAD_INPUT, BOOT_EXIT_LAB_ERROR);
