@@ -13,22 +13,54 @@ void metric_set_add(struct metric_set *s, const char *name, double value, const 
 	metric_set_add_declared(s, name, value, unit, source, BETTER_NEITHER);
 }
 
+/* FNV-1a: names are short; any spread will do */
+static size_t name_hash(const char *name)
+{
+	size_t h = 1469598103934665603ULL;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return h;
+}
+
+/* NAME's slot in the index: its item's, or the empty one it would take. */
+static size_t *slot_of(const struct metric_set *s, const char *name)
+{
+	size_t mask = s->slots - 1;
+	for (size_t i = name_hash(name) & mask;; i = (i + 1) & mask)
+		if (!s->index[i] || !strcmp(s->items[s->index[i] - 1].name, name))
+			return &s->index[i];
+}
+
+static void grow_index(struct metric_set *s)
+{
+	free(s->index);
+	s->slots = s->slots ? 2 * s->slots : 128;
+	s->index = xcalloc(s->slots, sizeof(*s->index));
+	for (size_t i = 0; i < s->n; i++)
+		*slot_of(s, s->items[i].name) = i + 1;
+}
+
 void metric_set_add_declared(struct metric_set *s, const char *name, double value, const char *unit,
 			     const char *source, enum metric_better declared)
 {
 	if (!isfinite(value))
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		struct metric_value *m = &s->items[i];
-		if (!strcmp(m->name, name)) {
-			free(m->unit);
-			free(m->source);
-			m->unit = xstrdup(unit ? unit : "");
-			m->source = xstrdup(source ? source : "");
-			m->value = value;
-			m->declared = declared;
-			return;
-		}
+	if (2 * (s->n + 1) > s->slots)
+		grow_index(s);
+	size_t *slot = slot_of(s, name);
+	if (*slot) {
+		struct metric_value *m = &s->items[*slot - 1];
+		free(m->unit);
+		free(m->source);
+		m->unit = xstrdup(unit ? unit : "");
+		m->source = xstrdup(source ? source : "");
+		m->value = value;
+		m->declared = declared;
+		return;
+	}
+	if (s->n == METRIC_SET_MAX) {
+		s->dropped++;
+		return;
 	}
 	if (s->n == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 64;
@@ -36,14 +68,15 @@ void metric_set_add_declared(struct metric_set *s, const char *name, double valu
 	}
 	s->items[s->n++] = (struct metric_value){ xstrdup(name), xstrdup(unit ? unit : ""),
 						  xstrdup(source ? source : ""), value, declared };
+	*slot = s->n;
 }
 
 const struct metric_value *metric_set_get(const struct metric_set *s, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->items[i].name, name))
-			return &s->items[i];
-	return NULL;
+	if (!s->slots)
+		return NULL;
+	size_t slot = *slot_of(s, name);
+	return slot ? &s->items[slot - 1] : NULL;
 }
 
 void metric_set_clear(struct metric_set *s)
@@ -54,6 +87,7 @@ void metric_set_clear(struct metric_set *s)
 		free(s->items[i].source);
 	}
 	free(s->items);
+	free(s->index);
 	memset(s, 0, sizeof(*s));
 }
 

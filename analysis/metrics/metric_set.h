@@ -28,12 +28,21 @@ struct metric_value {
 	enum metric_better declared;	/* BETTER_NEITHER: its report declared none */
 };
 
+/* The most distinct names a trial keeps: a guest that reports more (a
+ * program printing a new name in a loop) has the rest dropped and counted,
+ * so that its trial's record and every comparison over it stay small. */
+#define METRIC_SET_MAX 10000
+
 struct metric_set {
 	struct metric_value *items;
 	size_t n, alloc;
+	/* an open-addressing index of items by name (slot: item + 1, 0 empty),
+	 * a power of two of slots at least twice n */
+	size_t *index, slots;
+	size_t dropped;		/* new names past METRIC_SET_MAX */
 };
 
-#define METRIC_SET_INIT { NULL, 0, 0 }
+#define METRIC_SET_INIT { NULL, 0, 0, NULL, 0, 0 }
 
 /* NaN or infinite values are not added (there is no such figure). */
 void metric_set_add(struct metric_set *s, const char *name, double value, const char *unit,

@@ -643,6 +643,8 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		json_object_set_new(o, "lmkd_events", lmkd_events_json(&trace.lmkd));
 	}
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)trace.perf.lost_events));
+	if (m.dropped)
+		json_object_set_new(o, "metrics_dropped", json_integer((json_int_t)m.dropped));
 	json_object_set_new(o, "partial", json_boolean(partial));
 	if (have_logs)
 		json_object_set_new(o, "kernel_complaints", kernel_complaints_json(&complaints, COMPLAINTS_KEPT));

@@ -149,17 +149,24 @@ int run_data_add(struct run_data *rd, const char *run, struct strbuf *err)
 
 void run_data_metric_names(const struct run_data *rd, struct strlist *names)
 {
-	strlist_push(names, "trial_ok");
+	/* every trial's names, then sorted and each kept once: a linear search
+	 * per name was quadratic in a trial's (capped, but many) names */
+	struct strlist all = STRLIST_INIT;
+	strlist_push(&all, "trial_ok");
 	for (size_t i = 0; i < rd->n; i++) {
 		size_t k;
 		json_t *m;
 		json_array_foreach(json_object_get(rd->trials[i].trial, "metrics"), k, m) {
 			const char *name = json_string_value(json_object_get(m, "name"));
-			if (name && !strlist_has(names, name))
-				strlist_push(names, name);
+			if (name)
+				strlist_push(&all, name);
 		}
 	}
-	strlist_sort(names);
+	strlist_sort(&all);
+	for (size_t i = 0; i < all.n; i++)
+		if (!i || strcmp(all.items[i], all.items[i - 1]))
+			strlist_push(names, all.items[i]);
+	strlist_clear(&all);
 }
 
 static json_t *find_metric(json_t *trial, const char *name)
