@@ -628,11 +628,20 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	char *outlog = read_file(outlog_path, &outlog_len);
 	free(outlog_path);
 	struct workload_lines lines = { 0 };
+	/* the programs' own metrics go in last: past the set's cap a flooding
+	 * program loses its names, never the lab's */
+	struct metric_set programs = METRIC_SET_INIT;
 	if (outlog) {
-		workload_lines_parse(outlog, outlog_len, &lines, &m);
+		workload_lines_parse(outlog, outlog_len, &lines, &programs);
 		workload_lines_metrics(&lines, &m);
 	}
 	app_launch_metrics(&m, &ctl_said, &window.apps, have_trace);
+	for (size_t i = 0; i < programs.n; i++)
+		metric_set_add_declared(&m, programs.items[i].name, programs.items[i].value,
+					programs.items[i].unit, programs.items[i].source,
+					programs.items[i].declared);
+	m.dropped += programs.dropped;
+	metric_set_clear(&programs);
 
 	bool partial = !after_complete(dir) || !ctl_said.saw_exit;
 	json_t *o = json_object();
