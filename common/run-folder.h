@@ -18,11 +18,15 @@
 
 /* What run_folder_create() returns when DIR holds a run already. */
 #define RUN_FOLDER_TAKEN 1
+/* ... and when DIR holds other files and no run: a folder the lab did not
+ * make, whose trial folders it would write into (and clear) as its own. */
+#define RUN_FOLDER_FOREIGN 2
 
 /* Makes DIR (and its parents) a run folder with RUN as its run.json, unless
  * DIR holds a run already: never two runs in one folder, even when two
  * processes try at once, and never half a run.json. Returns 0,
- * RUN_FOLDER_TAKEN with "DIR holds run ID already" in ERR, or -1 with the
+ * RUN_FOLDER_TAKEN with "DIR holds run ID already" in ERR,
+ * RUN_FOLDER_FOREIGN with "DIR holds other files" in ERR, or -1 with the
  * reason in ERR. */
 int run_folder_create(const char *dir, json_t *run, struct strbuf *err);
 /* Replaces DIR's run.json with RUN, atomically (a reader sees the old one

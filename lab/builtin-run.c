@@ -751,6 +751,8 @@ static void create_run_folder(struct run_plan *p, const char *out)
 			return;
 		if (rc == RUN_FOLDER_TAKEN && out)
 			die_usage("run: --out %s (lab run --resume %s continues that run)", err.buf, out);
+		if (rc == RUN_FOLDER_FOREIGN)
+			die_usage("run: --out %s", err.buf);
 		if (rc != RUN_FOLDER_TAKEN || attempt == 10)
 			die("run: %s", err.buf);
 		free(p->run_id);
@@ -1148,7 +1150,7 @@ int cmd_run(int argc, char **argv)
 				  "(--max-trials caps them)");
 		/* --trials N on an experiment that runs until decided: N fixed trials instead */
 		if (trials && p.exp.until_decided) {
-			note("run: --trials %lu: %lu fixed trial%s a variant instead of %s's until_decided",
+			note("run: --trials %lu: %lu fixed trial%s a variant instead of until_decided (%s)",
 			     trials, trials, trials == 1 ? "" : "s", p.exp.path);
 			p.exp.until_decided = false;
 			p.exp.max_trials = 0;

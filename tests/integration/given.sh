@@ -71,6 +71,13 @@ no_folder "with -x, a -w line's error names the experiment" \
 	"quick.conf (with lab run's options):[0-9]*: workload = oom-hog --mdoe memcg: oom-hog: unknown option '--mdoe'" \
 	-x quick -w 'oom-hog --mdoe memcg'
 
+# --- -o into a folder of other files: refused, the files left as they were
+mkdir -p "$SCRATCH/foreign"
+echo mine > "$SCRATCH/foreign/notes.txt"
+refused "-o into a folder that holds other files" "holds other files (notes.txt) and no run" \
+	"$LAB" run --variant mine=patch:fix.patch -w 'oom-hog --mode memcg' -o "$SCRATCH/foreign"
+check "and that folder is as it was" [ "$(ls -A "$SCRATCH/foreign")" = notes.txt ]
+
 # --- --dry-run: the plan, everything checked, nothing built or booted
 sed "1s/$/ $$/" fix.patch > fresh.patch   # a header no kernel of the cache has
 plan=$(OOMLAB_RESULTS="$SCRATCH/dry" "$LAB" run --variant fresh=patch:fresh.patch --variant k=binder-kcalloc \

@@ -34,6 +34,26 @@ static void a_folder_holds_one_run(void **state)
 	free(dir);
 }
 
+/* A folder of other files is no run's: refused, left as it was; an empty one is taken. */
+static void a_folder_of_other_files_is_refused(void **state)
+{
+	(void)state;
+	char *dir = xasprintf("%s/foreign", root), *notes = xasprintf("%s/notes.txt", dir);
+	scratch_put(root, "foreign/notes.txt", "mine\n");
+	json_t *run = json_pack("{s:s}", "run_id", "r");
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(run_folder_create(dir, run, &err), RUN_FOLDER_FOREIGN);
+	assert_non_null(strstr(err.buf, "holds other files (notes.txt) and no run"));
+	assert_false(run_folder_is_run(dir));
+	unlink(notes);
+	strbuf_reset(&err);
+	assert_int_equal(run_folder_create(dir, run, &err), 0);
+	json_decref(run);
+	strbuf_release(&err);
+	free(notes);
+	free(dir);
+}
+
 static void at_the_same_moment_one_wins(void **state)
 {
 	(void)state;
@@ -74,6 +94,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_folder_holds_one_run),
 		cmocka_unit_test(at_the_same_moment_one_wins),
+		cmocka_unit_test(a_folder_of_other_files_is_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
