@@ -76,11 +76,13 @@ out=$(as_user "$INSTALLED" profiles 2>&1) || fail "lab profiles: $out"
 check_text "the user's profile is listed" "$out" '^my-tiny  '
 out=$(as_user "$INSTALLED" kernel list --arch x86_64 2>&1) || fail "lab kernel list: $out"
 check_text "the user's variant is listed with its prebuilt source" "$out" "^mine-prebuilt .* bzimage $SCRATCH/pre/bzImage"
-# a user's experiment of a shipped name: neither wins, both are named
+# a user's experiment of a shipped name: neither wins, both are named. The
+# profile named does not exist, so that were either file read the run would
+# stop there at once, with another message.
 cp "$C/experiments/mine.conf" "$C/experiments/quick.conf"
 chmod a+r "$C/experiments/quick.conf"
 set +e
-msg=$(as_user "$INSTALLED" run -x quick 2>&1)
+msg=$(as_user "$INSTALLED" run -x quick -p no-such-profile 2>&1)
 status=$?
 set -e
 rm "$C/experiments/quick.conf"
