@@ -8,7 +8,7 @@
 
 #include "util.h"
 
-static char *root, *cache, *results, *build, *exe, *config;
+static char *root, *cache, *results, *build, *exe;
 /* Where the lab's own files were found beside the binary: the data root
  * (kernels/, configs/) and the folder of the guest programs; NULL until
  * find_layout(), and data NULL when neither layout matched. */
@@ -94,24 +94,17 @@ char *repo_path(const char *relative)
 	return xasprintf("%s/%s", repo_root(), relative);
 }
 
-const char *user_config_root(void)
+char *user_config_path(const char *relative)
 {
-	if (config)
-		return config;
+	/* read each time, not kept: a test sets XDG_CONFIG_HOME between two looks */
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
 	/* XDG: a relative XDG_CONFIG_HOME is invalid and ignored */
 	if (xdg && *xdg == '/')
-		config = xasprintf("%s/oomlab", xdg);
-	else if (home && *home)
-		config = xasprintf("%s/.config/oomlab", home);
-	return config;
-}
-
-char *user_config_path(const char *relative)
-{
-	const char *dir = user_config_root();
-	return dir ? xasprintf("%s/%s", dir, relative) : NULL;
+		return xasprintf("%s/oomlab/%s", xdg, relative);
+	if (home && *home)
+		return xasprintf("%s/.config/oomlab/%s", home, relative);
+	return NULL;
 }
 
 const char *cache_root(void)

@@ -8,10 +8,9 @@
 const char *repo_root(void);
 /* A path among the lab's own files; the result is malloc'd. */
 char *repo_path(const char *relative);
-/* The user's own variants, experiments and profiles: $XDG_CONFIG_HOME/oomlab,
- * else ~/.config/oomlab; NULL without either variable. Never created. */
-const char *user_config_root(void);
-/* A path under user_config_root(), malloc'd; NULL when it is NULL. */
+/* A path among the user's own variants, experiments and profiles, malloc'd:
+ * under $XDG_CONFIG_HOME/oomlab, else ~/.config/oomlab; NULL without either
+ * variable. Nothing is created there. */
 char *user_config_path(const char *relative);
 /* $OOMLAB_CACHE, else $XDG_CACHE_HOME/oomlab, else ~/.cache/oomlab; created. */
 const char *cache_root(void);
