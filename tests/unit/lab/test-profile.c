@@ -189,6 +189,19 @@ static void users_profiles_beside_the_shipped_a_clash_refused(void **state)
 	assert_string_equal(p.path, mine);
 	profile_clear(&p);
 
+	/* by its path: known by it, so that a run's --resume finds it again */
+	if (profile_load(&p, mine, &err) < 0)
+		fail_msg("%s", err.buf);
+	assert_string_equal(p.name, mine);
+	assert_int_equal(p.memory, 300ULL << 20);
+	profile_clear(&p);
+	assert_int_equal(profile_load(&p, "./configs/profiles/tiny-256m.conf", &err), 0);
+	assert_true(p.name[0] == '/' && strstr(p.name, "/configs/profiles/tiny-256m.conf"));
+	profile_clear(&p);
+	assert_int_equal(profile_load(&p, "/nonexistent/my.conf", &err), -1);
+	assert_non_null(strstr(err.buf, "profile /nonexistent/my.conf: No such file or directory"));
+	strbuf_release(&err);
+
 	assert_int_equal(write_file_str(clash, "description = mine too\nmemory = 300M\n"), 0);
 	assert_int_equal(profile_load(&p, "tiny-256m", &err), -1);
 	assert_non_null(strstr(err.buf, "profile 'tiny-256m' is both the lab's (./configs/profiles/tiny-256m.conf)"));
