@@ -70,7 +70,11 @@ guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent $(if $(HAVE_A6
 # not committed), "unknown" outside git. The header is written again only
 # when the version changes, so that a new commit or an edit rebuilds the one
 # object that includes it, and nothing else.
-LAB_VERSION := $(or $(shell git -C "$(CURDIR)" describe --always --dirty 2>/dev/null),unknown)
+# safe.directory: `sudo make install` in a checkout of another owner reads the
+# same version (git refuses such a repository otherwise, and the lab was then
+# rebuilt as root saying "unknown"); whoever runs this Makefile runs the
+# checkout's code already, so trusting its git config adds nothing.
+LAB_VERSION := $(or $(shell git -c safe.directory='*' -C "$(CURDIR)" describe --always --dirty 2>/dev/null),unknown)
 .PHONY: FORCE
 $(BUILD)/gen/lab-version.h: FORCE
 	@mkdir -p $(dir $@)
