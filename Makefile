@@ -70,7 +70,11 @@ guest: $(BUILD)/guest/oomlab-workload $(BUILD)/guest/oomlab-agent $(if $(HAVE_A6
 # not committed), "unknown" outside git. The header is written again only
 # when the version changes, so that a new commit or an edit rebuilds the one
 # object that includes it, and nothing else.
-LAB_VERSION := $(or $(shell git -C "$(CURDIR)" describe --always --dirty 2>/dev/null),unknown)
+# safe.directory: `sudo make install` in a checkout of another owner reads the
+# same version (git refuses such a repository otherwise, and the lab was then
+# rebuilt as root saying "unknown"); whoever runs this Makefile runs the
+# checkout's code already, so trusting its git config adds nothing.
+LAB_VERSION := $(or $(shell git -c safe.directory='*' -C "$(CURDIR)" describe --always --dirty 2>/dev/null),unknown)
 .PHONY: FORCE
 $(BUILD)/gen/lab-version.h: FORCE
 	@mkdir -p $(dir $@)
@@ -195,6 +199,41 @@ $(BUILD)/bench/aa-precision: tests/bench/aa-precision.c $(BUILD)/liblab.a $(BUIL
 reference: $(BUILD)/lab guest
 	./scripts/reference $(BUILD)/lab > docs/REFERENCE.md.tmp
 	mv docs/REFERENCE.md.tmp docs/REFERENCE.md
+
+# `make install PREFIX=... [DESTDIR=...]`: the lab where it finds its files
+# from any folder (common/paths.c finds them from the binary's own place, so
+# the same build runs from the checkout, from PREFIX and from DESTDIR):
+#   PREFIX/bin/lab
+#   PREFIX/lib/oomlab/guest/, guest-arm64/   the guest programs (arm64's when built)
+#   PREFIX/share/oomlab/kernels/, configs/   base config, fragments, variants,
+#                                            experiments, profiles
+#   PREFIX/share/oomlab/scripts/install-deps the Debian packages it needs (as root)
+#   PREFIX/share/doc/oomlab/                 README.md and docs/
+# Everything readable by every user: the lab runs as anyone (README "Install").
+PREFIX  ?= /usr/local
+DESTDIR ?=
+I_BIN   := $(DESTDIR)$(PREFIX)/bin
+I_LIB   := $(DESTDIR)$(PREFIX)/lib/oomlab
+I_SHARE := $(DESTDIR)$(PREFIX)/share/oomlab
+I_DOC   := $(DESTDIR)$(PREFIX)/share/doc/oomlab
+.PHONY: install uninstall
+install: $(BUILD)/lab guest
+	install -d -m 755 $(I_BIN) $(I_LIB)/guest $(I_SHARE)/scripts $(I_DOC)/docs
+	install -m 755 $(BUILD)/lab $(I_BIN)/lab
+	install -m 755 $(BUILD)/guest/oomlab-agent $(BUILD)/guest/oomlab-workload $(I_LIB)/guest/
+	if [ -x $(BUILD)/guest-arm64/oomlab-agent ]; then \
+		install -d -m 755 $(I_LIB)/guest-arm64 && \
+		install -m 755 $(BUILD)/guest-arm64/oomlab-agent $(BUILD)/guest-arm64/oomlab-workload \
+			$(I_LIB)/guest-arm64/; fi
+	rm -rf $(I_SHARE)/kernels $(I_SHARE)/configs
+	cp -R kernels configs $(I_SHARE)/
+	chmod -R u+rwX,go+rX,go-w $(I_SHARE)/kernels $(I_SHARE)/configs
+	install -m 755 scripts/install-deps $(I_SHARE)/scripts/
+	install -m 644 README.md $(I_DOC)/
+	install -m 644 docs/*.md $(I_DOC)/docs/
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/bin/lab $(I_LIB) $(I_SHARE) $(I_DOC)
 
 clean:
 	rm -rf $(BUILD)

@@ -10,8 +10,10 @@
 static const char profiles_usage[] =
 	"usage: lab profiles [--verbose]\n"
 	"\n"
-	"Lists the machine profiles in configs/profiles/ with a line each. A profile\n"
-	"that does not load is an error naming its file and line.\n"
+	"Lists the machine profiles in the lab's configs/profiles/ and the user's\n"
+	"$XDG_CONFIG_HOME/oomlab/profiles/ (~/.config/oomlab/profiles/) with a line\n"
+	"each. A profile that does not load, or a name in both, is an error naming\n"
+	"its files.\n"
 	"\n";
 
 int cmd_profiles(int argc, char **argv)

@@ -43,7 +43,22 @@ static int hash_file(struct hasher *h, const char *label, const char *path, stru
 	return 0;
 }
 
-/* gen_init_cpio, compiled once from the kernel tree into the cache. */
+/*
+ * Where gen_init_cpio.c is: a kernel tree the cache unpacked, else Debian's
+ * tarball, whose one file is taken out into the cache's tools/ once (about
+ * 12 s: xz is read up to it). A cache that has built no kernel yet (a user's
+ * fresh one with a prebuilt bzimage variant only) has no tree.
+ */
+#define FIND_GEN_INIT_CPIO \
+	"for f in \"$0\"/linux-*/src/usr/gen_init_cpio.c; do\n" \
+	"	[ -f \"$f\" ] && { echo \"$f\"; exit 0; }\n" \
+	"done\n" \
+	"mkdir -p \"${2%/*}\" &&\n" \
+	"tar -xJOf \"$1\" --wildcards --occurrence=1 '*/usr/gen_init_cpio.c' > \"$2.$$\" &&\n" \
+	"[ -s \"$2.$$\" ] && mv \"$2.$$\" \"$2\" && echo \"$2\" && exit 0\n" \
+	"rm -f \"$2.$$\"; echo \"no kernel tree in $0 and no usr/gen_init_cpio.c in $1\"; exit 1\n"
+
+/* gen_init_cpio, compiled once from a kernel tree's source into the cache. */
 static const char *gen_init_cpio(struct strbuf *err)
 {
 	static char *tool;
@@ -51,19 +66,22 @@ static const char *gen_init_cpio(struct strbuf *err)
 		return tool;
 	char *path = cache_path("tools/gen_init_cpio");
 	if (!path_exists(path)) {
-		char *src = NULL;
-		const char *argv_ls[] = { "sh", "-c", "ls -d \"$0\"/linux-*/src/usr/gen_init_cpio.c | head -1",
-					  cache_root(), NULL };
+		char *src = NULL, *extracted = cache_path("tools/gen_init_cpio.c");
+		const char *argv_find[] = { "sh", "-c", FIND_GEN_INIT_CPIO, cache_root(), KERNEL_SOURCE_TARBALL,
+					    extracted, NULL };
 		struct strbuf out = STRBUF_INIT;
-		if (capture_command(argv_ls, NULL, &out) == 0 && out.len)
-			src = xstrdup(trim(out.buf));
-		strbuf_release(&out);
-		if (!src) {
-			strbuf_addf(err, "no kernel tree in %s to build gen_init_cpio from (build a kernel first)",
-				    cache_root());
+		int found = capture_command(argv_find, NULL, &out);
+		free(extracted);
+		if (found != 0 || !out.len) {
+			strbuf_addf(err, "gen_init_cpio: %s", out.len ? strbuf_first_line(&out) : "not found");
+			strbuf_release(&out);
 			free(path);
 			return NULL;
 		}
+		/* its last line: tar may have warned first */
+		char *last = trim(out.buf);
+		src = xstrdup(strrchr(last, '\n') ? strrchr(last, '\n') + 1 : last);
+		strbuf_release(&out);
 		char *dir = cache_path("tools");
 		mkdir_p(dir, 0755);
 		char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "kbuild.h"
+#include "user-variants.h"
 #include "common/paths.h"
 
 void load_base_config(struct kconfig *base)
@@ -127,6 +128,8 @@ static void add_debug_companions(struct variant_set *set, const struct platform 
 
 /* Folders the process added (kernel_catalog_add_folder), searched last. */
 static struct strlist added_folders = STRLIST_INIT;
+/* How many of variant_folders() are the user's (0 or 1), after the lab's. */
+static size_t user_folders;
 
 void kernel_catalog_add_folder(const char *dir)
 {
@@ -134,7 +137,8 @@ void kernel_catalog_add_folder(const char *dir)
 }
 
 /*
- * kernels/variants/, then every folder of OOMLAB_VARIANT_PATH (':'
+ * kernels/variants/, then the user's ~/.config/oomlab/variants/ when it
+ * exists (user-variants.h), then every folder of OOMLAB_VARIANT_PATH (':'
  * separated): the tests keep the variants only they need (a patch that
  * changes a comment, a planted cost) in tests/variants/ that way, out of
  * the list users see. Then the folders added by this process: the
@@ -144,6 +148,7 @@ void kernel_catalog_add_folder(const char *dir)
 static void variant_folders(struct strlist *folders)
 {
 	strlist_push_owned(folders, repo_path("kernels/variants"));
+	user_folders = user_variant_folders(folders);
 	const char *extra = getenv("OOMLAB_VARIANT_PATH");
 	char *copy = xstrdup(extra ? extra : ""), *save = NULL;
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
@@ -184,7 +189,8 @@ void load_variants(struct variant_set *set, struct kconfig *base, const struct p
 		const char *folder = folders.items[i];
 		if (variants_discover(folder, &more, &err) < 0 ||
 		    append_variants(set, &more, folder, &err) < 0)
-			die_usage("%s%s", i < folders.n - added_folders.n ? "OOMLAB_VARIANT_PATH: " : "",
+			die_usage("%s%s", i > user_folders && i < folders.n - added_folders.n
+						  ? "OOMLAB_VARIANT_PATH: " : "",
 				  err.buf);
 	}
 	if (!set->n)

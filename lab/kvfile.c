@@ -82,34 +82,83 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 	return rc;
 }
 
+/* The .conf names of folder DIR (may be absent) onto NAMES, each once. */
+static void add_names(const char *dir, struct strlist *names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (!ends_with(de->d_name, ".conf") || de->d_name[0] == '.')
+			continue;
+		char *name = xstrndup(de->d_name, strlen(de->d_name) - 5);
+		if (strlist_has(names, name))
+			free(name);
+		else
+			strlist_push_owned(names, name);
+	}
+	if (d)
+		closedir(d);
+}
+
 void kvfile_names(const char *subdir, struct strlist *names)
 {
 	char *rel = xasprintf("configs/%s", subdir);
-	char *dir = repo_path(rel);
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	while (d && (de = readdir(d)))
-		if (ends_with(de->d_name, ".conf") && de->d_name[0] != '.')
-			strlist_push_owned(names, xstrndup(de->d_name, strlen(de->d_name) - 5));
-	if (d)
-		closedir(d);
+	char *dir = repo_path(rel), *mine = user_config_path(subdir);
+	add_names(dir, names);
+	if (mine)
+		add_names(mine, names);
+	free(mine);
 	free(dir);
 	free(rel);
 	strlist_sort(names);
 }
 
+/*
+ * The lab's file first, then the user's. A name in both is refused, not
+ * resolved: which one a run used would otherwise depend on whose HOME it ran
+ * under, and the shipped file a result names would silently not be the one
+ * it ran (the same rule as a variant in two folders, kernel-catalog.c).
+ */
 int kvfile_read_named(const char *subdir, const char *kind, const char *name, char **file, char **text,
 		      struct strbuf *err)
 {
+	char *mine_dir = user_config_path(subdir);
+	char *mine = mine_dir ? xasprintf("%s/%s.conf", mine_dir, name) : NULL;
+	free(mine_dir);
 	*file = xasprintf("%s/configs/%s/%s.conf", repo_root(), subdir, name);
 	*text = read_file(*file, NULL);
-	if (*text)
+	int lab_errno = errno;
+	if (*text && mine && path_exists(mine)) {
+		strbuf_addf(err, "%s '%s' is both the lab's (%s) and yours (%s): rename yours", kind, name,
+			    *file, mine);
+		if (!strcmp(subdir, "experiments"))
+			strbuf_addf(err, ", or give its path (-x %s)", mine);
+		free(*text);
+		*text = NULL;
+		free(mine);
+		return -1;
+	}
+	if (*text) {
+		free(mine);
 		return 0;
+	}
+	if (mine) {
+		*text = read_file(mine, NULL);
+		if (*text) {
+			free(*file);
+			*file = mine;
+			return 0;
+		}
+	}
 	struct strlist names = STRLIST_INIT;
 	kvfile_names(subdir, &names);
-	strbuf_addf(err, "no %s '%s' (%s: %s); %ss:", kind, name, *file, strerror(errno), kind);
+	strbuf_addf(err, "no %s '%s' (%s: %s", kind, name, *file, strerror(lab_errno));
+	if (mine)
+		strbuf_addf(err, "; %s: %s", mine, strerror(errno));
+	strbuf_addf(err, "); %ss:", kind);
 	for (size_t i = 0; i < names.n; i++)
 		strbuf_addf(err, " %s", names.items[i]);
 	strlist_clear(&names);
+	free(mine);
 	return -1;
 }

@@ -24,11 +24,14 @@ struct kvfile_options {
 int kvfile_parse(const char *file, const char *text, const struct kvfile_options *opts,
 		 const struct key_table *keys, void *ctx, struct strbuf *err);
 
-/* The names of the .conf files in configs/<subdir>/ of the checkout, sorted. */
+/* The names of the .conf files in the lab's configs/<subdir>/ and the user's
+ * $XDG_CONFIG_HOME/oomlab/<subdir>/ (common/paths.h), each once, sorted. */
 void kvfile_names(const char *subdir, struct strlist *names);
 /*
- * Reads configs/<subdir>/<name>.conf into *text (its path into *file). When
- * it is missing: -1, and err lists the KIND names that do exist.
+ * Reads configs/<subdir>/<name>.conf of the lab, else of the user's
+ * $XDG_CONFIG_HOME/oomlab/<subdir>/, into *text (its path into *file). When
+ * it is in neither: -1, and err lists the KIND names that do exist; in both:
+ * -1, and err names both files (neither wins).
  */
 int kvfile_read_named(const char *subdir, const char *kind, const char *name, char **file, char **text,
 		      struct strbuf *err);

@@ -110,10 +110,28 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 	return rc;
 }
 
+/* A profile's file given by its path: the absolute path is then its name too,
+ * which run.json keeps, so that --resume finds the file again. */
+static int read_path(const char *path, char **file, char **text, struct strbuf *err)
+{
+	*text = NULL;
+	*file = realpath(path, NULL);
+	if (*file)
+		*text = read_file(*file, NULL);
+	if (*text)
+		return 0;
+	strbuf_addf(err, "profile %s: %s", path, strerror(errno));
+	return -1;
+}
+
 int profile_load(struct profile *p, const char *name, struct strbuf *err)
 {
 	char *file, *text;
-	int rc = kvfile_read_named("profiles", "profile", name, &file, &text, err);
+	bool path = strchr(name, '/') || ends_with(name, ".conf");
+	int rc = path ? read_path(name, &file, &text, err)
+		      : kvfile_read_named("profiles", "profile", name, &file, &text, err);
+	if (path && rc == 0)
+		name = file;
 	if (rc < 0)
 		memset(p, 0, sizeof(*p));
 	else

@@ -59,7 +59,9 @@ extern const struct key_table profile_keys;
 /* Parses TEXT as profile NAME read from FILE; on error err holds "file:line: reason". */
 int profile_parse(struct profile *p, const char *name, const char *file, const char *text,
 		  struct strbuf *err);
-/* Loads configs/profiles/NAME.conf of the checkout. */
+/* Loads profile NAME: the lab's configs/profiles/NAME.conf or the user's
+ * (kvfile_read_named); a NAME with a '/' or ending in .conf is a file's path,
+ * and the profile is known by its absolute path. */
 int profile_load(struct profile *p, const char *name, struct strbuf *err);
 /* The names of all profiles, sorted. */
 void profile_names(struct strlist *names);

@@ -494,6 +494,8 @@ static void files_are_folders_beside_the_experiment(void **state)
 
 int main(void)
 {
+	/* the tester's own ~/.config/oomlab stays out of these tests */
+	setenv("XDG_CONFIG_HOME", "/nonexistent-oomlab-test", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_every_key),
 		cmocka_unit_test(bad_input_names_file_and_line),

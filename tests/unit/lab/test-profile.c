@@ -162,6 +162,59 @@ static void shipped_profiles_all_load(void **state)
 	strlist_clear(&names);
 }
 
+/* A user's profile in $XDG_CONFIG_HOME/oomlab/profiles/ is listed and loads
+ * beside the shipped ones; one of a shipped name is refused, naming both. */
+static void users_profiles_beside_the_shipped_a_clash_refused(void **state)
+{
+	(void)state;
+	setenv("OOMLAB_ROOT", ".", 1);
+	char home[] = "/tmp/oomlab-profile-test.XXXXXX";
+	assert_non_null(mkdtemp(home));
+	char *dir = xasprintf("%s/oomlab/profiles", home);
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	char *mine = xasprintf("%s/mine.conf", dir), *clash = xasprintf("%s/tiny-256m.conf", dir);
+	assert_int_equal(write_file_str(mine, "description = mine\nmemory = 300M\n"), 0);
+	setenv("XDG_CONFIG_HOME", home, 1);
+
+	struct strlist names = STRLIST_INIT;
+	profile_names(&names);
+	assert_true(strlist_has(&names, "mine"));
+	assert_true(strlist_has(&names, "tiny-256m"));
+	strlist_clear(&names);
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	if (profile_load(&p, "mine", &err) < 0)
+		fail_msg("%s", err.buf);
+	assert_int_equal(p.memory, 300ULL << 20);
+	assert_string_equal(p.path, mine);
+	profile_clear(&p);
+
+	/* by its path: known by it, so that a run's --resume finds it again */
+	if (profile_load(&p, mine, &err) < 0)
+		fail_msg("%s", err.buf);
+	assert_string_equal(p.name, mine);
+	assert_int_equal(p.memory, 300ULL << 20);
+	profile_clear(&p);
+	assert_int_equal(profile_load(&p, "./configs/profiles/tiny-256m.conf", &err), 0);
+	assert_true(p.name[0] == '/' && strstr(p.name, "/configs/profiles/tiny-256m.conf"));
+	profile_clear(&p);
+	assert_int_equal(profile_load(&p, "/nonexistent/my.conf", &err), -1);
+	assert_non_null(strstr(err.buf, "profile /nonexistent/my.conf: No such file or directory"));
+	strbuf_release(&err);
+
+	assert_int_equal(write_file_str(clash, "description = mine too\nmemory = 300M\n"), 0);
+	assert_int_equal(profile_load(&p, "tiny-256m", &err), -1);
+	assert_non_null(strstr(err.buf, "profile 'tiny-256m' is both the lab's (./configs/profiles/tiny-256m.conf)"));
+	assert_non_null(strstr(err.buf, clash));
+
+	setenv("XDG_CONFIG_HOME", "/nonexistent-oomlab-test", 1);
+	strbuf_release(&err);
+	remove_tree(home);
+	free(mine);
+	free(clash);
+	free(dir);
+}
+
 static void killer_is_kernel_unless_the_file_says(void **state)
 {
 	(void)state;
@@ -234,12 +287,15 @@ static void lmkd_keys_out_of_range_name_file_and_line(void **state)
 
 int main(void)
 {
+	/* the tester's own ~/.config/oomlab stays out of these tests */
+	setenv("XDG_CONFIG_HOME", "/nonexistent-oomlab-test", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_a_full_profile),
 		cmocka_unit_test(bad_input_names_file_line_and_reason),
 		cmocka_unit_test(defaults_when_unset),
 		cmocka_unit_test(clock_is_realtime_unless_the_file_says),
 		cmocka_unit_test(shipped_profiles_all_load),
+		cmocka_unit_test(users_profiles_beside_the_shipped_a_clash_refused),
 		cmocka_unit_test(killer_is_kernel_unless_the_file_says),
 		cmocka_unit_test(lmkd_keys_out_of_range_name_file_and_line),
 	};
