@@ -103,6 +103,8 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 	set_defaults(p);
 	p->name = xstrdup(name);
 	p->path = xstrdup(file);
+	if (kvfile_name_check(name, "profile", file, err) < 0)
+		return -1;
 	const struct kvfile_options opts = { .inline_comments = true };
 	int rc = kvfile_parse(file, text, &opts, &profile_keys, p, err);
 	if (rc == 0)
