@@ -538,3 +538,25 @@ char *shell_join(const char *const *words, size_t n)
 	}
 	return strbuf_detach(&sb);
 }
+
+char *shell_quote(const char *word)
+{
+	return shell_join(&word, 1);
+}
+
+char *shell_comment_text(const char *text)
+{
+	char *out = xstrdup(text);
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return out;
+}
+
+char *shell_comment_word(const char *word)
+{
+	char *quoted = shell_quote(word);
+	char *out = shell_comment_text(quoted);
+	free(quoted);
+	return out;
+}
