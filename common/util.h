@@ -78,7 +78,8 @@ char *shell_comment_text(const char *text);
 
 /* Whole-file I/O. read_file returns NULL and sets errno on failure. */
 char *read_file(const char *path, size_t *len);
-/* Writes to PATH.tmp.<pid> then renames, so readers never see half a file. */
+/* Writes to a new PATH.tmp.XXXXXX (mkstemp: unique, never through a link)
+ * then renames, so readers never see half a file; mode 0644. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int write_file_str(const char *path, const char *s);
 /* Writes TEXT to PATH (atomically) as a program: mode 0755; -1 with the reason in ERR. */
