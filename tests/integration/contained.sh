@@ -56,3 +56,12 @@ for cmd in compare report; do
 	one_line_exit2 "$cmd of a label '../../x'" err.txt "$status"
 	check_text "$cmd names the label" "$(cat err.txt)" "group 1's label '../../x'"
 done
+
+# lab bisect writes --metric into the experiment it generates as a key's
+# value: a newline in it would add keys. Refused before the repository is
+# even looked at.
+status=0
+"$LAB" bisect --git "$SCRATCH/no-repo" --good a --bad b --experiment quick \
+	--metric "$(printf 'oom_kills\nvariants = evil')" 2> err.txt || status=$?
+one_line_exit2 "bisect --metric with a newline" err.txt "$status"
+check_text "the refusal names --metric" "$(cat err.txt)" "--metric 'oom_kills?variants = evil'"
