@@ -82,10 +82,11 @@ static void child_setup_stdio(const struct child_process *cp, int pipe_write)
 	int out = -1;
 	if (cp->capture)
 		out = pipe_write;
-	else if (cp->out_path && (out = open(cp->out_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW,
-					   0644)) < 0)
-		child_cannot_open(cp->out_path);
-	else if (cp->stdout_to_stderr)
+	else if (cp->out_path) {
+		out = open(cp->out_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+		if (out < 0)
+			child_cannot_open(cp->out_path);
+	} else if (cp->stdout_to_stderr)
 		out = dup(2);
 	if (out >= 0) {
 		dup2(out, 1);
