@@ -62,6 +62,14 @@ void install_child_reaper(void)
 	atexit(kill_all_children);
 }
 
+/* In the child: a file its output was to go to cannot be made (a link in
+ * the way, say). It does not run with its output elsewhere. */
+static void child_cannot_open(const char *path)
+{
+	dprintf(2, "lab: cannot open %s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
 static void child_setup_stdio(const struct child_process *cp, int pipe_write)
 {
 	if (!cp->stdin_inherit) {
@@ -74,9 +82,11 @@ static void child_setup_stdio(const struct child_process *cp, int pipe_write)
 	int out = -1;
 	if (cp->capture)
 		out = pipe_write;
-	else if (cp->out_path)
-		out = open(cp->out_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	else if (cp->stdout_to_stderr)
+	else if (cp->out_path) {
+		out = open(cp->out_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0644);
+		if (out < 0)
+			child_cannot_open(cp->out_path);
+	} else if (cp->stdout_to_stderr)
 		out = dup(2);
 	if (out >= 0) {
 		dup2(out, 1);
@@ -86,11 +96,14 @@ static void child_setup_stdio(const struct child_process *cp, int pipe_write)
 			close(out);
 	}
 	if (cp->err_path && !cp->err_to_out) {
-		int err = open(cp->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (err >= 0) {
-			dup2(err, 2);
-			close(err);
-		}
+		/* made afresh: whatever is there (a link, say) is removed, never followed */
+		if (unlink(cp->err_path) < 0 && errno != ENOENT)
+			child_cannot_open(cp->err_path);
+		int err = open(cp->err_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+		if (err < 0)
+			child_cannot_open(cp->err_path);
+		dup2(err, 2);
+		close(err);
 	}
 }
 

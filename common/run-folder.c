@@ -1,5 +1,6 @@
 /* A run folder on disk (run-folder.h). */
 #include "run-folder.h"
+#include "proto/name-rule.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -79,6 +80,33 @@ bool run_folder_is_run(const char *dir)
 	return is;
 }
 
+/* The run id and group labels of RUN become paths (export, merge, the store):
+ * each follows the one name rule, or the run is refused. */
+static bool run_names_refused(const json_t *run, struct strbuf *err)
+{
+	json_t *id = json_object_get(run, "run_id");
+	const char *why = id && !json_is_string(id) ? "not a string"
+			  : id ? name_rule_refusal(json_string_value(id), NAME_PLAIN) : NULL;
+	if (why) {
+		char *shown = name_rule_shown(json_string_value(id));
+		strbuf_addf(err, RUN_JSON ": run_id '%s': %s", shown, why);
+		free(shown);
+		return true;
+	}
+	size_t i;
+	json_t *group;
+	json_array_foreach(json_object_get(run, "groups"), i, group) {
+		const char *label = run_folder_group_label(group);
+		if (label && (why = name_rule_refusal(label, NAME_PLAIN))) {
+			char *shown = name_rule_shown(label);
+			strbuf_addf(err, RUN_JSON ": group %zu's label '%s': %s", i + 1, shown, why);
+			free(shown);
+			return true;
+		}
+	}
+	return false;
+}
+
 json_t *run_folder_load_text(const char *dir, char **text, struct strbuf *err)
 {
 	char *path = xasprintf("%s/" RUN_JSON, dir);
@@ -92,6 +120,10 @@ json_t *run_folder_load_text(const char *dir, char **text, struct strbuf *err)
 		strbuf_addf(err, RUN_JSON ":%d: %s", jerr.line, jerr.text);
 	else if (!json_is_object(run)) {
 		strbuf_addstr(err, RUN_JSON " is not a JSON object");
+		json_decref(run);
+		run = NULL;
+	}
+	if (run && run_names_refused(run, err)) {
 		json_decref(run);
 		run = NULL;
 	}

@@ -308,10 +308,23 @@ static int write_all(int fd, const void *data, size_t len)
 
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A name no one else has, in PATH's folder (rename stays on one file
+	 * system): mkstemp makes it with O_EXCL, so no link or other process's
+	 * file there is written through. PIDs repeat across the nodes of a
+	 * shared cache; these names do not. */
+	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		free(tmp);
+		return -1;
+	}
+	/* mkstemp's 0600, as the 0644 open() gave before (write_script makes it 0755) */
+	if (fchmod(fd, 0644) < 0) {
+		int saved = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		errno = saved;
 		return -1;
 	}
 	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
@@ -537,4 +550,26 @@ char *shell_join(const char *const *words, size_t n)
 		strbuf_addstr(&sb, "'");
 	}
 	return strbuf_detach(&sb);
+}
+
+char *shell_quote(const char *word)
+{
+	return shell_join(&word, 1);
+}
+
+char *shell_comment_text(const char *text)
+{
+	char *out = xstrdup(text);
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return out;
+}
+
+char *shell_comment_word(const char *word)
+{
+	char *quoted = shell_quote(word);
+	char *out = shell_comment_text(quoted);
+	free(quoted);
+	return out;
 }

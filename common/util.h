@@ -63,12 +63,23 @@ const char *strbuf_trimmed(struct strbuf *sb);
 /* The first line of the trimmed text, for one-line error messages; modifies sb. */
 const char *strbuf_first_line(struct strbuf *sb);
 
-/* Words joined into one /bin/sh line, each quoted only if it needs it. */
+/* Words joined into one /bin/sh line, each quoted only if it needs it: the
+ * one quoting function of every script the lab writes. */
 char *shell_join(const char *const *words, size_t n);
+/* One word of it (malloc'd): shell_join(&word, 1). */
+char *shell_quote(const char *word);
+/* WORD quoted for a '#' line of a script (a comment, an #SBATCH line): as
+ * shell_quote(), and no control character, which could end the comment
+ * (a newline, say), each one '?' (malloc'd). */
+char *shell_comment_word(const char *word);
+/* TEXT for a '#' line as it stands (an #SBATCH option, read by sbatch, not
+ * by sh): each control character '?' (malloc'd). */
+char *shell_comment_text(const char *text);
 
 /* Whole-file I/O. read_file returns NULL and sets errno on failure. */
 char *read_file(const char *path, size_t *len);
-/* Writes to PATH.tmp.<pid> then renames, so readers never see half a file. */
+/* Writes to a new PATH.tmp.XXXXXX (mkstemp: unique, never through a link)
+ * then renames, so readers never see half a file; mode 0644. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 int write_file_str(const char *path, const char *s);
 /* Writes TEXT to PATH (atomically) as a program: mode 0755; -1 with the reason in ERR. */

@@ -27,6 +27,7 @@
 #include "builtin.h"
 #include "experiment-compose.h"
 #include "common/paths.h"
+#include "common/proto/name-rule.h"
 #include "common/run-command.h"
 #include "experiment.h"
 #include "git-tree.h"
@@ -311,6 +312,17 @@ static void setup_new(struct bisect *b, const char *repo, const char *good, cons
 	save_meta(b);
 }
 
+/* The metric's name goes into the generated experiment as a key's value: the
+ * one name rule (name-rule.h), so that no newline adds keys. WHERE: the option or file. */
+static void check_metric_name(const char *metric, const char *where)
+{
+	const char *why = name_rule_refusal(metric, NAME_PLAIN);
+	if (why) {
+		char *shown = name_rule_shown(metric);
+		die_usage("bisect: %s '%s': %s", where, shown, why);
+	}
+}
+
 static void setup_resume(struct bisect *b, const char *folder)
 {
 	b->dir = xstrdup(folder);
@@ -326,6 +338,7 @@ static void setup_resume(struct bisect *b, const char *folder)
 	const char *bad = json_string_value(json_object_get(b->meta, "bad"));
 	if (!b->repo || !b->metric || !good || !bad)
 		die_usage("bisect: %s: not a bisection's settings", path);
+	check_metric_name(b->metric, path);
 	b->good = xstrdup(good);
 	b->bad = xstrdup(bad);
 	b->max_trials = (size_t)json_integer_value(json_object_get(b->meta, "max_trials"));
@@ -806,6 +819,7 @@ int cmd_bisect(int argc, char **argv)
 		if (!repo || !good || !bad || !experiment || !metric)
 			die_usage("bisect: --git, --good, --bad, --experiment and --metric are needed "
 				  "(see lab bisect --help)");
+		check_metric_name(metric, "--metric");
 		b.metric = metric;
 		b.max_trials = max_trials ? max_trials : DEFAULT_MAX_STEP_TRIALS;
 		b.skips = skips == ULONG_MAX ? DEFAULT_SKIPS : (unsigned)skips;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/proto/name-rule.h"
 #include "common/proto/protocol.h"
 #include "common/run-command.h"
 #include "guest-files.h"
@@ -134,11 +135,41 @@ static void list_workloads(const struct guest_view *g, struct strbuf *sb)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", g->workloads.items[i]);
 }
 
+/* The test word of `selftest [--node N] [OPTIONS] SUITE/TEST`, as
+ * selftest-build.c finds it, against the name rule (name-rule.h). */
+static int selftest_name_check(const struct shell_command *c, size_t k, struct strbuf *err)
+{
+	while (k < c->n && c->words[k].known && c->words[k].text[0] == '-')
+		k += !strcmp(c->words[k].text, "--node") ? 2 : 1;
+	if (k >= c->n)
+		return 0;   /* no test named: the workload's own check says so */
+	const struct shell_word *w = &c->words[k];
+	if (!w->known) {
+		strbuf_addstr(err, "selftest: the test's name is a word only the guest can expand; "
+				   "write SUITE/TEST out");
+		return -1;
+	}
+	const char *why = name_rule_refusal(w->text, NAME_PATH);
+	if (!why && !strchr(w->text, '/'))
+		why = "no SUITE/TEST";
+	if (why) {
+		char *shown = name_rule_shown(w->text);
+		strbuf_addf(err, "selftest %s: %s", shown, why);
+		free(shown);
+		return -1;
+	}
+	return 0;
+}
+
 /* WORKLOAD's arguments through its own parser on the host. */
 static int check_arguments(const struct guest_view *g, const char *workload,
 			   const struct shell_command *c, size_t first_arg, struct strlist *notes,
 			   struct strbuf *err)
 {
+	/* a selftest's name becomes a path on the host (selftest-build.h): it is
+	 * checked here whatever the other words hold */
+	if (!strcmp(workload, "selftest") && selftest_name_check(c, first_arg, err) < 0)
+		return -1;
 	for (size_t k = first_arg; k < c->n; k++)
 		if (!c->words[k].known) {
 			if (notes)

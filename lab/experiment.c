@@ -107,6 +107,9 @@ int experiment_parse_at(struct experiment *e, const char *name, const char *file
 	e->target_order = 3;
 	e->platform = PLATFORM_DEFAULT;
 	perf_default_events(&e->perf_events);
+	/* the name makes the run id, a folder name written into scripts: the one name rule */
+	if (kvfile_name_check(name, "experiment", file, err) < 0)
+		return -1;
 	/* '#' starts a comment only at the start of a line: commands may hold one. */
 	const struct kvfile_options opts = { .inline_comments = false };
 	if (kvfile_parse(file, text, &opts, &experiment_keys, e, err) < 0)

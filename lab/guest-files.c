@@ -18,7 +18,20 @@
 struct walk {
 	struct guest_files *f;
 	struct strbuf *err;
+	char *top;	/* the folder given, its links resolved: no link may leave it */
 };
+
+/* Whether PATH, a link under the folder W walks, points inside it (issue 37:
+ * a link to /etc/shadow would put the host's file into the guest). */
+static bool link_stays_inside(const struct walk *w, const char *path, char **target)
+{
+	*target = realpath(path, NULL);
+	if (!*target || !w->top)
+		return false;
+	size_t n = strlen(w->top);
+	return !strcmp(w->top, "/") ||
+	       (!strncmp(*target, w->top, n) && ((*target)[n] == '/' || !(*target)[n]));
+}
 
 /* A "#!" script's interpreter (its first word), else NULL. */
 static char *script_interpreter(const char *path)
@@ -93,7 +106,13 @@ static int walk_folder(struct walk *w, const char *host, const char *rel, int de
 		char *path = xasprintf("%s/%s", host, names.items[i]);
 		char *sub = *rel ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
 		struct stat st;
-		if (stat(path, &st) < 0) {
+		char *target = NULL;
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !link_stays_inside(w, path, &target)) {
+			strbuf_addf(w->err, "%s: a link out of %s (to %s): the guest gets only what the "
+				    "folder holds; copy the file in", path, w->top ? w->top : "the folder",
+				    target ? target : "nowhere");
+			rc = -1;
+		} else if (stat(path, &st) < 0) {
 			strbuf_addf(w->err, "%s: %s", path, strerror(errno));
 			rc = -1;
 		} else if (S_ISDIR(st.st_mode)) {
@@ -104,6 +123,7 @@ static int walk_folder(struct walk *w, const char *host, const char *rel, int de
 			strbuf_addf(w->err, "%s: neither a file nor a folder", path);
 			rc = -1;
 		}
+		free(target);
 		free(sub);
 		free(path);
 	}
@@ -128,9 +148,11 @@ int guest_files_add_under(struct guest_files *f, const char *dir, const char *un
 		strbuf_addf(err, "%s: %s", dir, path_exists(dir) ? "not a folder" : "no such folder");
 		return -1;
 	}
-	struct walk w = { f, err };
+	struct walk w = { f, err, realpath(dir, NULL) };
 	strlist_push(&f->dirs, dir);
-	if (walk_folder(&w, dir, under, 0) < 0)
+	int walked = walk_folder(&w, dir, under, 0);
+	free(w.top);
+	if (walked < 0)
 		return -1;
 	qsort(f->files, f->n, sizeof(*f->files), by_path);
 	/* the folders merge into one: a name two of them have would be one file */

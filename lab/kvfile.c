@@ -1,6 +1,7 @@
 /* `key = value` files: the lines, the comments and the errors. */
 #include "kvfile.h"
 #include "common/paths.h"
+#include "common/proto/name-rule.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -160,5 +161,18 @@ int kvfile_read_named(const char *subdir, const char *kind, const char *name, ch
 		strbuf_addf(err, " %s", names.items[i]);
 	strlist_clear(&names);
 	free(mine);
+	return -1;
+}
+
+int kvfile_name_check(const char *name, const char *kind, const char *file, struct strbuf *err)
+{
+	const char *why = name_rule_refusal(name, NAME_PLAIN);
+	if (!why)
+		return 0;
+	char *shown_file = name_rule_shown(file), *shown = name_rule_shown(name);
+	strbuf_addf(err, "%s: %s name '%s': %s (names are [A-Za-z0-9_.-+=:#], starting with a "
+		    "letter, digit or '_')", shown_file, kind, shown, why);
+	free(shown_file);
+	free(shown);
 	return -1;
 }

@@ -36,4 +36,9 @@ void kvfile_names(const char *subdir, struct strlist *names);
 int kvfile_read_named(const char *subdir, const char *kind, const char *name, char **file, char **text,
 		      struct strbuf *err);
 
+/* 0 when NAME (of KIND, "experiment" or "profile", read from FILE) follows the
+ * lab's one name rule (common/proto/name-rule.h); else -1 and one line in ERR
+ * naming the file. */
+int kvfile_name_check(const char *name, const char *kind, const char *file, struct strbuf *err);
+
 #endif

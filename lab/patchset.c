@@ -109,7 +109,7 @@ static int copy_with_mode(const char *from, const char *to)
 	/* copy_file writes a new file, so its modification time is now. */
 	if (copy_file(from, to) < 0)
 		return -1;
-	return chmod(to, st.st_mode & 07777);
+	return chmod(to, st.st_mode & 01777);   /* no setuid or setgid bit (the tree is anyone's) */
 }
 
 int tree_restore(const char *tree, const char *state_dir, struct strbuf *err)
@@ -187,7 +187,7 @@ static int unshare_targets(const char *tree, const struct strlist *targets, stru
 		struct stat st;
 		int rc = 0;
 		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1 &&
-		    (copy_file(path, path) < 0 || chmod(path, st.st_mode & 07777) < 0)) {
+		    (copy_file(path, path) < 0 || chmod(path, st.st_mode & 01777) < 0)) {
 			strbuf_addf(err, "cannot give %s an inode of its own: %s", path, strerror(errno));
 			rc = -1;
 		}

@@ -103,6 +103,10 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 	set_defaults(p);
 	p->name = xstrdup(name);
 	p->path = xstrdup(file);
+	/* a profile loaded by its path (-p FILE) is known by that path, which
+	 * only names it in run.json; a name is checked by the name rule */
+	if (strcmp(name, file) && kvfile_name_check(name, "profile", file, err) < 0)
+		return -1;
 	const struct kvfile_options opts = { .inline_comments = true };
 	int rc = kvfile_parse(file, text, &opts, &profile_keys, p, err);
 	if (rc == 0)

@@ -35,7 +35,7 @@ int slurm_script_path_ok(const char *path)
 
 static void add_quoted(struct strbuf *sb, const char *word)
 {
-	char *q = shell_join(&word, 1);
+	char *q = shell_quote(word);
 	strbuf_addstr(sb, q);
 	free(q);
 }
@@ -63,16 +63,26 @@ char *slurm_script_text(const struct slurm_script_spec *spec, enum slurm_script 
 				       "and report",
 	};
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "#!/bin/sh\n# oomlab run %s: %s.\n", spec->run_id, what[which]);
+	/* every value of a '#' line too: a newline in one would end the comment */
+	char *id = shell_comment_word(spec->run_id), *run_dir = shell_comment_word(spec->run_dir);
+	strbuf_addf(&sb, "#!/bin/sh\n# oomlab run %s: %s.\n", id, what[which]);
 	strbuf_addf(&sb, "# Written and submitted by lab run --slurm; lab results %s shows the "
-		    "jobs.\n", spec->run_dir);
+		    "jobs.\n", run_dir);
+	free(id);
+	free(run_dir);
 	strbuf_addf(&sb, "#SBATCH --job-name=oomlab-%s\n", names[which]);
-	/* the log slurm_script_log() names, Slurm filling in the job id (and task) */
+	/* the log slurm_script_log() names, Slurm filling in the job id (and task);
+	 * sbatch reads #SBATCH lines without sh's quoting (slurm_script_path_ok) */
 	char *log = slurm_script_log(spec, which, which == SLURM_SCRIPT_SHARDS ? "%A_%a" : "%j");
-	strbuf_addf(&sb, "#SBATCH --output=%s\n", log);
+	char *log_line = shell_comment_text(log);
+	strbuf_addf(&sb, "#SBATCH --output=%s\n", log_line);
+	free(log_line);
 	free(log);
-	for (size_t i = 0; spec->sbatch && i < spec->sbatch->n; i++)
-		strbuf_addf(&sb, "#SBATCH %s\n", spec->sbatch->items[i]);
+	for (size_t i = 0; spec->sbatch && i < spec->sbatch->n; i++) {
+		char *opt = shell_comment_text(spec->sbatch->items[i]);
+		strbuf_addf(&sb, "#SBATCH %s\n", opt);
+		free(opt);
+	}
 	strbuf_addstr(&sb, "set -u\nOOMLAB_CACHE=");
 	add_quoted(&sb, spec->cache);
 	strbuf_addstr(&sb, " OOMLAB_RESULTS=");

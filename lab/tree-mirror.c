@@ -23,7 +23,8 @@ static bool same_bytes(const char *a, const char *b)
 /* A copy of FROM at TO with FROM's mode; its time is now. */
 static int copy_fresh(const char *from, const char *to, mode_t mode, struct strbuf *err)
 {
-	if (copy_file(from, to) < 0 || chmod(to, mode & 07777) < 0) {
+	/* never setuid or setgid: the lab may run as root, the tree is anyone's */
+	if (copy_file(from, to) < 0 || chmod(to, mode & 01777) < 0) {
 		strbuf_addf(err, "cannot copy %s to %s: %s", from, to, strerror(errno));
 		return -1;
 	}
@@ -48,12 +49,15 @@ static int mirror_file(const char *src, const char *dest, const struct stat *s, 
 		strbuf_addf(err, "cannot remove %s: %s", dest, strerror(errno));
 		return -1;
 	}
-	/* only a file new to the mirror is linked: a replaced one must look new to make */
-	if (!exists && link(src, dest) == 0)
-		return 0;
-	if (!exists && errno != EXDEV && errno != EPERM && errno != EMLINK) {
-		strbuf_addf(err, "cannot link %s to %s: %s", src, dest, strerror(errno));
-		return -1;
+	/* only a file new to the mirror is linked: a replaced one must look new to
+	 * make; a setuid or setgid file is copied without those bits, never linked */
+	if (!exists && !(s->st_mode & (S_ISUID | S_ISGID))) {
+		if (link(src, dest) == 0)
+			return 0;
+		if (errno != EXDEV && errno != EPERM && errno != EMLINK) {
+			strbuf_addf(err, "cannot link %s to %s: %s", src, dest, strerror(errno));
+			return -1;
+		}
 	}
 	if (copy_fresh(src, dest, s->st_mode, err) < 0)
 		return -1;

@@ -11,9 +11,60 @@
 
 #include "analysis/metrics/trial_metrics.h"
 #include "analysis/metrics/workload_lines.h"
+#include "common/proto/name-rule.h"
 #include "common/proto/protocol.h"
 #include "common/proto/workload-line.h"
 #include "perf-events.h"
+
+/* Whether a files.bin record's NAME stays inside files/: relative, no empty,
+ * "." or ".." part (the guest chooses it). */
+static bool record_name_ok(const char *name)
+{
+	if (!*name || name[0] == '/')
+		return false;
+	for (const char *p = name; *p;) {
+		size_t n = strcspn(p, "/");
+		if (!n || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += n;
+		if (*p && !*++p)
+			return false;   /* a trailing '/' */
+	}
+	return true;
+}
+
+/* FILES afresh: what is there (a folder, or a link) removed, so that nothing
+ * written below follows a link the lab did not make. A file in the way stays
+ * and mkdir fails: that is a write failure. */
+static int fresh_folder(const char *files)
+{
+	struct stat st;
+	if (lstat(files, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) && remove_tree(files) < 0)
+		return -1;
+	return mkdir(files, 0755);
+}
+
+/* Makes the folders of PATH below OUT (a folder made by this lab just now:
+ * nothing under it is a link), then creates PATH itself, never through a
+ * link and never over something there (a second record of one name replaces
+ * the first one's file, which this lab made). */
+static int create_record_file(const char *out, const char *path)
+{
+	char *copy = xstrdup(path);
+	for (char *p = copy + strlen(out) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(copy, 0755) < 0 && errno != EEXIST) {
+			free(copy);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(copy);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST && unlink(path) == 0)
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	return fd;
+}
 
 int trial_split_files(const char *dir, struct strbuf *err)
 {
@@ -22,7 +73,9 @@ int trial_split_files(const char *dir, struct strbuf *err)
 	size_t len = 0;
 	char *data = read_file(bin, &len);
 	int rc = 0;
-	if (mkdir_p(out, 0755) < 0) {
+	/* files/ is derived from files.bin: made afresh from it (without files.bin,
+	 * a folder already split, or a sample's, stays as it is) */
+	if (data ? fresh_folder(out) < 0 : mkdir_p(out, 0755) < 0) {
 		strbuf_addf(err, "cannot create %s: %s", out, strerror(errno));
 		rc = TRIAL_SPLIT_EWRITE;
 	}
@@ -33,14 +86,19 @@ int trial_split_files(const char *dir, struct strbuf *err)
 			rc = -1;
 			break;
 		}
+		if (!record_name_ok(rec.name)) {
+			char *shown = name_rule_shown(rec.name);
+			strbuf_addf(err, "%s: record at byte %zu: '%s' is no path inside files/", bin, pos,
+				    shown);
+			free(shown);
+			rc = -1;
+			break;
+		}
 		size_t body = pos + rec.data;
 		bool complete = body + rec.size <= len;
 		size_t have = complete ? (size_t)rec.size : len - body;
 		char *path = xasprintf("%s/%s%s", out, rec.name, complete ? "" : ".partial");
-		char *parent = xstrdup(path);
-		*strrchr(parent, '/') = '\0';
-		mkdir_p(parent, 0755);
-		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		int fd = create_record_file(out, path);
 		ssize_t wrote = fd < 0 ? -1 : write(fd, data + body, have);
 		if (wrote != (ssize_t)have) {
 			/* a short write is a full disk */
@@ -51,7 +109,6 @@ int trial_split_files(const char *dir, struct strbuf *err)
 			strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
 			rc = TRIAL_SPLIT_EWRITE;
 		}
-		free(parent);
 		free(path);
 		pos = body + have + (complete ? 1 : 0);
 	}

@@ -17,6 +17,7 @@
 #include "perf-events.h"
 #include "qemu.h"
 #include "qemu-version.h"
+#include "reproduce-script.h"
 #include "trial-finish.h"
 #include "version.h"
 
@@ -166,25 +167,12 @@ static json_t *outcome_json(const struct vm_run *vm)
 	return o;
 }
 
-static int write_reproduce(const char *dir, const char *cmdline, const char *initramfs,
+static int write_reproduce(const char *dir, const struct strlist *argv, const char *initramfs,
 			   unsigned long long slow_disk_size, struct strbuf *err)
 {
-	char *slow = slow_disk_size ? xasprintf("truncate -s %llu slow-disk.img\n", slow_disk_size)
-				    : xstrdup("");
 	char *path = xasprintf("%s/reproduce.sh", dir);
-	char *text = xasprintf(
-		"#!/bin/sh\n"
-		"# Boots this trial again: same kernel, images, job and QEMU command line.\n"
-		"# Channel files are rewritten in the folder given as $1 (default: a new temporary one).\n"
-		"set -e\n"
-		"here=$(cd \"$(dirname \"$0\")\" && pwd)\n"
-		"out=${1:-$(mktemp -d /tmp/oomlab-reproduce.XXXXXX)}\n"
-		"mkdir -p \"$out\"\n"
-		"cd \"$out\"\n"
-		"cat \"$here/job.cpio\" '%s' > initrd.img\n"
-		"%s"
-		"exec %s\n", initramfs, slow, cmdline);
-	free(slow);
+	char *text = reproduce_script_text((const char *const *)argv->items, argv->n, initramfs,
+					   slow_disk_size);
 	int rc = write_script(path, text, err);
 	free(text);
 	free(path);
@@ -285,7 +273,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	write_file_str(cmdline_path, with_nl);
 	free(with_nl);
 	free(cmdline_path);
-	int wrc = write_reproduce(spec->dir, cmdline, img.initramfs, spec->profile->slow_disk_size, err);
+	int wrc = write_reproduce(spec->dir, &argv, img.initramfs, spec->profile->slow_disk_size, err);
 	record = json_object();
 	json_object_set_new(record, "environment", environment_json(spec, accel, kcmd, &img));
 	free(cmdline);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/kernel-text/ktap.h"
+#include "common/proto/name-rule.h"
 #include "common/proto/protocol.h"
 #include "lib/args.h"
 #include "lib/check.h"
@@ -45,19 +46,11 @@ static const char selftest_output[] =
 "The test's own lines pass through.  Exit 0 once the test ran: its failures\n"
 "are results.  Exit 1 when it could not be run or printed no result at all.\n";
 
-/* SUITE/TEST: one or more folder names and a program name, nothing climbing out. */
+/* SUITE/TEST: one or more folder names and a program name, nothing climbing
+ * out: the lab's one name rule (name-rule.h), which the host applies too. */
 static bool good_test_name(const char *name)
 {
-	if (strlen(name) > TEST_NAME_MAX)
-		return false;
-	const char *slash = strrchr(name, '/');
-	if (!slash || slash == name || !slash[1] || name[0] == '/')
-		return false;
-	for (const char *p = name; *p; p++)
-		if (!(*p == '/' || *p == '_' || *p == '-' || *p == '.' || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
-			return false;
-	return !strstr(name, "..") && !strstr(name, "//");
+	return strlen(name) <= TEST_NAME_MAX && strchr(name, '/') && name_rule_ok(name, NAME_PATH);
 }
 
 static void skip_event(const char *prefix, const char *name, const char *reason)

@@ -64,6 +64,13 @@ size_t compare_table_variants(const struct compare_table *t)
 	return n;
 }
 
+/* A name for the terminal (malloc'd): no control character (compare_fmt_printable). */
+static char *printable_dup(const char *s)
+{
+	char *copy = xstrdup(s);
+	return compare_fmt_printable(copy, strlen(copy) + 1, s);
+}
+
 int compare_format_compact(FILE *out, const struct compare_table *t)
 {
 	const char **names = xcalloc(t->n_rows + 1, sizeof(*names));
@@ -71,12 +78,12 @@ int compare_format_compact(FILE *out, const struct compare_table *t)
 	char **cells = xcalloc((t->n_metrics + 1) * cols, sizeof(*cells));
 	size_t *width = xcalloc(cols, sizeof(*width));
 	cells[0] = xstrdup("metric");
-	cells[1] = xstrdup(t->baseline ? t->baseline : "baseline");
+	cells[1] = printable_dup(t->baseline ? t->baseline : "baseline");
 	for (size_t v = 0; v < n_var; v++)
-		cells[2 + v] = xstrdup(names[v]);
+		cells[2 + v] = printable_dup(names[v]);
 	for (size_t m = 0; m < t->n_metrics; m++) {
 		char **line = cells + (m + 1) * cols, centre[32];
-		line[0] = xstrdup(t->metrics[m].name);
+		line[0] = printable_dup(t->metrics[m].name);
 		compare_fmt_centre(centre, sizeof(centre), &t->metrics[m].base, t->metrics[m].method,
 				   CENTRE_WIDTH);
 		line[1] = xstrdup(centre);

@@ -383,3 +383,13 @@ void compare_fmt_notes(const struct compare_table *t,
 	for (size_t i = 0; i < t->n_context_notes; i++)
 		to.emit(to.ctx, t->context_notes[i]);
 }
+
+char *compare_fmt_printable(char *buf, size_t size, const char *s)
+{
+	size_t i = 0;
+
+	for (; s[i] && i + 1 < size; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = '\0';
+	return buf;
+}

@@ -69,4 +69,8 @@ char *compare_fmt_clock(char *buf, size_t size, const struct compare_clock *cloc
 void compare_fmt_notes(const struct compare_table *table,
 		       void (*emit)(void *ctx, const char *line), void *ctx);
 
+/* S for a terminal: each control character (an escape sequence's ESC, a
+ * newline) '?', cut to fit SIZE. Returns BUF. */
+char *compare_fmt_printable(char *buf, size_t size, const char *s);
+
 #endif

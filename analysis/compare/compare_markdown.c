@@ -7,14 +7,20 @@
 #define MD_NUM_WIDTH 9
 
 /* Escapes what Markdown would act on: '|' ends a cell, * _ ` ~ format,
- * a line break ends the row. */
+ * a line break ends the row, and < > & are HTML (a guest's <script>), as
+ * entities; other control characters as '?'. */
 static void put_escaped(FILE *out, const char *s)
 {
 	for (; *s; s++) {
+		if (*s == '<' || *s == '>' || *s == '&') {
+			fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "&amp;", out);
+			continue;
+		}
 		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`' ||
 		    *s == '~')
 			fputc('\\', out);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s,
+		      out);
 	}
 }
 

@@ -42,16 +42,6 @@ static void put_line(FILE *out, char *line)
 
 /* S with control characters (tab, newline, ...) as '?': a name must not
  * break the layout. Never cut: BUF must hold all of S. */
-static const char *printable(char *buf, size_t size, const char *s)
-{
-	size_t i = 0;
-
-	for (; s[i] && i + 1 < size; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	buf[i] = '\0';
-	return buf;
-}
-
 /* What the verdict column needs: its longest word ("not detected"). */
 static int verdict_room(void)
 {
@@ -85,8 +75,8 @@ static void print_metric_header(FILE *out, const struct compare_metric_info *m)
 {
 	char name[1024], unit[64];
 
-	printable(name, sizeof(name), m->name);
-	printable(unit, sizeof(unit), *m->unit ? m->unit : "-");
+	compare_fmt_printable(name, sizeof(name), m->name);
+	compare_fmt_printable(unit, sizeof(unit), *m->unit ? m->unit : "-");
 	fprintf(out, "%s\n  [%s] %s; %s, %s\n", name, unit, metric_better_text(m->better),
 		metric_kind_name(m->kind), compare_test_name(m->method, m->parametric));
 }
@@ -119,14 +109,14 @@ static void print_cells(FILE *out, const struct layout *l, const char *variant,
 	char line[2048], name[1024];
 
 	snprintf(line, sizeof(line), "%s%-*s" NUMBERS_FORMAT "  %s", l->indent,
-		 l->variant_width, l->variant_width ? printable(name, sizeof(name), variant) : "",
+		 l->variant_width, l->variant_width ? compare_fmt_printable(name, sizeof(name), variant) : "",
 		 c1, c2, c3, c4, c5, tail);
 	if (visible_width(line) <= TEXT_COLUMNS || !*tail) {
 		put_line(out, line);
 		return;
 	}
 	snprintf(line, sizeof(line), "%s%-*s" NUMBERS_FORMAT, l->indent, l->variant_width,
-		 l->variant_width ? printable(name, sizeof(name), variant) : "", c1, c2, c3, c4, c5);
+		 l->variant_width ? compare_fmt_printable(name, sizeof(name), variant) : "", c1, c2, c3, c4, c5);
 	put_line(out, line);
 	snprintf(line, sizeof(line), "%s      %s", l->indent, tail);
 	put_line(out, line);
@@ -138,7 +128,7 @@ static void print_name_line(FILE *out, const struct layout *l, const char *varia
 	char name[1024];
 
 	if (!l->variant_width)
-		fprintf(out, "  %s\n", printable(name, sizeof(name), variant));
+		fprintf(out, "  %s\n", compare_fmt_printable(name, sizeof(name), variant));
 }
 
 static void print_column_heads(FILE *out, const struct layout *l, const struct compare_table *t,
@@ -279,7 +269,7 @@ int compare_format_text(FILE *out, const struct compare_table *t, bool colour)
 	char clock[256];
 
 	fprintf(out, "baseline %s: %zu metrics, %zu comparisons, %zu tests\n",
-		printable(base, sizeof(base), t->baseline ? t->baseline : "-"),
+		compare_fmt_printable(base, sizeof(base), t->baseline ? t->baseline : "-"),
 		t->n_metrics, t->n_rows, t->n_tests);
 	compare_summary(t, emit_wrapped, out);
 	if (t->clock.name)

@@ -35,8 +35,7 @@
 #define SRC_SLAB_DELTA	"/proc/slabinfo, after minus before"
 #define SRC_BINDER	"binderfs binder_logs/stats after the command (binder_stats.h)"
 #define SRC_BINDER_DELTA "binderfs binder_logs/stats \"total\", after minus before"
-#define SRC_LINE	"the guest's line runner, for each experiment line (out.log; " \
-			"common/proto/workload-line.h)"
+#define SRC_LINE	METRIC_SOURCE_LINE_RUNNER
 
 /*
  * One line per metric or family, in the order they are looked up: exact

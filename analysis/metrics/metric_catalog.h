@@ -12,6 +12,10 @@
 
 #include "analysis/compare/metric.h"
 
+/* The source of the rows the guest's line runner reports through out.log:
+ * the only lab metrics a metric line may carry. */
+#define METRIC_SOURCE_LINE_RUNNER "the guest's line runner, for each experiment line (out.log; " \
+				  "common/proto/workload-line.h)"
 /* Every row of the catalogue (names and globs), *N of them: the names the lab can emit. */
 const struct metric_def *metric_catalog_rows(size_t *n);
 /* The catalogue's row for NAME (exact names before globs: the first match wins), or NULL. */

@@ -23,7 +23,8 @@ static bool metric_out_of_schema(json_t *record, const char *line_workload)
 	json_t *value = json_object_get(record, "value");
 	enum metric_better better;
 	bool bad = !name || !(json_is_number(value) || json_is_null(value)) ||
-		   !workload_metric_better(record, &better);
+		   !workload_metric_better(record, &better) ||
+		   workload_metric_refused(record, line_workload);
 	free(name);
 	return bad;
 }

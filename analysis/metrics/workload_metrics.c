@@ -1,11 +1,14 @@
 /* workload_metrics.c - workload metric lines from out.log (workload_metrics.h). */
 #include "workload_metrics.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/jsonl.h"
+#include "common/proto/name-rule.h"
 #include "common/util.h"
+#include "metric_catalog.h"
 
 static int by_key(const void *a, const void *b)
 {
@@ -58,12 +61,55 @@ bool workload_metric_better(json_t *record, enum metric_better *better)
 	return !word || metric_better_parse(json_string_value(word), better);
 }
 
+/* S with each '.' as '/' (malloc'd): so that fnmatch's FNM_PATHNAME keeps a
+ * glob's '*' inside one dotted part. */
+static char *dots_as_slashes(const char *s)
+{
+	char *c = xstrdup(s);
+	for (char *p = c; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	return c;
+}
+
+bool workload_metric_lab_owned(const char *name)
+{
+	size_t n;
+	const struct metric_def *rows = metric_catalog_rows(&n);
+	char *dotted = dots_as_slashes(name);
+	bool owned = false;
+	for (size_t i = 0; i < n && !owned; i++) {
+		/* the line runner's own figures come through out.log too */
+		if (rows[i].source && !strcmp(rows[i].source, METRIC_SOURCE_LINE_RUNNER))
+			continue;
+		char *pattern = dots_as_slashes(rows[i].name);
+		owned = fnmatch(pattern, dotted, FNM_PATHNAME) == 0;
+		free(pattern);
+	}
+	free(dotted);
+	return owned;
+}
+
+bool workload_metric_refused(json_t *record, const char *line_workload)
+{
+	char *name = workload_metric_name_in(record, line_workload);
+	if (!name)
+		return false;
+	json_t *unit = json_object_get(record, "unit");
+	const char *u = json_string_value(unit);
+	bool refused = !name_rule_ok(name, NAME_PLAIN) || workload_metric_lab_owned(name) ||
+		       (unit && !json_is_null(unit) && !u) || (u && *u && !name_rule_ok(u, NAME_PATH));
+	free(name);
+	return refused;
+}
+
 bool workload_metric_add(json_t *record, const char *line_workload, struct metric_set *out)
 {
 	char *name = workload_metric_name_in(record, line_workload);
 	json_t *value = name ? json_object_get(record, "value") : NULL;
 	enum metric_better better;
-	bool added = name && json_is_number(value) && workload_metric_better(record, &better);
+	bool added = name && json_is_number(value) && workload_metric_better(record, &better) &&
+		     !workload_metric_refused(record, line_workload);
 	if (added) {
 		const char *unit = json_string_value(json_object_get(record, "unit"));
 		metric_set_add_declared(out, name, json_number_value(value), unit ? unit : "", "out.log",

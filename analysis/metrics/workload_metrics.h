@@ -41,4 +41,12 @@ bool workload_metric_better(json_t *record, enum metric_better *better);
  * out.log is read line by line by workload_lines_parse, which calls this. */
 bool workload_metric_add(json_t *record, const char *line_workload, struct metric_set *out);
 
+/* Whether a metric line is refused (issue 37): its name or unit breaks the
+ * lab's name rule (common/proto/name-rule.h), or its name is one the lab
+ * computes itself (metric_catalog.h; the line runner's own figures aside).
+ * workload_metric_add drops such a line; workload_lines counts it as bad. */
+bool workload_metric_refused(json_t *record, const char *line_workload);
+/* Whether NAME matches a catalogue row the lab computes (a glob's '*' within one dotted part). */
+bool workload_metric_lab_owned(const char *name);
+
 #endif

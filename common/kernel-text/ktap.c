@@ -48,6 +48,8 @@ static void make_name(char *dst, size_t cap, const char *text)
 			while (isdigit((unsigned char)p[1]))
 				p++;
 			dst[o++] = 'N';
+		} else if (c == '.' && (!o || dst[o - 1] == '.')) {
+			/* no leading '.' and no "..": a metric name follows the name rule */
 		} else if (isalnum(c) || c == '_' || c == '-' || c == '.' || c == ':') {
 			dst[o++] = (char)c;
 		} else if (o && dst[o - 1] != '_') {

@@ -5,7 +5,8 @@
 # the user's own experiment, profile and variant in $XDG_CONFIG_HOME/oomlab,
 # refuses a user's file that has a shipped one's name, keeps results in
 # ./results, and boots a guest as an unprivileged user (nobody, when the test
-# runs as root), with a cache of that user's own.
+# runs as root), with a cache of that user's own; and the quickstart's
+# one-liner (a patch file, a -w line, until decided) as that user.
 . "$(dirname "$0")/lib.sh"
 
 # an unprivileged user must reach the installed files and its HOME
@@ -106,3 +107,35 @@ set -e
 check "lab boot as an unprivileged user exits 0 (got $status; $(printf '%s' "$out" | tail -2))" [ "$status" = 0 ]
 check_text "the guest ran the command" "$out" '^guest-ran-42$'
 check_text "the boot's folder is in the user's own cache" "$out" "trial folder $H/.cache/oomlab/boots/"
+
+# --- the quickstart as that user: a patch file and a -w line, until decided
+# on tiny-256m (at most 4 a side here), from the installed lab. The user's
+# cache gets the two kernels from this one (a cache key is the kernel's
+# content, not whose cache holds it), so that nothing is built as nobody.
+cp "$ROOT/tests/variants/comment-only/0001-reword-a-comment.patch" "$SCRATCH/elsewhere/fix.patch"
+"$LAB" boot --variant mine=patch:"$SCRATCH/elsewhere/fix.patch" -p tiny-256m -o "$SCRATCH/mine-boot" -- true \
+	> "$SCRATCH/mine-build.log" 2>&1 || fail "building mine as root: $(tail -3 "$SCRATCH/mine-build.log")"
+CACHE=${OOMLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/oomlab}
+mine_hash=$(jq -r .environment.variant_hash "$SCRATCH/mine-boot/trial.json")
+mkdir -p "$H/.cache/oomlab/kernels"
+cp -r "$("$LAB" kernel path stock)" "$CACHE/kernels/$mine_hash" "$H/.cache/oomlab/kernels/"
+chmod -R a+rX "$SCRATCH/elsewhere"
+[ "$(id -u)" = 0 ] && chown -R nobody "$H" "$SCRATCH/elsewhere"
+set +e
+out=$(as_user timeout 900 "$INSTALLED" run --variant mine=patch:fix.patch -w 'oom-hog --mode memcg --hogs 2' \
+	--max-trials 4 -j 2 2>&1)
+status=$?
+set -e
+echo "$out" | tail -15
+check "the quickstart one-liner as that user exits 0 (got $status)" [ "$status" = 0 ]
+check_text "it ran until decided, at most 4 a variant, on tiny-256m" "$out" \
+	'given on tiny-256m (x86_64/4k), clock realtime, until every headline metric is decided, at most 4'
+check_text "it ended with the table of the line's own metrics" "$out" '^oom-hog\.'
+run=$(printf '%s\n' "$out" | sed -n 's/^results: *//p')
+check "its results are in ./results of the user's folder ($run)" \
+	[ "${run#"$SCRATCH/elsewhere/results/"}" != "$run" -a -f "$run/run.json" ]
+check "and its variant is kept in the run" [ -f "$run/variants/mine/01-fix.patch" ]
+check "its trials booted the kernel built as root (${mine_hash%${mine_hash#????????????}})" \
+	[ "$(jq -r .environment.variant_hash "$run"/mine/000/trial.json)" = "$mine_hash" ]
+check "and it built nothing: the user's cache has no source workspace (a build's linux-*)" \
+	[ -z "$(ls -d "$H/.cache/oomlab/linux-"* 2>/dev/null)" ]

@@ -103,6 +103,19 @@ static void workload_arguments_use_the_workload_parser(void **state)
 	assert_fails("taskset 1 nosuch", true, "'nosuch' is neither a workload");
 }
 
+/* A selftest's name becomes a path on the host: it is checked there even when
+ * another word of the line is one only the guest can expand (issue 37). */
+static void a_selftest_name_is_checked_on_the_host(void **state)
+{
+	(void)state;
+	assert_fails("selftest mm/../../../../tmp/evil/y --foo=$X", true, "a name holding \"..\"");
+	assert_fails("selftest mm/../../x", true, "a name holding \"..\"");
+	assert_fails("selftest --node 0 /tmp/x $X", true, "selftest /tmp/x");
+	assert_fails("selftest $X", true, "a word only the guest can expand");
+	assert_fails("selftest 'mm/x;y' $X", true, "a character outside");
+	assert_passes("selftest mm/compaction_test", true);
+}
+
 static void programs_and_shell_syntax(void **state)
 {
 	(void)state;
@@ -391,6 +404,7 @@ int main(void)
 		cmocka_unit_test(the_files_are_programs),
 		cmocka_unit_test(an_unknown_program_names_its_line),
 		cmocka_unit_test(a_script_needs_its_interpreter),
+		cmocka_unit_test(a_selftest_name_is_checked_on_the_host),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

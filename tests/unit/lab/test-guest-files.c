@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/run-command.h"
 #include "lab/guest-files.h"
@@ -182,6 +183,48 @@ static void bad_folders_are_refused(void **state)
 	strbuf_release(&err);
 }
 
+/* A link that leaves the folder (to /etc/shadow, say) is refused; one that
+ * stays inside is followed (issue 37). */
+static void links_stay_inside(void **state)
+{
+	(void)state;
+	struct strbuf err = STRBUF_INIT;
+	scratch_put(root, "secret", "host only\n");
+	scratch_put(root, "linked/bin/prog", "#!/bin/sh\n");
+	char *secret = at("secret"), *out_link = at("linked/leak"), *in_link = at("linked/alias");
+	assert_int_equal(symlink("bin/prog", in_link), 0);
+	struct guest_files f = GUEST_FILES_INIT(host_arch());
+	char *dir = at("linked");
+	assert_int_equal(guest_files_add(&f, dir, &err), 0);
+	assert_non_null(find(&f, "alias"));
+	guest_files_clear(&f);
+	assert_int_equal(symlink(secret, out_link), 0);
+	f = (struct guest_files)GUEST_FILES_INIT(host_arch());
+	assert_int_equal(guest_files_add(&f, dir, &err), -1);
+	char *want = xasprintf("%s: a link out of ", out_link);
+	if (!strstr(err.buf, want) || !strstr(err.buf, "(to ") || !strstr(err.buf, "/secret)"))
+		fail_msg("wanted '%s...(to .../secret)' in '%s'", want, err.buf);
+	assert_null(strchr(err.buf, '\n'));
+	free(want);
+	/* a linked folder out too */
+	assert_int_equal(unlink(out_link), 0);
+	char *outside = at("outside-dir");
+	assert_int_equal(mkdir_p(outside, 0755), 0);
+	assert_int_equal(symlink(outside, out_link), 0);
+	guest_files_clear(&f);
+	f = (struct guest_files)GUEST_FILES_INIT(host_arch());
+	strbuf_reset(&err);
+	assert_int_equal(guest_files_add(&f, dir, &err), -1);
+	assert_non_null(strstr(err.buf, "a link out of "));
+	guest_files_clear(&f);
+	free(outside);
+	free(dir);
+	free(in_link);
+	free(out_link);
+	free(secret);
+	strbuf_release(&err);
+}
+
 /* Folders merge; each file knows its folder. */
 static void folders_merge(void **state)
 {
@@ -301,6 +344,7 @@ int main(void)
 		cmocka_unit_test(the_hash_follows_the_contents),
 		cmocka_unit_test(bad_folders_are_refused),
 		cmocka_unit_test(folders_merge),
+		cmocka_unit_test(links_stay_inside),
 		cmocka_unit_test(a_dynamic_program_brings_its_libraries),
 		cmocka_unit_test(an_arm64_program_brings_arm64_libraries),
 	};

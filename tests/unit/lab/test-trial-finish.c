@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/run-command.h"
@@ -211,6 +212,120 @@ static void test_files_bin_split_before_metrics(void **state)
 	free(dir);
 }
 
+/* A crafted trial folder (a tarball, a shard from another node): files/
+ * holds links out of the trial. Finishing it again (lab results
+ * --recompute) writes files/ afresh and never through them (issue 37). */
+static void test_links_in_files_not_followed(void **state)
+{
+	(void)state;
+	char *dir = copy_sample("memcg-kill");
+	char outside_tmpl[] = "/tmp/oomlab-test-outside.XXXXXX";
+	char *outside = mkdtemp(outside_tmpl);
+	assert_non_null(outside);
+	char *victim = xasprintf("%s/victim", outside);
+	assert_int_equal(write_file_str(victim, "untouched\n"), 0);
+	char *files = xasprintf("%s/files", dir);
+	assert_int_equal(remove_tree(files), 0);
+	char *before = xasprintf("%s/before", files);
+	assert_int_equal(mkdir_p(before, 0755), 0);
+	char *link = xasprintf("%s/x", before);
+	assert_int_equal(symlink(victim, link), 0);
+	/* and a folder of files/ that is a link to a folder outside */
+	char *linked_dir = xasprintf("%s/after", files);
+	assert_int_equal(symlink(outside, linked_dir), 0);
+	struct strbuf bin = STRBUF_INIT;
+	add_record(&bin, "before/x", "PWNED\n", 6);
+	add_record(&bin, "after/victim", "PWNED\n", 6);
+	char *bin_path = xasprintf("%s/files.bin", dir);
+	assert_int_equal(write_file_atomic(bin_path, bin.buf, bin.len), 0);
+	json_t *record = json_object();
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(trial_finish(dir, record, &err), 0);
+	size_t len;
+	char *kept = read_file(victim, &len);
+	assert_non_null(kept);
+	assert_string_equal(kept, "untouched\n");
+	free(kept);
+	/* the records landed inside, in files the lab made */
+	char *split = slurp(dir, "files/before/x", &len);
+	assert_non_null(split);
+	assert_memory_equal(split, "PWNED\n", 6);
+	free(split);
+	struct stat st;
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(lstat(linked_dir, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+
+	/* files/ itself a link out: removed, not followed */
+	assert_int_equal(remove_tree(files), 0);
+	assert_int_equal(symlink(outside, files), 0);
+	assert_int_equal(trial_finish(dir, record, &err), 0);
+	kept = read_file(victim, &len);
+	assert_string_equal(kept, "untouched\n");
+	free(kept);
+	char *outside_before = xasprintf("%s/before", outside);
+	assert_false(path_exists(outside_before));
+	free(outside_before);
+
+	/* a record that names a path outside: refused, nothing written */
+	strbuf_reset(&bin);
+	add_record(&bin, "/tmp/oomlab-abs-record", "PWNED\n", 6);
+	assert_int_equal(write_file_atomic(bin_path, bin.buf, bin.len), 0);
+	assert_int_equal(trial_split_files(dir, &err), -1);
+	assert_non_null(strstr(err.buf, "is no path inside files/"));
+	assert_false(path_exists("/tmp/oomlab-abs-record"));
+
+	json_decref(record);
+	strbuf_release(&err);
+	strbuf_release(&bin);
+	free(bin_path);
+	free(linked_dir);
+	free(link);
+	free(before);
+	free(files);
+	remove_tree(outside);
+	free(victim);
+	remove_tree(dir);
+	free(dir);
+}
+
+/* perf script's messages go to perf.script.stderr, made afresh: a link
+ * there is removed, not written through. */
+static void test_child_stderr_not_through_a_link(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/oomlab-test-stderr.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	assert_non_null(dir);
+	char *victim = xasprintf("%s/victim", dir), *log = xasprintf("%s/perf.script.stderr", dir);
+	assert_int_equal(write_file_str(victim, "untouched\n"), 0);
+	assert_int_equal(symlink(victim, log), 0);
+	const char *argv[] = { "sh", "-c", "echo PWNED >&2", NULL };
+	struct child_process cp = { .argv = argv, .err_path = log };
+	assert_int_equal(run_command(&cp), 0);
+	size_t len;
+	char *kept = read_file(victim, &len);
+	assert_string_equal(kept, "untouched\n");
+	free(kept);
+	char *said = read_file(log, &len);
+	assert_string_equal(said, "PWNED\n");
+	free(said);
+	/* stdout appended to a link: the child does not run */
+	char *out = xasprintf("%s/out", dir);
+	assert_int_equal(symlink(victim, out), 0);
+	const char *argv2[] = { "sh", "-c", "echo PWNED", NULL };
+	struct child_process cp2 = { .argv = argv2, .out_path = out };
+	assert_int_equal(run_command(&cp2), 127);
+	kept = read_file(victim, &len);
+	assert_string_equal(kept, "untouched\n");
+	free(kept);
+	free(out);
+	free(log);
+	free(victim);
+	remove_tree(dir);
+}
+
 /* Snapshots that cannot be written (here "files" is no folder; a full disk
  * likewise) leave the trial unfinished: no metrics from what did not land. */
 static void test_snapshots_not_written_not_finished(void **state)
@@ -228,7 +343,8 @@ static void test_snapshots_not_written_not_finished(void **state)
 	json_t *record = json_object();
 	struct strbuf err = STRBUF_INIT;
 	assert_int_equal(trial_finish(dir, record, &err), -1);
-	assert_non_null(strstr(err.buf, "cannot write"));
+	/* files/ is made afresh: a file in its way is not removed, and cannot be made */
+	assert_non_null(strstr(err.buf, "/files: File exists"));
 	assert_null(strchr(err.buf, '\n'));
 	assert_false(path_exists(trial));
 	json_decref(record);
@@ -475,6 +591,8 @@ int main(void)
 		cmocka_unit_test(test_prepare_lost_is_off_target),
 		cmocka_unit_test(test_unwell_lines_named),
 		cmocka_unit_test(test_cannot_write),
+		cmocka_unit_test(test_links_in_files_not_followed),
+		cmocka_unit_test(test_child_stderr_not_through_a_link),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
