@@ -442,10 +442,11 @@ static void window_sample(const struct perf_sample *s, const struct trace *t, vo
 /* The apps' cold starts from the trace, beside the count the apps workload
  * reported (its apps.cold_starts, from out.log), when task_rename was
  * recorded. */
-static void app_launch_metrics(struct metric_set *m, const struct ctl_notes *e,
-			       const struct app_launches *l, bool have_trace)
+/* REPORTED: the programs' own metrics, where the apps workload's cold starts are */
+static void app_launch_metrics(struct metric_set *m, const struct metric_set *reported,
+			       const struct ctl_notes *e, const struct app_launches *l, bool have_trace)
 {
-	if (metric_set_get(m, "apps.cold_starts") && have_trace && e->have_start && e->have_end &&
+	if (metric_set_get(reported, "apps.cold_starts") && have_trace && e->have_start && e->have_end &&
 	    e->recorded && strstr(e->recorded, APP_TRACE_EVENT))
 		ADD(m, "apps_cold_starts_trace", l->renames, "count", "trace");
 }
@@ -635,7 +636,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 		workload_lines_parse(outlog, outlog_len, &lines, &programs);
 		workload_lines_metrics(&lines, &m);
 	}
-	app_launch_metrics(&m, &ctl_said, &window.apps, have_trace);
+	app_launch_metrics(&m, &programs, &ctl_said, &window.apps, have_trace);
 	for (size_t i = 0; i < programs.n; i++)
 		metric_set_add_declared(&m, programs.items[i].name, programs.items[i].value,
 					programs.items[i].unit, programs.items[i].source,
