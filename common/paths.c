@@ -170,3 +170,19 @@ const char *build_dir(void)
 	build = xstrdup(layout_guest);
 	return build;
 }
+
+const char *path_unplain(const char *path)
+{
+	return strpbrk(path, " \t\n,'\"\\");
+}
+
+void path_plain_or_die(const char *command, const char *what, const char *path)
+{
+	const char *bad = path_unplain(path);
+	if (!bad)
+		return;
+	const char *name = *bad == ' ' || *bad == '\t' ? "a blank" : *bad == '\n' ? "a newline"
+			   : *bad == ',' ? "a comma" : *bad == '\\' ? "a backslash" : "a quote";
+	die_usage("%s: %s %s has %s, which QEMU's options and the initramfs list cannot carry: "
+		  "choose a folder without it", command, what, path, name);
+}

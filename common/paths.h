@@ -22,5 +22,12 @@ const char *lab_binary(void);
 const char *build_dir(void);
 /* Results of runs: $OOMLAB_RESULTS, else results/ of the current folder. */
 const char *results_root(void);
+/* The first character of PATH that a trial's folders cannot hold, or NULL:
+ * a blank, newline, ',' (QEMU's -drive and -chardev options), a quote or a
+ * backslash (the initramfs list). Checked where a folder is chosen, before
+ * anything is built (path_plain_or_die). */
+const char *path_unplain(const char *path);
+/* Dies (bad input, one line) when WHAT's PATH has such a character. */
+void path_plain_or_die(const char *command, const char *what, const char *path);
 
 #endif

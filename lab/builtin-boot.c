@@ -233,6 +233,10 @@ int cmd_boot(int argc, char **argv)
 	struct platform platform;
 	if (platform_parse(arch, page_size, &platform, &err) < 0)
 		die_usage("boot: %s", err.buf);
+	/* the folders QEMU is given, before anything is built */
+	path_plain_or_die("boot", "the kernel cache", cache_root());
+	if (out)
+		path_plain_or_die("boot", "--out", out);
 	/* NAME=SPEC, or a bare spec: staged as lab run stages it (variant-given.h) */
 	struct given_variants given = { 0 };
 	char *variant_name = given_boot_variant(variant_arg, &given);

@@ -1125,6 +1125,14 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: --slurm makes its own shards (--slurm-shards N); lab run --resume RUN "
 			  "resubmits a Slurm run");
 
+	/* the folders a trial's QEMU is given, before anything is built */
+	path_plain_or_die("run", "the kernel cache", cache_root());
+	if (resume)
+		path_plain_or_die("run", "the run folder", resume);
+	else if (out)
+		path_plain_or_die("run", "--out", out);
+	else
+		path_plain_or_die("run", "the results folder", results_root());
 	if (resume) {
 		if (experiment || asked.variant_args.n || asked.baseline || asked.workloads.n || asked.files.n)
 			die_usage("run: --resume takes no -x, --variant, --baseline, -w or --files: the run "

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hash.h"
@@ -60,13 +61,17 @@ char *given_variant_name(const char *arg)
  */
 static int check_source(const char *arg, char **line, struct strbuf *err)
 {
-	char *scratch = xasprintf("%s/given/tmp.%ld", cache_root(), (long)getpid());
+	/* a folder of its own (mkdtemp): two labs on one shared cache never meet */
+	char *given = xasprintf("%s/given", cache_root());
+	char *scratch = xasprintf("%s/tmp.XXXXXX", given);
+	bool made = mkdir_p(given, 0755) == 0 && mkdtemp(scratch);
 	char *file = xasprintf("%s/source", scratch);
+	free(given);
 	struct kernel_source s;
 	memset(&s, 0, sizeof(s));
 	struct strbuf why = STRBUF_INIT;
 	int rc = -1;
-	if (mkdir_p(scratch, 0755) < 0 || write_file_str(file, *line) < 0) {
+	if (!made || write_file_str(file, *line) < 0) {
 		strbuf_addf(err, "--variant '%s': cannot write %s: %s", arg, file, strerror(errno));
 	} else if (kernel_source_load(&s, scratch, &why) < 0) {
 		const char *said = why.buf;
@@ -255,10 +260,17 @@ static int stage_write(struct staging *st, const char *name, char **folder, stru
 	*folder = xasprintf("%s/%s", parent, name);
 	int rc = 0;
 	if (!is_dir(*folder)) {
-		/* written aside, then renamed: a concurrent run sees all of it or none */
-		char *tmp = xasprintf("%s.tmp.%ld", parent, (long)getpid());
-		char *dir = xasprintf("%s/%s", tmp, name);
-		rc = mkdir_p(dir, 0755);
+		/* written aside (mkdtemp), then renamed: a concurrent run sees all of it or none */
+		char *tmp = xasprintf("%s.tmp.XXXXXX", parent);
+		char *given = xasprintf("%s/given", cache_root());
+		char *dir = NULL;
+		rc = mkdir_p(given, 0755) == 0 && mkdtemp(tmp) ? 0 : -1;
+		free(given);
+		if (rc == 0) {
+			chmod(tmp, 0755);
+			dir = xasprintf("%s/%s", tmp, name);
+			rc = mkdir_p(dir, 0755);
+		}
 		for (size_t i = 0; i < st->n && rc == 0; i++) {
 			char *path = xasprintf("%s/%s", dir, st->files[i].name);
 			rc = write_file_atomic(path, st->files[i].data, st->files[i].len);

@@ -78,6 +78,13 @@ refused "-o into a folder that holds other files" "holds other files (notes.txt)
 	"$LAB" run --variant mine=patch:fix.patch -w 'oom-hog --mode memcg' -o "$SCRATCH/foreign"
 check "and that folder is as it was" [ "$(ls -A "$SCRATCH/foreign")" = notes.txt ]
 
+# --- folders QEMU could not be given: refused before anything is built
+refused "an -o with a blank" "--out $SCRATCH/has space/r has a blank" \
+	"$LAB" run --variant mine=patch:fix.patch -w 'oom-hog --mode memcg' -o "$SCRATCH/has space/r"
+check "and nothing was made there" [ ! -e "$SCRATCH/has space" ]
+refused "a kernel cache with a comma" "the kernel cache $SCRATCH/a,b has a comma" \
+	env OOMLAB_CACHE="$SCRATCH/a,b" "$LAB" boot stock -- true
+
 # --- --dry-run: the plan, everything checked, nothing built or booted
 sed "1s/$/ $$/" fix.patch > fresh.patch   # a header no kernel of the cache has
 plan=$(OOMLAB_RESULTS="$SCRATCH/dry" "$LAB" run --variant fresh=patch:fresh.patch --variant k=binder-kcalloc \

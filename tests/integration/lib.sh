@@ -45,7 +45,8 @@ metric_of() {
 # COMMAND: 2, but lab boot's is 254 (its own statuses are its guest
 # command's, and git bisect run aborts on 254: lab boot --help)
 usage_status() {
-	[ "$1" = "$LAB" ] && shift
+	# past `env NAME=VALUE...` and the lab's path, to the command
+	while [ "$1" = env ] || [ "${1#*=}" != "$1" ] || [ "$1" = "$LAB" ]; do shift; done
 	if [ "$1" = boot ]; then echo 254; else echo 2; fi
 }
 
