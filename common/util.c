@@ -573,3 +573,15 @@ char *shell_comment_word(const char *word)
 	free(quoted);
 	return out;
 }
+
+char *temp_name_beside(const char *path)
+{
+	static unsigned counter;
+	char host[64] = "";
+	if (gethostname(host, sizeof(host) - 1) < 0)
+		snprintf(host, sizeof(host), "host");
+	for (char *p = host; *p; p++)
+		if (*p == '/' || *p == ' ')
+			*p = '_';
+	return xasprintf("%s.tmp.%s.%ld.%u", path, host, (long)getpid(), counter++);
+}

@@ -89,6 +89,10 @@ bool is_dir(const char *path);
 int mkdir_p(const char *path, unsigned mode);
 int remove_tree(const char *path);
 int copy_file(const char *from, const char *to);
+/* A name beside PATH no other writer takes: PATH.tmp.HOST.PID.N (malloc'd).
+ * Unique across the nodes that share a cache and across a process's calls;
+ * for what mkstemp cannot make (a folder tree, a program's output file). */
+char *temp_name_beside(const char *path);
 
 char *trim(char *s);
 bool starts_with(const char *s, const char *prefix);

@@ -49,7 +49,9 @@ static void remember(const char *key, const char *accel)
 
 static bool kvm_boots(const struct variant *v, const struct profile *p)
 {
-	char *dir = cache_path("accel-probe.d");
+	char *probe = cache_path("accel-probe.d");
+	char *dir = temp_name_beside(probe);
+	free(probe);
 	remove_tree(dir);
 	struct trial_spec spec = {
 		.variant = v, .profile = p, .command = "true", .dir = dir, .accel = "kvm",

@@ -84,7 +84,7 @@ static const char *gen_init_cpio(struct strbuf *err)
 		strbuf_release(&out);
 		char *dir = cache_path("tools");
 		mkdir_p(dir, 0755);
-		char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+		char *tmp = temp_name_beside(path);
 		const char *argv[] = { "gcc", "-O2", "-o", tmp, src, NULL };
 		if (capture_command(argv, NULL, &out) != 0 || rename(tmp, path) < 0) {
 			strbuf_addf(err, "cannot compile %s: %s", src, strbuf_first_line(&out));
@@ -111,8 +111,9 @@ static int make_cpio(const char *spec_text, const char *out_path, bool compress,
 	const char *tool = gen_init_cpio(err);
 	if (!tool)
 		return -1;
-	char *spec = xasprintf("%s.spec", out_path);
-	char *tmp = xasprintf("%s.tmp.%d", out_path, (int)getpid());
+	/* both beside the image under names of their own: labs on one cache never meet */
+	char *tmp = temp_name_beside(out_path);
+	char *spec = xasprintf("%s.spec", tmp);
 	if (write_file_str(spec, spec_text) < 0) {
 		strbuf_addf(err, "cannot write %s: %s", spec, strerror(errno));
 		free(spec);
@@ -395,8 +396,8 @@ static int pad_image(const char *path)
 
 static int build_tools_image(const struct tools_inputs *in, const char *path, struct strbuf *err)
 {
-	char *stage = xasprintf("%s.stage.%d", path, (int)getpid());
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	char *tmp = temp_name_beside(path);
+	char *stage = xasprintf("%s.stage", tmp);
 	remove_tree(stage);
 	int rc = stage_tools(in, stage, err);
 	if (rc == 0) {
