@@ -58,6 +58,23 @@ static void the_temporary_file_is_new(void **state)
 
 /* Sixteen writers of one file at once (as processes on nodes that share a
  * cache): each write lands whole, none fails. */
+/* Names beside a path for what mkstemp cannot make: the host and the pid in
+ * them (nodes sharing a cache), and never the same twice in one process. */
+static void temp_names_are_unique(void **state)
+{
+	(void)state;
+	char host[64] = "", pid[32];
+	gethostname(host, sizeof(host) - 1);
+	snprintf(pid, sizeof(pid), ".%ld.", (long)getpid());
+	char *a = temp_name_beside("/cache/guest/x.erofs"), *b = temp_name_beside("/cache/guest/x.erofs");
+	assert_true(starts_with(a, "/cache/guest/x.erofs.tmp."));
+	assert_non_null(strstr(a, host));
+	assert_non_null(strstr(a, pid));
+	assert_string_not_equal(a, b);
+	free(a);
+	free(b);
+}
+
 static void writers_at_once(void **state)
 {
 	(void)state;
@@ -122,6 +139,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_temporary_file_is_new),
 		cmocka_unit_test(writers_at_once),
+		cmocka_unit_test(temp_names_are_unique),
 		cmocka_unit_test(a_mirror_drops_setuid),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
