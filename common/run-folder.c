@@ -10,23 +10,9 @@
 
 #include "json-file.h"
 
-/* The first entry of DIR that is not run.json (malloc'd), or NULL. */
-static char *other_entry(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char *found = NULL;
-	while (d && !found && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, RUN_JSON))
-			found = xstrdup(de->d_name);
-	if (d)
-		closedir(d);
-	return found;
-}
-
 int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
 {
-	char *other = run_folder_is_run(dir) ? NULL : other_entry(dir);
+	char *other = run_folder_is_run(dir) ? NULL : folder_first_entry(dir);
 	if (other) {
 		strbuf_addf(err, "%s holds other files (%s) and no run: a run goes into a new or empty "
 			    "folder", dir, other);

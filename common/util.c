@@ -585,3 +585,16 @@ char *temp_name_beside(const char *path)
 			*p = '_';
 	return xasprintf("%s.tmp.%s.%ld.%u", path, host, (long)getpid(), counter++);
 }
+
+char *folder_first_entry(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *found = NULL;
+	while (d && !found && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			found = xstrdup(de->d_name);
+	if (d)
+		closedir(d);
+	return found;
+}

@@ -93,6 +93,9 @@ int copy_file(const char *from, const char *to);
  * Unique across the nodes that share a cache and across a process's calls;
  * for what mkstemp cannot make (a folder tree, a program's output file). */
 char *temp_name_beside(const char *path);
+/* The name of an entry of DIR (malloc'd), or NULL when it is empty or absent:
+ * a folder the lab did not make, which it must not write into as its own. */
+char *folder_first_entry(const char *dir);
 
 char *trim(char *s);
 bool starts_with(const char *s, const char *prefix);

@@ -279,6 +279,12 @@ static void setup_new(struct bisect *b, const char *repo, const char *good, cons
 		die_usage("bisect: --out %s holds a bisection (lab bisect --resume %s goes on)", b->dir,
 			  b->dir);
 	free(meta_path);
+	char *other = folder_first_entry(b->dir);
+	if (other)
+		die_usage("bisect: --out %s holds other files (%s) and no bisection: a bisection goes "
+			  "into a new or empty folder", b->dir, other);
+	path_plain_or_die("bisect", "the bisect folder", b->dir);
+	path_plain_or_die("bisect", "the kernel cache", cache_root());
 	if (mkdir_p(b->dir, 0755) < 0)
 		die("bisect: cannot create %s: %s", b->dir, strerror(errno));
 	b->meta = json_object();

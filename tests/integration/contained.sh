@@ -65,3 +65,11 @@ status=0
 	--metric "$(printf 'oom_kills\nvariants = evil')" 2> err.txt || status=$?
 one_line_exit2 "bisect --metric with a newline" err.txt "$status"
 check_text "the refusal names --metric" "$(cat err.txt)" "--metric 'oom_kills?variants = evil'"
+
+# lab bisect -o into a folder of other files: the bisection would write and
+# clear its runs there as its own. Refused, the files left as they were.
+mkdir -p "$SCRATCH/notmine"
+echo mine > "$SCRATCH/notmine/notes.txt"
+refused "bisect -o into a folder of other files" "--out $SCRATCH/notmine holds other files (notes.txt) and no bisection" \
+	"$LAB" bisect --git "$ROOT" --good HEAD~1 --bad HEAD --experiment quick --metric oom_kills -o "$SCRATCH/notmine"
+check "and that folder is as it was" [ "$(ls -A "$SCRATCH/notmine")" = notes.txt ]
