@@ -257,7 +257,9 @@ check "and no QEMU is left" [ "$(qemus_in "$SCRATCH/hang")" -eq 0 ]
 
 # --- a full disk under --out: a tmpfs with room for the initrd and one and a half trials
 folder_kb=$(du -sk "$RUN/stock/000" | cut -f1)
-initramfs=$(grep -o "'[^']*initramfs[^']*'" "$RUN/stock/000/reproduce.sh" | tr -d "'")
+# the initramfs reproduce.sh catenates (a word of its own, quoted when it needs it)
+initramfs=$(grep -o "[^ ']*/initramfs-[0-9a-f]*\.cpio\.gz" "$RUN/stock/000/reproduce.sh" | head -1)
+[ -f "$initramfs" ] || fail "no initramfs named in $RUN/stock/000/reproduce.sh"
 initrd_kb=$(( ($(stat -c %s "$initramfs") + $(stat -c %s "$RUN/stock/000/job.cpio")) / 1024 + 1 ))
 FULL="$SCRATCH/full"
 mkdir -p "$FULL"
