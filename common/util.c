@@ -319,15 +319,7 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 		return -1;
 	}
 	/* mkstemp's 0600, as the 0644 open() gave before (write_script makes it 0755) */
-	if (fchmod(fd, 0644) < 0) {
-		int saved = errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		errno = saved;
-		return -1;
-	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (fchmod(fd, 0644) < 0 || write_all(fd, data, len) < 0 || fsync(fd) < 0) {
 		int saved = errno;
 		close(fd);
 		unlink(tmp);
