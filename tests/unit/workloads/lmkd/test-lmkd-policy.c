@@ -71,6 +71,7 @@ struct row {
 	long kill_timeout_ms;           /* -1: 0 (no limit) */
 	int since_thrash_reset_ms;      /* 0: 500 */
 	long long thrashing_limit_now;  /* the current (cut) limit; 0: the property */
+	long long prev_growth;          /* the last window's thrashing, carried */
 	bool check_filecache;
 	int direct_reclaim_ms;
 	double full_avg10;
@@ -119,6 +120,7 @@ static void world(const struct row *r, struct lmkd_memory *m, struct lmkd_tunabl
 	m->thrashing_reset_ms = NOW - (r->since_thrash_reset_ms ? r->since_thrash_reset_ms : 500);
 	if (r->thrashing_limit_now)
 		m->thrashing_limit = r->thrashing_limit_now;
+	m->prev_thrash_growth = r->prev_growth;
 	m->killing = r->after_kill;
 	m->check_filecache = r->check_filecache;
 	m->first_kill_done = !r->first_kill;
@@ -358,6 +360,14 @@ static const struct row rows[] = {
 	  "lmkd.cpp __mp_event_psi(): \"Reset file-backed pagecache size and refault amounts after a kill\"",
 	  .wake = LMKD_WAKE_POLL, .after_kill = true, .thrashing = 40, .free = 1200, .kswapd = 10,
 	  .reason = LMKD_LOW_MEM, .min_adj = 701 },
+	{ "... and the last window's growth cleared",
+	  "lmkd.cpp __mp_event_psi(): prev_thrash_growth = 0 after a kill",
+	  .wake = LMKD_WAKE_POLL, .after_kill = true, .prev_growth = 40, .free = 1200, .kswapd = 10,
+	  .reason = LMKD_LOW_MEM, .min_adj = 701 },
+	{ "without a kill, the last window's growth adds to this one's",
+	  "lmkd.cpp __mp_event_psi(): thrashing += prev_thrash_growth",
+	  .wake = LMKD_WAKE_POLL, .prev_growth = 20, .thrashing = 20, .free = 1200, .kswapd = 10,
+	  .reason = LMKD_LOW_MEM_AND_THRASHING, .min_adj = 201 },
 };
 
 static void decision_table(void **state)
