@@ -63,6 +63,31 @@ void lmkd_config_defaults(struct lmkd_config *c)
 		c->v[k] = lmkd_keys[k].fallback;
 }
 
+/* The keys whose low-RAM default differs (lmkd.cpp DEF_*_LOWRAM, update_props()). */
+static const struct {
+	enum lmkd_key key;
+	long value;
+} low_ram[] = {
+	{ LMKD_PSI_PARTIAL_STALL_MS, 200 },
+	{ LMKD_THRASHING_LIMIT_PERCENT, 30 },
+	{ LMKD_THRASHING_LIMIT_DECAY_PERCENT, 50 },
+};
+
+long lmkd_low_ram_default(enum lmkd_key k)
+{
+	for (size_t i = 0; i < sizeof(low_ram) / sizeof(low_ram[0]); i++)
+		if (low_ram[i].key == k)
+			return low_ram[i].value;
+	return lmkd_keys[k].fallback;
+}
+
+void lmkd_config_low_ram(struct lmkd_config *c, const int *set_line)
+{
+	for (int k = 0; k < LMKD_KEY_COUNT; k++)
+		if (!set_line || !set_line[k])
+			c->v[k] = lmkd_low_ram_default((enum lmkd_key)k);
+}
+
 int lmkd_config_conflict(const struct lmkd_config *c, const char **why)
 {
 	const enum lmkd_key stalls[] = { LMKD_PSI_PARTIAL_STALL_MS, LMKD_PSI_COMPLETE_STALL_MS };

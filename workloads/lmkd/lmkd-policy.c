@@ -4,14 +4,15 @@
 #include <string.h>
 
 #include "common/proto/app-tiers.h"
+#include "common/proto/lmkd-config.h"
 
-void lmkd_tunables_defaults(struct lmkd_tunables *t, bool low_ram)
+void lmkd_tunables_from_config(struct lmkd_tunables *t, const struct lmkd_config *c)
 {
-	/* lmkd.cpp update_props() and its DEF_* constants (FIDELITY-LMKD.md 1.8) */
-	t->thrashing_limit = low_ram ? 30 : 100;
-	t->thrashing_limit_decay = low_ram ? 50 : 10;
+	/* the rest: lmkd.cpp update_props()'s defaults (FIDELITY-LMKD.md 1.8) */
+	t->thrashing_limit = c->v[LMKD_THRASHING_LIMIT_PERCENT];
+	t->thrashing_limit_decay = c->v[LMKD_THRASHING_LIMIT_DECAY_PERCENT];
 	t->thrashing_critical = t->thrashing_limit * 3;
-	t->swap_free_low_percent = 10;
+	t->swap_free_low_percent = c->v[LMKD_SWAP_FREE_LOW_PERCENT];
 	t->swap_compression_ratio = 1;
 	t->swap_util_max = 100;
 	t->filecache_min_pages = 0;
@@ -19,7 +20,16 @@ void lmkd_tunables_defaults(struct lmkd_tunables *t, bool low_ram)
 	t->stall_limit_critical = 100;
 	t->lowmem_min_oom_score = 701;
 	t->pressure_after_kill_min_score = 0;
-	t->kill_timeout_ms = 100;
+	t->kill_timeout_ms = c->v[LMKD_KILL_TIMEOUT_MS];
+}
+
+void lmkd_tunables_defaults(struct lmkd_tunables *t, bool low_ram)
+{
+	struct lmkd_config c;
+	lmkd_config_defaults(&c);
+	if (low_ram)
+		lmkd_config_low_ram(&c, NULL);
+	lmkd_tunables_from_config(t, &c);
 }
 
 void lmkd_policy_init(struct lmkd_memory *m, const struct lmkd_tunables *t)

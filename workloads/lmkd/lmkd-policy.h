@@ -99,8 +99,13 @@ struct lmkd_tunables {
 	long kill_timeout_ms;           /* 0: wait for the death with no limit */
 };
 
-/* lmkd's defaults; LOW_RAM: ro.config.low_ram's (thrashing 30 %, decay 50 %). */
+/* lmkd's defaults; LOW_RAM: ro.config.low_ram's (common/proto/lmkd-config.h
+ * lmkd_config_low_ram(): thrashing 30 %, decay 50 %). */
 void lmkd_tunables_defaults(struct lmkd_tunables *t, bool low_ram);
+/* The tunables a profile sets (common/proto/lmkd-config.h), lmkd's
+ * defaults for the rest, which no profile key sets yet. */
+struct lmkd_config;
+void lmkd_tunables_from_config(struct lmkd_tunables *t, const struct lmkd_config *c);
 
 /* Where the cycle gets the zone watermarks when it reads them again. */
 struct lmkd_zone_reader {
