@@ -188,6 +188,10 @@ struct lmkd_verdict lmkd_policy_decide(struct lmkd_memory *m, const struct lmkd_
 		return v;
 	}
 	m->kill_pending = false;             /* dead, or waited long enough */
+	if (s->unreadable) {
+		v.exit = LMKD_EXIT_UNREADABLE;
+		return v;
+	}
 
 	long long refault = s->vs.workingset_refault_file;
 	if (m->killing) {
@@ -213,7 +217,7 @@ struct lmkd_verdict lmkd_policy_decide(struct lmkd_memory *m, const struct lmkd_
 		    s->now_ms - m->wmark_update_ms > LMKD_WMARK_REFRESH_MS) {
 			if (!zr || zr->read(zr->ctx, &m->wmarks) < 0) {
 				m->have_wmarks = false;
-				v.exit = LMKD_EXIT_NO_ZONEINFO;
+				v.exit = LMKD_EXIT_UNREADABLE;
 				v.reason = LMKD_NO_KILL;
 				return v;
 			}
@@ -238,7 +242,7 @@ void lmkd_policy_after_kill(struct lmkd_memory *m, const struct lmkd_tunables *t
 {
 	m->resume_now = false;
 	/* these exits return before lmkd's no_kill: label: polling is left as it was */
-	bool at_no_kill = v->exit != LMKD_EXIT_LOWER_EVENT && v->exit != LMKD_EXIT_NO_ZONEINFO;
+	bool at_no_kill = v->exit != LMKD_EXIT_LOWER_EVENT && v->exit != LMKD_EXIT_UNREADABLE;
 	if (at_no_kill && killed) {
 		m->killing = true;
 		if (v->cut_thrashing_limit)
@@ -327,7 +331,7 @@ static const char *const exit_names[LMKD_EXIT_COUNT] = {
 	[LMKD_EXIT_LOWER_EVENT] = "lower-event",
 	[LMKD_EXIT_KILL_PENDING] = "kill-pending",
 	[LMKD_EXIT_NO_RECLAIM] = "no-reclaim",
-	[LMKD_EXIT_NO_ZONEINFO] = "no-zoneinfo",
+	[LMKD_EXIT_UNREADABLE] = "unreadable",
 };
 
 const char *lmkd_reason_name(enum lmkd_reason r)

@@ -74,7 +74,7 @@ enum lmkd_early_exit {
 	LMKD_EXIT_LOWER_EVENT,          /* a lower-level event inside the first polling window */
 	LMKD_EXIT_KILL_PENDING,         /* the last victim is not dead, the kill timeout not over */
 	LMKD_EXIT_NO_RECLAIM,           /* neither reclaim nor a change of file refaults */
-	LMKD_EXIT_NO_ZONEINFO,          /* the watermarks could not be read */
+	LMKD_EXIT_UNREADABLE,           /* meminfo, vmstat or (when due) zoneinfo unreadable */
 	LMKD_EXIT_COUNT
 };
 
@@ -121,6 +121,7 @@ struct lmkd_sample {
 	struct lmkd_vmstat vs;
 	double full_avg10;              /* PSI memory full avg10, % */
 	int64_t direct_reclaim_ms;      /* how long direct reclaim has run (memevents only); 0 */
+	bool unreadable;                /* /proc/meminfo or /proc/vmstat could not be read */
 };
 
 /* What lmkd remembers between cycles (its statics); lmkd_policy_init(). */

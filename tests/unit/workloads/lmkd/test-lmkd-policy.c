@@ -80,6 +80,7 @@ struct row {
 	bool no_wmarks;                 /* never read yet */
 	struct lmkd_watermarks zone;    /* what zoneinfo says when read again; 0: the base's */
 	bool zone_fails;
+	bool unreadable;                /* meminfo or vmstat unreadable */
 	bool high_end;                  /* lmkd's tunables for a device that is not low-RAM */
 	long swap_util_max, filecache_min_pages, direct_reclaim_threshold_ms, stall_limit_critical;
 	/* the decision */
@@ -147,6 +148,7 @@ static void world(const struct row *r, struct lmkd_memory *m, struct lmkd_tunabl
 	s->vs.pgrefill = PGSCAN;
 	s->full_avg10 = r->full_avg10;
 	s->direct_reclaim_ms = r->direct_reclaim_ms;
+	s->unreadable = r->unreadable;
 
 	memset(z, 0, sizeof(*z));
 	z->w = r->zone.high ? r->zone : base_zone;
@@ -183,10 +185,14 @@ static const struct row rows[] = {
 	  "lmkd.cpp __mp_event_psi(): workingset_refault_file against prev_workingset_refault",
 	  .wake = LMKD_WAKE_SOME, .free = 1200, .refault_moved_only = true,
 	  .reason = LMKD_LOW_MEM, .min_adj = 701 },
+	{ "meminfo or vmstat unreadable: the cycle ends",
+	  "lmkd.cpp __mp_event_psi(): vmstat_parse() or meminfo_parse() < 0",
+	  .wake = LMKD_WAKE_FULL, .free = 900, .kswapd = 10, .unreadable = true,
+	  .exit = LMKD_EXIT_UNREADABLE },
 	{ "zoneinfo unreadable when the watermarks are due: the cycle ends",
 	  "lmkd.cpp __mp_event_psi(): update_zoneinfo_watermarks() < 0",
 	  .wake = LMKD_WAKE_SOME, .free = 1200, .kswapd = 10, .no_wmarks = true, .zone_fails = true,
-	  .exit = LMKD_EXIT_NO_ZONEINFO, .zone_reads = 1 },
+	  .exit = LMKD_EXIT_UNREADABLE, .zone_reads = 1 },
 
 	/* ---- no reason: a partial stall alone does not kill ---- */
 	{ "a partial stall with free memory above high and no thrashing: no kill",
