@@ -64,7 +64,7 @@ bool lmkd_parse_kill(const char *text, struct lmkd_kill_line *out)
 		return false;
 	used = 0;
 	if (sscanf(pid_end + strlen(PID_END),
-		   "%d (%15[a-z]) to free %lldkB rss, %lldkB swap; reason: %15[a-z-]; psi some %lf full %lf; "
+		   "%d (%15[a-z]) to free %lldkB rss, %lldkB swap; reason: %31[A-Za-z_-]; psi some %lf full %lf; "
 		   "t_mono_ns %llu%n",
 		   &out->oom_score_adj, out->tier, &out->rss_kb, &out->swap_kb, out->reason, &out->psi_some,
 		   &out->psi_full, &out->t_mono_ns, &used) != 8 || !used)

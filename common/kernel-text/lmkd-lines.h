@@ -5,7 +5,7 @@
  * metrics parse them back with these (one definition, tested round trip):
  *
  *   "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss,
- *        1024kB swap; reason: psi-partial; psi some 12.34 full 3.21; t_mono_ns 19355302123,
+ *        1024kB swap; reason: LOW_MEM; psi some 12.34 full 3.21; t_mono_ns 19355302123,
  *        sent by 19355302987"
  *   "lmkd: Process 1234 was reaped in 7ms"
  *   "lmkd: Process 1234 was not reaped in 1000ms"
@@ -14,8 +14,9 @@
  * A kill names the victim's comm (which may hold quotes and parentheses:
  * it ends at the last "' (" before "), oom_score_adj "), pid,
  * oom_score_adj and its tier (common/proto/app-tiers.h's name), its RSS
- * and its swapped-out memory (zram's share) when chosen, why
- * (LMKD_REASON_*), PSI's memory avg10 (%) at the kill, and the killer's
+ * and its swapped-out memory (zram's share) when chosen, why (one of
+ * Android lmkd's kill reasons, workloads/lmkd/lmkd-policy.h; an older
+ * killer's lines say psi-partial, swap-low, thrashing or psi-complete), PSI's memory avg10 (%) at the kill, and the killer's
  * CLOCK_MONOTONIC just before it sent the SIGKILL and again just after
  * the send returned (the clock of the workloads' events and the trace; the
  * printk time stamp is the kernel's local_clock): the trace's SIGKILL lies
@@ -36,12 +37,6 @@
 
 #define LMKD_LINE_PREFIX "lmkd: "
 
-/* Why a kill was made, lowest pressure first. */
-#define LMKD_REASON_PSI_PARTIAL  "psi-partial"   /* some stall over its threshold */
-#define LMKD_REASON_SWAP_LOW     "swap-low"      /* ... and free swap below its percentage */
-#define LMKD_REASON_THRASHING    "thrashing"     /* ... and refaults above the thrashing limit */
-#define LMKD_REASON_PSI_COMPLETE "psi-complete"  /* full stall over its threshold */
-
 struct lmkd_kill_line {
 	int pid;
 	char comm[64];
@@ -49,7 +44,7 @@ struct lmkd_kill_line {
 	char tier[16];
 	long long rss_kb;
 	long long swap_kb;
-	char reason[16];
+	char reason[32];                /* letters, '_' and '-' */
 	double psi_some, psi_full;      /* avg10, % */
 	unsigned long long t_mono_ns;   /* CLOCK_MONOTONIC just before the SIGKILL */
 	unsigned long long t_sent_ns;   /* ... and just after it was sent; 0: not said */

@@ -26,10 +26,13 @@
 # either. The presser alone (160 MiB) exceeds the 144M limit, so it
 # thrashes through zram, which is the stall lmkd acts on;
 # under any of its reasons the cached holder is the first it may kill
-# (lmkd-decide.c: the highest tier first). So "its first kill is the cached
+# (lmkd-victim.c: the highest adj first). (Not yet run against the killer
+# that decides as lmkd does, lmkd-policy.c: a stall alone no longer kills,
+# and a memcg limit moves neither the zone watermarks nor pgscan_*, so
+# whether it kills here depends on swap running low by lmkd's measure.) So "its first kill is the cached
 # holder" does not race the kernel: its false-failure rate from that race
 # is 0. The prelude's victims are at adj 100 and 200, which lmkd kills only
-# on a full stall of 700 ms in a second (psi-complete); a memcg OOM with
+# on a full stall of 700 ms in a second (NOT_RESPONDING); a memcg OOM with
 # swap off comes within a few reclaim passes (in the runs here the prelude
 # raised no PSI event at all: the first came in the pressure phase).
 #

@@ -3,7 +3,10 @@
  * signal cannot reach a new process that took a reused pid, then
  * process_mrelease() to free the victim's memory in the killer's own
  * context without waiting for the victim to run its exit. Both logged to
- * /dev/kmsg (common/kernel-text/lmkd-lines.h).
+ * /dev/kmsg (common/kernel-text/lmkd-lines.h). The pidfd goes back to the
+ * loop, which waits on it for the death (lmkd-policy.h: no decision until
+ * then, or until kill_timeout_ms). The reap is made here, in the decision
+ * loop; lmkd's reaper threads are not modelled (FIDELITY-LMKD.md 10).
  */
 #include <errno.h>
 #include <poll.h>
@@ -86,11 +89,6 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 	struct lmkd_reap_line rl = { .pid = p->pid, .reaped = freed, .ms = lmkd_now_ms() - t0 };
 	lmkd_format_reap(text, sizeof(text), &rl);
 	lmkd_log(k, text);
-	/* no next kill for kill_timeout_ms unless the victim is gone */
-	long left = k->cfg.v[LMKD_KILL_TIMEOUT_MS] - (long)(lmkd_now_ms() - t0);
-	if (left > 0)
-		gone_within(pidfd, left);
-	close(pidfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return 0;
+	return pidfd;
 }

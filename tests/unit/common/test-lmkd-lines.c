@@ -50,7 +50,7 @@ static void kill_line_round_trips_awkward_comms(void **state)
 					    .psi_full = 0 };
 		strcpy(k.comm, comms[i]);
 		strcpy(k.tier, "visible");
-		strcpy(k.reason, LMKD_REASON_PSI_COMPLETE);
+		strcpy(k.reason, "LOW_FILECACHE_AFTER_THRASHING");
 		char buf[256];
 		lmkd_format_kill(buf, sizeof(buf), &k);
 		struct lmkd_kill_line back;
@@ -64,7 +64,7 @@ static void kill_line_round_trips_awkward_comms(void **state)
 		assert_int_equal(back.t_mono_ns, 1000000000ULL * i);
 		assert_int_equal(back.t_sent_ns, 1000000000ULL * i + 5);
 		assert_string_equal(back.tier, "visible");
-		assert_string_equal(back.reason, "psi-complete");
+		assert_string_equal(back.reason, "LOW_FILECACHE_AFTER_THRASHING");
 	}
 }
 
