@@ -1,9 +1,10 @@
-/* killer_metrics.c - kills by killer and by tier (killer_metrics.h). */
+/* killer_metrics.c - kills by killer, by tier and by reason (killer_metrics.h). */
 #include "killer_metrics.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/kernel-text/lmkd-lines.h"
 #include "common/proto/app-tiers.h"
 #include "common/util.h"
 
@@ -31,17 +32,26 @@ void oom_kills_by_tier(struct metric_set *m, const struct oom_reports *r)
 void lmkd_metrics(struct metric_set *m, const struct trace *t, bool have_trace)
 {
 	const struct lmkd_reports *r = &t->lmkd;
-	size_t counts[APP_TIER_COUNT] = { 0 };
+	size_t counts[APP_TIER_COUNT] = { 0 }, by_reason[LMKD_REASON_COUNT] = { 0 };
 	double *reap = xmalloc((r->n_kills + 1) * sizeof(*reap));
 	size_t n_reap = 0;
 	for (size_t i = 0; i < r->n_kills; i++) {
 		/* by the adj the line gives: the tier's name is for people */
 		counts[app_tier_of_adj(r->kills[i].line.oom_score_adj)]++;
+		/* an older killer's reasons (psi-partial, ...) are none of lmkd's */
+		int why = lmkd_reason_of_name(r->kills[i].line.reason);
+		if (why > LMKD_NO_KILL)
+			by_reason[why]++;
 		if (r->kills[i].have_reap && r->kills[i].reap.reaped)
 			reap[n_reap++] = (double)r->kills[i].reap.ms;
 	}
 	metric_set_add(m, "lmkd_kills", (double)r->n_kills, "count", "kmsg");
 	add_by_tier(m, "lmkd_kills", counts, "kmsg");
+	for (int why = LMKD_NO_KILL + 1; why < LMKD_REASON_COUNT; why++) {
+		char *name = xasprintf("lmkd_kills.reason=%s", lmkd_reason_name((enum lmkd_reason)why));
+		metric_set_add(m, name, (double)by_reason[why], "count", "kmsg");
+		free(name);
+	}
 	if (have_trace)
 		metric_set_add(m, "lmkd_kills_trace", (double)t->sigkills.by_lmkd, "count", "trace");
 	if (n_reap) {

@@ -8,6 +8,33 @@
 #define COMM_END   "' ("
 #define PID_END    "), oom_score_adj "
 
+static const char *const reason_names[LMKD_REASON_COUNT] = {
+	[LMKD_NO_KILL] = "NONE",
+	[LMKD_PRESSURE_AFTER_KILL] = "PRESSURE_AFTER_KILL",
+	[LMKD_NOT_RESPONDING] = "NOT_RESPONDING",
+	[LMKD_LOW_SWAP_AND_THRASHING] = "LOW_SWAP_AND_THRASHING",
+	[LMKD_LOW_MEM_AND_SWAP] = "LOW_MEM_AND_SWAP",
+	[LMKD_LOW_MEM_AND_SWAP_UTIL] = "LOW_MEM_AND_SWAP_UTIL",
+	[LMKD_LOW_MEM_AND_THRASHING] = "LOW_MEM_AND_THRASHING",
+	[LMKD_DIRECT_RECL_AND_THRASHING] = "DIRECT_RECL_AND_THRASHING",
+	[LMKD_DIRECT_RECL_STUCK] = "DIRECT_RECL_STUCK",
+	[LMKD_LOW_FILECACHE_AFTER_THRASHING] = "LOW_FILECACHE_AFTER_THRASHING",
+	[LMKD_LOW_MEM] = "LOW_MEM",
+};
+
+const char *lmkd_reason_name(enum lmkd_reason r)
+{
+	return (unsigned)r < LMKD_REASON_COUNT ? reason_names[r] : NULL;
+}
+
+int lmkd_reason_of_name(const char *name)
+{
+	for (int r = 0; r < LMKD_REASON_COUNT; r++)
+		if (!strcmp(reason_names[r], name))
+			return r;
+	return -1;
+}
+
 int lmkd_format_kill(char *buf, size_t size, const struct lmkd_kill_line *k)
 {
 	return snprintf(buf, size,

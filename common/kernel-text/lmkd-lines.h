@@ -15,8 +15,8 @@
  * it ends at the last "' (" before "), oom_score_adj "), pid,
  * oom_score_adj and its tier (common/proto/app-tiers.h's name), its RSS
  * and its swapped-out memory (zram's share) when chosen, why (one of
- * Android lmkd's kill reasons, workloads/lmkd/lmkd-policy.h; an older
- * killer's lines say psi-partial, swap-low, thrashing or psi-complete), PSI's memory avg10 (%) at the kill, and the killer's
+ * Android lmkd's kill reasons, enum lmkd_reason below; an older killer's
+ * lines say psi-partial, swap-low, thrashing or psi-complete), PSI's memory avg10 (%) at the kill, and the killer's
  * CLOCK_MONOTONIC just before it sent the SIGKILL and again just after
  * the send returned (the clock of the workloads' events and the trace; the
  * printk time stamp is the kernel's local_clock): the trace's SIGKILL lies
@@ -36,6 +36,29 @@
 #include <stddef.h>
 
 #define LMKD_LINE_PREFIX "lmkd: "
+
+/* Why a kill was made: Android lmkd's kill reasons (its statslog.h enum
+ * kill_reasons), in the order its decision tries them
+ * (workloads/lmkd/lmkd-policy.h); the metrics count kills by them. */
+enum lmkd_reason {
+	LMKD_NO_KILL,
+	LMKD_PRESSURE_AFTER_KILL,
+	LMKD_NOT_RESPONDING,
+	LMKD_LOW_SWAP_AND_THRASHING,
+	LMKD_LOW_MEM_AND_SWAP,
+	LMKD_LOW_MEM_AND_SWAP_UTIL,
+	LMKD_LOW_MEM_AND_THRASHING,
+	LMKD_DIRECT_RECL_AND_THRASHING,
+	LMKD_DIRECT_RECL_STUCK,
+	LMKD_LOW_FILECACHE_AFTER_THRASHING,
+	LMKD_LOW_MEM,
+	LMKD_REASON_COUNT
+};
+
+/* "LOW_MEM", ...; "NONE" for LMKD_NO_KILL; NULL out of range. */
+const char *lmkd_reason_name(enum lmkd_reason r);
+/* The reason named NAME, or -1 (an older killer's "psi-partial", say). */
+int lmkd_reason_of_name(const char *name);
 
 struct lmkd_kill_line {
 	int pid;

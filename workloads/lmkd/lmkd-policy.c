@@ -312,20 +312,6 @@ bool lmkd_policy_kill_timed_out(const struct lmkd_memory *m, const struct lmkd_t
 	return m->kill_pending && t->kill_timeout_ms && now_ms - m->last_kill_ms >= t->kill_timeout_ms;
 }
 
-static const char *const reason_names[LMKD_REASON_COUNT] = {
-	[LMKD_NO_KILL] = "NONE",
-	[LMKD_PRESSURE_AFTER_KILL] = "PRESSURE_AFTER_KILL",
-	[LMKD_NOT_RESPONDING] = "NOT_RESPONDING",
-	[LMKD_LOW_SWAP_AND_THRASHING] = "LOW_SWAP_AND_THRASHING",
-	[LMKD_LOW_MEM_AND_SWAP] = "LOW_MEM_AND_SWAP",
-	[LMKD_LOW_MEM_AND_SWAP_UTIL] = "LOW_MEM_AND_SWAP_UTIL",
-	[LMKD_LOW_MEM_AND_THRASHING] = "LOW_MEM_AND_THRASHING",
-	[LMKD_DIRECT_RECL_AND_THRASHING] = "DIRECT_RECL_AND_THRASHING",
-	[LMKD_DIRECT_RECL_STUCK] = "DIRECT_RECL_STUCK",
-	[LMKD_LOW_FILECACHE_AFTER_THRASHING] = "LOW_FILECACHE_AFTER_THRASHING",
-	[LMKD_LOW_MEM] = "LOW_MEM",
-};
-
 static const char *const exit_names[LMKD_EXIT_COUNT] = {
 	[LMKD_DECIDED] = "decided",
 	[LMKD_EXIT_LOWER_EVENT] = "lower-event",
@@ -333,11 +319,6 @@ static const char *const exit_names[LMKD_EXIT_COUNT] = {
 	[LMKD_EXIT_NO_RECLAIM] = "no-reclaim",
 	[LMKD_EXIT_UNREADABLE] = "unreadable",
 };
-
-const char *lmkd_reason_name(enum lmkd_reason r)
-{
-	return (unsigned)r < LMKD_REASON_COUNT ? reason_names[r] : NULL;
-}
 
 const char *lmkd_early_exit_name(enum lmkd_early_exit e)
 {

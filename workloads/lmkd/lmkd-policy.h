@@ -43,6 +43,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/kernel-text/lmkd-lines.h"
 #include "lmkd-procfs.h"
 
 /* What woke lmkd: a PSI trigger's event or a poll (no event). */
@@ -50,22 +51,6 @@ enum lmkd_wake {
 	LMKD_WAKE_POLL,
 	LMKD_WAKE_SOME,                 /* the partial stall trigger (lmkd's MEDIUM level) */
 	LMKD_WAKE_FULL,                 /* the complete stall trigger (CRITICAL) */
-};
-
-/* lmkd's kill reasons (statslog.h enum kill_reasons), in the order it tries them. */
-enum lmkd_reason {
-	LMKD_NO_KILL,
-	LMKD_PRESSURE_AFTER_KILL,
-	LMKD_NOT_RESPONDING,
-	LMKD_LOW_SWAP_AND_THRASHING,
-	LMKD_LOW_MEM_AND_SWAP,
-	LMKD_LOW_MEM_AND_SWAP_UTIL,
-	LMKD_LOW_MEM_AND_THRASHING,
-	LMKD_DIRECT_RECL_AND_THRASHING,
-	LMKD_DIRECT_RECL_STUCK,
-	LMKD_LOW_FILECACHE_AFTER_THRASHING,
-	LMKD_LOW_MEM,
-	LMKD_REASON_COUNT
 };
 
 /* Why a cycle ended before it looked for a reason. */
@@ -187,8 +172,7 @@ bool lmkd_policy_poll_due(const struct lmkd_memory *m, int64_t now_ms);
 /* The kill timeout ran out while waiting for the death. */
 bool lmkd_policy_kill_timed_out(const struct lmkd_memory *m, const struct lmkd_tunables *t, int64_t now_ms);
 
-/* "LOW_MEM", ...: lmkd's names; "decided", "lower-event", ... for the exits. */
-const char *lmkd_reason_name(enum lmkd_reason r);
+/* "decided", "lower-event", ...; the reasons' names are lmkd-lines.h's. */
 const char *lmkd_early_exit_name(enum lmkd_early_exit e);
 
 /* lmkd's polling periods and windows (lmkd.cpp PSI_POLL_PERIOD_*_MS, ...). */

@@ -127,9 +127,25 @@ static void reap_and_event_lines(void **state)
 				      "0ms after crossing it", &eb));
 }
 
+/* Android lmkd's kill reasons by name, both ways; an older killer's are none */
+static void reason_names_round_trip(void **state)
+{
+	(void)state;
+	for (int r = 0; r < LMKD_REASON_COUNT; r++) {
+		assert_non_null(lmkd_reason_name((enum lmkd_reason)r));
+		assert_int_equal(lmkd_reason_of_name(lmkd_reason_name((enum lmkd_reason)r)), r);
+	}
+	assert_string_equal(lmkd_reason_name(LMKD_LOW_MEM), "LOW_MEM");
+	assert_string_equal(lmkd_reason_name(LMKD_PRESSURE_AFTER_KILL), "PRESSURE_AFTER_KILL");
+	assert_null(lmkd_reason_name(LMKD_REASON_COUNT));
+	assert_int_equal(lmkd_reason_of_name("psi-partial"), -1);
+	assert_int_equal(lmkd_reason_of_name("low_mem"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reason_names_round_trip),
 		cmocka_unit_test(kill_line_reads_as_lmkd_writes_it),
 		cmocka_unit_test(kill_line_round_trips_awkward_comms),
 		cmocka_unit_test(not_kill_lines),
