@@ -9,7 +9,10 @@
 void lmkd_tunables_from_config(struct lmkd_tunables *t, const struct lmkd_config *c)
 {
 	/* the rest: lmkd.cpp update_props()'s defaults (FIDELITY-LMKD.md 1.8) */
-	t->thrashing_limit = c->v[LMKD_THRASHING_LIMIT_PERCENT];
+	/* 0 is the key's "off" (lmkd has none): a limit no thrashing reaches,
+	 * small enough that the cuts and 3x do not overflow */
+	t->thrashing_limit = c->v[LMKD_THRASHING_LIMIT_PERCENT] ? c->v[LMKD_THRASHING_LIMIT_PERCENT] :
+								  LMKD_THRASHING_OFF;
 	t->thrashing_limit_decay = c->v[LMKD_THRASHING_LIMIT_DECAY_PERCENT];
 	t->thrashing_critical = t->thrashing_limit * 3;
 	t->swap_free_low_percent = c->v[LMKD_SWAP_FREE_LOW_PERCENT];

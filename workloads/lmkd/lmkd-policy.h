@@ -181,5 +181,7 @@ const char *lmkd_early_exit_name(enum lmkd_early_exit e);
 #define LMKD_POLL_WINDOW_MS 1000
 #define LMKD_THRASHING_WINDOW_MS 1000
 #define LMKD_WMARK_REFRESH_MS 60000
+/* lmkd.thrashing_limit_percent = 0: thrashing is never over this (%) */
+#define LMKD_THRASHING_OFF 1000000000000L
 
 #endif

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/proto/lmkd-config.h"
 #include "workloads/lmkd/lmkd-policy.h"
 
 #define NOW 100000
@@ -602,6 +603,14 @@ static void low_ram_defaults(void **state)
 	assert_int_equal(hi.lowmem_min_oom_score, 701);
 	assert_int_equal(lo.kill_timeout_ms, 100);
 	assert_int_equal(lo.swap_free_low_percent, 10);
+	/* the key's 0 is off: no thrashing is over the limit */
+	struct lmkd_config c;
+	lmkd_config_defaults(&c);
+	c.v[LMKD_THRASHING_LIMIT_PERCENT] = 0;
+	struct lmkd_tunables off;
+	lmkd_tunables_from_config(&off, &c);
+	assert_true(off.thrashing_limit > 1000000000L);
+	assert_true(off.thrashing_critical > off.thrashing_limit);
 }
 
 int main(void)
