@@ -21,6 +21,17 @@ static void add_by_tier(struct metric_set *m, const char *metric, const size_t c
 	}
 }
 
+/* METRIC.reason=R for each of Android lmkd's kill reasons (lmkd-lines.h), 0 included. */
+static void add_by_reason(struct metric_set *m, const char *metric, const size_t counts[LMKD_REASON_COUNT],
+			  const char *source)
+{
+	for (int why = LMKD_NO_KILL + 1; why < LMKD_REASON_COUNT; why++) {
+		char *name = xasprintf("%s.reason=%s", metric, lmkd_reason_name((enum lmkd_reason)why));
+		metric_set_add(m, name, (double)counts[why], "count", source);
+		free(name);
+	}
+}
+
 void oom_kills_by_tier(struct metric_set *m, const struct oom_reports *r)
 {
 	size_t counts[APP_TIER_COUNT] = { 0 };
@@ -47,11 +58,7 @@ void lmkd_metrics(struct metric_set *m, const struct trace *t, bool have_trace)
 	}
 	metric_set_add(m, "lmkd_kills", (double)r->n_kills, "count", "kmsg");
 	add_by_tier(m, "lmkd_kills", counts, "kmsg");
-	for (int why = LMKD_NO_KILL + 1; why < LMKD_REASON_COUNT; why++) {
-		char *name = xasprintf("lmkd_kills.reason=%s", lmkd_reason_name((enum lmkd_reason)why));
-		metric_set_add(m, name, (double)by_reason[why], "count", "kmsg");
-		free(name);
-	}
+	add_by_reason(m, "lmkd_kills", by_reason, "kmsg");
 	if (have_trace)
 		metric_set_add(m, "lmkd_kills_trace", (double)t->sigkills.by_lmkd, "count", "trace");
 	if (n_reap) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/metrics/killer_metrics.h"
+#include "analysis/metrics/metric_catalog.h"
 #include "common/util.h"
 
 static const char kmsg[] =
@@ -87,6 +88,10 @@ static void kills_by_killer_and_tier(void **state)
 	assert_int_equal(value(&m, "lmkd_kills.reason=LOW_FILECACHE_AFTER_THRASHING"), 0);
 	assert_null(metric_set_get(&m, "lmkd_kills.reason=NONE"));
 	assert_null(metric_set_get(&m, "lmkd_kills.reason=psi-complete"));
+	/* each has its catalogue row (what lab metrics and the comparison read) */
+	const struct metric_def *row = metric_catalog_find("lmkd_kills.reason=LOW_MEM");
+	assert_non_null(row);
+	assert_string_equal(row->name, "lmkd_kills.reason=*");
 	/* the reaped two (4 and 10 ms): median 7, the unreaped one left out */
 	assert_float_equal(value(&m, "lmkd_reap_ms"), 7.0, 1e-9);
 	assert_float_equal(value(&m, "lmkd_reap_max_ms"), 10.0, 1e-9);
