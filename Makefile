@@ -149,9 +149,10 @@ $(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a $(BUILD
 		$(BUILD)/libshared.a \
 		-lcmocka $(LAB_LIBS) $(GUEST_LIBS)
 
-# The command check's test runs the workloads' check mode, the metric check's their --metrics,
-# the workload catalogue's their --describe.
+# The command check's test runs the workloads' check mode (and so does lab new's templates'),
+# the metric check's their --metrics, the workload catalogue's their --describe.
 $(BUILD)/tests/test-command-check: $(BUILD)/guest/oomlab-workload
+$(BUILD)/tests/test-file-templates: $(BUILD)/guest/oomlab-workload
 $(BUILD)/tests/test-metric-check: $(BUILD)/guest/oomlab-workload
 $(BUILD)/tests/test-workload-catalog: $(BUILD)/guest/oomlab-workload
 

@@ -25,6 +25,7 @@
 #include "bisect-loop.h"
 #include "bisect-plan.h"
 #include "builtin.h"
+#include "experiment-compose.h"
 #include "common/paths.h"
 #include "common/run-command.h"
 #include "experiment.h"
@@ -138,18 +139,6 @@ static void make_variant(const struct bisect *b, const char *name, const char *c
 	free(about);
 }
 
-static bool key_is(const char *line, const char *const *keys)
-{
-	while (*line == ' ' || *line == '\t')
-		line++;
-	for (const char *const *k = keys; *k; k++) {
-		size_t n = strlen(*k);
-		if (!strncmp(line, *k, n) && strchr(" \t=", line[n]))
-			return true;
-	}
-	return false;
-}
-
 /* The user's experiment with the bisect's design: its variants, the metric
  * as the only headline (and the primary of the endpoint run), the trials.
  * Everything else (profile, clock, workloads, margins) as the user wrote it. */
@@ -161,15 +150,9 @@ static char *make_experiment(const struct bisect *b, const char *name, const cha
 						"parametric", NULL };
 	const char *text = json_string_value(json_object_get(b->meta, "experiment_text"));
 	struct strbuf out = STRBUF_INIT;
-	char *copy = xstrdup(text);
-	for (char *line = copy, *next; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (!key_is(line, replaced))
-			strbuf_addf(&out, "%s\n", line);
-	}
-	free(copy);
+	char *kept = experiment_text_without(text, replaced);
+	strbuf_addstr(&out, kept);
+	free(kept);
 	strbuf_addf(&out, "# lab bisect's design\nvariants = %s\nmetrics = %s\n", variants, b->metric);
 	if (json_is_true(json_object_get(b->meta, "parametric")))
 		strbuf_addf(&out, "parametric = %s\n", b->metric);

@@ -16,15 +16,20 @@
 #include "perf-events.h"
 #include "selftest-build.h"
 #include "trial.h"
+#include "variant-given.h"
 #include "common/proto/protocol.h"
 
 #define DEFAULT_PROFILE "phone-512m"
 static const char boot_usage[] =
 	"usage: lab boot VARIANT [options] [-- CMD [ARG...]]\n"
+	"       lab boot --variant [NAME=]SPEC [options] [-- CMD [ARG...]]\n"
 	"\n"
 	"Boots VARIANT (building it first if needed) in a VM shaped by a profile, runs\n"
 	"CMD as root in the guest's workload cgroup, prints its output as it comes, and\n"
 	"exits with CMD's exit status. Without CMD on a terminal: an interactive shell.\n"
+	"VARIANT may be NAME=SPEC, as lab run --variant takes it (patch:FILE[,FILE...]\n"
+	"on top of stock, git:DIR@REF, tree:DIR, bzimage:FILE); --variant SPEC alone\n"
+	"names it 'given'.\n"
 	"\n";
 
 static const char boot_tail[] =
@@ -45,6 +50,25 @@ static const char boot_tail[] =
 	"A CMD that exits with one of these says so itself; the outcome and its\n"
 	"detail go to stderr either way, and the trial folder (trial.json, channels,\n"
 	"reproduce.sh) is kept.\n";
+
+/* The variant ARG names for lab boot: a name as it is; NAME=SPEC, or a spec
+ * alone (named 'given'), staged on top of stock (malloc'd). */
+static char *given_boot_variant(const char *arg, struct given_variants *given)
+{
+	bool spec = strchr(arg, '=') || strchr(arg, ':');
+	if (!spec)
+		return xstrdup(arg);
+	char *full = strchr(arg, '=') ? xstrdup(arg) : xasprintf("given=%s", arg);
+	struct strlist args = STRLIST_INIT;
+	strlist_push(&args, full);
+	struct strbuf err = STRBUF_INIT;
+	if (given_variants_stage(given, &args, "stock", &err) < 0)
+		die_usage("boot: %s", err.buf);
+	strlist_clear(&args);
+	char *name = given_variant_name(full);
+	free(full);
+	return name;
+}
 
 static char *default_out_dir(const char *variant)
 {
@@ -131,7 +155,7 @@ static int default_events(const struct opt *o, const char *value, char *err, siz
 
 int cmd_boot(int argc, char **argv)
 {
-	const char *profile_name = DEFAULT_PROFILE, *out = NULL, *prepare = NULL;
+	const char *profile_name = DEFAULT_PROFILE, *out = NULL, *prepare = NULL, *variant_option = NULL;
 	const char *arch = NULL, *page_size = NULL;
 	const char *fault_text[FAULT_CAPABILITY_COUNT] = { NULL };
 	struct vm_watchdogs wd = default_watchdogs();
@@ -179,6 +203,9 @@ int cmd_boot(int argc, char **argv)
 		OPT_STRING(0, "failslab", &fault_text[FAULT_SLAB], "SPEC",
 			   "fail the command's slab allocations, as the key failslab says (the same "
 			   "words but min-order)"),
+		OPT_STRING(0, "variant", &variant_option, "[NAME=]SPEC",
+			   "the kernel to boot, in place of the VARIANT operand: a variant's name or "
+			   "a spec, as lab run --variant takes it"),
 		OPT_STRING('o', "out", &out, "DIR",
 			   "keep the trial folder here (default: a new folder under "
 			   "$XDG_CACHE_HOME/oomlab/boots/)"),
@@ -188,12 +215,15 @@ int cmd_boot(int argc, char **argv)
 	 * command that follows the variant has options of its own. */
 	/* the lab's own errors must not read as the command's (boot-status.h) */
 	set_die_statuses(BOOT_EXIT_LAB_ERROR, BOOT_EXIT_BAD_INPUT);
-	int n = lab_parse_options_until("boot", argc, argv, opts, boot_usage, boot_tail, 1);
-	if (n < 1)
+	int n = lab_parse_options_until("boot", argc, argv, opts, boot_usage, boot_tail,
+					variant_option ? 0 : 1);
+	if (n < 1 && !variant_option)
 		die_usage("boot: name a variant (see lab kernel list)");
-	const char *variant_name = argv[1];
+	/* the command's words follow the variant operand, or start at once after --variant */
+	int skip = variant_option ? 0 : 1;
+	const char *variant_arg = variant_option ? variant_option : argv[1];
 	bool use_cgroup = !no_cgroup;
-	bool interactive = n == 1;
+	bool interactive = n == skip;
 	if (interactive && !isatty(0))
 		die_usage("boot: give a command after -- (a shell needs a terminal)");
 
@@ -201,6 +231,9 @@ int cmd_boot(int argc, char **argv)
 	struct platform platform;
 	if (platform_parse(arch, page_size, &platform, &err) < 0)
 		die_usage("boot: %s", err.buf);
+	/* NAME=SPEC, or a bare spec: staged as lab run stages it (variant-given.h) */
+	struct given_variants given = { 0 };
+	char *variant_name = given_boot_variant(variant_arg, &given);
 	struct kconfig base = KCONFIG_INIT;
 	struct variant_set set;
 	load_base_config(&base);
@@ -223,7 +256,7 @@ int cmd_boot(int argc, char **argv)
 	fault_plan_merge(&faults, &asked);
 	if (fault_plan_check_kernel(&faults, v, &base, &err) < 0)
 		die_usage("boot: %s", err.buf);
-	char *command = interactive ? xstrdup("") : join_command(n - 1, argv + 2);
+	char *command = interactive ? xstrdup("") : join_command(n - skip, argv + 1 + skip);
 	struct guest_files files = GUEST_FILES_INIT(platform.arch);
 	load_files(&files, &file_dirs);
 	check_commands(&profile, &files, interactive ? NULL : command, prepare);

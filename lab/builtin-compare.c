@@ -72,6 +72,11 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 		bool colour = isatty(fileno(out)) && !getenv("NO_COLOR");
 		fprintf(out, "%s on %s, %zu trials in %zu run%s\n", rd.experiment ? rd.experiment : "run",
 			rd.profile ? rd.profile : "?", rd.n, rd.dirs.n, rd.dirs.n == 1 ? "" : "s");
+		if (compare_table_variants(table) >= 2) {
+			/* three kernels or more: the overview first, each row in full below */
+			compare_format_compact(out, table);
+			fputc('\n', out);
+		}
 		compare_format_text(out, table, colour);
 		if (family.hidden)
 			fprintf(out, "%zu metric%s with one value in every trial not shown (--all shows them)\n",
@@ -86,6 +91,8 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 		compare_format_tap(out, table, fail_on);
 	} else if (!strcmp(format, "junit")) {
 		compare_format_junit(out, table, fail_on);
+	} else if (!strcmp(format, "compact")) {
+		compare_format_compact(out, table);
 	} else {
 		compare_format_csv(out, table);
 	}
@@ -108,7 +115,7 @@ int compare_runs(const struct strlist *runs, const char *baseline, const struct 
 int cmd_compare(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "markdown", "json", "csv", "tap", "junit",
-					       NULL };
+					       "compact", NULL };
 	const char *baseline = NULL;
 	int format = 0;
 	unsigned long seed = 1;
@@ -126,7 +133,9 @@ int cmd_compare(int argc, char **argv)
 			 "every metric, also those that took one value in every trial (hidden "
 			 "otherwise: nothing to compare)"),
 		OPT_CHOICE('f', "format", &format, "F", formats,
-			   "text (default, fits 80 columns), markdown, json, csv, tap, junit"),
+			   "text (default, fits 80 columns; three kernels or more begin with the "
+			   "compact overview), markdown, json, csv, tap, junit, compact (a line per "
+			   "metric, the kernels as columns)"),
 		OPT_CALL(0, "fail-on", &fail_on, "WORDS", opt_fail_on, opt_fail_on_help()),
 		OPT_ULONG(0, "seed", &seed, "N", 1, ULONG_MAX, "seed of sampled permutations (default 1)"),
 		OPT_END(),

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "command-suggest.h"
 #include "kbuild.h"
 #include "kernel-catalog.h"
 #include "options.h"
@@ -205,11 +206,20 @@ int cmd_kernel(int argc, char **argv)
 			    kernel_tail);
 		return argc < 2 ? 2 : 0;
 	}
-	if (!strcmp(argv[1], "list"))
-		return kernel_list(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "build"))
-		return kernel_build_cmd(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "path"))
-		return kernel_path(argc - 1, argv + 1);
-	die_usage("kernel: unknown subcommand '%s' (see lab kernel --help)", argv[1]);
+	static const struct {
+		const char *name;
+		int (*run)(int argc, char **argv);
+	} subcommands[] = {
+		{ "list", kernel_list },
+		{ "build", kernel_build_cmd },
+		{ "path", kernel_path },
+	};
+	enum { N = sizeof(subcommands) / sizeof(subcommands[0]) };
+	const char *names[N];
+	for (size_t i = 0; i < N; i++) {
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].run(argc - 1, argv + 1);
+		names[i] = subcommands[i].name;
+	}
+	die_not_a_command("kernel", argv[1], names, N);
 }

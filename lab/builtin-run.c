@@ -34,20 +34,22 @@
 #include "analysis/run/run-data.h"
 #include "run-id.h"
 #include "run-look.h"
+#include "run-asked.h"
 #include "run-order.h"
 #include "selftest-build.h"
 #include "slurm-run.h"
 #include "slurm-script.h"
 #include "trial.h"
 #include "trial-pool.h"
+#include "variant-given.h"
 #include "version.h"
 
-#define DEFAULT_EXPERIMENT "quick"
 
 /* The usage's head, in pieces around what names verdicts (run_usage_head()
  * adds that from their table). */
 static const char run_usage_lead[] =
 	"usage: lab run [--experiment E] [options]\n"
+	"       lab run --variant NAME=SPEC... -w LINE... [--baseline NAME] [options]\n"
 	"       lab run [--experiment E] [options] --slurm [--slurm-shards N] [--sbatch OPT]...\n"
 	"       lab run --resume RUN\n"
 	"\n"
@@ -55,6 +57,15 @@ static const char run_usage_lead[] =
 	"then boots one VM per trial, the variants interleaved in seeded shuffled\n"
 	"rounds, and ends with the comparison table and where the results are.\n"
 	"Each trial's folder is results/<run>/<variant>/<index>/ (see docs/FORMATS.md).\n"
+	"\n"
+	"Without a file: --variant names what is compared with the baseline (stock\n"
+	"unless --baseline), -w what each trial runs. The run then goes until decided,\n"
+	"at most 12 trials a variant, on tiny-256m unless -p, and its headline is the\n"
+	"OOM kills and what each line reports (its status, signal, OOM kills, memory\n"
+	"peak, wall time, its program's own metrics). With -x they replace the\n"
+	"experiment's variants and workload lines. A --variant NAME=SPEC is kept in\n"
+	"the run's variants/ folder, so lab run --resume needs nothing else:\n"
+	"  lab run --variant mine=patch:fix.patch -w 'oom-hog --mib 200'\n"
 	"\n"
 	"With --until-decided (or until_decided = yes in the experiment) the run looks\n"
 	"at its headline metrics after every round from the third on and stops when\n";
@@ -128,6 +139,7 @@ struct run_plan {
 	unsigned long rounds;      /* --rounds R: only the slots of the first R rounds (0: all) */
 	unsigned jobs;             /* trials at once */
 	const char *jobs_from;     /* what set it: "-j", the experiment, or the host */
+	struct given_variants given; /* --variant NAME=SPEC, staged; kept in the run's variants/ */
 	char *run_id;
 	char *dir;
 	struct run_slot *slots;
@@ -198,6 +210,8 @@ static json_t *run_json(const struct run_plan *p)
 		free(name);
 	}
 	json_object_set_new(run, "groups", groups);
+	if (p->given.n)
+		json_object_set_new(run, "given_variants", given_variants_json(&p->given));
 	json_t *order = json_array();
 	for (size_t i = 0; i < p->n_slots; i++)
 		if (run_slot_in_shard(i, p->shard_k, p->shard_n))
@@ -316,6 +330,26 @@ static void choose_jobs(struct run_plan *p, unsigned option)
 		p->jobs = (unsigned)slots;
 }
 
+/* The kernels a resumed run's groups boot are those its trials booted: a
+ * variant whose files changed since (a patch edited, a tree, a moved
+ * branch) is another kernel, and its trials another experiment. */
+static void check_groups_unchanged(const struct run_plan *p, json_t *meta, const char *run)
+{
+	size_t i;
+	json_t *g;
+	json_array_foreach(json_object_get(meta, "groups"), i, g) {
+		const char *name = json_string_value(json_object_get(g, "variant"));
+		const char *hash = json_string_value(json_object_get(g, "hash"));
+		const struct variant *v = name ? variant_find(&p->variants, name) : NULL;
+		if (!v)
+			die_usage("run: --resume %s: its variant '%s' does not exist now (see lab kernel list)",
+				  run, name ? name : "?");
+		if (hash && strcmp(hash, v->hash))
+			die_usage("run: --resume %s: variant %s is now %.12s, its trials ran %.12s (its "
+				  "files changed: start a new run)", run, name, v->hash, hash);
+	}
+}
+
 /* A run to resume, from its run.json; JOBS the -j option (0: none). run.json
  * keeps the most trials any session of the run ran at once. */
 static void plan_resume(struct run_plan *p, const char *run, unsigned jobs)
@@ -366,7 +400,13 @@ static void plan_resume(struct run_plan *p, const char *run, unsigned jobs)
 	}
 	if (fault_plan_parse_options(&p->asked, p->fault_text, &err) < 0)
 		die_usage("run: %s: fault_options: %s", path, err.buf);
+	/* the variants its --variant options made, as the run kept them */
+	char *own = xasprintf("%s/variants", p->dir);
+	if (is_dir(own))
+		kernel_catalog_add_folder(own);
+	free(own);
 	load_plan_parts(p, profile, kept);
+	check_groups_unchanged(p, meta, run);
 	/* the trials to come run the programs the others ran, or none */
 	const char *ran = json_string_value(json_object_get(files, "hash"));
 	const char *now = guest_files_any(&p->files) ? p->files.hash : "none";
@@ -705,6 +745,8 @@ static void create_run_folder(struct run_plan *p, const char *out)
 		struct strbuf err = STRBUF_INIT;
 		int rc = run_folder_create(p->dir, meta, &err);
 		json_decref(meta);
+		if (rc == 0 && given_variants_keep(&p->given, p->dir, &err) < 0)
+			die("run: %s", err.buf);
 		if (rc == 0)
 			return;
 		if (rc == RUN_FOLDER_TAKEN && out)
@@ -745,6 +787,96 @@ static void warn_if_undecidable(const struct run_plan *p)
 	/* advice on a design the user chose: --quiet asks for errors only */
 	if (!quiet && design_check(&p->exp, &p->labels, &why) > 0)
 		warning("%s", why.buf);
+	strbuf_release(&why);
+}
+
+/* "12 min" or "40 s" for an estimate. */
+static void add_span(struct strbuf *sb, double seconds)
+{
+	if (seconds < 120)
+		strbuf_addf(sb, "%.0f s", seconds);
+	else
+		strbuf_addf(sb, "%.0f min", seconds / 60);
+}
+
+/* --dry-run: what the run would do, all checked, nothing built or booted. */
+static void print_plan(const struct run_plan *p)
+{
+	char *platform = platform_name(&p->exp.platform);
+	printf("plan of %s (--dry-run: everything checked, nothing built or booted)\n", p->exp.name);
+	printf("  experiment  %s\n", p->exp.path);
+	printf("  machine     %s (%s), clock %s\n", p->profile.name, platform,
+	       guest_clock_name(p->clock.clock));
+	free(platform);
+	printf("  groups     ");
+	for (size_t i = 0; i < p->labels.n; i++)
+		printf(" %s%s", p->labels.items[i], strcmp(p->labels.items[i], p->exp.baseline) ? "" : " (baseline)");
+	printf("\n");
+	unsigned rounds = planned_trials(&p->exp);
+	if (p->exp.until_decided)
+		printf("  trials      until decided: a look after each round from round %u on, at most "
+		       "%u a group\n", SEQUENTIAL_FIRST_LOOK, rounds);
+	else
+		printf("  trials      %u a group\n", rounds);
+	printf("  at once     %u (from %s)\n", p->jobs, p->jobs_from);
+	for (size_t i = 0; i < p->exp.workloads.n; i++)
+		printf("  workload    %s\n", p->exp.workloads.items[i]);
+	printf("  headline   ");
+	for (size_t i = 0; i < p->exp.metrics.n; i++)
+		printf(" %s", p->exp.metrics.items[i]);
+	printf("%s\n", p->exp.metrics.n ? "" : " every metric that varies");
+	size_t to_build = 0;
+	for (size_t i = 0; i < p->labels.n; i++) {
+		if (strchr(p->labels.items[i], '#'))
+			continue;
+		const struct variant *v = variant_find(&p->variants, p->labels.items[i]);
+		bool cached = kernel_is_cached(v);
+		to_build += !cached;
+		printf("  kernel      %s %.12s: %s\n", v->name, v->hash, cached ? "cached" : "to build");
+	}
+	struct strbuf why = STRBUF_INIT;
+	if (design_check(&p->exp, &p->labels, &why) > 0)
+		printf("  design      %s\n", why.buf);
+	else
+		printf("  design      can decide a row better, worse or differs\n");
+	strbuf_reset(&why);
+	/* the estimate: earlier trials like these, from the results store */
+	struct store *store = NULL;
+	struct store_trial_seconds t = { 0 };
+	char *path = store_default_path();
+	if (path_exists(path) && store_open(path, &store, &why) == 0)
+		store_trial_seconds(store, p->exp.name, p->profile.name, guest_clock_name(p->clock.clock), &t,
+				    &why);
+	if (store)
+		store_close(store);
+	free(path);
+	struct strbuf est = STRBUF_INIT;
+	if (t.n) {
+		size_t groups = p->labels.n, jobs = p->jobs ? p->jobs : 1;
+		unsigned first = p->exp.until_decided ? SEQUENTIAL_FIRST_LOOK : rounds;
+		double least = (double)((groups * first + jobs - 1) / jobs) * t.median;
+		double most = (double)((groups * rounds + jobs - 1) / jobs) * t.median;
+		strbuf_addstr(&est, "about ");
+		add_span(&est, least);
+		if (most > least) {
+			strbuf_addstr(&est, " (decided at the first look) to ");
+			add_span(&est, most);
+			strbuf_addstr(&est, " (at most)");
+		}
+		strbuf_addf(&est, " of trials: a median %.0f s a trial in %ld earlier ok trials of %s on %s, "
+			    "clock %s, at their runs' -j", t.median, t.n,
+			    t.any_experiment ? "any experiment" : p->exp.name, p->profile.name,
+			    guest_clock_name(p->clock.clock));
+	} else {
+		strbuf_addf(&est, "no earlier trials on %s with clock %s in the results store: each trial "
+			    "takes at most its timeout, %.0f s", p->profile.name,
+			    guest_clock_name(p->clock.clock), p->exp.trial_timeout);
+	}
+	if (to_build)
+		strbuf_addf(&est, "; %zu kernel%s to build first (minutes each: docs/BENCH.md)", to_build,
+			    to_build == 1 ? "" : "s");
+	printf("  time        %s\n", est.buf);
+	strbuf_release(&est);
 	strbuf_release(&why);
 }
 
@@ -818,7 +950,7 @@ static int submit_to_slurm(struct run_plan *p, const char *out, struct slurm_opt
 		json_t *meta = run_json(p);
 		int rc = run_folder_create(p->dir, meta, &err);
 		json_decref(meta);
-		if (rc != 0)
+		if (rc != 0 || given_variants_keep(&p->given, p->dir, &err) < 0)
 			die("run: %s", err.buf);
 		free(p->run_id);
 		free(p->dir);
@@ -871,9 +1003,11 @@ static void list_experiments(void)
 
 int cmd_run(int argc, char **argv)
 {
-	const char *experiment = DEFAULT_EXPERIMENT, *profile = NULL, *out = NULL, *resume = NULL;
+	const char *experiment = NULL, *profile = NULL, *out = NULL, *resume = NULL;
+	struct run_asked asked = { .variant_args = STRLIST_INIT, .workloads = STRLIST_INIT,
+				   .files = STRLIST_INIT };
 	unsigned long trials = 0, seed = 0, max_trials = 0, jobs = 0;
-	bool list = false, until_decided = false;
+	bool list = false, until_decided = false, dry_run = false;
 	struct slurm_options slurm = { .sbatch = STRLIST_INIT };
 	bool slurm_look = false;
 	unsigned fail_on = 0;
@@ -891,6 +1025,19 @@ int cmd_run(int argc, char **argv)
 			   "the experiment (default " DEFAULT_EXPERIMENT "), or the path of an "
 			   "experiment file"),
 		OPT_STRING('p', "profile", &profile, "P", "another machine profile than the experiment's"),
+		OPT_CALL(0, "variant", &asked.variant_args, "NAME[=SPEC]", opt_push,
+			 "a kernel to compare with the baseline, in place of the experiment's "
+			 "variants (repeatable): a variant's name, or NAME=SPEC with SPEC another "
+			 "variant's name, patch:FILE[,FILE...] (on top of the baseline), "
+			 "git:DIR@REF, tree:DIR or bzimage:FILE"),
+		OPT_STRING(0, "baseline", &asked.baseline, "NAME",
+			   "the variant the others are compared with (default the experiment's, "
+			   "else " DEFAULT_BASELINE ")"),
+		OPT_CALL('w', "workload", &asked.workloads, "LINE", opt_push,
+			 "a command line each trial runs, in place of the experiment's workload "
+			 "lines (repeatable; lab workloads lists the lab's own)"),
+		OPT_CALL(0, "files", &asked.files, "DIR", opt_push,
+			 "a folder of programs brought into the guest, as the key files (repeatable)"),
 		OPT_ULONG('n', "trials", &trials, "N", 1, ULONG_MAX,
 			  "trials per variant instead of the experiment's (a fixed design also for "
 			  "an experiment that runs until decided)"),
@@ -944,6 +1091,9 @@ int cmd_run(int argc, char **argv)
 			 "with --slurm: an sbatch option for every job, as --partition=P, --time=T, "
 			 "--account=A (repeatable)"),
 		OPT_CALL(0, "fail-on", &fail_on, "WORDS", opt_fail_on, opt_fail_on_help()),
+		OPT_FLAG(0, "dry-run", &dry_run,
+			 "check everything and print the plan (groups, trials, kernels to build, the "
+			 "design check, an estimate of the time from earlier trials), boot nothing"),
 		OPT_FLAG(0, "list", &list, "list the experiments"),
 		OPT_END(),
 	};
@@ -967,11 +1117,16 @@ int cmd_run(int argc, char **argv)
 		die_usage("run: --fail-on judges the table a whole run ends with, not --slurm, "
 			  "--slurm-look, --build-only or --rounds (lab compare --fail-on judges "
 			  "such a run once it is whole)");
+	if (dry_run && (resume || slurm.on))
+		die_usage("run: --dry-run plans a new run here, not --resume or --slurm");
 	if (slurm.on && (resume || p.shard_n > 1))
 		die_usage("run: --slurm makes its own shards (--slurm-shards N); lab run --resume RUN "
 			  "resubmits a Slurm run");
 
 	if (resume) {
+		if (experiment || asked.variant_args.n || asked.baseline || asked.workloads.n || asked.files.n)
+			die_usage("run: --resume takes no -x, --variant, --baseline, -w or --files: the run "
+				  "keeps its own");
 		if (profile || trials || out || seed_given || p.shard_n > 1 || until_decided || max_trials ||
 		    clock_option.from || p.fault_text[FAULT_PAGE_ALLOC] || p.fault_text[FAULT_SLAB])
 			die_usage("run: --resume takes no other settings: the run keeps its own");
@@ -984,8 +1139,8 @@ int cmd_run(int argc, char **argv)
 		struct strbuf err = STRBUF_INIT;
 		if (fault_plan_parse_options(&p.asked, p.fault_text, &err) < 0)
 			die_usage("run: %s", err.buf);
-		if (experiment_load(&p.exp, experiment, &err) < 0)
-			die_usage("run: %s", err.buf);
+		if (run_asked_experiment(&p.exp, experiment, &asked, profile, &p.given, &err) < 0)
+			die_usage("%s%s", starts_with(err.buf, "run: ") ? "" : "run: ", err.buf);
 		if (max_trials && !until_decided && !p.exp.until_decided)
 			die_usage("run: --max-trials goes with --until-decided");
 		if (trials && (until_decided || max_trials))
@@ -1009,6 +1164,11 @@ int cmd_run(int argc, char **argv)
 		const char *profile_name = profile ? profile : p.exp.profile;
 		p.seed = seed_given ? seed : derived_seed(&p.exp, profile_name, planned_trials(&p.exp));
 		load_plan_parts(&p, profile_name, clock_option);
+		if (dry_run) {
+			choose_jobs(&p, (unsigned)jobs);
+			print_plan(&p);
+			return 0;
+		}
 		if (slurm.on) {
 			slurm.jobs = jobs;
 			return submit_to_slurm(&p, out, &slurm);

@@ -8,6 +8,7 @@ int cmd_run(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_profiles(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_new(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);

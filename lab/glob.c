@@ -196,6 +196,12 @@ size_t glob_distance(const char *a, unsigned a_flags, const char *b)
 						  ((a_flags & GLOB_FLAT) && !takes_other_than_dot(y) ? 2 : 1));
 			if (star_y && x && !star_x)
 				best = min2(best, D(i - 1, j) + 1);
+			/* two neighbours swapped ("rnu" for "run") are one edit, as
+			 * Damerau has it: the commonest slip of typing */
+			if (i >= 2 && j >= 2 && x && y && !star_x && !star_y &&
+			    !is_star(&ta[i - 2]) && !is_star(&tb[j - 2]) &&
+			    tokens_meet(x, &tb[j - 2]) && tokens_meet(&ta[i - 2], y))
+				best = min2(best, D(i - 2, j - 2) + 2);
 			D(i, j) = best;
 		}
 	}

@@ -20,7 +20,8 @@ const char *glob_malformed(const char *glob);
  * without wildcards). Both must be well formed. */
 bool glob_intersects(const char *a, unsigned a_flags, const char *b);
 /* How far glob B is from glob A (with A_FLAGS), in half edits: Levenshtein's
- * distance (inserts, deletes, replaces of one-character tokens) doubled,
+ * distance (inserts, deletes, replaces of one-character tokens, and swaps of
+ * two neighbouring ones, as Damerau's has it) doubled,
  * where a '*' of either takes any run of the other's tokens at 1 each, so
  * that a name nearly written out is nearer than a broad glob. (size_t)-1 for
  * a malformed glob. */

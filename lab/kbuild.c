@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kbuild-cc.h"
 #include "kernel-source.h"
 #include "patchset.h"
 #include "common/paths.h"
@@ -115,7 +116,23 @@ static int run_make(const char *tree, const char *obj, const struct platform *p,
 	char *objarg = xasprintf("O=%s", obj);
 	char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	char *ccache_dir = xasprintf("CCACHE_DIR=%s/ccache", cache_root());
-	char *cc = xasprintf("CC=ccache %s", f->compiler);
+	struct strbuf why = STRBUF_INIT;
+	char *wrapper = kbuild_cc_wrapper(&why);
+	if (!wrapper) {
+		FILE *logf = fopen(log, "a");
+		if (logf) {
+			fprintf(logf, "%s\n", why.buf);
+			fclose(logf);
+		}
+		strbuf_release(&why);
+		free(objarg);
+		free(jobs);
+		free(ccache_dir);
+		return -1;
+	}
+	strbuf_release(&why);
+	char *cc = xasprintf("CC=%s %s", wrapper, f->compiler);
+	free(wrapper);
 	char *arch = xasprintf("ARCH=%s", f->kernel_arch);
 	char *cross = xasprintf("CROSS_COMPILE=%s", f->cross_prefix);
 	/* CCACHE_BASEDIR makes ccache hand the compiler paths relative to the
@@ -440,6 +457,16 @@ static int compile_in_tree(const char *tree, const char *ws, void *arg, struct s
 		return -1;
 	}
 	remember_steps(ws, &c->v->target, steps);
+	const char *carried = arch_facts(c->v->target.platform.arch)->compressed_dir;
+	if (carried) {
+		char *image = xasprintf("%s/%s", c->obj, build_target_image(&c->v->target));
+		char *compressed = xasprintf("%s/%s", c->obj, carried);
+		int rc = kbuild_check_payload(image, compressed, err);
+		free(image);
+		free(compressed);
+		if (rc < 0)
+			return -1;
+	}
 	return 0;
 }
 

@@ -125,30 +125,68 @@ static void add_debug_companions(struct variant_set *set, const struct platform 
 	free(fragment);
 }
 
+/* Folders the process added (kernel_catalog_add_folder), searched last. */
+static struct strlist added_folders = STRLIST_INIT;
+
+void kernel_catalog_add_folder(const char *dir)
+{
+	strlist_push(&added_folders, dir);
+}
+
 /*
  * kernels/variants/, then every folder of OOMLAB_VARIANT_PATH (':'
  * separated): the tests keep the variants only they need (a patch that
  * changes a comment, a planted cost) in tests/variants/ that way, out of
- * the list users see.
+ * the list users see. Then the folders added by this process: the
+ * variants given on lab run's command line, a run's own variants/.
+ * The extra folders absolute, for patch(1) runs in the tree, not here.
  */
-void load_variants(struct variant_set *set, struct kconfig *base, const struct platform *platform)
+static void variant_folders(struct strlist *folders)
 {
-	char *dir = repo_path("kernels/variants");
-	struct strbuf err = STRBUF_INIT;
-	if (variants_discover(dir, set, &err) < 0)
-		die_usage("%s", err.buf);
+	strlist_push_owned(folders, repo_path("kernels/variants"));
 	const char *extra = getenv("OOMLAB_VARIANT_PATH");
 	char *copy = xstrdup(extra ? extra : ""), *save = NULL;
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		struct variant_set more;
-		/* absolute, for patch(1) runs in the tree, not here */
 		char real[PATH_MAX];
-		const char *folder = realpath(d, real) ? real : d;
-		if (variants_discover(folder, &more, &err) < 0 ||
-		    append_variants(set, &more, folder, &err) < 0)
-			die_usage("OOMLAB_VARIANT_PATH: %s", err.buf);
+		strlist_push(folders, realpath(d, real) ? real : d);
 	}
 	free(copy);
+	for (size_t i = 0; i < added_folders.n; i++)
+		strlist_push(folders, added_folders.items[i]);
+}
+
+char *variant_folder_find(const char *name)
+{
+	struct strlist folders = STRLIST_INIT;
+	variant_folders(&folders);
+	char *found = NULL;
+	for (size_t i = 0; i < folders.n && !found; i++) {
+		char *dir = xasprintf("%s/%s", folders.items[i], name);
+		if (is_dir(dir))
+			found = dir;
+		else
+			free(dir);
+	}
+	strlist_clear(&folders);
+	return found;
+}
+
+void load_variants(struct variant_set *set, struct kconfig *base, const struct platform *platform)
+{
+	struct strlist folders = STRLIST_INIT;
+	variant_folders(&folders);
+	const char *dir = folders.items[0];
+	struct strbuf err = STRBUF_INIT;
+	if (variants_discover(dir, set, &err) < 0)
+		die_usage("%s", err.buf);
+	for (size_t i = 1; i < folders.n; i++) {
+		struct variant_set more;
+		const char *folder = folders.items[i];
+		if (variants_discover(folder, &more, &err) < 0 ||
+		    append_variants(set, &more, folder, &err) < 0)
+			die_usage("%s%s", i < folders.n - added_folders.n ? "OOMLAB_VARIANT_PATH: " : "",
+				  err.buf);
+	}
 	if (!set->n)
 		die_usage("%s: no kernel variants found", dir);
 	for (size_t i = 0; i < set->n; i++)
@@ -159,7 +197,7 @@ void load_variants(struct variant_set *set, struct kconfig *base, const struct p
 	for (size_t i = 0; i < set->n; i++)
 		if (variant_hash(&set->items[i], base, &err) < 0)
 			die_usage("%s", err.buf);
-	free(dir);
+	strlist_clear(&folders);
 }
 
 struct variant *variant_debug_companion(const struct variant_set *set, const struct variant *v)

@@ -27,6 +27,10 @@ void load_base_config(struct kconfig *base);
  * platform its variant is left out.
  */
 void load_variants(struct variant_set *set, struct kconfig *base, const struct platform *platform);
+/* Another folder of variant folders for load_variants, searched after the others. */
+void kernel_catalog_add_folder(const char *dir);
+/* The folder of the variant NAME in the folders load_variants reads, or NULL (malloc'd). */
+char *variant_folder_find(const char *name);
 /* The debug companion of V in SET, or NULL. */
 struct variant *variant_debug_companion(const struct variant_set *set, const struct variant *v);
 

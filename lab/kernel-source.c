@@ -386,6 +386,22 @@ char *kernel_source_describe(const struct kernel_source *s)
 	return xasprintf("%s %s", KERNEL_SOURCE_PACKAGE, s->id);
 }
 
+char *kernel_source_line(const struct kernel_source *s)
+{
+	switch (s->kind) {
+	case SOURCE_TREE:
+		return xasprintf("tree %s\n", s->path);
+	case SOURCE_GIT:
+		return xasprintf("git %s %s\n", s->path, s->ref);
+	case SOURCE_BZIMAGE:
+		return s->vmlinux ? xasprintf("bzimage %s %s\n", s->path, s->vmlinux)
+				  : xasprintf("bzimage %s\n", s->path);
+	case SOURCE_DEBIAN:
+		break;
+	}
+	return NULL;
+}
+
 bool kernel_source_builds(const struct kernel_source *s)
 {
 	return s->kind != SOURCE_BZIMAGE;

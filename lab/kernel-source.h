@@ -73,6 +73,9 @@ void kernel_source_clear(struct kernel_source *s);
 /* "linux-source-6.12 6.12.117-1~deb12u1", "tree DIR (content 1a2b3c4d5e6f)",
  * "git DIR REF (commit ..., tree ...)", "bzimage FILE (sha256 ...)" (malloc'd). */
 char *kernel_source_describe(const struct kernel_source *s);
+/* The line of a `source` file that says S, its paths absolute ("tree DIR\n"),
+ * or NULL for Debian's tarball, which needs no file (malloc'd). */
+char *kernel_source_line(const struct kernel_source *s);
 /* Whether the lab builds it (every kind but bzimage). */
 bool kernel_source_builds(const struct kernel_source *s);
 /* Where builds of it happen (malloc'd): <cache>/linux-VERSION for Debian's,

@@ -1,6 +1,7 @@
 /* Tables of keys: lookup, listing, the nearest names (key-table.h). */
 #include "key-table.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,26 @@ static bool has_member(const struct key_def *row, const char *key)
 		if (!strcmp(m.name, key))
 			return true;
 	return false;
+}
+
+/* ROW's values as "A to B": its bounds, false for any other form. */
+static bool row_bounds(const struct key_def *row, double *lo, double *hi)
+{
+	int end = 0;
+	return !row->member && row->info.range &&
+	       sscanf(row->info.range, "%lf to %lf%n", lo, hi, &end) == 2 && !row->info.range[end];
+}
+
+const char *key_table_set(const struct key_def *row, void *ctx, const char *key, const char *value,
+			  int line, struct strbuf *scratch)
+{
+	double lo, hi, v;
+	if (row_bounds(row, &lo, &hi) && (!parse_double(value, &v) || v < lo || v > hi)) {
+		strbuf_reset(scratch);
+		strbuf_addf(scratch, "wants a number from %s", row->info.range);
+		return scratch->buf;
+	}
+	return row->set(ctx, key, value, line);
 }
 
 const struct key_def *key_table_find(const struct key_table *t, const char *key)

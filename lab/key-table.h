@@ -17,7 +17,10 @@
 /*
  * Takes VALUE for KEY (as written in the file: for a family, its member) at
  * LINE: NULL when taken, else why not, said after "KEY = VALUE: KEY " (so
- * "wants a number from 1 to 64"), or kvfile_unknown_key.
+ * "wants a whole number"), or kvfile_unknown_key. A row whose values are
+ * "A to B" has VALUE held to them before its setter runs
+ * (key_table_set()), so a setter parses and stores, and the bounds are
+ * written once, in the row.
  */
 typedef const char *(*key_setter)(void *ctx, const char *key, const char *value, int line);
 
@@ -26,7 +29,8 @@ struct key_info {
 	const char *name;
 	const char *type;      /* one word: text, size, count, bool, word, words, margin, ... */
 	/* The default: a value as a file would write it (a file saying it parses
-	 * as one without the key), or a description in parentheses, "(required)". */
+	 * as one without the key), or a description in parentheses, such as
+	 * KEY_REQUIRED. */
 	const char *fallback;
 	const char *range;     /* the values taken: "1 to 64", "lzo | lz4"; "" for any text */
 	const char *meaning;   /* one line */
@@ -44,6 +48,9 @@ struct key_def {
 	 * last. Its rows print these, one each, and info is unused. */
 	bool (*member)(size_t i, struct key_info *out);
 };
+
+/* The default of a key a file must set. */
+#define KEY_REQUIRED "(required)"
 
 /* Rows as tables write them: a key; a key that may repeat; a family of the
  * keys that begin with PREFIX; a family whose members MEMBER gives. */
@@ -66,6 +73,11 @@ struct key_table {
 	size_t n;
 };
 
+/* ROW takes VALUE for KEY at LINE, as kvfile_parse() has it: a row whose
+ * values are "A to B" refuses a value outside them (its message in
+ * SCRATCH), then the row's setter; NULL or why not (key_setter). */
+const char *key_table_set(const struct key_def *row, void *ctx, const char *key, const char *value,
+			  int line, struct strbuf *scratch);
 /* The row that takes KEY, or NULL. */
 const struct key_def *key_table_find(const struct key_table *t, const char *key);
 /* Every key the table lists, families' members one each, in the table's

@@ -38,6 +38,7 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 		 const struct key_table *keys, void *ctx, struct strbuf *err)
 {
 	struct strlist seen = STRLIST_INIT;
+	struct strbuf scratch = STRBUF_INIT;
 	char *copy = xstrdup(text);
 	int lineno = 0, rc = 0;
 	for (char *line = copy, *next; line && rc == 0; line = next) {
@@ -66,7 +67,7 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 		} else if (!(row && row->info.repeats) && strlist_has(&seen, key)) {
 			strbuf_addf(err, "%s:%d: %s is set twice", file, lineno, key);
 			rc = -1;
-		} else if (!row || (why = row->set(ctx, key, value, lineno)) == kvfile_unknown_key) {
+		} else if (!row || (why = key_table_set(row, ctx, key, value, lineno, &scratch)) == kvfile_unknown_key) {
 			unknown_key(err, file, lineno, keys, key);
 			rc = -1;
 		} else if (why) {
@@ -77,6 +78,7 @@ int kvfile_parse(const char *file, const char *text, const struct kvfile_options
 	}
 	free(copy);
 	strlist_clear(&seen);
+	strbuf_release(&scratch);
 	return rc;
 }
 

@@ -8,8 +8,8 @@
 
 #include "builtin.h"
 #include "common/run-command.h"
+#include "command-suggest.h"
 #include "common/util.h"
-#include "glob.h"
 #include "version.h"
 
 struct command {
@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "kernel", cmd_kernel, "list kernel variants and build them into the cache" },
 	{ "boot", cmd_boot, "boot a variant in a memory-constrained VM and run a command" },
 	{ "profiles", cmd_profiles, "list the low-memory machine profiles" },
+	{ "new", cmd_new, "write a commented experiment or profile file to fill in" },
 	{ "keys", cmd_keys, "list the keys of experiment and profile files: type, default, meaning" },
 	{ "workloads", cmd_workloads, "list the guest workloads: options and the metrics they report" },
 	{ "metrics", cmd_metrics, "list the metrics: unit, kind, better direction, meaning, source" },
@@ -36,20 +37,14 @@ static const struct command commands[] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* How many commands a mistyped one is offered. */
-#define SUGGESTED 3
-
 /* NAME is no command: one line saying so, with the commands nearest it
- * (glob_closest(), as a mistyped metric gets), and exit 2: bad input. */
+ * (command-suggest.h, as a mistyped metric gets), and exit 2: bad input. */
 static void __attribute__((noreturn)) unknown_command(const char *name)
 {
 	const char *names[N_COMMANDS];
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		names[i] = commands[i].name;
-	struct strbuf which = STRBUF_INIT;
-	if (!glob_suggest(&which, names, N_COMMANDS, name, SUGGESTED))
-		die_usage("'%s' is not a lab command (see lab --help)", name);
-	die_usage("'%s' is not a lab command. Did you mean %s?", name, which.buf);
+	die_not_a_command(NULL, name, names, N_COMMANDS);
 }
 
 static void print_usage(FILE *out)

@@ -144,6 +144,26 @@ static void line_programs(const struct strlist *declared, const char *line, bool
 	strbuf_release(&err);
 }
 
+char *workload_line_metric_prefix(const char *line)
+{
+	struct shell_line sl = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	char *prefix = NULL;
+	if (shell_line_split(line, NULL, NULL, &sl, &err) == 0 && sl.n) {
+		const struct shell_command *c = &sl.commands[0];
+		const char **argv = xcalloc(c->n + 1, sizeof(*argv));
+		for (size_t n = 0; n < c->n && c->words[n].known; n++)
+			argv[n] = c->words[n].text;
+		const char *name = argv[0] ? workload_line_name(argv) : "";
+		if (*name)
+			prefix = xstrdup(name);
+		free(argv);
+	}
+	shell_line_clear(&sl);
+	strbuf_release(&err);
+	return prefix;
+}
+
 void metric_names_of_experiment(const struct experiment *e, const struct strlist *declared,
 				struct metric_names *m)
 {

@@ -38,6 +38,9 @@ struct metric_names {
  * binary's --metrics (NULL: the lab's own, guest_workload_binary()). */
 int metric_declarations_load(const char *workload_binary, struct strlist *declared, struct strbuf *err);
 
+/* The W of a workload line's metrics "W.*" (workload_line_name of its first
+ * command), or NULL when the host cannot tell (malloc'd). */
+char *workload_line_metric_prefix(const char *line);
 /* The names E's run can have, given every workload's DECLARED names. */
 void metric_names_of_experiment(const struct experiment *e, const struct strlist *declared,
 				struct metric_names *m);

@@ -14,7 +14,8 @@ static const struct arch_facts facts[] = {
 	[ARCH_X86_64] = {
 		.name = "x86_64", .uname = "x86_64", .kernel_arch = "x86", .cross_prefix = "",
 		.compiler = "gcc", .make_target = "bzImage", .image = "arch/x86/boot/bzImage",
-		.cached_image = "bzImage", .qemu = "qemu-system-x86_64",
+		.cached_image = "bzImage", .compressed_dir = "arch/x86/boot/compressed",
+		.qemu = "qemu-system-x86_64",
 		.qemu_package = "qemu-system-x86",
 		/*
 		 * microvm: no firmware tables, no PCI, virtio over MMIO (QEMU puts

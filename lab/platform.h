@@ -35,6 +35,10 @@ struct arch_facts {
 	const char *make_target;   /* what make builds: bzImage, Image */
 	const char *image;         /* where make leaves it, in the object folder */
 	const char *cached_image;  /* its name in the kernel cache entry */
+	/* Where the build leaves the compressed kernel the image carries
+	 * (vmlinux.bin.xz, ...), checked against it after each build
+	 * (kbuild-cc.h); NULL for an image that carries none (arm64's Image). */
+	const char *compressed_dir;
 	const char *qemu;          /* qemu-system-x86_64, qemu-system-aarch64 */
 	const char *qemu_package;  /* the Debian package that has it */
 	const char *machine;       /* -machine, with its options */

@@ -9,10 +9,12 @@
 
 #include "hash.h"
 
-/* Bump when the way kernels are built changes, so old cache entries are not reused. */
-#define KBUILD_RECIPE "oomlab-kbuild-1"
+/* Bump when the way kernels are built changes, so old cache entries are not reused.
+ * 2: piggy.S no longer through ccache (kbuild-cc.h): a bzImage of before may
+ * carry another kernel's code. */
+#define KBUILD_RECIPE "oomlab-kbuild-2"
 
-static bool valid_variant_name(const char *name)
+bool variant_name_valid(const char *name)
 {
 	if (!*name || *name == '.' || *name == '-')
 		return false;
@@ -106,7 +108,7 @@ int variants_discover(const char *dir, struct variant_set *set, struct strbuf *e
 		free(path);
 		if (!sub)
 			continue;
-		if (!valid_variant_name(de->d_name)) {
+		if (!variant_name_valid(de->d_name)) {
 			strbuf_addf(err, "%s/%s: variant names use a-z, 0-9, '-', '_' and '.'", dir,
 				    de->d_name);
 			closedir(d);

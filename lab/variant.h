@@ -57,6 +57,8 @@ struct variant_set {
 	size_t n;
 };
 
+/* Whether NAME may name a variant: a-z, 0-9, '-', '_' and '.', not first '.' or '-'. */
+bool variant_name_valid(const char *name);
 /* Reads every variant below dir, sorted by name. */
 int variants_discover(const char *dir, struct variant_set *set, struct strbuf *err);
 struct variant *variant_find(const struct variant_set *set, const char *name);

@@ -141,5 +141,12 @@ int compare_format_json(FILE *out, const struct compare_table *table);
 int compare_format_csv(FILE *out, const struct compare_table *table);
 int compare_format_tap(FILE *out, const struct compare_table *table, unsigned fail_on);
 int compare_format_junit(FILE *out, const struct compare_table *table, unsigned fail_on);
+/* compact:  one line per metric, the kernels as columns (as mmtests' compare
+ *           table): the baseline's centre, then each variant's centre,
+ *           difference and verdict word. The text format begins with it when
+ *           the table has two or more variants besides the baseline. */
+int compare_format_compact(FILE *out, const struct compare_table *table);
+/* The variants the table's rows compare with the baseline. */
+size_t compare_table_variants(const struct compare_table *table);
 
 #endif

@@ -129,4 +129,18 @@ void store_summary_clear(struct store_summary *sum);
 /* Trials of outcome OUTCOME in G (0 when none). */
 long store_group_outcome(const struct store_group_summary *g, const char *outcome);
 
+/* How long trials like a planned one took before: the wall time (boot to
+ * the end, trial.json's wall_seconds_total) of the stored ok trials of
+ * PROFILE on CLOCK, of EXPERIMENT; with fewer than STORE_ESTIMATE_MIN_TRIALS
+ * of those, of any experiment (ANY_EXPERIMENT), else none (n 0, median NAN).
+ * The trials ran at whatever -j their runs had. */
+#define STORE_ESTIMATE_MIN_TRIALS 3
+struct store_trial_seconds {
+	long n;
+	double median, p90;
+	bool any_experiment;
+};
+int store_trial_seconds(struct store *s, const char *experiment, const char *profile, const char *clock,
+			struct store_trial_seconds *out, struct strbuf *err);
+
 #endif

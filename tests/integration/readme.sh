@@ -29,6 +29,8 @@ mkdir -p "$OOMLAB_ROOT/kernels/variants/my-change"
 cp "$ROOT/kernels/variants/binder-kcalloc/0001-binder_alloc-page-array-from-kcalloc.patch" \
 	"$OOMLAB_ROOT/kernels/variants/my-change/0001-my-change.patch"
 echo "what my change does (where it was discussed)" > "$OOMLAB_ROOT/kernels/variants/my-change/README"
+# the one-liner's patch file, in the folder the README's lines run in
+cp "$OOMLAB_ROOT/kernels/variants/my-change/0001-my-change.patch" "$W/"
 
 # The files block: its program (allocate MB), built with plain cc as the README builds it.
 mkdir -p "$W/repro"
@@ -40,7 +42,8 @@ cc -O2 -o "$W/repro/allocate" "$SCRATCH/allocate.c" || fail "building the README
 grep -E '^    build/lab ' "$ROOT/README.md" | sed 's/^    //; s/ *# .*$//' > "$SCRATCH/commands"
 n=0
 while IFS= read -r line; do
-	line=$(echo "$line" | sed 's/--trials 5/--trials 1/')
+	# --trials 5 becomes 1; the one-liner goes until decided at most 4 a side
+	line=$(echo "$line" | sed "s/--trials 5/--trials 1/; s/ -w 'oom-hog/ --max-trials 4 -w 'oom-hog/")
 	case "$line" in
 	*"-p tiny-256m") # the interactive shell: a terminal from tmux, a command typed, exit
 		session=oomlab-readme-$$

@@ -48,6 +48,11 @@ flock "$(dirname "$debian")/lock" cp -al "$debian" "$copy"
 listing() { (cd "$copy" && find . -type f -printf '%p %s %T@\n' | sort); }
 listing > "$SCRATCH/before"
 variant mytree "tree $copy"
+# A kernel of this content left by an earlier run (a kernel is keyed by the
+# tree's content, not its path) would make the first build a hit that names
+# that run's copy: each run builds it afresh.
+left=$("$LAB" kernel path mytree 2>/dev/null) || true
+case $left in "$CACHE"/kernels/?*) rm -rf "$left" ;; esac
 "$LAB" kernel list > "$SCRATCH/list"
 grep '^mytree ' "$SCRATCH/list"
 check "kernel list shows the tree as mytree's source" grep -q "^mytree .* tree $copy " "$SCRATCH/list"

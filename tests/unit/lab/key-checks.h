@@ -22,7 +22,10 @@ static inline bool key_takes(const struct key_table *t, void *ctx, const char *k
 	const struct key_def *row = key_table_find(t, key);
 	if (!row)
 		fail_msg("%s is in the listing of %s keys, but the parser has no row for it", key, t->kind);
-	return row->set(ctx, key, value, 1) == NULL;
+	struct strbuf scratch = STRBUF_INIT;
+	bool taken = key_table_set(row, ctx, key, value, 1, &scratch) == NULL;
+	strbuf_release(&scratch);
+	return taken;
 }
 
 static inline void expect_taken(const struct key_table *t, void *ctx, const struct key_info *k,
@@ -83,6 +86,20 @@ static inline const char *example_value(const struct key_info *k, char *buf, siz
 		return buf;
 	}
 	return NULL;
+}
+
+/* A value for K: example_value()'s, else the one EXAMPLES (N pairs of key
+ * and value, the test's own) gives it; the test fails naming K without one. */
+static inline const char *key_example(const struct key_info *k, const char *const (*examples)[2],
+				      size_t n, char *buf, size_t size)
+{
+	const char *v = example_value(k, buf, size);
+	for (size_t x = 0; !v && x < n; x++)
+		if (!strcmp(examples[x][0], k->name))
+			v = examples[x][1];
+	if (!v)
+		fail_msg("%s: no value to try (add one to examples[])", k->name);
+	return v;
 }
 
 /*

@@ -305,6 +305,62 @@ static void test_tap(void **state)
 	free(run);
 }
 
+/* Three kernels: the compact overview, a line per metric with the kernels as
+ * columns; also at the head of the text format, which two kernels do not get. */
+static void test_compact(void **state)
+{
+	char *run = make_run("compact"), *out;
+
+	(void)state;
+	/* a third group: binder-kmem-cache, stock's numbers exactly */
+	char *json_path = xasprintf("%s/run.json", run), *json = read_file(json_path, NULL);
+	char *at = strstr(json, "]");
+	assert_non_null(at);
+	char *three = xasprintf("%.*s,\n {\"label\": \"binder-kmem-cache\", \"variant\": "
+				"\"binder-kmem-cache\", \"hash\": \"cc\"}%s",
+				(int)(at - json), json, at);
+	scratch_put(run, "run.json", three);
+	for (int i = 0; i < TRIALS; i++)
+		put_trial(run, "binder-kmem-cache", i, kills_stock[i], sendvec_stock[i], tput_stock[i]);
+	assert_int_equal(compare(run, "compact", NULL, &out), 0);
+	print_message("%s", out);
+	char *save = NULL, *line = strtok_r(out, "\n", &save);
+	/* the header: the metric column, the baseline, the variants in the run's order */
+	assert_non_null(line);
+	assert_true(starts_with(line, "metric "));
+	char *b = strstr(line, " stock"), *k = strstr(line, " binder-kcalloc"),
+	     *m = strstr(line, " binder-kmem-cache");
+	assert_true(b && k && m && b < k && k < m);
+	size_t lines = 0;
+	bool kills = false;
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		lines++;
+		if (!starts_with(line, "oom_kills "))
+			continue;
+		kills = true;
+		/* stock's share, kcalloc's with its difference and verdict, kmem-cache's */
+		char *s0 = strstr(line, " 0/6 "), *s1 = strstr(line, " 6/6 +100pp worse"),
+		     *s2 = strstr(line, " 0/6 +0pp ");
+		assert_true(s0 && s1 && s2 && s0 < s1 && s1 < s2);
+	}
+	assert_true(kills);
+	assert_int_equal(lines, 3);
+	free(out);
+	assert_int_equal(compare(run, "text", NULL, &out), 0);
+	assert_non_null(strstr(out, "\nmetric "));
+	free(out);
+	/* two kernels: the text format as it was, no overview */
+	char *two = make_run("compact-two");
+	assert_int_equal(compare(two, "text", NULL, &out), 0);
+	assert_null(strstr(out, "\nmetric "));
+	free(out);
+	free(two);
+	free(three);
+	free(json);
+	free(json_path);
+	free(run);
+}
+
 /* Every '<' opens a tag that closes, every '&' starts one of the entities
  * the writer uses, no control character but LF: a checker of what the
  * writer must get right, not a parser. Returns the number of <testcase>. */
@@ -410,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_tap),
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_compact),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

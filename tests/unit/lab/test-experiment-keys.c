@@ -131,7 +131,7 @@ static void each_range_is_what_the_setter_takes(void **state)
 	free(text);
 }
 
-/* Values for the keys whose row names none (key-checks.h's example_value). */
+/* Values for the keys whose row names none (key-checks.h's key_example). */
 static const char *const examples[][2] = {
 	{ "description", "a question" },
 	{ "variants", "stock binder-kcalloc" },
@@ -156,12 +156,8 @@ static void every_listed_key_is_taken_in_a_file(void **state)
 	for (size_t i = 0; i < n; i++) {
 		const char *key = keys[i].name;
 		char buf[32];
-		const char *v = example_value(&keys[i], buf, sizeof(buf));
-		for (size_t x = 0; !v && x < sizeof(examples) / sizeof(examples[0]); x++)
-			if (!strcmp(examples[x][0], key))
-				v = examples[x][1];
-		if (!v)
-			fail_msg("%s: no value to try (add one to examples[])", key);
+		const char *v = key_example(&keys[i], examples, sizeof(examples) / sizeof(examples[0]), buf,
+					    sizeof(buf));
 		char *text = file_with(key, v);
 		struct experiment e;
 		struct strbuf err = STRBUF_INIT;

@@ -67,7 +67,10 @@ static void distance_is_in_half_edits(void **state)
 	(void)state;
 	assert_int_equal(glob_distance("oom_kills", 0, "oom_kills"), 0);
 	assert_int_equal(glob_distance("oom_kills", 0, "oom_kils"), 2);
-	assert_int_equal(glob_distance("oom_kills", 0, "oom_kilsl"), 4);
+	/* two neighbours swapped are one edit; two apart, two */
+	assert_int_equal(glob_distance("oom_kills", 0, "oom_kilsl"), 2);
+	assert_int_equal(glob_distance("run", 0, "rnu"), 2);
+	assert_int_equal(glob_distance("run", 0, "nur"), 4);
 	assert_int_equal(glob_distance("oom_kills", 0, ""), 18);
 	/* a '*' takes a run at 1 a character, '?' any one */
 	assert_int_equal(glob_distance("slab_*_bytes", 0, "slab_binder_bytes"), 6);
@@ -101,8 +104,9 @@ static void mistyped_names_get_the_nearest(void **state)
 	static const char *const names[] = { "kernel", "boot", "profiles", "run", "compare",
 					     "results", "report", "export", "bisect", "version" };
 	const size_t n = sizeof(names) / sizeof(names[0]);
-	/* two letters swapped: two edits of seven */
+	/* two letters swapped: one edit, of seven letters or of three */
 	expect_suggest(names, n, "cmopare", 3, 1, "'compare'");
+	expect_suggest(names, n, "rnu", 3, 1, "'run'");
 	expect_suggest(names, n, "rn", 3, 1, "'run'");
 	/* several near: nearest first (report one edit off, the others three each) */
 	expect_suggest(names, n, "reports", 3, 3, "'report', 'results' or 'export'");
