@@ -96,6 +96,12 @@ json_t *lmkd_kills_json(const struct lmkd_reports *r)
 		json_object_set_new(o, "swap_kb", json_integer(k->line.swap_kb));
 		json_object_set_new(o, "psi_some_avg10", json_real(k->line.psi_some));
 		json_object_set_new(o, "psi_full_avg10", json_real(k->line.psi_full));
+		/* what the decision compared (null: an older line that does not say) */
+		const struct lmkd_kill_line *l = &k->line;
+		json_object_set_new(o, "free_kb", l->have_mem ? json_integer(l->free_kb) : json_null());
+		json_object_set_new(o, "wmark_min_kb", l->have_mem ? json_integer(l->wmark_min_kb) : json_null());
+		json_object_set_new(o, "wmark_low_kb", l->have_mem ? json_integer(l->wmark_low_kb) : json_null());
+		json_object_set_new(o, "wmark_high_kb", l->have_mem ? json_integer(l->wmark_high_kb) : json_null());
 		json_object_set_new(o, "reaped", json_boolean(k->have_reap && k->reap.reaped));
 		json_object_set_new(o, "reap_ms", k->have_reap ? json_integer(k->reap.ms) : json_null());
 		json_array_append_new(a, o);

@@ -35,13 +35,21 @@ int lmkd_reason_of_name(const char *name)
 	return -1;
 }
 
+#define MEM_FIELDS "; free %lldkB, watermarks min %lldkB low %lldkB high %lldkB"
+
 int lmkd_format_kill(char *buf, size_t size, const struct lmkd_kill_line *k)
 {
-	return snprintf(buf, size,
-			KILL_HEAD "%s" COMM_END "%d" PID_END "%d (%s) to free %lldkB rss, %lldkB swap; "
-			"reason: %s; psi some %.2f full %.2f; t_mono_ns %llu, sent by %llu",
-			k->comm, k->pid, k->oom_score_adj, k->tier, k->rss_kb, k->swap_kb, k->reason, k->psi_some,
-			k->psi_full, k->t_mono_ns, k->t_sent_ns);
+	int n = snprintf(buf, size,
+			 KILL_HEAD "%s" COMM_END "%d" PID_END "%d (%s) to free %lldkB rss, %lldkB swap; "
+			 "reason: %s; psi some %.2f full %.2f; t_mono_ns %llu, sent by %llu",
+			 k->comm, k->pid, k->oom_score_adj, k->tier, k->rss_kb, k->swap_kb, k->reason, k->psi_some,
+			 k->psi_full, k->t_mono_ns, k->t_sent_ns);
+	if (n < 0 || !k->have_mem)
+		return n;
+	size_t at = (size_t)n < size ? (size_t)n : (size > 0 ? size - 1 : 0);
+	int m = snprintf(size ? buf + at : NULL, size ? size - at : 0, MEM_FIELDS, k->free_kb, k->wmark_min_kb,
+			 k->wmark_low_kb, k->wmark_high_kb);
+	return m < 0 ? m : n + m;
 }
 
 int lmkd_format_reap(char *buf, size_t size, const struct lmkd_reap_line *r)
@@ -102,6 +110,14 @@ bool lmkd_parse_kill(const char *text, struct lmkd_kill_line *out)
 	used = 0;
 	if (sscanf(rest, ", sent by %llu%n", &out->t_sent_ns, &used) != 1 || !used)
 		return false;
+	rest += used;
+	if (!*rest)
+		return true;
+	used = 0;
+	if (sscanf(rest, MEM_FIELDS "%n", &out->free_kb, &out->wmark_min_kb, &out->wmark_low_kb,
+		   &out->wmark_high_kb, &used) != 4 || !used)
+		return false;
+	out->have_mem = true;
 	return rest[used] == '\0';
 }
 

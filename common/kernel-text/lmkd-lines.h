@@ -6,7 +6,7 @@
  *
  *   "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss,
  *        1024kB swap; reason: LOW_MEM; psi some 12.34 full 3.21; t_mono_ns 19355302123,
- *        sent by 19355302987"
+ *        sent by 19355302987; free 4012kB, watermarks min 3924kB low 4436kB high 4948kB"
  *   "lmkd: Process 1234 was reaped in 7ms"
  *   "lmkd: Process 1234 was not reaped in 1000ms"
  *   "lmkd: PSI full event: stall 812ms in the last 1000ms (threshold 700ms), 40ms after crossing it"
@@ -20,8 +20,12 @@
  * CLOCK_MONOTONIC just before it sent the SIGKILL and again just after
  * the send returned (the clock of the workloads' events and the trace; the
  * printk time stamp is the kernel's local_clock): the trace's SIGKILL lies
- * between the two, whatever the time between them. A line without "sent
- * by" (an older killer's) reads with t_sent_ns 0. A reap line follows each kill: the time from the SIGKILL until the
+ * between the two, whatever the time between them. Last, the free memory
+ * the decision saw (MemFree less CmaFree) and the zone watermark sums it
+ * held it against (lmkd's "low watermark is breached" with its figures;
+ * lmkd's killinfo record carries free memory too). A line without "sent
+ * by" (an older killer's) reads with t_sent_ns 0; one without the free
+ * memory with have_mem false. A reap line follows each kill: the time from the SIGKILL until the
  * victim was gone (its pidfd polled readable after process_mrelease), or
  * that it was still there when the killer stopped waiting. An event line
  * is each PSI trigger that woke the killer: the stall it saw over the
@@ -71,6 +75,10 @@ struct lmkd_kill_line {
 	double psi_some, psi_full;      /* avg10, % */
 	unsigned long long t_mono_ns;   /* CLOCK_MONOTONIC just before the SIGKILL */
 	unsigned long long t_sent_ns;   /* ... and just after it was sent; 0: not said */
+	/* what the decision compared: free memory (MemFree - CmaFree) and the
+	 * zone watermark sums (lmkd-procfs.h), kB; have_mem false: not said */
+	bool have_mem;
+	long long free_kb, wmark_min_kb, wmark_low_kb, wmark_high_kb;
 };
 
 struct lmkd_reap_line {

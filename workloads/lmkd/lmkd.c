@@ -100,7 +100,7 @@ static void log_event(struct lmkd *k, int kind, int64_t now)
 
 /* Kills one process at V's lowest adj or above, lmkd's way (lmkd-victim.h);
  * false when none could be killed. */
-static bool kill_one(struct lmkd *k, const struct lmkd_verdict *v, int64_t now)
+static bool kill_one(struct lmkd *k, const struct lmkd_verdict *v, const struct lmkd_kill_line *why, int64_t now)
 {
 	static struct lmkd_proc procs[MAX_PROCS];
 	static struct lmkd_candidate cands[MAX_PROCS];
@@ -123,7 +123,7 @@ static bool kill_one(struct lmkd *k, const struct lmkd_verdict *v, int64_t now)
 		int c = lmkd_pick_victim(cands, m, v->min_adj, false);
 		if (c < 0)
 			return false;
-		int pidfd = lmkd_kill(k, &procs[at[c]], lmkd_reason_name(v->reason));
+		int pidfd = lmkd_kill(k, &procs[at[c]], why);
 		if (pidfd >= 0) {
 			k->victim_pidfd = pidfd;
 			k->last_victim = procs[at[c]].pid;
@@ -140,7 +140,14 @@ static void cycle(struct lmkd *k, enum lmkd_wake wake, int64_t now)
 	s.unreadable = !lmkd_read_figures(&s, k->page_kb);
 	struct lmkd_zone_reader zr = { lmkd_read_watermarks, NULL };
 	struct lmkd_verdict v = lmkd_policy_decide(&k->mem, &k->tun, &s, &zr);
-	bool killed = v.reason != LMKD_NO_KILL && kill_one(k, &v, now);
+	/* what the decision compared, for the kill line (pages to kB) */
+	const struct lmkd_watermarks *w = &k->mem.wmarks;
+	struct lmkd_kill_line why = { .have_mem = k->mem.have_wmarks,
+				      .free_kb = (s.mi.free - s.mi.cma_free) * k->page_kb,
+				      .wmark_min_kb = w->min * k->page_kb, .wmark_low_kb = w->low * k->page_kb,
+				      .wmark_high_kb = w->high * k->page_kb };
+	snprintf(why.reason, sizeof(why.reason), "%s", lmkd_reason_name(v.reason));
+	bool killed = v.reason != LMKD_NO_KILL && kill_one(k, &v, &why, now);
 	lmkd_policy_after_kill(&k->mem, &k->tun, &v, wake, killed, lmkd_now_ms());
 }
 

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/kernel-text/lmkd-lines.h"
 #include "common/proto/lmkd-config.h"
 #include "lmkd-adj-book.h"
 #include "lmkd-policy.h"
@@ -72,9 +73,10 @@ size_t lmkd_read_procs(struct lmkd_proc *out, size_t max);
 /* Every process's pid and oom_score_adj (up to MAX): the cheap scan for the adj book. */
 size_t lmkd_read_adjs(int *pids, int *adjs, size_t max);
 
-/* lmkd-kill.c: kills P with REASON and logs the kill and its reap; the
- * victim's pidfd (the caller waits on it for the death), or -1 when it
- * could not be signalled. */
-int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason);
+/* lmkd-kill.c: kills P and logs the kill, with WHY's reason and what the
+ * decision saw (its reason and have_mem fields; the rest is filled here),
+ * and its reap; the victim's pidfd (the caller waits on it for the death),
+ * or -1 when it could not be signalled. */
+int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const struct lmkd_kill_line *why);
 
 #endif

@@ -29,9 +29,31 @@ static void kill_line_reads_as_lmkd_writes_it(void **state)
 	assert_float_equal(k.psi_full, 3.21, 1e-9);
 	assert_int_equal(k.t_mono_ns, 19355302123ULL);
 	assert_int_equal(k.t_sent_ns, 19355302987ULL);
-	char buf[256];
+	char buf[320];
 	lmkd_format_kill(buf, sizeof(buf), &k);
 	assert_string_equal(buf, text);
+	assert_false(k.have_mem);
+	/* with what the decision compared */
+	const char *mem = "lmkd: Kill 'old-900' (321), oom_score_adj 900 (cached) to free 8200kB rss, "
+			  "0kB swap; reason: LOW_MEM_AND_SWAP; psi some 40.10 full 2.00; t_mono_ns 5, "
+			  "sent by 6; free 4012kB, watermarks min 3924kB low 4436kB high 4948kB";
+	assert_true(lmkd_parse_kill(mem, &k));
+	assert_true(k.have_mem);
+	assert_int_equal(k.free_kb, 4012);
+	assert_int_equal(k.wmark_min_kb, 3924);
+	assert_int_equal(k.wmark_low_kb, 4436);
+	assert_int_equal(k.wmark_high_kb, 4948);
+	assert_int_equal(k.t_sent_ns, 6);
+	assert_string_equal(k.reason, "LOW_MEM_AND_SWAP");
+	lmkd_format_kill(buf, sizeof(buf), &k);
+	assert_string_equal(buf, mem);
+	/* cut short, or more after it: not a kill line */
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
+				     "reason: LOW_MEM; psi some 1.00 full 0.00; t_mono_ns 1, sent by 2; free 3kB, "
+				     "watermarks min 1kB low 2kB", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
+				     "reason: LOW_MEM; psi some 1.00 full 0.00; t_mono_ns 1, sent by 2; free 3kB, "
+				     "watermarks min 1kB low 2kB high 4kB!", &k));
 	/* an older killer's line, without "sent by": read, the second time 0 */
 	assert_true(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
 				    "reason: swap-low; psi some 1.00 full 0.00; t_mono_ns 17", &k));
