@@ -176,7 +176,10 @@ void lmkd_loop(struct lmkd *k)
 		if (r < 0 && errno != EINTR)
 			_exit(1);
 		now = lmkd_now_ms();
-		if (now - k->last_sample_ms >= SAMPLE_MS)
+		/* an event's line needs the stall up to now: a sample up to
+		 * SAMPLE_MS old would leave the end of its window out */
+		bool event = r > 0 && ((fds[0].revents | fds[1].revents) & POLLPRI);
+		if (event || now - k->last_sample_ms >= SAMPLE_MS)
 			sample(k, now);
 		if (r > 0 && ((fds[0].revents | fds[1].revents) & (POLLERR | POLLNVAL))) {
 			fprintf(stderr, "lmkd: a PSI trigger went away\n");
