@@ -37,13 +37,14 @@
 # window, and a bad lmkd value is one line naming file:line, exit 254, before
 # anything boots.
 #
-# Each check was seen to fail on a broken killer (tests/integration's log in
-# the kw-lmkd commit that made them): the policy killing on every PSI some
-# event (phase A's "killed nothing"); lmkd-victim taking the heaviest at
-# every adj (new-900 first); LOW_MEM_AND_SWAP on swap low without the
-# watermark (a first kill at free 4308 kB, low 2560 kB); the kill line
-# naming "psi-partial" (not one of lmkd's); the by-reason counts shifted by
-# one reason in killer_metrics.c.
+# Each new check was seen to fail on a broken killer (the kw-lmkd commits
+# that made them quote what it printed): the policy killing on every PSI
+# some event (phase A's "killed nothing"; a NOT_RESPONDING on any event
+# fails there too); lmkd-victim taking the heaviest at every adj (new-900
+# first); LOW_MEM_AND_SWAP on swap low without the watermark (a first kill
+# at free 4308 kB against low 2560 kB, and 5176 against 4608 boosted); the
+# kill line naming "psi-partial" (not one of lmkd's); the by-reason counts
+# shifted by one reason in killer_metrics.c.
 #
 # Why phase A cannot kill (false-failure rate 0, from what the test
 # controls): every cycle of the killer ends at lmkd's early exit "no reclaim
