@@ -71,7 +71,7 @@
 # 700 ms one) and finds no reason: free memory above high, swap not low by
 # lmkd's measure (free memory alone is over 10 % of SwapTotal).
 # "PSI some events in phase A": the presser thrashing at the limit stalled
-# 400-800 ms a second in every run (12-14 events in 20 runs); the trigger
+# 400-800 ms a second in every run (11-14 events in 21 runs); the trigger
 # needs 200 ms.
 #
 # Phase B's first kill. The kernel's OOM killer first: the filler adds
