@@ -64,14 +64,14 @@
 #   cycle takes the refaults from before. Anon refaults are not file
 #   refaults.
 # A full event, which would give NOT_RESPONDING, is such a cycle too: PSI
-# full comes here (1 to 4 full events in phase A in 8 of 20 runs, none of
+# full comes here (1 to 4 full events in phase A in 12 of 30 runs, none of
 # them a kill), and a pinned CPU hog beside the presser did not stop it, so
 # the test does not rely on its absence. The first cycle is a some event
 # (some time is at least full time, and its 200 ms trigger fires before the
 # 700 ms one) and finds no reason: free memory above high, swap not low by
 # lmkd's measure (free memory alone is over 10 % of SwapTotal).
 # "PSI some events in phase A": the presser thrashing at the limit stalled
-# 400-800 ms a second in every run (11-14 events in 21 runs); the trigger
+# 400-800 ms a second in every run (11-14 events in 31 runs); the trigger
 # needs 200 ms.
 #
 # Phase B's first kill. The kernel's OOM killer first: the filler adds
@@ -81,7 +81,7 @@
 # (the holders' 56 MiB and the working set's 16 MiB, against zram's 256M),
 # so it makes progress and the allocator does not call the OOM killer (an
 # argument, not a bound: the check "the first kill is lmkd's" fails if it
-# does; in 20 runs the kernel killed nothing in phase B). A kill needs a
+# does; in 31 runs the kernel killed nothing in phase B). A kill needs a
 # PSI event: at its target the filler's working set thrashes (a filler
 # that only waited there once left the killer unwoken until old-900's
 # alarm). Whom it kills does not race: old-900 has held adj 900 for the
@@ -96,9 +96,9 @@
 # and the thrashing reasons (LOW_SWAP_AND_THRASHING is tried before
 # LOW_MEM_AND_SWAP) do not come. What is left is a PSI full event
 # (NOT_RESPONDING, which compares no watermark) while free memory is still
-# above low: in 10 runs of this version 9 first kills were LOW_MEM_AND_SWAP
-# at free memory 228-2552 kB (low 2560 kB, or 4608-7168 kB boosted) and one
-# NOT_RESPONDING at 6676 kB. So the check takes either: a low-memory reason
+# above low: in 20 runs of this version 19 first kills were
+# LOW_MEM_AND_SWAP at free memory 44-2552 kB (low 2560 kB, or 4608-7168 kB
+# boosted) and one NOT_RESPONDING at 6676 kB. So the check takes either: a low-memory reason
 # with free memory below low, or NOT_RESPONDING after a full event in phase
 # B; it cannot tell a faithful full-stall kill from one that ignored the
 # watermark, and says which it saw.
