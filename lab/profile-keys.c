@@ -251,6 +251,17 @@ static const char *set_lmkd(void *ctx, const char *key, const char *v, int line)
 	return NULL;
 }
 
+static const char *set_lmkd_low_ram(void *ctx, const char *key, const char *v, int line)
+{
+	struct profile *p = ctx;
+	(void)key;
+	if (strcmp(v, "yes") && strcmp(v, "no"))
+		return "wants yes (an Android low-RAM device) or no";
+	p->lmkd_low_ram = !strcmp(v, "yes");
+	p->lmkd_low_ram_line = line;
+	return NULL;
+}
+
 /* The lmkd.* keys as the family's members: their texts from lmkd_keys
  * (common/proto/lmkd-config.h), the numbers made text once, here. */
 static bool lmkd_member(size_t i, struct key_info *out)
@@ -323,6 +334,10 @@ static const struct key_def rows[] = {
 	KEY("killer", "word", KILLER_KERNEL, KILLER_KERNEL " | " KILLER_LMKD,
 	    "who kills under pressure: the kernel's OOM killer alone, or the guest's lmkd first",
 	    set_killer),
+	KEY("lmkd.low_ram", "bool", "no", "yes | no",
+	    "an Android low-RAM (Go) device: each lmkd.* key the file does not set takes lmkd's "
+	    "low-RAM default (partial stall 200 ms, thrashing limit 30 %, decay 50 %)",
+	    set_lmkd_low_ram),
 	KEY_MEMBERS("lmkd.NAME", set_lmkd, lmkd_member),
 	KEY("clock", "word", "realtime", "realtime | icount",
 	    "what a guest second is (docs/CLOCKS.md); an experiment's clock wins", set_clock),

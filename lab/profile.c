@@ -28,10 +28,18 @@ static void set_defaults(struct profile *p)
 	lmkd_config_defaults(&p->lmkd);
 }
 
-/* The lmkd.* keys against killer = and each other, each error at the line that made it. */
-static int check_killer(const struct profile *p, const char *file, struct strbuf *err)
+/* The lmkd.* keys against killer = and each other, each error at the line
+ * that made it; lmkd.low_ram's defaults for the keys the file left out. */
+static int check_killer(struct profile *p, const char *file, struct strbuf *err)
 {
-	int last = 0;
+	int last = p->lmkd_low_ram_line;
+	if (p->lmkd_low_ram_line && !p->killer_lmkd) {
+		strbuf_addf(err, "%s:%d: lmkd.low_ram is set but killer is not lmkd (add killer = lmkd)",
+			    file, p->lmkd_low_ram_line);
+		return -1;
+	}
+	if (p->lmkd_low_ram)
+		lmkd_config_low_ram(&p->lmkd, p->lmkd_line);
 	for (int k = 0; k < LMKD_KEY_COUNT; k++) {
 		if (p->lmkd_line[k] && !p->killer_lmkd) {
 			strbuf_addf(err, "%s:%d: %s is set but killer is not lmkd (add killer = lmkd)",

@@ -50,6 +50,10 @@ struct profile {
 	bool killer_lmkd;
 	struct lmkd_config lmkd;
 	int lmkd_line[LMKD_KEY_COUNT];             /* where each lmkd.* key was set; 0: not */
+	/* lmkd.low_ram = yes: the lmkd.* keys the file does not set take
+	 * Android's low-RAM defaults (lmkd_config_low_ram()) */
+	bool lmkd_low_ram;
+	int lmkd_low_ram_line;
 };
 
 /* Every key a profile may set, the table profile_parse() sets them through

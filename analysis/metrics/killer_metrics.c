@@ -1,9 +1,10 @@
-/* killer_metrics.c - kills by killer and by tier (killer_metrics.h). */
+/* killer_metrics.c - kills by killer, by tier and by reason (killer_metrics.h). */
 #include "killer_metrics.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/kernel-text/lmkd-lines.h"
 #include "common/proto/app-tiers.h"
 #include "common/util.h"
 
@@ -20,6 +21,17 @@ static void add_by_tier(struct metric_set *m, const char *metric, const size_t c
 	}
 }
 
+/* METRIC.reason=R for each of Android lmkd's kill reasons (lmkd-lines.h), 0 included. */
+static void add_by_reason(struct metric_set *m, const char *metric, const size_t counts[LMKD_REASON_COUNT],
+			  const char *source)
+{
+	for (int why = LMKD_NO_KILL + 1; why < LMKD_REASON_COUNT; why++) {
+		char *name = xasprintf("%s.reason=%s", metric, lmkd_reason_name((enum lmkd_reason)why));
+		metric_set_add(m, name, (double)counts[why], "count", source);
+		free(name);
+	}
+}
+
 void oom_kills_by_tier(struct metric_set *m, const struct oom_reports *r)
 {
 	size_t counts[APP_TIER_COUNT] = { 0 };
@@ -31,17 +43,22 @@ void oom_kills_by_tier(struct metric_set *m, const struct oom_reports *r)
 void lmkd_metrics(struct metric_set *m, const struct trace *t, bool have_trace)
 {
 	const struct lmkd_reports *r = &t->lmkd;
-	size_t counts[APP_TIER_COUNT] = { 0 };
+	size_t counts[APP_TIER_COUNT] = { 0 }, by_reason[LMKD_REASON_COUNT] = { 0 };
 	double *reap = xmalloc((r->n_kills + 1) * sizeof(*reap));
 	size_t n_reap = 0;
 	for (size_t i = 0; i < r->n_kills; i++) {
 		/* by the adj the line gives: the tier's name is for people */
 		counts[app_tier_of_adj(r->kills[i].line.oom_score_adj)]++;
+		/* an older killer's reasons (psi-partial, ...) are none of lmkd's */
+		int why = lmkd_reason_of_name(r->kills[i].line.reason);
+		if (why > LMKD_NO_KILL)
+			by_reason[why]++;
 		if (r->kills[i].have_reap && r->kills[i].reap.reaped)
 			reap[n_reap++] = (double)r->kills[i].reap.ms;
 	}
 	metric_set_add(m, "lmkd_kills", (double)r->n_kills, "count", "kmsg");
 	add_by_tier(m, "lmkd_kills", counts, "kmsg");
+	add_by_reason(m, "lmkd_kills", by_reason, "kmsg");
 	if (have_trace)
 		metric_set_add(m, "lmkd_kills_trace", (double)t->sigkills.by_lmkd, "count", "trace");
 	if (n_reap) {
@@ -79,6 +96,12 @@ json_t *lmkd_kills_json(const struct lmkd_reports *r)
 		json_object_set_new(o, "swap_kb", json_integer(k->line.swap_kb));
 		json_object_set_new(o, "psi_some_avg10", json_real(k->line.psi_some));
 		json_object_set_new(o, "psi_full_avg10", json_real(k->line.psi_full));
+		/* what the decision compared (null: an older line that does not say) */
+		const struct lmkd_kill_line *l = &k->line;
+		json_object_set_new(o, "free_kb", l->have_mem ? json_integer(l->free_kb) : json_null());
+		json_object_set_new(o, "wmark_min_kb", l->have_mem ? json_integer(l->wmark_min_kb) : json_null());
+		json_object_set_new(o, "wmark_low_kb", l->have_mem ? json_integer(l->wmark_low_kb) : json_null());
+		json_object_set_new(o, "wmark_high_kb", l->have_mem ? json_integer(l->wmark_high_kb) : json_null());
 		json_object_set_new(o, "reaped", json_boolean(k->have_reap && k->reap.reaped));
 		json_object_set_new(o, "reap_ms", k->have_reap ? json_integer(k->reap.ms) : json_null());
 		json_array_append_new(a, o);

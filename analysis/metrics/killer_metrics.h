@@ -3,7 +3,8 @@
  * names): the kernel's OOM kills by the oom_score_adj tier of each victim
  * (common/proto/app-tiers.h), and, in a trial whose guest ran the
  * low-memory killer (the control line CTL_KILLER), that killer's kills from
- * its kernel log lines and from the trace's SIGKILLs, its reap times, its
+ * its kernel log lines (by tier and by Android lmkd's kill reason) and from
+ * the trace's SIGKILLs, its reap times, its
  * PSI events, and trial.json's "lmkd_kills" and "lmkd_events" lists.
  */
 #ifndef OOMLAB_KILLER_METRICS_H

@@ -73,6 +73,9 @@ static const struct metric_def lab_metrics[] = {
 	  "the low-memory killer's kills (only in a trial whose guest ran it)", SRC_LMKD },
 	{ "lmkd_kills.tier=*", "count", METRIC_EVENTS, BETTER_LOWER,
 	  "the low-memory killer's kills whose victim was of tier T", SRC_LMKD },
+	{ "lmkd_kills.reason=*", "count", METRIC_EVENTS, BETTER_LOWER,
+	  "the low-memory killer's kills for Android lmkd's reason K (LOW_MEM, "
+	  "PRESSURE_AFTER_KILL, NOT_RESPONDING, ...; lmkd-lines.h)", SRC_LMKD },
 	{ "lmkd_kills_trace", "count", METRIC_EVENTS, BETTER_LOWER,
 	  "the SIGKILLs the low-memory killer sent", SRC_LMKD_TRACE },
 	{ "lmkd_reap_ms", "ms", METRIC_TIME, BETTER_LOWER,

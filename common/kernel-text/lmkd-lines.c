@@ -8,13 +8,48 @@
 #define COMM_END   "' ("
 #define PID_END    "), oom_score_adj "
 
+static const char *const reason_names[LMKD_REASON_COUNT] = {
+	[LMKD_NO_KILL] = "NONE",
+	[LMKD_PRESSURE_AFTER_KILL] = "PRESSURE_AFTER_KILL",
+	[LMKD_NOT_RESPONDING] = "NOT_RESPONDING",
+	[LMKD_LOW_SWAP_AND_THRASHING] = "LOW_SWAP_AND_THRASHING",
+	[LMKD_LOW_MEM_AND_SWAP] = "LOW_MEM_AND_SWAP",
+	[LMKD_LOW_MEM_AND_SWAP_UTIL] = "LOW_MEM_AND_SWAP_UTIL",
+	[LMKD_LOW_MEM_AND_THRASHING] = "LOW_MEM_AND_THRASHING",
+	[LMKD_DIRECT_RECL_AND_THRASHING] = "DIRECT_RECL_AND_THRASHING",
+	[LMKD_DIRECT_RECL_STUCK] = "DIRECT_RECL_STUCK",
+	[LMKD_LOW_FILECACHE_AFTER_THRASHING] = "LOW_FILECACHE_AFTER_THRASHING",
+	[LMKD_LOW_MEM] = "LOW_MEM",
+};
+
+const char *lmkd_reason_name(enum lmkd_reason r)
+{
+	return (unsigned)r < LMKD_REASON_COUNT ? reason_names[r] : NULL;
+}
+
+int lmkd_reason_of_name(const char *name)
+{
+	for (int r = 0; r < LMKD_REASON_COUNT; r++)
+		if (!strcmp(reason_names[r], name))
+			return r;
+	return -1;
+}
+
+#define MEM_FIELDS "; free %lldkB, watermarks min %lldkB low %lldkB high %lldkB"
+
 int lmkd_format_kill(char *buf, size_t size, const struct lmkd_kill_line *k)
 {
-	return snprintf(buf, size,
-			KILL_HEAD "%s" COMM_END "%d" PID_END "%d (%s) to free %lldkB rss, %lldkB swap; "
-			"reason: %s; psi some %.2f full %.2f; t_mono_ns %llu, sent by %llu",
-			k->comm, k->pid, k->oom_score_adj, k->tier, k->rss_kb, k->swap_kb, k->reason, k->psi_some,
-			k->psi_full, k->t_mono_ns, k->t_sent_ns);
+	int n = snprintf(buf, size,
+			 KILL_HEAD "%s" COMM_END "%d" PID_END "%d (%s) to free %lldkB rss, %lldkB swap; "
+			 "reason: %s; psi some %.2f full %.2f; t_mono_ns %llu, sent by %llu",
+			 k->comm, k->pid, k->oom_score_adj, k->tier, k->rss_kb, k->swap_kb, k->reason, k->psi_some,
+			 k->psi_full, k->t_mono_ns, k->t_sent_ns);
+	if (n < 0 || !k->have_mem)
+		return n;
+	size_t at = (size_t)n < size ? (size_t)n : (size > 0 ? size - 1 : 0);
+	int m = snprintf(size ? buf + at : NULL, size ? size - at : 0, MEM_FIELDS, k->free_kb, k->wmark_min_kb,
+			 k->wmark_low_kb, k->wmark_high_kb);
+	return m < 0 ? m : n + m;
 }
 
 int lmkd_format_reap(char *buf, size_t size, const struct lmkd_reap_line *r)
@@ -64,7 +99,7 @@ bool lmkd_parse_kill(const char *text, struct lmkd_kill_line *out)
 		return false;
 	used = 0;
 	if (sscanf(pid_end + strlen(PID_END),
-		   "%d (%15[a-z]) to free %lldkB rss, %lldkB swap; reason: %15[a-z-]; psi some %lf full %lf; "
+		   "%d (%15[a-z]) to free %lldkB rss, %lldkB swap; reason: %31[A-Za-z_-]; psi some %lf full %lf; "
 		   "t_mono_ns %llu%n",
 		   &out->oom_score_adj, out->tier, &out->rss_kb, &out->swap_kb, out->reason, &out->psi_some,
 		   &out->psi_full, &out->t_mono_ns, &used) != 8 || !used)
@@ -75,6 +110,14 @@ bool lmkd_parse_kill(const char *text, struct lmkd_kill_line *out)
 	used = 0;
 	if (sscanf(rest, ", sent by %llu%n", &out->t_sent_ns, &used) != 1 || !used)
 		return false;
+	rest += used;
+	if (!*rest)
+		return true;
+	used = 0;
+	if (sscanf(rest, MEM_FIELDS "%n", &out->free_kb, &out->wmark_min_kb, &out->wmark_low_kb,
+		   &out->wmark_high_kb, &used) != 4 || !used)
+		return false;
+	out->have_mem = true;
 	return rest[used] == '\0';
 }
 

@@ -5,8 +5,8 @@
  * metrics parse them back with these (one definition, tested round trip):
  *
  *   "lmkd: Kill 'app-03' (1234), oom_score_adj 900 (cached) to free 45678kB rss,
- *        1024kB swap; reason: psi-partial; psi some 12.34 full 3.21; t_mono_ns 19355302123,
- *        sent by 19355302987"
+ *        1024kB swap; reason: LOW_MEM; psi some 12.34 full 3.21; t_mono_ns 19355302123,
+ *        sent by 19355302987; free 4012kB, watermarks min 3924kB low 4436kB high 4948kB"
  *   "lmkd: Process 1234 was reaped in 7ms"
  *   "lmkd: Process 1234 was not reaped in 1000ms"
  *   "lmkd: PSI full event: stall 812ms in the last 1000ms (threshold 700ms), 40ms after crossing it"
@@ -14,13 +14,18 @@
  * A kill names the victim's comm (which may hold quotes and parentheses:
  * it ends at the last "' (" before "), oom_score_adj "), pid,
  * oom_score_adj and its tier (common/proto/app-tiers.h's name), its RSS
- * and its swapped-out memory (zram's share) when chosen, why
- * (LMKD_REASON_*), PSI's memory avg10 (%) at the kill, and the killer's
+ * and its swapped-out memory (zram's share) when chosen, why (one of
+ * Android lmkd's kill reasons, enum lmkd_reason below; an older killer's
+ * lines say psi-partial, swap-low, thrashing or psi-complete), PSI's memory avg10 (%) at the kill, and the killer's
  * CLOCK_MONOTONIC just before it sent the SIGKILL and again just after
  * the send returned (the clock of the workloads' events and the trace; the
  * printk time stamp is the kernel's local_clock): the trace's SIGKILL lies
- * between the two, whatever the time between them. A line without "sent
- * by" (an older killer's) reads with t_sent_ns 0. A reap line follows each kill: the time from the SIGKILL until the
+ * between the two, whatever the time between them. Last, the free memory
+ * the decision saw (MemFree less CmaFree) and the zone watermark sums it
+ * held it against (lmkd's "low watermark is breached" with its figures;
+ * lmkd's killinfo record carries free memory too). A line without "sent
+ * by" (an older killer's) reads with t_sent_ns 0; one without the free
+ * memory with have_mem false. A reap line follows each kill: the time from the SIGKILL until the
  * victim was gone (its pidfd polled readable after process_mrelease), or
  * that it was still there when the killer stopped waiting. An event line
  * is each PSI trigger that woke the killer: the stall it saw over the
@@ -36,11 +41,28 @@
 
 #define LMKD_LINE_PREFIX "lmkd: "
 
-/* Why a kill was made, lowest pressure first. */
-#define LMKD_REASON_PSI_PARTIAL  "psi-partial"   /* some stall over its threshold */
-#define LMKD_REASON_SWAP_LOW     "swap-low"      /* ... and free swap below its percentage */
-#define LMKD_REASON_THRASHING    "thrashing"     /* ... and refaults above the thrashing limit */
-#define LMKD_REASON_PSI_COMPLETE "psi-complete"  /* full stall over its threshold */
+/* Why a kill was made: Android lmkd's kill reasons (its statslog.h enum
+ * kill_reasons), in the order its decision tries them
+ * (workloads/lmkd/lmkd-policy.h); the metrics count kills by them. */
+enum lmkd_reason {
+	LMKD_NO_KILL,
+	LMKD_PRESSURE_AFTER_KILL,
+	LMKD_NOT_RESPONDING,
+	LMKD_LOW_SWAP_AND_THRASHING,
+	LMKD_LOW_MEM_AND_SWAP,
+	LMKD_LOW_MEM_AND_SWAP_UTIL,
+	LMKD_LOW_MEM_AND_THRASHING,
+	LMKD_DIRECT_RECL_AND_THRASHING,
+	LMKD_DIRECT_RECL_STUCK,
+	LMKD_LOW_FILECACHE_AFTER_THRASHING,
+	LMKD_LOW_MEM,
+	LMKD_REASON_COUNT
+};
+
+/* "LOW_MEM", ...; "NONE" for LMKD_NO_KILL; NULL out of range. */
+const char *lmkd_reason_name(enum lmkd_reason r);
+/* The reason named NAME, or -1 (an older killer's "psi-partial", say). */
+int lmkd_reason_of_name(const char *name);
 
 struct lmkd_kill_line {
 	int pid;
@@ -49,10 +71,14 @@ struct lmkd_kill_line {
 	char tier[16];
 	long long rss_kb;
 	long long swap_kb;
-	char reason[16];
+	char reason[32];                /* letters, '_' and '-' */
 	double psi_some, psi_full;      /* avg10, % */
 	unsigned long long t_mono_ns;   /* CLOCK_MONOTONIC just before the SIGKILL */
 	unsigned long long t_sent_ns;   /* ... and just after it was sent; 0: not said */
+	/* what the decision compared: free memory (MemFree - CmaFree) and the
+	 * zone watermark sums (lmkd-procfs.h), kB; have_mem false: not said */
+	bool have_mem;
+	long long free_kb, wmark_min_kb, wmark_low_kb, wmark_high_kb;
 };
 
 struct lmkd_reap_line {

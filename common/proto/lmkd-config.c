@@ -27,26 +27,30 @@
 const struct lmkd_key_def lmkd_keys[LMKD_KEY_COUNT] = {
 	[LMKD_PSI_PARTIAL_STALL_MS] = {
 		"lmkd.psi_partial_stall_ms", 70, 1, 10000, "wants milliseconds from 1 to 10000",
-		"a partial (some) memory stall this long in a window kills cached apps" },
+		"a partial (some) memory stall this long in a window wakes the killer: it then polls "
+		"for a second and kills only for one of Android lmkd's reasons" },
 	[LMKD_PSI_COMPLETE_STALL_MS] = {
 		"lmkd.psi_complete_stall_ms", 700, 1, 10000, "wants milliseconds from 1 to 10000",
-		"a complete (full) memory stall this long in a window kills down to foreground" },
+		"a complete (full) memory stall this long in a window kills down to foreground "
+		"(NOT_RESPONDING)" },
 	[LMKD_PSI_WINDOW_MS] = {
 		"lmkd.psi_window_ms", 1000, 500, 10000,
 		"wants milliseconds from 500 to 10000 (the kernel's PSI window range)",
 		"the window both PSI triggers measure their stall in" },
 	[LMKD_SWAP_FREE_LOW_PERCENT] = {
 		"lmkd.swap_free_low_percent", 10, 0, 100, "wants a percentage from 0 (off) to 100",
-		"free swap below this share lets a partial stall kill services too (0: off)" },
+		"free swap (the smaller of SwapFree and MemFree + Inactive(file)) below this share of "
+		"SwapTotal is low: with thrashing or low memory it kills services too (0: off)" },
 	[LMKD_THRASHING_LIMIT_PERCENT] = {
 		"lmkd.thrashing_limit_percent", 100, 0, 1000, "wants a percentage from 0 (off) to 1000",
-		"refaults above this share of the file LRU let a partial stall kill services too (0: off)" },
+		"file refaults above this share of the file LRU are thrashing: with low swap, low "
+		"memory or direct reclaim it kills services too, at 3x perceptible apps (0: off)" },
 	[LMKD_THRASHING_LIMIT_DECAY_PERCENT] = {
 		"lmkd.thrashing_limit_decay_percent", 10, 0, 100, "wants a percentage from 0 to 100",
 		"how much the thrashing limit drops after a kill that did not end the thrashing" },
 	[LMKD_KILL_TIMEOUT_MS] = {
 		"lmkd.kill_timeout_ms", 100, 0, 10000, "wants milliseconds from 0 to 10000",
-		"the longest wait for a victim to die before the next kill" },
+		"the longest wait for a victim to die before the next decision (0: no limit)" },
 };
 
 int lmkd_key_of_name(const char *name)
@@ -61,6 +65,31 @@ void lmkd_config_defaults(struct lmkd_config *c)
 {
 	for (int k = 0; k < LMKD_KEY_COUNT; k++)
 		c->v[k] = lmkd_keys[k].fallback;
+}
+
+/* The keys whose low-RAM default differs (lmkd.cpp DEF_*_LOWRAM, update_props()). */
+static const struct {
+	enum lmkd_key key;
+	long value;
+} low_ram[] = {
+	{ LMKD_PSI_PARTIAL_STALL_MS, 200 },
+	{ LMKD_THRASHING_LIMIT_PERCENT, 30 },
+	{ LMKD_THRASHING_LIMIT_DECAY_PERCENT, 50 },
+};
+
+long lmkd_low_ram_default(enum lmkd_key k)
+{
+	for (size_t i = 0; i < sizeof(low_ram) / sizeof(low_ram[0]); i++)
+		if (low_ram[i].key == k)
+			return low_ram[i].value;
+	return lmkd_keys[k].fallback;
+}
+
+void lmkd_config_low_ram(struct lmkd_config *c, const int *set_line)
+{
+	for (int k = 0; k < LMKD_KEY_COUNT; k++)
+		if (!set_line || !set_line[k])
+			c->v[k] = lmkd_low_ram_default((enum lmkd_key)k);
 }
 
 int lmkd_config_conflict(const struct lmkd_config *c, const char **why)

@@ -51,6 +51,17 @@ struct lmkd_config {
 /* Every key at its default. */
 void lmkd_config_defaults(struct lmkd_config *c);
 /*
+ * lmkd's defaults on a low-RAM device (ro.config.low_ram, an Android Go
+ * phone), which differ from the others for three keys: a partial stall of
+ * 200 ms, a thrashing limit of 30 % and a decay of 50 % (lmkd.cpp
+ * update_props(), docs/FIDELITY-LMKD.md 1.8). Every key that SET_LINE does
+ * not mark as set (non-zero; NULL: none is) takes its low-RAM default, so
+ * that a profile's own value wins wherever it stands.
+ */
+void lmkd_config_low_ram(struct lmkd_config *c, const int *set_line);
+/* K's default on a low-RAM device. */
+long lmkd_low_ram_default(enum lmkd_key k);
+/*
  * The first setting that contradicts another (a stall threshold longer
  * than the window it is measured over: the kernel refuses such a trigger),
  * as the key at fault and why; -1 when none does.

@@ -3,7 +3,10 @@
  * signal cannot reach a new process that took a reused pid, then
  * process_mrelease() to free the victim's memory in the killer's own
  * context without waiting for the victim to run its exit. Both logged to
- * /dev/kmsg (common/kernel-text/lmkd-lines.h).
+ * /dev/kmsg (common/kernel-text/lmkd-lines.h). The pidfd goes back to the
+ * loop, which waits on it for the death (lmkd-policy.h: no decision until
+ * then, or until kill_timeout_ms). The reap is made here, in the decision
+ * loop; lmkd's reaper threads are not modelled (FIDELITY-LMKD.md 10).
  */
 #include <errno.h>
 #include <poll.h>
@@ -45,7 +48,7 @@ static bool gone_within(int pidfd, long ms)
 	return r > 0;
 }
 
-int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
+int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const struct lmkd_kill_line *why)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0);
 	if (pidfd < 0)
@@ -69,11 +72,14 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 	uint64_t t_sent_ns = mono_ns();
 	struct lmkd_kill_line kl = { .pid = p->pid, .oom_score_adj = p->adj, .rss_kb = p->rss_kb,
 				     .swap_kb = lmkd_read_swapped_kb(p->pid), .psi_some = psi.some_avg10,
-				     .psi_full = psi.full_avg10, .t_mono_ns = t_mono_ns, .t_sent_ns = t_sent_ns };
+				     .psi_full = psi.full_avg10, .t_mono_ns = t_mono_ns, .t_sent_ns = t_sent_ns,
+				     .have_mem = why->have_mem, .free_kb = why->free_kb,
+				     .wmark_min_kb = why->wmark_min_kb, .wmark_low_kb = why->wmark_low_kb,
+				     .wmark_high_kb = why->wmark_high_kb };
 	snprintf(kl.comm, sizeof(kl.comm), "%s", p->comm);
 	snprintf(kl.tier, sizeof(kl.tier), "%s", app_tier_name(app_tier_of_adj(p->adj)));
-	snprintf(kl.reason, sizeof(kl.reason), "%s", reason);
-	char text[400];
+	snprintf(kl.reason, sizeof(kl.reason), "%s", why->reason);
+	char text[512];
 	lmkd_format_kill(text, sizeof(text), &kl);
 	lmkd_log(k, text);
 	k->last_victim = p->pid;
@@ -86,11 +92,6 @@ int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason)
 	struct lmkd_reap_line rl = { .pid = p->pid, .reaped = freed, .ms = lmkd_now_ms() - t0 };
 	lmkd_format_reap(text, sizeof(text), &rl);
 	lmkd_log(k, text);
-	/* no next kill for kill_timeout_ms unless the victim is gone */
-	long left = k->cfg.v[LMKD_KILL_TIMEOUT_MS] - (long)(lmkd_now_ms() - t0);
-	if (left > 0)
-		gone_within(pidfd, left);
-	close(pidfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return 0;
+	return pidfd;
 }

@@ -26,26 +26,41 @@ bool lmkd_read_psi(struct psi *out)
 	return wl_read_text("/proc/pressure/memory", text, sizeof(text)) > 0 && psi_parse(text, out);
 }
 
-bool lmkd_read_swap(long long *total_kb, long long *free_kb)
+bool lmkd_read_figures(struct lmkd_sample *s, long page_kb)
 {
-	char *text = NULL;
-	bool ok = wl_read_text_alloc("/proc/meminfo", &text) > 0 && kv_find(text, "SwapTotal", total_kb) &&
-		  kv_find(text, "SwapFree", free_kb);
-	free(text);
+	char *mem = NULL, *vm = NULL;
+	struct lmkd_parse_error err = { 0 };
+	bool ok = false;
+	if (wl_read_text_alloc("/proc/meminfo", &mem) <= 0 || wl_read_text_alloc("/proc/vmstat", &vm) <= 0)
+		fprintf(stderr, "lmkd: cannot read /proc/meminfo or /proc/vmstat\n");
+	else if (lmkd_parse_meminfo(mem, page_kb, &s->mi, &err) < 0)
+		fprintf(stderr, "lmkd: /proc/meminfo: %s\n", err.why);
+	else if (lmkd_parse_vmstat(vm, &s->vs, &err) < 0)
+		fprintf(stderr, "lmkd: /proc/vmstat: %s\n", err.why);
+	else
+		ok = true;
+	free(mem);
+	free(vm);
+	struct psi psi;
+	if (ok && lmkd_read_psi(&psi))
+		s->full_avg10 = psi.full_avg10;
 	return ok;
 }
 
-bool lmkd_read_file_lru(long long *refaults, long long *file_lru)
+int lmkd_read_watermarks(void *ctx, struct lmkd_watermarks *out)
 {
+	(void)ctx;
 	char *text = NULL;
-	long long active, inactive;
-	bool ok = wl_read_text_alloc("/proc/vmstat", &text) > 0 &&
-		  kv_find(text, "workingset_refault_file", refaults) &&
-		  kv_find(text, "nr_active_file", &active) && kv_find(text, "nr_inactive_file", &inactive);
+	struct lmkd_parse_error err = { 0 };
+	int r = -1;
+	if (wl_read_text_alloc("/proc/zoneinfo", &text) <= 0)
+		fprintf(stderr, "lmkd: cannot read /proc/zoneinfo\n");
+	else if (lmkd_parse_zoneinfo(text, out, &err) < 0)
+		fprintf(stderr, "lmkd: /proc/zoneinfo:%d: %s\n", err.line, err.why);
+	else
+		r = 0;
 	free(text);
-	if (ok)
-		*file_lru = active + inactive;
-	return ok;
+	return r;
 }
 
 long long lmkd_read_swapped_kb(int pid)
@@ -92,6 +107,27 @@ static bool read_stat(int pid, struct lmkd_proc *p)
 	p->kernel_thread = (flags & PF_KTHREAD_FLAG) != 0;
 	p->rss_kb = rss_pages * (long long)(sysconf(_SC_PAGESIZE) / 1024);
 	return true;
+}
+
+size_t lmkd_read_adjs(int *pids, int *adjs, size_t max)
+{
+	DIR *d = opendir("/proc");
+	size_t n = 0;
+	struct dirent *de;
+	while (d && n < max && (de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		char path[64], adj[32];
+		int pid = atoi(de->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
+		if (wl_read_line(path, adj, sizeof(adj)) < 0)
+			continue;
+		pids[n] = pid;
+		adjs[n++] = atoi(adj);
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 size_t lmkd_read_procs(struct lmkd_proc *out, size_t max)

@@ -1,31 +1,51 @@
 /*
- * The guest's low-memory killer, modelled on Android's lmkd as its
- * documentation describes it (common/proto/lmkd-config.h has the settings,
- * lmkd-decide.h the decisions). It registers a "some" and a "full" PSI
- * trigger on /proc/pressure/memory and sleeps in poll(); on an event it
- * logs the stall it saw, decides why and down to which oom_score_adj to
- * kill, kills the victim with SIGKILL through a pidfd, releases its memory
- * with process_mrelease() and logs both to /dev/kmsg
- * (common/kernel-text/lmkd-lines.h). The agent starts it (agent-lmkd.c).
+ * The guest's low-memory killer, deciding as Android's lmkd does
+ * (lmkd-policy.h: its decision cycle and polling; lmkd-victim.h: whom;
+ * docs/FIDELITY-LMKD.md section 10). It registers a "some" and a "full" PSI
+ * trigger on /proc/pressure/memory (common/proto/lmkd-config.h has the
+ * settings); an event wakes it and starts a second of polls, and each event
+ * and poll reads /proc/meminfo, /proc/vmstat and (when due) /proc/zoneinfo
+ * (lmkd-procfs.h) and decides. A kill is a SIGKILL through a pidfd and
+ * process_mrelease(), both logged to /dev/kmsg
+ * (common/kernel-text/lmkd-lines.h); the next decision waits for the
+ * victim's death on that pidfd, or for kill_timeout_ms. The agent starts
+ * it (agent-lmkd.c).
  */
 #ifndef OOMLAB_LMKD_H
 #define OOMLAB_LMKD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "common/kernel-text/lmkd-lines.h"
 #include "common/proto/lmkd-config.h"
-#include "lmkd-decide.h"
+#include "lmkd-adj-book.h"
+#include "lmkd-policy.h"
+#include "lmkd-psi.h"
+#include "lmkd-victim.h"
 
 struct lmkd {
 	struct lmkd_config cfg;
+	struct lmkd_tunables tun;
+	struct lmkd_memory mem;             /* what lmkd remembers between cycles */
 	int some_fd, full_fd;               /* the triggers: held open, or they go */
 	int kmsg_fd;
-	struct lmkd_samples some, full;     /* PSI stall totals, sampled */
+	struct lmkd_samples some, full;     /* PSI stall totals, sampled for the event lines */
 	int64_t last_event_ms[2];           /* some, full */
-	/* thrashing (lmkd-decide.h): refaults against the file LRU over 1 s periods */
-	int64_t base_ms;
-	long long refault_base, file_lru_base, prev_thrashing, thrashing_limit;
-	int last_victim;                    /* pid of the last kill, skipped while it lives */
+	int64_t last_sample_ms;
+	struct lmkd_adj_book book;          /* since when each process has held its adj */
+	int victim_pidfd;                   /* the last kill's, until its death or the timeout; -1 */
+	int last_victim;                    /* never chosen again (lmkd drops its record) */
+	long page_kb;
+};
+
+/* A process as the killer reads it from /proc. */
+struct lmkd_proc {
+	int pid;
+	char comm[16];
+	int adj;                            /* oom_score_adj */
+	long long rss_kb;
+	bool kernel_thread;
 };
 
 /* Opens the triggers and the log; -1 with WHY when the kernel refuses. */
@@ -41,16 +61,22 @@ int64_t lmkd_now_ms(void);
 /* PSI's memory stall totals (us) and avg10 (%); false when unreadable. */
 struct psi;
 bool lmkd_read_psi(struct psi *out);
-/* SwapTotal and SwapFree (kB); false when unreadable. */
-bool lmkd_read_swap(long long *total_kb, long long *free_kb);
-/* workingset_refault_file and the file LRU's pages (active + inactive). */
-bool lmkd_read_file_lru(long long *refaults, long long *file_lru);
+/* /proc/meminfo and /proc/vmstat into S (lmkd-procfs.h, pages of PAGE_KB);
+ * false, with a line on stderr, when either cannot be read. */
+bool lmkd_read_figures(struct lmkd_sample *s, long page_kb);
+/* The zone watermarks from /proc/zoneinfo (an lmkd_zone_reader's read). */
+int lmkd_read_watermarks(void *ctx, struct lmkd_watermarks *out);
 /* PID's swapped-out memory (VmSwap), 0 when unknown. */
 long long lmkd_read_swapped_kb(int pid);
 /* Every process (up to MAX) with its adj, RSS and whether it is a kernel thread. */
 size_t lmkd_read_procs(struct lmkd_proc *out, size_t max);
+/* Every process's pid and oom_score_adj (up to MAX): the cheap scan for the adj book. */
+size_t lmkd_read_adjs(int *pids, int *adjs, size_t max);
 
-/* lmkd-kill.c: kills P and logs the kill and its reap; 0, or -1 when it could not be signalled. */
-int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const char *reason);
+/* lmkd-kill.c: kills P and logs the kill, with WHY's reason and what the
+ * decision saw (its reason and have_mem fields; the rest is filled here),
+ * and its reap; the victim's pidfd (the caller waits on it for the death),
+ * or -1 when it could not be signalled. */
+int lmkd_kill(struct lmkd *k, const struct lmkd_proc *p, const struct lmkd_kill_line *why);
 
 #endif

@@ -29,9 +29,31 @@ static void kill_line_reads_as_lmkd_writes_it(void **state)
 	assert_float_equal(k.psi_full, 3.21, 1e-9);
 	assert_int_equal(k.t_mono_ns, 19355302123ULL);
 	assert_int_equal(k.t_sent_ns, 19355302987ULL);
-	char buf[256];
+	char buf[320];
 	lmkd_format_kill(buf, sizeof(buf), &k);
 	assert_string_equal(buf, text);
+	assert_false(k.have_mem);
+	/* with what the decision compared */
+	const char *mem = "lmkd: Kill 'old-900' (321), oom_score_adj 900 (cached) to free 8200kB rss, "
+			  "0kB swap; reason: LOW_MEM_AND_SWAP; psi some 40.10 full 2.00; t_mono_ns 5, "
+			  "sent by 6; free 4012kB, watermarks min 3924kB low 4436kB high 4948kB";
+	assert_true(lmkd_parse_kill(mem, &k));
+	assert_true(k.have_mem);
+	assert_int_equal(k.free_kb, 4012);
+	assert_int_equal(k.wmark_min_kb, 3924);
+	assert_int_equal(k.wmark_low_kb, 4436);
+	assert_int_equal(k.wmark_high_kb, 4948);
+	assert_int_equal(k.t_sent_ns, 6);
+	assert_string_equal(k.reason, "LOW_MEM_AND_SWAP");
+	lmkd_format_kill(buf, sizeof(buf), &k);
+	assert_string_equal(buf, mem);
+	/* cut short, or more after it: not a kill line */
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
+				     "reason: LOW_MEM; psi some 1.00 full 0.00; t_mono_ns 1, sent by 2; free 3kB, "
+				     "watermarks min 1kB low 2kB", &k));
+	assert_false(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
+				     "reason: LOW_MEM; psi some 1.00 full 0.00; t_mono_ns 1, sent by 2; free 3kB, "
+				     "watermarks min 1kB low 2kB high 4kB!", &k));
 	/* an older killer's line, without "sent by": read, the second time 0 */
 	assert_true(lmkd_parse_kill("lmkd: Kill 'a' (1), oom_score_adj 900 (cached) to free 1kB rss, 0kB swap; "
 				    "reason: swap-low; psi some 1.00 full 0.00; t_mono_ns 17", &k));
@@ -50,7 +72,7 @@ static void kill_line_round_trips_awkward_comms(void **state)
 					    .psi_full = 0 };
 		strcpy(k.comm, comms[i]);
 		strcpy(k.tier, "visible");
-		strcpy(k.reason, LMKD_REASON_PSI_COMPLETE);
+		strcpy(k.reason, "LOW_FILECACHE_AFTER_THRASHING");
 		char buf[256];
 		lmkd_format_kill(buf, sizeof(buf), &k);
 		struct lmkd_kill_line back;
@@ -64,7 +86,7 @@ static void kill_line_round_trips_awkward_comms(void **state)
 		assert_int_equal(back.t_mono_ns, 1000000000ULL * i);
 		assert_int_equal(back.t_sent_ns, 1000000000ULL * i + 5);
 		assert_string_equal(back.tier, "visible");
-		assert_string_equal(back.reason, "psi-complete");
+		assert_string_equal(back.reason, "LOW_FILECACHE_AFTER_THRASHING");
 	}
 }
 
@@ -127,9 +149,25 @@ static void reap_and_event_lines(void **state)
 				      "0ms after crossing it", &eb));
 }
 
+/* Android lmkd's kill reasons by name, both ways; an older killer's are none */
+static void reason_names_round_trip(void **state)
+{
+	(void)state;
+	for (int r = 0; r < LMKD_REASON_COUNT; r++) {
+		assert_non_null(lmkd_reason_name((enum lmkd_reason)r));
+		assert_int_equal(lmkd_reason_of_name(lmkd_reason_name((enum lmkd_reason)r)), r);
+	}
+	assert_string_equal(lmkd_reason_name(LMKD_LOW_MEM), "LOW_MEM");
+	assert_string_equal(lmkd_reason_name(LMKD_PRESSURE_AFTER_KILL), "PRESSURE_AFTER_KILL");
+	assert_null(lmkd_reason_name(LMKD_REASON_COUNT));
+	assert_int_equal(lmkd_reason_of_name("psi-partial"), -1);
+	assert_int_equal(lmkd_reason_of_name("low_mem"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reason_names_round_trip),
 		cmocka_unit_test(kill_line_reads_as_lmkd_writes_it),
 		cmocka_unit_test(kill_line_round_trips_awkward_comms),
 		cmocka_unit_test(not_kill_lines),

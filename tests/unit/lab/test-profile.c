@@ -151,10 +151,12 @@ static void shipped_profiles_all_load(void **state)
 	assert_int_equal(p.memory, 512ULL << 20);
 	assert_true(p.zram_size > 0);
 	profile_clear(&p);
-	/* phone-512m's Android Go twin under lmkd, with the low-RAM partial stall */
+	/* phone-512m's Android Go twin under lmkd, with lmkd's low-RAM defaults */
 	assert_int_equal(profile_load(&p, "phone-512m-lmkd", &err), 0);
 	assert_true(p.killer_lmkd);
 	assert_int_equal(p.lmkd.v[LMKD_PSI_PARTIAL_STALL_MS], 200);
+	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_PERCENT], 30);
+	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_DECAY_PERCENT], 50);
 	assert_int_equal(p.memory, 512ULL << 20);
 	profile_clear(&p);
 	assert_int_equal(profile_load(&p, "no-such-profile", &err), -1);
@@ -283,6 +285,39 @@ static void lmkd_keys_out_of_range_name_file_and_line(void **state)
 		     "t.conf:3: lmkd.psi_partial_stall_ms is set but killer is not lmkd");
 	expect_error("description = d\nmemory = 256M\nkiller = kernel\nlmkd.kill_timeout_ms = 5\n",
 		     "t.conf:4: lmkd.kill_timeout_ms is set but killer is not lmkd");
+	expect_error("description = d\nmemory = 256M\nlmkd.low_ram = yes\n",
+		     "t.conf:3: lmkd.low_ram is set but killer is not lmkd");
+	expect_error("description = d\nmemory = 256M\nkiller = lmkd\nlmkd.low_ram = 1\n",
+		     "t.conf:4: lmkd.low_ram = 1: lmkd.low_ram wants yes");
+	/* low-RAM's 200 ms partial stall against a window the file shortened: the later line */
+	expect_error("description = d\nmemory = 256M\nkiller = lmkd\nlmkd.low_ram = yes\n"
+		     "lmkd.psi_complete_stall_ms = 150\n",
+		     "t.conf:5: lmkd.psi_partial_stall_ms = 200 is longer than lmkd.psi_complete_stall_ms");
+}
+
+/* lmkd.low_ram = yes: Android's low-RAM defaults for every lmkd.* key the
+ * file does not set, wherever the key stands; a key the file sets wins */
+static void low_ram_defaults_unless_the_file_says(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\nkiller = lmkd\n"
+				   "lmkd.thrashing_limit_percent = 70\nlmkd.low_ram = yes\n", &err), 0);
+	assert_true(p.lmkd_low_ram);
+	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_PERCENT], 70);
+	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_DECAY_PERCENT], 50);
+	assert_int_equal(p.lmkd.v[LMKD_PSI_PARTIAL_STALL_MS], 200);
+	assert_int_equal(p.lmkd.v[LMKD_PSI_COMPLETE_STALL_MS], 700);
+	char *text = profile_format(&p);
+	assert_non_null(strstr(text, "\nlmkd.thrashing_limit_decay_percent=50\n"));
+	free(text);
+	profile_clear(&p);
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\nkiller = lmkd\nlmkd.low_ram = no\n", &err), 0);
+	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_PERCENT], 100);
+	assert_int_equal(p.lmkd.v[LMKD_PSI_PARTIAL_STALL_MS], 70);
+	profile_clear(&p);
+	strbuf_release(&err);
 }
 
 int main(void)
@@ -293,6 +328,7 @@ int main(void)
 		cmocka_unit_test(parses_a_full_profile),
 		cmocka_unit_test(bad_input_names_file_line_and_reason),
 		cmocka_unit_test(defaults_when_unset),
+		cmocka_unit_test(low_ram_defaults_unless_the_file_says),
 		cmocka_unit_test(clock_is_realtime_unless_the_file_says),
 		cmocka_unit_test(shipped_profiles_all_load),
 		cmocka_unit_test(users_profiles_beside_the_shipped_a_clash_refused),

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/metrics/killer_metrics.h"
+#include "analysis/metrics/metric_catalog.h"
 #include "common/util.h"
 
 static const char kmsg[] =
@@ -19,7 +20,7 @@ static const char kmsg[] =
 	"14,102,2100500,-;lmkd: Kill 'hold-900' (300), oom_score_adj 900 (cached) to free 40960kB rss, 512kB swap; reason: psi-partial; psi some 12.50 full 1.25; t_mono_ns 2100000000, sent by 2100000400\n"
 	"14,103,2100900,-;lmkd: Process 300 was reaped in 4ms\n"
 	"14,104,2500000,-;lmkd: PSI full event: stall 710ms in the last 1000ms (threshold 700ms), -1ms after crossing it\n"
-	"14,105,2500100,-;lmkd: Kill 'hold-500' (301), oom_score_adj 500 (service) to free 40000kB rss, 512kB swap; reason: psi-complete; psi some 30.00 full 20.00; t_mono_ns 2200000000\n"
+	"14,105,2500100,-;lmkd: Kill 'hold-500' (301), oom_score_adj 500 (service) to free 40000kB rss, 512kB swap; reason: NOT_RESPONDING; psi some 30.00 full 20.00; t_mono_ns 2200000000\n"
 	"14,106,2500200,-;lmkd: Kill 'hold-100' (302), oom_score_adj 100 (visible) to free 39000kB rss, 512kB swap; reason: psi-complete; psi some 31.00 full 21.00; t_mono_ns 2300000000\n"
 	"14,107,2501000,-;lmkd: Process 302 was reaped in 10ms\n"
 	"14,108,2600000,-;lmkd: Process 301 was not reaped in 1000ms\n"
@@ -81,6 +82,16 @@ static void kills_by_killer_and_tier(void **state)
 	assert_int_equal(value(&m, "lmkd_kills.tier=visible"), 1);
 	assert_int_equal(value(&m, "lmkd_kills.tier=perceptible"), 0);
 	assert_int_equal(value(&m, "lmkd_kills.tier=foreground"), 0);
+	/* by lmkd's reason: an older killer's psi-partial and psi-complete are none of them */
+	assert_int_equal(value(&m, "lmkd_kills.reason=NOT_RESPONDING"), 1);
+	assert_int_equal(value(&m, "lmkd_kills.reason=LOW_MEM"), 0);
+	assert_int_equal(value(&m, "lmkd_kills.reason=LOW_FILECACHE_AFTER_THRASHING"), 0);
+	assert_null(metric_set_get(&m, "lmkd_kills.reason=NONE"));
+	assert_null(metric_set_get(&m, "lmkd_kills.reason=psi-complete"));
+	/* each has its catalogue row (what lab metrics and the comparison read) */
+	const struct metric_def *row = metric_catalog_find("lmkd_kills.reason=LOW_MEM");
+	assert_non_null(row);
+	assert_string_equal(row->name, "lmkd_kills.reason=*");
 	/* the reaped two (4 and 10 ms): median 7, the unreaped one left out */
 	assert_float_equal(value(&m, "lmkd_reap_ms"), 7.0, 1e-9);
 	assert_float_equal(value(&m, "lmkd_reap_max_ms"), 10.0, 1e-9);

@@ -97,12 +97,12 @@ static char *format_literal(const char *args, const char *stop)
  * The maker calls of SOURCE: ADD(set, "name", ...) and metric_set_add(set,
  * "name", ...) pass a name; addf_metric(set, value, unit, source, "fmt", ...)
  * a format; killer_metrics.c's add_by_tier(set, "metric", ...) makes
- * "metric.tier=T". Definitions and prototypes (no literal) count as computed.
+ * "metric.tier=T", its add_by_reason(set, "metric", ...) "metric.reason=R". Definitions and prototypes (no literal) count as computed.
  */
 static void scan_makers(const char *source, struct made *m)
 {
 	static const char *const calls[] = { "ADD(", "metric_set_add(", "addf_metric(", "add_by_tier(",
-					     NULL };
+					     "add_by_reason(", NULL };
 	for (const char *const *call = calls; *call; call++) {
 		for (const char *p = strstr(source, *call); p; p = strstr(p + 1, *call)) {
 			if (p > source && ident_char(p[-1]))
@@ -123,6 +123,8 @@ static void scan_makers(const char *source, struct made *m)
 			} else if ((name = second_literal(args, stop))) {
 				if (!strcmp(*call, "add_by_tier("))
 					strlist_push_owned(&m->globs, xasprintf("%s.tier=*", name));
+				else if (!strcmp(*call, "add_by_reason("))
+					strlist_push_owned(&m->globs, xasprintf("%s.reason=*", name));
 				else if (!strlist_has(&m->names, name))
 					strlist_push(&m->names, name);
 				free(name);
@@ -181,12 +183,13 @@ static void every_made_name_has_a_described_row(void **state)
 	assert_true(m.names.n > 50);
 	assert_true(m.globs.n > 15);
 	/* Computed names: ADD's body, addf_metric's prototype, definition and
-	 * body, add_by_tier's definition and body. Another call with one would
-	 * escape this check: give it a literal or a format. */
-	if (m.computed.n != 6) {
+	 * body, add_by_tier's and add_by_reason's definitions and bodies.
+	 * Another call with one would escape this check: give it a literal or a
+	 * format. */
+	if (m.computed.n != 8) {
 		for (size_t i = 0; i < m.computed.n; i++)
 			print_error("computed name: %s\n", m.computed.items[i]);
-		fail_msg("%zu calls pass a computed name, not the 6 known", m.computed.n);
+		fail_msg("%zu calls pass a computed name, not the 8 known", m.computed.n);
 	}
 	assert_int_equal(bad, 0);
 	made_clear(&m);
@@ -202,15 +205,17 @@ static void the_scan_sees_every_maker(void **state)
 		    "metric_set_add(m, \"b_\\\"q\", x, \"ms\", \"kmsg\");\n"
 		    "addf_metric(m, v, \"count\", \"trace\", \"%s_stall_%lld\", k, o);\n"
 		    "add_by_tier(m, \"kills\", counts, \"kmsg\");\n"
+		    "add_by_reason(m, \"kills\", counts, \"kmsg\");\n"
 		    "metric_set_add(m, name, v, \"count\", source);\n"
 		    "MY_ADD(m, \"not_this\");\n",
 		    &m);
 	assert_int_equal(m.names.n, 2);
 	assert_string_equal(m.names.items[0], "a_count");
 	assert_string_equal(m.names.items[1], "b_\"q");
-	assert_int_equal(m.globs.n, 2);
+	assert_int_equal(m.globs.n, 3);
 	assert_string_equal(m.globs.items[0], "*_stall_*");
 	assert_string_equal(m.globs.items[1], "kills.tier=*");
+	assert_string_equal(m.globs.items[2], "kills.reason=*");
 	/* the macro's body and the computed name */
 	assert_int_equal(m.computed.n, 2);
 	made_clear(&m);
