@@ -2,16 +2,21 @@
 #include "slurm-run.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/json-file.h"
 #include "common/paths.h"
+#include "common/run-command.h"
 #include "common/run-folder.h"
 #include "common/trial-record.h"
 #include "run-look.h"
+#include "run-plan.h"
+#include "run-id.h"
 #include "run-merge.h"
 #include "slurm-script.h"
 #include "slurm.h"
@@ -628,4 +633,102 @@ void slurm_run_clear(struct slurm_run *r)
 	strlist_clear(&r->sbatch);
 	json_decref(r->meta);
 	memset(r, 0, sizeof(*r));
+}
+
+/* An absolute form of PATH (malloc'd): the jobs run elsewhere. */
+static char *absolute(const char *path)
+{
+	if (path[0] == '/')
+		return xstrdup(path);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)))
+		die("run: cannot tell the current folder: %s", strerror(errno));
+	return xasprintf("%s/%s", cwd, path);
+}
+
+/* lab run --slurm: the shards' run folders made here (the design fixed
+ * before any job starts), the scripts beside them, the jobs submitted. */
+int slurm_run_submit_plan(struct run_plan *p, const char *out, struct slurm_submit_options *o)
+{
+	size_t slots = p->n_slots;
+	unsigned n = o->shards ? (unsigned)o->shards : run_plan_rounds(&p->exp);
+	if (n > slots)
+		die_usage("run: --slurm-shards %u: the run has %zu trials, at most one shard each", n, slots);
+	struct slurm_run r = { .shards = n, .jobs = (unsigned)o->jobs, .sbatch = STRLIST_INIT };
+	/* a sequential run goes in rounds: its first jobs run to the first look */
+	if (p->exp.until_decided) {
+		r.max_trials = p->exp.max_trials;
+		r.first_look = SEQUENTIAL_FIRST_LOOK;
+	}
+	r.run_id = run_id_new(p->exp.name, time(NULL), 1, 1);
+	r.results = absolute(results_root());
+	r.run_dir = out ? absolute(out) : xasprintf("%s/%s", r.results, r.run_id);
+	r.slurm_dir = slurm_dir_for(r.run_dir);
+	r.cache = absolute(o->cache ? o->cache : cache_root());
+	r.lab = xstrdup(lab_binary());
+	r.clock = xstrdup(guest_clock_name(p->clock.clock));
+	const char *paths[][2] = { { "the run folder", r.run_dir }, { "--slurm-cache", r.cache },
+				   { "the lab binary", r.lab }, { "the results folder", r.results } };
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (slurm_script_path_ok(paths[i][1]) < 0)
+			die_usage("run: --slurm: %s %s has a blank, quote, backslash or '%%', which "
+				  "#SBATCH lines cannot carry", paths[i][0], paths[i][1]);
+	for (size_t i = 0; i < o->sbatch.n; i++) {
+		const char *opt = o->sbatch.items[i];
+		if (opt[0] != '-' || strchr(opt, '\n'))
+			die_usage("run: --sbatch '%s': one sbatch option a time, as --name=value", opt);
+		strlist_push(&r.sbatch, opt);
+	}
+	if (path_exists(r.run_dir) || path_exists(r.slurm_dir))
+		die_usage("run: --out %s: it or %s exists already", r.run_dir, r.slurm_dir);
+	if (!have_program("sbatch"))
+		die_usage("run: --slurm: no sbatch here (Slurm's client programs: Debian's slurm-client)");
+	if (mkdir_p(r.cache, 0755) < 0)
+		die("run: --slurm-cache %s: %s", r.cache, strerror(errno));
+	run_plan_warn_if_undecidable(p);
+	struct strbuf err = STRBUF_INIT;
+	/* the shards' folders, as lab run --shard K/N would make them */
+	p->shard_n = n;
+	p->jobs = o->jobs ? (unsigned)o->jobs : 1;
+	for (unsigned k = 1; k <= n; k++) {
+		p->shard_k = k;
+		p->run_id = xasprintf("%s-shard%u-of-%u", r.run_id, k, n);
+		p->dir = xasprintf("%s/shard-%u", r.slurm_dir, k);
+		json_t *meta = run_plan_json(p);
+		int rc = run_folder_create(p->dir, meta, &err);
+		json_decref(meta);
+		if (rc != 0 || given_variants_keep(&p->given, p->dir, &err) < 0)
+			die("run: %s", err.buf);
+		free(p->run_id);
+		free(p->dir);
+	}
+	if (slurm_run_write(&r, &err) < 0 || slurm_run_submit(&r, r.first_look, true, &err) < 0)
+		die("run: --slurm: %s", err.buf);
+	if (p->clock.clock == GUEST_CLOCK_REALTIME)
+		note("clock realtime: the trials' timings depend on the node that runs them; give "
+		     "the jobs one node type (--sbatch=--constraint=... or a partition of one) for "
+		     "figures that compare (docs/CLUSTER.md); lab results names the CPUs they ran on");
+	printf("slurm:    %s\nprogress: lab results %s\nresults:  %s (once the merge job ran)\n",
+	       r.slurm_dir, r.run_dir, r.run_dir);
+	slurm_run_clear(&r);
+	return 0;
+}
+
+/* lab run --resume on a Slurm run; -1 when RUN is none. */
+int slurm_run_resume_named(const char *run, unsigned jobs, bool look)
+{
+	struct slurm_run r;
+	struct strbuf err = STRBUF_INIT;
+	int found = slurm_run_find(run, &r, &err);
+	if (found < 0)
+		die_usage("run: --resume %s: %s", run, err.buf);
+	if (found == 0)
+		return -1;
+	if (jobs)
+		die_usage("run: --resume %s: -j: a Slurm run's shards keep the -j it was submitted "
+			  "with (its shards.sh)", run);
+	if ((look ? slurm_run_decide(&r, &err) : slurm_run_resume(&r, &err)) < 0)
+		die("run: --resume %s%s: %s", run, look ? " --slurm-look" : "", err.buf);
+	slurm_run_clear(&r);
+	return 0;
 }

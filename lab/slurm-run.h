@@ -74,4 +74,22 @@ int slurm_shard_trials(const struct slurm_run *r, unsigned k, unsigned rounds, s
 		       size_t *total);
 void slurm_run_clear(struct slurm_run *r);
 
+/* lab run --slurm's options. */
+struct slurm_submit_options {
+	bool on;
+	unsigned long shards;
+	const char *cache;
+	struct strlist sbatch;
+	unsigned long jobs;
+};
+
+struct run_plan;
+/* lab run --slurm: P's shards' run folders made here (the design fixed
+ * before any job starts, in OUT's Slurm folder, or the results root's),
+ * the scripts beside them, the jobs submitted; exits on an error. 0. */
+int slurm_run_submit_plan(struct run_plan *p, const char *out, struct slurm_submit_options *o);
+/* lab run --resume RUN on a Slurm run (LOOK: --slurm-look): 0 once done, -1
+ * when RUN is no Slurm run; JOBS, the -j option, is refused for one. */
+int slurm_run_resume_named(const char *run, unsigned jobs, bool look);
+
 #endif
