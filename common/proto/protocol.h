@@ -149,8 +149,8 @@ extern const struct snapshot_file snapshot_files[];  /* ends with { NULL, NULL }
 /*
  * Fault injection (the kernel's framework, Documentation/fault-injection/).
  * Spec lines "fault.<capability>.<attribute>=<value>" (job-keys.h,
- * JOB_KEY_FAULT), which the agent
- * writes in their order to /sys/kernel/debug/<capability>/<attribute> at
+ * JOB_KEY_FAULT), which the agent writes in their order to
+ * /sys/kernel/debug/<capability>/<attribute> at
  * the start of the workload window; the host puts "probability" last, so a
  * capability is armed only once the rest is set. task-filter is Y and the
  * command alone (and what it starts) has make-it-fail, never the agent,

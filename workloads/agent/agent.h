@@ -13,11 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "common/proto/protocol.h"
-
-
-/* The job (common/proto/protocol.h): the key=value lines of its spec, its command. */
 #include "agent-job.h"
+#include "common/proto/protocol.h"
 
 /* agent-ports.c: the channels (common/proto/protocol.h) as virtio-serial ports */
 #define PORT_WRITE_MAX 4096
