@@ -149,9 +149,12 @@ $(A64)/%.o: %.c
 
 $(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Wl,--gc-sections -o $@ $< $(BUILD)/liblab.a $(BUILD)/libworkload.a \
+	$(CC) $(CFLAGS) -Wl,--gc-sections -o $@ $< $(filter %.o,$^) $(BUILD)/liblab.a $(BUILD)/libworkload.a \
 		$(BUILD)/libshared.a \
 		-lcmocka $(LAB_LIBS) $(GUEST_LIBS)
+
+# The job keys' test runs the agent's reader of the spec beside the lab's writer.
+$(BUILD)/tests/test-job-keys: $(BUILD)/obj/workloads/agent/agent-job.o
 
 # The command check's test runs the workloads' check mode (and so does lab new's templates'),
 # the metric check's their --metrics, the workload catalogue's their --describe.

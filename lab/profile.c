@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job-spec.h"
 #include "kvfile.h"
 #include "common/paths.h"
 
@@ -158,28 +159,51 @@ void profile_names(struct strlist *names)
 	kvfile_names("profiles", names);
 }
 
+/*
+ * The profile as key=value lines. RECORD: every setting, for the trial's
+ * record and `lab profiles -v`; else only what the guest's agent reads,
+ * for the job spec. The keys the agent reads are job-keys.h's rows, the
+ * rest the record's own.
+ */
+static void write_settings(const struct profile *p, struct strbuf *sb, bool record)
+{
+	if (record) {
+		strbuf_addf(sb, "name=%s\nmemory_bytes=%llu\ncpus=%u\nnuma_nodes=%u\n", p->name, p->memory,
+			    p->cpus, p->numa_nodes);
+		for (unsigned i = 0; i < p->numa_nodes; i++)
+			strbuf_addf(sb, "node%u_bytes=%llu\n", i, p->node_memory[i]);
+	}
+	job_spec_put(sb, JOB_KEY_ZRAM_BYTES, "%llu", p->zram_size);
+	job_spec_put(sb, JOB_KEY_ZRAM_ALGORITHM, "%s", p->zram_algorithm);
+	job_spec_put(sb, JOB_KEY_MIN_FREE_KBYTES, "%ld", p->min_free_kbytes);
+	job_spec_put(sb, JOB_KEY_WATERMARK_SCALE_FACTOR, "%ld", p->watermark_scale_factor);
+	job_spec_put(sb, JOB_KEY_THP, "%s", p->thp ? p->thp : "default");
+	job_spec_put(sb, JOB_KEY_COMPACT_UNEVICTABLE_ALLOWED, "%d", p->compact_unevictable_allowed);
+	if (record)
+		strbuf_addf(sb, "slow_disk_bytes=%llu\nslow_disk_bps=%llu\nslow_disk_iops=%lu\n",
+			    p->slow_disk_size, p->slow_disk_bps, p->slow_disk_iops);
+	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_MAX, "%s", p->cgroup_memory_max);
+	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_HIGH, "%s", p->cgroup_memory_high);
+	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_SWAP_MAX, "%s", p->cgroup_memory_swap_max);
+	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_OOM_GROUP, "%d", p->cgroup_memory_oom_group);
+	if (record)
+		strbuf_addf(sb, "clock=%s\n", guest_clock_name(p->clock));
+	job_spec_put(sb, JOB_KEY_KILLER, "%s", p->killer_lmkd ? KILLER_LMKD : KILLER_KERNEL);
+	if (p->killer_lmkd)
+		for (int k = 0; k < LMKD_KEY_COUNT; k++)
+			job_spec_put_member(sb, JOB_KEY_LMKD, lmkd_keys[k].name, "%ld", p->lmkd.v[k]);
+}
+
 char *profile_format(const struct profile *p)
 {
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "name=%s\nmemory_bytes=%llu\ncpus=%u\nnuma_nodes=%u\n", p->name, p->memory,
-		    p->cpus, p->numa_nodes);
-	for (unsigned i = 0; i < p->numa_nodes; i++)
-		strbuf_addf(&sb, "node%u_bytes=%llu\n", i, p->node_memory[i]);
-	strbuf_addf(&sb, "zram_bytes=%llu\nzram_algorithm=%s\n", p->zram_size, p->zram_algorithm);
-	strbuf_addf(&sb, "min_free_kbytes=%ld\nwatermark_scale_factor=%ld\nthp=%s\n",
-		    p->min_free_kbytes, p->watermark_scale_factor, p->thp ? p->thp : "default");
-	strbuf_addf(&sb, "compact_unevictable_allowed=%d\n", p->compact_unevictable_allowed);
-	strbuf_addf(&sb, "slow_disk_bytes=%llu\nslow_disk_bps=%llu\nslow_disk_iops=%lu\n",
-		    p->slow_disk_size, p->slow_disk_bps, p->slow_disk_iops);
-	strbuf_addf(&sb, "cgroup.memory.max=%s\ncgroup.memory.high=%s\ncgroup.memory.swap.max=%s\n"
-		    "cgroup.memory.oom.group=%d\n", p->cgroup_memory_max, p->cgroup_memory_high,
-		    p->cgroup_memory_swap_max, p->cgroup_memory_oom_group);
-	strbuf_addf(&sb, "clock=%s\n", guest_clock_name(p->clock));
-	strbuf_addf(&sb, JOB_KILLER "=%s\n", p->killer_lmkd ? KILLER_LMKD : KILLER_KERNEL);
-	if (p->killer_lmkd)
-		for (int k = 0; k < LMKD_KEY_COUNT; k++)
-			strbuf_addf(&sb, "%s=%ld\n", lmkd_keys[k].name, p->lmkd.v[k]);
+	write_settings(p, &sb, true);
 	return strbuf_detach(&sb);
+}
+
+void profile_job_spec(const struct profile *p, struct strbuf *spec)
+{
+	write_settings(p, spec, false);
 }
 
 void profile_clear(struct profile *p)

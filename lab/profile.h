@@ -69,8 +69,11 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 int profile_load(struct profile *p, const char *name, struct strbuf *err);
 /* The names of all profiles, sorted. */
 void profile_names(struct strlist *names);
-/* The profile as key=value lines, every key present (for the trial record and the guest). */
+/* The profile as key=value lines, every key present (for the trial record). */
 char *profile_format(const struct profile *p);
+/* The profile's settings the guest's agent reads, as job spec lines
+ * (common/proto/job-keys.h), appended to SPEC. */
+void profile_job_spec(const struct profile *p, struct strbuf *spec);
 void profile_clear(struct profile *p);
 
 #endif

@@ -13,8 +13,7 @@
 
 #include <stdbool.h>
 
-/* The spec key that names the killer, and its values. */
-#define JOB_KILLER          "killer"
+/* The values of the spec key that names the killer (job-keys.h, JOB_KEY_KILLER). */
 #define KILLER_KERNEL       "kernel"
 #define KILLER_LMKD         "lmkd"
 /* The killer's process name (comm): the trace counts its SIGKILLs by it. */

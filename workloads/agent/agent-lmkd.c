@@ -39,14 +39,13 @@ static void run_killer(void *arg)
 
 bool lmkd_wanted(const struct job *job)
 {
-	return !strcmp(job_get(job, JOB_KILLER, KILLER_KERNEL), KILLER_LMKD);
+	return job->set.killer_lmkd;
 }
 
 void lmkd_start(const struct job *job)
 {
 	static struct lmkd_config cfg;
-	for (int k = 0; k < LMKD_KEY_COUNT; k++)
-		cfg.v[k] = job_get_long(job, lmkd_keys[k].name, lmkd_keys[k].fallback);
+	cfg = job->set.lmkd;
 	struct agent_child c;
 	agent_child_init(&c, LMKD_COMM);
 	c.fn = run_killer;

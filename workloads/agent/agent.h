@@ -13,17 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "agent-job.h"
 #include "common/proto/protocol.h"
-
-
-/* The job (common/proto/protocol.h): the key=value lines of its spec, its command. */
-struct job {
-	char *keys[128];
-	char *values[128];
-	int n;
-	char *cmd;
-	char *prepare;   /* the prepare step: shapes the machine first; NULL when absent */
-};
 
 /* agent-ports.c: the channels (common/proto/protocol.h) as virtio-serial ports */
 #define PORT_WRITE_MAX 4096
@@ -133,8 +124,6 @@ void lmkd_stop(void);
 void start_kmsg_forwarder(void);
 
 /* agent.c */
-const char *job_get(const struct job *job, const char *key, const char *fallback);
-long job_get_long(const struct job *job, const char *key, long fallback);
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Starts a control-channel record: its type, uptime and t_mono_ns (protocol.h). */
 struct jl;
