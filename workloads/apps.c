@@ -2,9 +2,10 @@
  * set (anonymous memory it writes, file pages of the tools disk it reads,
  * and a binder connection with its own mapping, whose page array is the
  * allocation of seed 000), switched between foreground, visible,
- * perceptible, service and cached by a seeded sequence
- * (lib/app_sequence.h). Each switch writes the apps' oom_score_adj as the
- * activity manager does. Bringing back an app that was killed is a cold
+ * perceptible, service, home (app 0 is the launcher), previous, service B
+ * and cached by a seeded sequence (lib/app_sequence.h). Each switch, each
+ * birth and death of an app, and the previous app's 60 s running out
+ * write the apps' oom_score_adj as the activity manager does. Bringing back an app that was killed is a cold
  * start (a new process named app-NN, its working set and binder mapping
  * again); bringing a live one to the front is a warm start (it touches its
  * working set again). Both are timed from the switch to the app's "ready".
@@ -47,8 +48,9 @@ const char apps_usage[] =
 "Usage: apps [OPTIONS]\n"
 "Runs N app processes with a working set each (anonymous memory, file pages\n"
 "of the tools disk, a binder connection with its mapping) and switches them\n"
-"between foreground, visible, perceptible, service and cached by a seeded\n"
-"sequence, writing each app's oom_score_adj as Android does. A killed app\n"
+"between foreground, visible, perceptible, service, home (app 0, the\n"
+"launcher), previous, service B and cached by a seeded sequence, writing\n"
+"each app's oom_score_adj as Android's ActivityManager does. A killed app\n"
 "brought back starts cold, a live one warm; both are timed.\n"
 "\n";
 
@@ -121,6 +123,7 @@ struct run {
 	struct app_step *steps;
 	size_t nsteps;
 	size_t steps_done;
+	size_t cur_step;        /* the step being made or waited after */
 	bool stopping;          /* the parent kills the apps itself: not deaths */
 	/* launches and deaths */
 	double *cold_ms, *warm_ms;
@@ -132,6 +135,7 @@ struct run {
 	uint64_t alive_samples, alive_sum, alive_min;
 	uint64_t next_sample_ns;
 	bool sampling;
+	uint64_t t0_ns;         /* the model's clock starts here */
 };
 
 /* ---- the tools disk's files ---- */
@@ -320,6 +324,52 @@ static void close_app_fds(struct app *ap)
 	ap->cmd_wr = ap->ready_rd = -1;
 }
 
+/* The apps' oom_score_adj after a step, written where it changed. */
+static void write_adj(struct run *run, size_t step, const struct app_world *before)
+{
+	for (unsigned a = 0; a < run->cfg.napps; a++) {
+		bool tier_changed = before->tier[a] != run->world.tier[a];
+
+		if (run->apps[a].pid && before->adj[a] != run->world.adj[a])
+			wl_set_oom_score_adj(run->apps[a].pid, run->world.adj[a]);
+		if (tier_changed) {
+			struct jl j;
+			report_begin_event(&j, APP_EVENT_STATE);
+			jl_u64(&j, "step", step);
+			jl_i64(&j, APP_FIELD_APP, a);
+			jl_i64(&j, APP_FIELD_PID, run->apps[a].pid);
+			jl_str(&j, APP_FIELD_TIER, app_tier_name(run->world.tier[a]));
+			jl_i64(&j, "adj", run->world.adj[a]);
+			report_end(&j);
+		}
+	}
+}
+
+/* The model's clock: ms since the sequence began. */
+static uint64_t model_ms(const struct run *run)
+{
+	return (mono_ns() - run->t0_ns) / 1000000;
+}
+
+/* App A's process began or ended: the model follows (ActivityManager
+ * re-ranks the others), and the adj that changed are written. */
+static void model_running(struct run *run, unsigned a, bool running)
+{
+	struct app_world before = run->world;
+
+	app_world_set_running(&run->world, a, running);
+	write_adj(run, run->cur_step, &before);
+}
+
+/* Time passed: the previous app's 700 may have run out. */
+static void model_tick(struct run *run)
+{
+	struct app_world before = run->world;
+
+	if (run->steps && app_world_at(&run->world, model_ms(run)))
+		write_adj(run, run->cur_step, &before);
+}
+
 static void app_died(struct run *run, unsigned a, int status)
 {
 	struct app *ap = &run->apps[a];
@@ -345,6 +395,8 @@ static void app_died(struct run *run, unsigned a, int status)
 	}
 	ap->pid = 0;
 	close_app_fds(ap);
+	if (!run->stopping)
+		model_running(run, a, false);
 }
 
 /* Reaps every app that ended. */
@@ -400,6 +452,7 @@ static void idle(struct run *run, uint64_t ns)
 
 	for (;;) {
 		reap(run);
+		model_tick(run);
 		sample_alive(run);
 		uint64_t now = mono_ns();
 		if (now >= end || wl_stop)
@@ -475,6 +528,7 @@ static bool fork_app(struct run *run, unsigned a, int adj)
 	run->apps[a].cmd_wr = cmd[1];
 	run->apps[a].ready_rd = ready[0];
 	run->apps[a].born_ns = mono_ns();
+	model_running(run, a, true);
 	return true;
 }
 
@@ -506,6 +560,10 @@ static void launch(struct run *run, size_t step, unsigned a)
 	bool ok;
 
 	if (cold && !fork_app(run, a, run->world.adj[a])) {
+		int err = errno;
+
+		model_running(run, a, false);
+		errno = err;
 		run->launch_failures++;
 		report_launch(step, a, 0, true, t0, 0, false, strerror(errno));
 		return;
@@ -554,27 +612,6 @@ static void launch(struct run *run, size_t step, unsigned a)
 	report_launch(step, a, pid, cold, t0, ms, false, why);
 }
 
-/* The apps' oom_score_adj after a step, written where it changed. */
-static void write_adj(struct run *run, size_t step, const struct app_world *before)
-{
-	for (unsigned a = 0; a < run->cfg.napps; a++) {
-		bool tier_changed = before->tier[a] != run->world.tier[a];
-
-		if (run->apps[a].pid && before->adj[a] != run->world.adj[a])
-			wl_set_oom_score_adj(run->apps[a].pid, run->world.adj[a]);
-		if (tier_changed) {
-			struct jl j;
-			report_begin_event(&j, APP_EVENT_STATE);
-			jl_u64(&j, "step", step);
-			jl_i64(&j, APP_FIELD_APP, a);
-			jl_i64(&j, APP_FIELD_PID, run->apps[a].pid);
-			jl_str(&j, APP_FIELD_TIER, app_tier_name(run->world.tier[a]));
-			jl_i64(&j, "adj", run->world.adj[a]);
-			report_end(&j);
-		}
-	}
-}
-
 static void do_step(struct run *run, size_t k)
 {
 	const struct app_step *s = &run->steps[k];
@@ -587,10 +624,11 @@ static void do_step(struct run *run, size_t k)
 	jl_str(&j, APP_FIELD_TIER, app_tier_name((enum app_tier)s->tier));
 	jl_bool(&j, "prev_visible", s->prev_visible);
 	report_end(&j);
-	app_world_apply(&run->world, s);
+	run->cur_step = k;
+	app_world_apply(&run->world, s, (mono_ns() - run->t0_ns) / 1000000);
 	write_adj(run, k, &before);
 	/* the front app, and a service the platform restarts, must run */
-	if (s->tier == APP_TIER_FOREGROUND || !run->apps[s->app].pid)
+	if (s->tier == APP_TIER_FOREGROUND || (run->world.running[s->app] && !run->apps[s->app].pid))
 		launch(run, k, s->app);
 }
 
@@ -602,7 +640,8 @@ static int parse_args(struct run *run, int argc, char **argv, bool *done)
 	struct wl_common com = { -1 };
 	char err[256];
 	const struct opt opts[] = {
-		OPT_U64(0, "apps", &cfg->napps, "N", 2, APPS_MAX, "app processes (default 10)"),
+		OPT_U64(0, "apps", &cfg->napps, "N", APPS_MIN, APPS_MAX,
+			"app processes, app 0 the launcher (default 10)"),
 		WL_OPT_MEM_SIZE(0, "anon", &cfg->anon, "SIZE", 0, 1ull << 40,
 				"anonymous memory each app writes, or a share of MemTotal (default "
 				"8%: ten apps hold 80%, more than a phone profile's workload cgroup, "
@@ -691,7 +730,8 @@ static int setup(struct run *run)
 		return WL_EXIT_FAIL;
 	}
 	app_sequence_make(cfg->seed, (unsigned)cfg->napps, run->steps, run->nsteps);
-	app_world_init(&run->world, (unsigned)cfg->napps);
+	app_world_init(&run->world, (unsigned)cfg->napps, APP_SERVICES_DEFAULT);
+	run->t0_ns = mono_ns();
 	return WL_EXIT_OK;
 }
 
