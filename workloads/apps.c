@@ -5,10 +5,12 @@
  * perceptible, service, home (app 0 is the launcher), previous, service B
  * and cached by a seeded sequence (lib/app_sequence.h). Each switch, each
  * birth and death of an app, and the previous app's 60 s running out
- * write the apps' oom_score_adj as the activity manager does. Bringing back an app that was killed is a cold
- * start (a new process named app-NN, its working set and binder mapping
- * again); bringing a live one to the front is a warm start (it touches its
- * working set again). Both are timed from the switch to the app's "ready".
+ * write the apps' oom_score_adj as the activity manager does. Each app
+ * runs in a memcg of its own (lib/app_memcg.h, --memcg). Bringing back an
+ * app that was killed is a cold start (a new process named app-NN, its
+ * working set and binder mapping again); bringing a live one to the front
+ * is a warm start (it touches its working set again). Both are timed from
+ * the switch to the app's "ready".
  *
  * The parent is the system server: it sets itself to oom_score_adj -1000
  * (as binder-mmap's parent and the agent do) so that neither the kernel nor
@@ -514,6 +516,7 @@ static bool wait_ready(struct run *run, unsigned a, struct app_msg *m, const cha
 			}
 		}
 		reap(run);
+		model_tick(run);
 		sample_alive(run);
 		if (mono_ns() >= end) {
 			*why = "timeout";
@@ -661,7 +664,7 @@ static void do_step(struct run *run, size_t k, uint64_t wait_ns)
 	jl_u64(&j, "wait_ms", wait_ns / 1000000);
 	report_end(&j);
 	run->cur_step = k;
-	app_world_apply(&run->world, s, (mono_ns() - run->t0_ns) / 1000000);
+	app_world_apply(&run->world, s, model_ms(run));
 	write_adj(run, k, &before);
 	/* the front app, and a service the platform restarts, must run */
 	if (s->tier == APP_TIER_FOREGROUND || (run->world.running[s->app] && !run->apps[s->app].pid))
