@@ -98,7 +98,7 @@ check "lmkd killed apps ($kills)" [ "${kills%.*}" -ge 1 ]
 	jq -r '.lmkd_kills[] | select(.comm | test("^app-[0-9]+$")) | "\(.t_mono_ns) kill \(.comm | ltrimstr("app-") | tonumber) \(.pid)"' "$J"
 	jq -r '[.lmkd_kills[].pid] | map(tostring) | join(" ")' "$J" > "$SCRATCH/lmkd-pids"
 	ev app-death | jq -r --arg p " $(cat "$SCRATCH/lmkd-pids") " \
-		'select(($p | contains(" \(.pid) ")) | not) | "\(.t_mono_ns) death \(.app) \(.pid)"'
+		'.pid as $x | select(($p | contains(" \($x) ")) | not) | "\(.t_mono_ns) death \(.app) \(.pid)"'
 } | sort -n -k1,1 > "$SCRATCH/timeline"
 check "the timeline has lmkd's kills of apps" grep -q ' kill ' "$SCRATCH/timeline"
 awk -v grace=200000000 '
@@ -106,7 +106,7 @@ awk -v grace=200000000 '
 	$2 == "birth" { alive[$3] = 1; next }
 	$2 == "death" { alive[$3] = 0; next }
 	$2 == "kill" {
-		v = $3; others = ""; cached = 0; previous = 0
+		v = $3; cached = 0; previous = 0
 		for (a in alive)
 			if (alive[a] && a != v) {
 				if (tier[a] == "cached" && $1 - since[a] >= grace) cached++
