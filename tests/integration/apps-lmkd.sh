@@ -36,11 +36,11 @@
 # "lmkd took a cached app while a previous app was alive" needs lmkd to
 # kill: ten apps of 44 MiB, 67 % random (so zram stores about two thirds
 # of each swapped page), and 2 MiB of file pages each, 460 MiB on a guest
-# of about 480 MiB, 40 switches a second apart. In 3 runs of this version
+# of about 480 MiB, 40 switches a second apart. In 4 runs of this version
 # lmkd killed 3-8 apps and took a cached app beside a live previous one
 # 2-6 times (an earlier 30-switch version: 4 kills, 2 such). A run with
 # none would fail this check: its rate is not measured down to 1 in 1000;
-# 3 of 3 is what there is.
+# 4 of 4 is what there is (about 70 s a run).
 # Seen failing: with the model giving the previous app adj 995 (its tier
 # still "previous"), lmkd killed it first three times with 3-6 cached apps
 # alive ("bad 3", and "good 0"), and the states check "a previous app at
