@@ -42,7 +42,8 @@
  * names before globs, the first match wins. A unit of "" means the unit
  * the trial recorded (a family whose members differ). K in a meaning is
  * what the glob's '*' stands for; T a tier, foreground visible perceptible
- * service cached (app-tiers.h's tier of the victim's oom_score_adj).
+ * service home previous service-b cached (app-tiers.h's tier of the
+ * victim's oom_score_adj).
  */
 static const struct metric_def lab_metrics[] = {
 	{ "trial_ok", "ok", METRIC_OUTCOME, BETTER_HIGHER,

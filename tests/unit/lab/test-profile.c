@@ -158,6 +158,8 @@ static void shipped_profiles_all_load(void **state)
 	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_PERCENT], 30);
 	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_DECAY_PERCENT], 50);
 	assert_int_equal(p.memory, 512ULL << 20);
+	/* per-app memcgs, no hard limit over the apps: their pressure is global */
+	assert_string_equal(p.cgroup_memory_max, "max");
 	profile_clear(&p);
 	assert_int_equal(profile_load(&p, "no-such-profile", &err), -1);
 	assert_non_null(strstr(err.buf, "phone-512m"));
