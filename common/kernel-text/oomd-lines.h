@@ -1,4 +1,4 @@
-/* oomd-lines.h - what the lab's systemd-oomd (workloads/oomd/) writes to
+/* oomd-lines.h - what the lab's systemd-oomd (workloads/killers/oomd/) writes to
  * /dev/kmsg when it kills, one line a kill; the killer formats it with this
  * function and the lab's analysis parses it with the other, so that the two
  * cannot drift:

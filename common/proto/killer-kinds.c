@@ -34,7 +34,7 @@ const struct killer_kind_def killer_kinds[KILLER_KIND_COUNT] = {
 		.meaning = "systemd-oomd's memory-pressure rule: when the workload cgroup's PSI full "
 			   "avg10 stays above a limit for a duration, it kills every process of one "
 			   "child cgroup (the most reclaimed), the kernel's killer last",
-		.started = "a child of the agent (workloads/oomd/, oom_score_adj -1000, memory "
+		.started = "a child of the agent (workloads/killers/oomd/, oom_score_adj -1000, memory "
 			   "locked, SCHED_FIFO), polling once a second from just before the command "
 			   "to just after it",
 		.comm = OOMD_COMM,

@@ -1,5 +1,5 @@
 /*
- * The lab's systemd-oomd (workloads/oomd/, killer = oomd) as a profile sets
+ * The lab's systemd-oomd (workloads/killers/oomd/, killer = oomd) as a profile sets
  * it: one `oomd.*` key per setting, at systemd-oomd's documented defaults
  * (oomd.conf(5): DefaultMemoryPressureLimit=60%,
  * DefaultMemoryPressureDurationSec=30s; docs/FIDELITY-OOMD.md).

@@ -2,7 +2,7 @@
 #include "killer-run.h"
 
 #include "workloads/lmkd/lmkd.h"
-#include "workloads/oomd/oomd.h"
+#include "workloads/killers/oomd/oomd.h"
 
 static const killer_run_fn runs[KILLER_KIND_COUNT] = {
 	[KILLER_KIND_LMKD] = lmkd_run,

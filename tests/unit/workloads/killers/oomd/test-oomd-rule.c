@@ -1,5 +1,5 @@
 /* test-oomd-rule.c - systemd-oomd's memory-pressure rule as the lab's oomd
- * decides it (workloads/oomd/oomd-rule.h), one poll a second, and its kill
+ * decides it (workloads/killers/oomd/oomd-rule.h), one poll a second, and its kill
  * line made and read back (common/kernel-text/oomd-lines.h). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/kernel-text/oomd-lines.h"
-#include "workloads/oomd/oomd-rule.h"
+#include "workloads/killers/oomd/oomd-rule.h"
 
 static const struct oomd_rule rule = { .limit_percent = 60, .duration_ms = 30000 };
 
