@@ -121,7 +121,9 @@ static unsigned long long pgscan_before(const struct cgroup_seen *old, size_t n_
 	for (size_t i = 0; i < n_old; i++)
 		if (!strcmp(old[i].path, path))
 			return old[i].pgscan <= now ? old[i].pgscan : now;
-	return now;     /* a new candidate: no rate yet */
+	/* a candidate not read at the poll before: its whole pgscan, as
+	 * systemd-oomd's oomd_pgscan_rate() of a new context (last_pgscan 0) */
+	return 0;
 }
 
 static void log_line(const char *text)
@@ -172,8 +174,10 @@ static bool kill_one(const char *cgroup, struct cgroup_seen *cand, size_t n, con
 const char *oomd_run(const long *settings, const char *cgroup)
 {
 	double avg10;
+	/* 0: the first poll's reclaim is the cgroup's whole pgscan, as for
+	 * systemd-oomd's new context */
 	unsigned long long pgscan, last_pgscan = 0;
-	if (!read_full_avg10(cgroup, &avg10) || !read_pgscan(cgroup, &last_pgscan))
+	if (!read_full_avg10(cgroup, &avg10) || !read_pgscan(cgroup, &pgscan))
 		return "oomd: the workload cgroup's memory.pressure or memory.stat cannot be read";
 	struct oomd_rule rule = { .limit_percent = (double)settings[OOMD_PRESSURE_LIMIT_PERCENT],
 				  .duration_ms = settings[OOMD_PRESSURE_DURATION_MS] };
@@ -191,9 +195,12 @@ const char *oomd_run(const long *settings, const char *cgroup)
 		int64_t t = now_ms(), over_ms = 0;
 		bool due = oomd_poll(&state, &rule, avg10, reclaimed, t, &over_ms);
 		/* the candidates are read each poll while over the limit, so that
-		 * their pgscan has a poll before to be measured from */
-		if (state.over_since_ms < 0)
+		 * their pgscan has a poll before to be measured from; under it
+		 * they are forgotten (systemd-oomd clears its candidates then) */
+		if (state.over_since_ms < 0) {
+			n_seen[0] = n_seen[1] = 0;
 			continue;
+		}
 		int next = 1 - cur;
 		n_seen[next] = 0;
 		find_candidates(cgroup, seen[next], &n_seen[next]);
