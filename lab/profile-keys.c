@@ -248,7 +248,7 @@ static const char *set_killer(void *ctx, const char *key, const char *v, int lin
 	strbuf_addstr(&sb, "wants one of");
 	for (int i = 0; i < KILLER_KIND_COUNT; i++)
 		strbuf_addf(&sb, "%s %s", i ? "," : "", names[i]);
-	strbuf_addstr(&sb, " (lab keys killer)");
+	strbuf_addstr(&sb, " (lab keys profile)");
 	if (glob_suggest(&near, names, KILLER_KIND_COUNT, v, 1))
 		strbuf_addf(&sb, "; did you mean %s?", near.buf);
 	snprintf(why, sizeof(why), "%s", sb.buf);

@@ -165,15 +165,15 @@ static void a_name_that_is_no_kind_is_refused(void **state)
 {
 	(void)state;
 	expect_error("description = d\nmemory = 256M\nkiller = omd\n",
-		     "t.conf:3: killer = omd: killer wants one of kernel, lmkd, oomd (lab keys killer); "
+		     "t.conf:3: killer = omd: killer wants one of kernel, lmkd, oomd (lab keys profile); "
 		     "did you mean 'oomd'?");
 	expect_error("description = d\n\nkiller = lmk\nmemory = 256M\n",
-		     "t.conf:3: killer = lmk: killer wants one of kernel, lmkd, oomd (lab keys killer); "
+		     "t.conf:3: killer = lmk: killer wants one of kernel, lmkd, oomd (lab keys profile); "
 		     "did you mean 'lmkd'?");
 	/* nothing near: the kinds alone */
 	expect_error("description = d\nmemory = 256M\nkiller = systemd-oomd-daemon\n",
 		     "t.conf:3: killer = systemd-oomd-daemon: killer wants one of kernel, lmkd, oomd "
-		     "(lab keys killer)");
+		     "(lab keys profile)");
 }
 
 static void a_kinds_keys_need_that_kind(void **state)
