@@ -97,6 +97,9 @@ cat > "$SCRATCH/files/oomd-guest" <<'SH'
 cg=/sys/fs/cgroup$(sed -n "s/^0:://p" /proc/self/cgroup)
 echo "workload cgroup: $cg"
 mkdir "$cg/main" "$cg/victim" "$cg/bystander" || exit 90
+# every process of the workload cgroup into main (the agent's sh -c too):
+# a cgroup with processes cannot give its children the memory controller
+for p in $(cat "$cg/cgroup.procs"); do echo $p > "$cg/main/cgroup.procs" 2> /dev/null; done
 echo $$ > "$cg/main/cgroup.procs" || exit 91
 echo +memory > "$cg/cgroup.subtree_control" || exit 92
 echo 48M > "$cg/victim/memory.max" || exit 93
