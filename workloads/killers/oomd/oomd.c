@@ -126,10 +126,16 @@ static unsigned long long pgscan_before(const struct cgroup_seen *old, size_t n_
 	return 0;
 }
 
+/* One record of TEXT in the kernel log, at KERN_INFO. Its newline matters:
+ * a record without one is left open for a continuation, which /dev/kmsg's
+ * readers (the agent's forwarder) do not see until the next record comes:
+ * a last kill line without it reached console.log but not kmsg.log. */
 static void log_line(const char *text)
 {
+	char line[1100];
+	int n = snprintf(line, sizeof(line), "<6>%s\n", text);
 	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+	if (fd < 0 || n < 0 || (size_t)n >= sizeof(line) || write(fd, line, (size_t)n) < 0)
 		fprintf(stderr, "%s\n", text);
 	if (fd >= 0)
 		close(fd);
