@@ -15,16 +15,22 @@
 # has no lmkd metric.
 #
 # False-failure rate. The one outcome the test does not control is whether
-# the pressure crosses the limit for 5 s within the presser's 90 s: it needs
-# the workload cgroup's PSI full avg10 above 20 % for five polls in a row,
-# with reclaim. The presser is the cgroup's only running task and spends its
-# time in memcg reclaim at its limit (lmkd.sh measured 400-800 ms of stall a
-# second for the same kind of presser in 31 of 31 runs), and avg10 is a 10 s
-# average of that. Measured here: see the figures printed (the kill line's
-# avg10 and time to kill); in the runs of this branch (killer-kinds' closing
-# note) avg10 at the kill was far above 20 % in every run. The limit is set
-# at a third or less of the stall seen, so a run fails only if the stall
-# falls below a third of its measured minimum for most of 90 s: not seen.
+# the pressure stays over the limit for 5 s within the presser's 90 s: it
+# needs the workload cgroup's PSI full avg10 above 20 % for five polls in a
+# row, with reclaim. The presser is the cgroup's only running task and
+# spends most of its time in memcg reclaim at its limit. Measured on this
+# machine (2 shared cores, TCG), 10 runs of this script, 10 passed: at the
+# kill avg10 was 29.9-38.3 % and the kill came 10.0-12.3 s after the press
+# began (of the 90 s it has). avg10 is a 10 s average: reaching about 34 %
+# about 10 s in means a stall share of about 50-55 % (s * (1 - e^-1)); a run
+# fails only if that share stays under 20 %, less than 40 % of what every
+# run showed, for some 80 s on end. Not a computed bound: 10 runs alone
+# cannot show 1 in 1000; the margin is what the figure rests on. The rest
+# is deterministic given the kill: the victim is the only candidate with
+# reclaim (main's and bystander's pgscan stay 0), a second kill waits 15 s
+# (systemd's post-kill delay) and the command ends within a second of the
+# first; oomd_kills_trace needs perf to keep the one signal sample (the
+# trial's lost_events was 0 in all 10).
 . "$(dirname "$0")/lib.sh"
 
 "$LAB" kernel build stock || fail "building stock"
