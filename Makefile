@@ -24,9 +24,11 @@ LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 GUEST_LIBS := -lcgroup -lnuma -lm -lpthread
 WL_MAIN    := workloads/main.c
 WL_LIB_SRCS:= $(wildcard workloads/lib/*.c)
-# The guest's low-memory killer, which the agent starts (killer = lmkd); in
-# libworkload.a so that the unit tests link its decisions too.
-LMKD_SRCS  := $(wildcard workloads/lmkd/*.c)
+# The guest's userspace killers, which the agent starts (killer = lmkd | oomd,
+# common/proto/killer-kinds.h): lmkd, and every folder of workloads/killers/
+# (one a killer); in libworkload.a so that the unit tests link their
+# decisions too.
+LMKD_SRCS  := $(wildcard workloads/lmkd/*.c) $(call sources,workloads/killers)
 WL_SRCS    := $(filter-out $(WL_MAIN),$(wildcard workloads/*.c))
 WL_LIB_OBJS:= $(WL_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LMKD_OBJS  := $(LMKD_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -26,39 +26,55 @@ static void set_defaults(struct profile *p)
 	p->cgroup_memory_max = xstrdup("max");
 	p->cgroup_memory_high = xstrdup("max");
 	p->cgroup_memory_swap_max = xstrdup("max");
+	for (int k = 0; k < KILLER_KIND_COUNT; k++)
+		for (size_t i = 0; i < killer_kinds[k].n_keys; i++)
+			p->killer_v[k][i] = killer_kinds[k].keys[i].fallback;
 	lmkd_config_defaults(&p->lmkd);
 }
 
-/* The lmkd.* keys against killer = and each other, each error at the line
- * that made it; lmkd.low_ram's defaults for the keys the file left out. */
-static int check_killer(struct profile *p, const char *file, struct strbuf *err)
+/* lmkd's keys against each other, each error at the line that made it;
+ * lmkd.low_ram's defaults for the keys the file left out. */
+static int check_lmkd(struct profile *p, const char *file, struct strbuf *err)
 {
+	int *line = p->killer_line[KILLER_KIND_LMKD];
 	int last = p->lmkd_low_ram_line;
-	if (p->lmkd_low_ram_line && !p->killer_lmkd) {
-		strbuf_addf(err, "%s:%d: lmkd.low_ram is set but killer is not lmkd (add killer = lmkd)",
-			    file, p->lmkd_low_ram_line);
-		return -1;
+	for (int k = 0; k < LMKD_KEY_COUNT; k++) {
+		p->lmkd.v[k] = p->killer_v[KILLER_KIND_LMKD][k];
+		if (line[k] > last)
+			last = line[k];
 	}
 	if (p->lmkd_low_ram)
-		lmkd_config_low_ram(&p->lmkd, p->lmkd_line);
-	for (int k = 0; k < LMKD_KEY_COUNT; k++) {
-		if (p->lmkd_line[k] && !p->killer_lmkd) {
-			strbuf_addf(err, "%s:%d: %s is set but killer is not lmkd (add killer = lmkd)",
-				    file, p->lmkd_line[k], lmkd_keys[k].name);
-			return -1;
-		}
-		if (p->lmkd_line[k] > last)
-			last = p->lmkd_line[k];
-	}
+		lmkd_config_low_ram(&p->lmkd, line);
 	const char *why;
 	int k = lmkd_config_conflict(&p->lmkd, &why);
 	if (k >= 0) {
 		/* a default the file did not set: the last lmkd line made the conflict */
-		strbuf_addf(err, "%s:%d: %s = %ld %s", file, p->lmkd_line[k] ? p->lmkd_line[k] : last,
+		strbuf_addf(err, "%s:%d: %s = %ld %s", file, line[k] ? line[k] : last,
 			    lmkd_keys[k].name, p->lmkd.v[k], why);
 		return -1;
 	}
+	for (int k = 0; k < LMKD_KEY_COUNT; k++)
+		p->killer_v[KILLER_KIND_LMKD][k] = p->lmkd.v[k];
 	return 0;
+}
+
+/* Each killer's keys against killer =: only the chosen kind's may be set. */
+static int check_killer(struct profile *p, const char *file, struct strbuf *err)
+{
+	for (int k = 0; k < KILLER_KIND_COUNT; k++)
+		for (size_t i = 0; i < killer_kinds[k].n_keys; i++)
+			if (p->killer_line[k][i] && p->killer != (enum killer_kind)k) {
+				strbuf_addf(err, "%s:%d: %s is set but killer is not %s (add killer = %s)",
+					    file, p->killer_line[k][i], killer_kinds[k].keys[i].name,
+					    killer_kinds[k].name, killer_kinds[k].name);
+				return -1;
+			}
+	if (p->lmkd_low_ram_line && p->killer != KILLER_KIND_LMKD) {
+		strbuf_addf(err, "%s:%d: lmkd.low_ram is set but killer is not lmkd (add killer = lmkd)",
+			    file, p->lmkd_low_ram_line);
+		return -1;
+	}
+	return p->killer == KILLER_KIND_LMKD ? check_lmkd(p, file, err) : 0;
 }
 
 static int check_whole(struct profile *p, const char *file, struct strbuf *err)
@@ -188,10 +204,11 @@ static void write_settings(const struct profile *p, struct strbuf *sb, bool reco
 	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_OOM_GROUP, "%d", p->cgroup_memory_oom_group);
 	if (record)
 		strbuf_addf(sb, "clock=%s\n", guest_clock_name(p->clock));
-	job_spec_put(sb, JOB_KEY_KILLER, "%s", p->killer_lmkd ? KILLER_LMKD : KILLER_KERNEL);
-	if (p->killer_lmkd)
-		for (int k = 0; k < LMKD_KEY_COUNT; k++)
-			job_spec_put_member(sb, JOB_KEY_LMKD, lmkd_keys[k].name, "%ld", p->lmkd.v[k]);
+	const struct killer_kind_def *killer = &killer_kinds[p->killer];
+	job_spec_put(sb, JOB_KEY_KILLER, "%s", killer->name);
+	for (size_t i = 0; i < killer->n_keys; i++)
+		job_spec_put_member(sb, (enum job_key)job_key_of(killer->keys[i].name), killer->keys[i].name,
+				    "%ld", p->killer_v[p->killer][i]);
 }
 
 char *profile_format(const struct profile *p)

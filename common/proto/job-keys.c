@@ -1,6 +1,8 @@
 /* The job spec's keys (job-keys.h). */
 #include "job-keys.h"
 
+#include "killer-kinds.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +35,15 @@ const struct job_key_def job_keys[JOB_KEY_COUNT] = {
 	[JOB_KEY_CGROUP_MEMORY_OOM_GROUP] = { "cgroup.memory.oom.group", false, JOB_VALUE_FLAG,
 		"profile `cgroup.memory.oom.group`", "the workload cgroup's memory.oom.group",
 		"1: the OOM killer takes the whole cgroup" },
-	[JOB_KEY_KILLER] = { "killer", false, JOB_VALUE_WORD, "profile `killer`",
-		"lmkd: the agent starts the guest's low-memory killer before the command",
-		"kernel | lmkd (lmkd-config.h)" },
+	[JOB_KEY_KILLER] = { JOB_KILLER, false, JOB_VALUE_WORD, "profile `killer`",
+		"a userspace kind: the agent starts it before the command",
+		"a row's name of killer-kinds.h" },
 	[JOB_KEY_LMKD] = { "lmkd.", true, JOB_VALUE_INT, "profile `lmkd.*`, with killer = lmkd",
 		"the guest's low-memory killer's thresholds",
 		"one per lmkd_keys[] row (lmkd-config.h), named as the profile's key" },
+	[JOB_KEY_OOMD] = { "oomd.", true, JOB_VALUE_INT, "profile `oomd.*`, with killer = oomd",
+		"systemd-oomd's pressure rule's limit and duration",
+		"one per oomd_keys[] row (oomd-config.h), named as the profile's key" },
 	[JOB_KEY_USE_CGROUP] = { "use_cgroup", false, JOB_VALUE_FLAG, "the trial (lab boot --no-cgroup: 0)",
 		"1: the command runs in the workload cgroup", "0 or 1" },
 	[JOB_KEY_INTERACTIVE] = { "interactive", false, JOB_VALUE_FLAG, "the trial (lab boot, no command)",

@@ -9,8 +9,9 @@
  * must be read, and every key read written.
  *
  * A row is one key, or a family of keys that share a prefix (the row's name)
- * and whose members another table lists: the lmkd thresholds
- * (lmkd-config.h) and the fault injection lines (protocol.h).
+ * and whose members another table lists: each userspace killer's settings
+ * (killer-kinds.h: a row's key_prefix is a family's name) and the fault
+ * injection lines (protocol.h).
  */
 #ifndef OOMLAB_JOB_KEYS_H
 #define OOMLAB_JOB_KEYS_H
@@ -30,9 +31,10 @@ enum job_key {
 	JOB_KEY_CGROUP_MEMORY_HIGH,
 	JOB_KEY_CGROUP_MEMORY_SWAP_MAX,
 	JOB_KEY_CGROUP_MEMORY_OOM_GROUP,
-	/* the profile's killer (lab/profile.c, agent-lmkd.c) */
+	/* the profile's killer (lab/profile.c, agent-job.c; killer-kinds.h) */
 	JOB_KEY_KILLER,
 	JOB_KEY_LMKD,                   /* family: lmkd_keys[] */
+	JOB_KEY_OOMD,                   /* family: oomd_keys[] */
 	/* the trial's (lab/job-spec.c, agent.c) */
 	JOB_KEY_USE_CGROUP,
 	JOB_KEY_INTERACTIVE,

@@ -169,10 +169,10 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 #define FAULTS_INJECTED       "injected"
 
 /*
- * The job's killer (common/proto/lmkd-config.h) when it is not the kernel's
- * alone: {"type": "killer", "name": "lmkd", "pid": N} once the agent started
- * the guest's low-memory killer, just before the command. The host counts
- * that killer's kills (lmkd_* metrics) only in a trial that says so.
+ * The job's killer (common/proto/killer-kinds.h) when it is not the kernel's
+ * alone: {"type": "killer", "name": KIND, "pid": N} once the agent started
+ * that userspace killer, just before the command. The host counts that
+ * killer's kills (KIND's metrics: lmkd_*, oomd_*) only in a trial that says so.
  */
 #define CTL_KILLER            "killer"
 #define KILLER_NAME           "name"

@@ -7,8 +7,6 @@
 
 #include "agent.h"
 
-#define WORKLOAD_CGROUP "workload"
-
 static struct cgroup *workload;
 
 static void enable_memory_controller(void)

@@ -76,14 +76,14 @@ void job_read(struct job *job, char *text)
 	s->memory_oom_group = get(job, JOB_KEY_CGROUP_MEMORY_OOM_GROUP, NULL);
 	s->use_cgroup = strcmp(get(job, JOB_KEY_USE_CGROUP, "1"), "0") != 0;
 	s->interactive = !strcmp(get(job, JOB_KEY_INTERACTIVE, "0"), "1");
-	s->killer_lmkd = !strcmp(get(job, JOB_KEY_KILLER, KILLER_KERNEL), KILLER_LMKD);
-	lmkd_config_defaults(&s->lmkd);
-	if (s->killer_lmkd)
-		for (int k = 0; k < LMKD_KEY_COUNT; k++) {
-			const char *v = lookup(job, lmkd_keys[k].name);
-			if (v)
-				s->lmkd.v[k] = strtol(v, NULL, 10);
+	s->killer = killer_kind_of_name(get(job, JOB_KEY_KILLER, killer_kinds[KILLER_KIND_KERNEL].name));
+	if (s->killer >= 0) {
+		const struct killer_kind_def *d = &killer_kinds[s->killer];
+		for (size_t k = 0; k < d->n_keys; k++) {
+			const char *v = lookup(job, d->keys[k].name);
+			s->killer_v[k] = v ? strtol(v, NULL, 10) : d->keys[k].fallback;
 		}
+	}
 	s->target_order = (int)get_long(job, JOB_KEY_TARGET_ORDER, 3);
 	s->target_max_blocks = get_long(job, JOB_KEY_TARGET_MAX_BLOCKS, -1);
 	s->n_faults = family_lines(job, JOB_KEY_FAULT, s->fault_line);

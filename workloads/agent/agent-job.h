@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "common/proto/job-keys.h"
-#include "common/proto/lmkd-config.h"
+#include "common/proto/killer-kinds.h"
 #include "common/proto/protocol.h"
 
 /* The spec's lines the agent keeps; past it a line is dropped (and logged). */
@@ -29,8 +29,8 @@ struct job_settings {
 	const char *memory_max, *memory_high, *memory_swap_max, *memory_oom_group;
 	bool use_cgroup;                   /* the command runs in the workload cgroup */
 	bool interactive;                  /* a shell on the console instead of the command */
-	bool killer_lmkd;                  /* the guest's low-memory killer runs */
-	struct lmkd_config lmkd;           /* its thresholds, with killer_lmkd */
+	int killer;                        /* killer-kinds.h's kind; -1: a name it lacks */
+	long killer_v[KILLER_KEYS_MAX];    /* the kind's keys, in its row's order */
 	int target_order;                  /* the window's order: the prepare target's, else 3 */
 	long target_max_blocks;            /* the prepare target; -1: none */
 	/* the fault lines (JOB_KEY_FAULT), as indexes of job.key in their order */
@@ -44,7 +44,7 @@ struct job {
 	int dropped;                       /* lines past JOB_LINES_MAX */
 	bool used[JOB_LINES_MAX];          /* a read took line I */
 	/* keys read and absent (their defaults taken), in the order read */
-	const char *missing[JOB_KEY_COUNT + LMKD_KEY_COUNT];
+	const char *missing[JOB_KEY_COUNT + KILLER_KEYS_MAX];
 	int n_missing;
 	struct job_settings set;
 	char *cmd;

@@ -287,13 +287,12 @@ int main(int argc, char **argv)
 	 * written just before a panic must already be on the host. Workloads
 	 * write lines well under a page, so the driver's buffer stays small.
 	 */
-	if (lmkd_wanted(&job))
-		lmkd_start(&job);
+	killer_start(&job);
 	faults_arm(&job);
 	pid_t command = start_command(&job, interactive, port_fd(CHANNEL_OUT));
 	int status = wait_for_command(command);
 	ctl_event(CTL_COMMAND_DONE, NULL, NULL);
-	lmkd_stop();
+	killer_stop();
 	prepare_report_lost();
 	faults_report(&job);
 	send_window(WINDOW_EDGE_END, &job);

@@ -22,6 +22,8 @@
 #define PORTS_WAIT_SECONDS 10.0
 /* Where mount_filesystems puts cgroup v2. */
 #define AGENT_CGROUP_MOUNT "/sys/fs/cgroup"
+/* The workload cgroup's name under it (agent-cgroup.c). */
+#define WORKLOAD_CGROUP "workload"
 void ports_open(void);
 /* Writes to a port in page-sized pieces (see agent-ports.c for why). */
 void port_write(int fd, const char *data, size_t len);
@@ -115,10 +117,9 @@ void faults_report(const struct job *job);
 /* agent-line.c: `/init --run-line N PROGRAM ARGS...` (common/proto/workload-line.h) */
 int run_line_main(int argc, char **argv);
 
-/* agent-lmkd.c: the low-memory killer (workloads/lmkd/) when the job's killer is lmkd */
-bool lmkd_wanted(const struct job *job);
-void lmkd_start(const struct job *job);
-void lmkd_stop(void);
+/* agent-killer.c: the job's userspace killer (killer = NAME), if any */
+void killer_start(const struct job *job);
+void killer_stop(void);
 
 /* agent-kmsg.c */
 void start_kmsg_forwarder(void);
