@@ -98,6 +98,13 @@ void *xrealloc(void *p, size_t size)
 	return p;
 }
 
+void *xrealloc_array(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("out of memory (%zu items of %zu bytes)", n, size);
+	return xrealloc(p, n * size);
+}
+
 char *xstrdup(const char *s)
 {
 	char *d = strdup(s);
