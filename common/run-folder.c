@@ -162,10 +162,7 @@ size_t run_folder_each_trial(const char *run_dir, const char *group, run_trial_f
 			free(path);
 			continue;
 		}
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			list = xrealloc(list, alloc * sizeof(*list));
-		}
+		ALLOC_GROW(list, n + 1, alloc);
 		list[n++] = (struct trial_entry){ index, path };
 	}
 	if (d)

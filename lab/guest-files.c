@@ -68,7 +68,7 @@ static int add_file(struct walk *w, const char *rel, const char *host, const str
 		if (guest_root_libraries(&root, host, &f->libs, w->err) < 0)
 			return -1;
 	}
-	f->files = xrealloc(f->files, (f->n + 1) * sizeof(*f->files));
+	ALLOC_GROW(f->files, f->n + 1, f->alloc);
 	f->files[f->n++] = (struct guest_file){
 		.path = xstrdup(rel), .host = xstrdup(host), .executable = (st->st_mode & 0111) != 0,
 		.folder = f->dirs.n - 1,

@@ -65,7 +65,7 @@ void selftests_named(const struct strlist *lines, const int *line_numbers, const
 				seen = !strcmp(out->items[k].test, test);
 			if (!test || seen)
 				continue;
-			out->items = xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
+			ALLOC_GROW(out->items, out->n + 1, out->alloc);
 			out->items[out->n++] = (struct selftest_named){
 				.test = xstrdup(test), .file = file,
 				.line = line_numbers ? line_numbers[i] : 0 };

@@ -114,7 +114,7 @@ static bool of_ids(const char *job, const struct strlist *ids)
 
 static void add_state(struct slurm_states *s, struct slurm_job_state *st)
 {
-	s->jobs = xrealloc(s->jobs, (s->n + 1) * sizeof(*s->jobs));
+	ALLOC_GROW(s->jobs, s->n + 1, s->alloc);
 	s->jobs[s->n++] = *st;
 }
 

@@ -58,10 +58,7 @@ static void load_cache(struct walk *w, const char *path)
 			   &k.mtime, &k.ctime, &off) != 6 || !off || strlen(k.hex) != 64)
 			continue;
 		k.path = xstrdup(line + off);
-		if (w->n_old == alloc) {
-			alloc = alloc ? 2 * alloc : 4096;
-			w->old = xrealloc(w->old, alloc * sizeof(*w->old));
-		}
+		ALLOC_GROW(w->old, w->n_old + 1, alloc);
 		w->old[w->n_old++] = k;
 	}
 	free(text);

@@ -24,12 +24,12 @@ struct staged_file {
 
 struct staging {
 	struct staged_file *files;
-	size_t n;
+	size_t n, alloc;
 };
 
 static void stage_add(struct staging *st, const char *name, char *data, size_t len)
 {
-	st->files = xrealloc(st->files, (st->n + 1) * sizeof(*st->files));
+	ALLOC_GROW(st->files, st->n + 1, st->alloc);
 	st->files[st->n++] = (struct staged_file){ xstrdup(name), data, len };
 }
 

@@ -180,7 +180,7 @@ void variant_for_target(const struct variant *v, const struct build_target *targ
 
 void variant_set_add(struct variant_set *set, struct variant *v)
 {
-	set->items = xrealloc(set->items, (set->n + 1) * sizeof(*set->items));
+	ALLOC_GROW(set->items, set->n + 1, set->alloc);
 	set->items[set->n++] = *v;
 	memset(v, 0, sizeof(*v));
 }
@@ -270,7 +270,7 @@ void variants_clear(struct variant_set *set)
 		variant_clear(&set->items[i]);
 	free(set->items);
 	set->items = NULL;
-	set->n = 0;
+	set->n = set->alloc = 0;
 }
 
 int variant_lacking_options(const struct variant *v, const struct kconfig *base, const struct kconfig *wanted,
