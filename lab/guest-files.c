@@ -1,7 +1,6 @@
 /* The user's folders in the guest (guest-files.h). */
 #include "guest-files.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 
 #include "guest-root.h"
 #include "hash.h"
+#include "common/folder.h"
 #include "common/proto/protocol.h"
 
 /* Folders within folders, links followed: deeper is a loop of links. */
@@ -78,11 +78,6 @@ static int add_file(struct walk *w, const char *rel, const char *host, const str
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every file under HOST (REL in the guest's folder; "" at the top), in name order. */
 static int walk_folder(struct walk *w, const char *host, const char *rel, int depth)
 {
@@ -90,17 +85,11 @@ static int walk_folder(struct walk *w, const char *host, const char *rel, int de
 		strbuf_addf(w->err, "%s: folders more than %d deep (a loop of links?)", host, MAX_DEPTH);
 		return -1;
 	}
-	DIR *d = opendir(host);
-	if (!d) {
+	struct strlist names = STRLIST_INIT;
+	if (folder_list(host, 0, &names) < 0) {
 		strbuf_addf(w->err, "%s: cannot read: %s", host, strerror(errno));
 		return -1;
 	}
-	struct strlist names = STRLIST_INIT;
-	for (struct dirent *de = readdir(d); de; de = readdir(d))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			strlist_push(&names, de->d_name);
-	closedir(d);
-	qsort(names.items, names.n, sizeof(*names.items), by_name);
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < names.n; i++) {
 		char *path = xasprintf("%s/%s", host, names.items[i]);

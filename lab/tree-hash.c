@@ -1,7 +1,6 @@
 /* The content hash of a folder, with a stat cache (tree-hash.h). */
 #include "tree-hash.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "common/folder.h"
 
 /* Younger than this, a file's stat does not vouch for its content yet. */
 #define SETTLED_NS 2000000000LL
@@ -90,28 +90,15 @@ static int file_hash(struct walk *w, const char *rel, const char *path, const st
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int walk_dir(struct walk *w, const char *rel)
 {
 	char *dir = *rel ? xasprintf("%s/%s", w->root, rel) : xstrdup(w->root);
-	DIR *d = opendir(dir);
-	if (!d) {
+	struct strlist names = STRLIST_INIT;
+	if (folder_list(dir, FOLDER_NO_GIT, &names) < 0) {
 		strbuf_addf(w->err, "%s: %s", dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
-	struct strlist names = STRLIST_INIT;
-	struct dirent *de;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
-			strlist_push(&names, de->d_name);
-	closedir(d);
-	/* byte order, whatever the locale */
-	qsort(names.items, names.n, sizeof(*names.items), by_name);
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < names.n; i++) {
 		char *sub = *rel ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);

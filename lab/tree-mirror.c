@@ -1,7 +1,6 @@
 /* A mirror of a source tree to build from (tree-mirror.h). */
 #include "tree-mirror.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "common/folder.h"
 
 static bool same_bytes(const char *a, const char *b)
 {
@@ -92,22 +93,6 @@ static int mirror_link(const char *src, const char *dest, struct strbuf *err)
 	return 0;
 }
 
-static int names_of(const char *dir, struct strlist *names, struct strbuf *err)
-{
-	DIR *d = opendir(dir);
-	if (!d) {
-		if (err)
-			strbuf_addf(err, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	struct dirent *de;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
-			strlist_push(names, de->d_name);
-	closedir(d);
-	return 0;
-}
-
 static int mirror_dir(const char *src, const char *dest, struct strbuf *err)
 {
 	struct stat d;
@@ -118,9 +103,11 @@ static int mirror_dir(const char *src, const char *dest, struct strbuf *err)
 		return -1;
 	}
 	struct strlist want = STRLIST_INIT, have = STRLIST_INIT;
-	if (names_of(src, &want, err) < 0)
+	if (folder_list(src, FOLDER_NO_GIT, &want) < 0) {
+		strbuf_addf(err, "%s: %s", src, strerror(errno));
 		return -1;
-	names_of(dest, &have, NULL);
+	}
+	folder_list(dest, FOLDER_NO_GIT, &have);
 	int rc = 0;
 	for (size_t i = 0; i < have.n; i++) {
 		if (strlist_has(&want, have.items[i]))
