@@ -292,22 +292,11 @@ int capture_command_or_say(const char *const *argv, struct strbuf *out, struct s
 	return -1;
 }
 
-/* TEXT's lines (LEN bytes) appended to LINES, as capture_lines says. */
-static void add_lines(struct strlist *lines, const char *text, size_t len)
-{
-	for (size_t pos = 0; pos < len;) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t line_len = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		strlist_push_owned(lines, xstrndup(text + pos, line_len));
-		pos += line_len + 1;
-	}
-}
-
 int capture_lines(const char *const *argv, const char *dir, struct strlist *lines)
 {
 	struct strbuf out = STRBUF_INIT;
 	int status = capture_command(argv, dir, &out);
-	add_lines(lines, strbuf_str(&out), out.len);
+	strlist_add_lines(lines, strbuf_str(&out), out.len);
 	strbuf_release(&out);
 	return status;
 }
@@ -317,7 +306,7 @@ int capture_lines_or_say(const char *const *argv, struct strlist *lines, struct 
 	struct strbuf out = STRBUF_INIT;
 	if (capture_command_or_say(argv, &out, err) < 0)
 		return -1;
-	add_lines(lines, strbuf_str(&out), out.len);
+	strlist_add_lines(lines, strbuf_str(&out), out.len);
 	strbuf_release(&out);
 	return 0;
 }

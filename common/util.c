@@ -239,6 +239,16 @@ void strlist_clear(struct strlist *l)
 	l->n = l->alloc = 0;
 }
 
+void strlist_add_lines(struct strlist *l, const char *text, size_t len)
+{
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t line_len = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		strlist_push_owned(l, xstrndup(text + pos, line_len));
+		pos += line_len + 1;
+	}
+}
+
 const char *const *strlist_argv(struct strlist *l)
 {
 	ALLOC_GROW(l->items, l->n + 1, l->alloc);

@@ -71,6 +71,9 @@ void strlist_push_owned(struct strlist *l, char *s);
 void strlist_sort(struct strlist *l);
 bool strlist_has(const struct strlist *l, const char *s);
 void strlist_clear(struct strlist *l);
+/* TEXT's lines (LEN bytes) appended to L, each without its newline: an
+ * empty line as "", a last line without a newline as a line too. */
+void strlist_add_lines(struct strlist *l, const char *text, size_t len);
 /* The items as a NULL-terminated argv (valid until the list changes). */
 const char *const *strlist_argv(struct strlist *l);
 /* The text with surrounding blanks removed, "" when empty; modifies sb. */

@@ -13,20 +13,14 @@
 /* Paths per `git archive` call, well inside the argument limit. */
 #define PATHS_PER_CALL 400
 
-/* git -C REPO ARGS... into ARGV. */
-static void git_argv(struct strlist *argv, const char *repo, const char *const *args)
-{
-	strlist_push(argv, "git");
-	strlist_push(argv, "-C");
-	strlist_push(argv, repo);
-	for (const char *const *a = args; *a; a++)
-		strlist_push(argv, *a);
-}
-
 int git_capture(const char *repo, const char *const *args, struct strbuf *out)
 {
 	struct strlist argv = STRLIST_INIT;
-	git_argv(&argv, repo, args);
+	strlist_push(&argv, "git");
+	strlist_push(&argv, "-C");
+	strlist_push(&argv, repo);
+	for (const char *const *a = args; *a; a++)
+		strlist_push(&argv, *a);
 	int rc = capture_command(strlist_argv(&argv), NULL, out);
 	strlist_clear(&argv);
 	return rc;
@@ -34,10 +28,10 @@ int git_capture(const char *repo, const char *const *args, struct strbuf *out)
 
 int git_capture_lines(const char *repo, const char *const *args, struct strlist *lines)
 {
-	struct strlist argv = STRLIST_INIT;
-	git_argv(&argv, repo, args);
-	int rc = capture_lines(strlist_argv(&argv), NULL, lines);
-	strlist_clear(&argv);
+	struct strbuf out = STRBUF_INIT;
+	int rc = git_capture(repo, args, &out);
+	strlist_add_lines(lines, strbuf_str(&out), out.len);
+	strbuf_release(&out);
 	return rc;
 }
 
