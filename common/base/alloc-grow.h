@@ -1,6 +1,8 @@
 /* The one growable array of every C file, host and guest: an array ARR of
  * items, the number of them in use kept by the caller, and its capacity in a
- * size_t ALLOC that only these macros change.
+ * size_t ALLOC, 0 while ARR is NULL. An ALLOC below the real capacity (an
+ * array made by calloc, say) only makes the next growth come early; one
+ * above it is a bug: reset ALLOC wherever ARR is freed or replaced.
  *
  *	struct thing *v = NULL;
  *	size_t n = 0, alloc = 0;
