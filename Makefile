@@ -13,8 +13,9 @@ LAB_MAIN   := lab/lab.c
 sources     = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 
 # Both sides: the guest/host protocol, the kernel's text formats and the option parser, in C
-# library only code that the static guest programs link as the lab does.
-SHARED_SRCS:= $(call sources,common/proto common/kernel-text common/cli)
+# library only code that the static guest programs link as the lab does (common/base, below
+# them, is headers only today).
+SHARED_SRCS:= $(call sources,common/base common/proto common/kernel-text common/cli)
 SHARED_OBJS:= $(SHARED_SRCS:%.c=$(BUILD)/obj/%.o)
 LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) \
 	      $(filter-out $(SHARED_SRCS),$(call sources,analysis common))

@@ -292,6 +292,25 @@ int capture_command_or_say(const char *const *argv, struct strbuf *out, struct s
 	return -1;
 }
 
+int capture_lines(const char *const *argv, const char *dir, struct strlist *lines)
+{
+	struct strbuf out = STRBUF_INIT;
+	int status = capture_command(argv, dir, &out);
+	strlist_add_lines(lines, strbuf_str(&out), out.len);
+	strbuf_release(&out);
+	return status;
+}
+
+int capture_lines_or_say(const char *const *argv, struct strlist *lines, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	if (capture_command_or_say(argv, &out, err) < 0)
+		return -1;
+	strlist_add_lines(lines, strbuf_str(&out), out.len);
+	strbuf_release(&out);
+	return 0;
+}
+
 bool have_program(const char *name)
 {
 	const char *path = getenv("PATH");

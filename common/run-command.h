@@ -48,6 +48,13 @@ int capture_command(const char *const *argv, const char *dir, struct strbuf *out
 /* capture_command for output the caller reads: 0, or -1 with "ARGV... failed:
  * FIRST LINE" in err and out released. */
 int capture_command_or_say(const char *const *argv, struct strbuf *out, struct strbuf *err);
+/* capture_command, the output appended to LINES a line an item: without its
+ * newline, an empty line as "", a last line without a newline as a line too.
+ * Returns the status; the lines are taken whatever it is. */
+int capture_lines(const char *const *argv, const char *dir, struct strlist *lines);
+/* capture_lines for output the caller reads: 0, or -1 with "ARGV... failed:
+ * FIRST LINE" in err (capture_command_or_say) and nothing added to LINES. */
+int capture_lines_or_say(const char *const *argv, struct strlist *lines, struct strbuf *err);
 /* True if NAME is an executable found in PATH. */
 bool have_program(const char *name);
 

@@ -2,12 +2,12 @@
 #include "run-folder.h"
 #include "proto/name-rule.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "folder.h"
 #include "json-file.h"
 
 int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
@@ -149,27 +149,23 @@ static int by_index(const void *a, const void *b)
 size_t run_folder_each_trial(const char *run_dir, const char *group, run_trial_fn fn, void *ctx)
 {
 	char *group_dir = xasprintf("%s/%s", run_dir, group);
-	DIR *d = opendir(group_dir);
+	struct strlist names = STRLIST_INIT;
+	folder_list(group_dir, 0, &names);
 	struct trial_entry *list = NULL;
 	size_t n = 0, alloc = 0;
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
+	for (size_t i = 0; i < names.n; i++) {
 		unsigned index;
-		if (!run_folder_trial_name(de->d_name, &index))
+		if (!run_folder_trial_name(names.items[i], &index))
 			continue;
-		char *path = xasprintf("%s/%s", group_dir, de->d_name);
+		char *path = xasprintf("%s/%s", group_dir, names.items[i]);
 		if (!is_dir(path)) {
 			free(path);
 			continue;
 		}
-		if (n == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			list = xrealloc(list, alloc * sizeof(*list));
-		}
+		ALLOC_GROW(list, n + 1, alloc);
 		list[n++] = (struct trial_entry){ index, path };
 	}
-	if (d)
-		closedir(d);
+	strlist_clear(&names);
 	if (n)
 		qsort(list, n, sizeof(*list), by_index);
 	for (size_t i = 0; i < n; i++) {
@@ -206,26 +202,17 @@ static void count_trial(const char *group, unsigned index, const char *path, voi
 	++*(size_t *)ctx;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 void run_folder_unlisted_groups(const char *run_dir, const struct strlist *labels, struct strlist *unlisted)
 {
-	DIR *d = opendir(run_dir);
-	struct dirent *de;
-	size_t first = unlisted->n;
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.' || strlist_has(labels, de->d_name))
+	struct strlist names = STRLIST_INIT;
+	folder_list(run_dir, 0, &names);
+	for (size_t i = 0; i < names.n; i++) {
+		if (names.items[i][0] == '.' || strlist_has(labels, names.items[i]))
 			continue;
 		size_t trials = 0;
-		run_folder_each_trial(run_dir, de->d_name, count_trial, &trials);
+		run_folder_each_trial(run_dir, names.items[i], count_trial, &trials);
 		if (trials)
-			strlist_push(unlisted, de->d_name);
+			strlist_push(unlisted, names.items[i]);
 	}
-	if (d)
-		closedir(d);
-	if (unlisted->n > first)
-		qsort(unlisted->items + first, unlisted->n - first, sizeof(*unlisted->items), by_name);
+	strlist_clear(&names);
 }

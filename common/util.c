@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,13 @@ void *xrealloc(void *p, size_t size)
 	return p;
 }
 
+void *xrealloc_array(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("out of memory (%zu items of %zu bytes)", n, size);
+	return xrealloc(p, n * size);
+}
+
 char *xstrdup(const char *s)
 {
 	char *d = strdup(s);
@@ -126,13 +134,9 @@ char *xasprintf(const char *fmt, ...)
 
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
-	if (sb->len + extra + 1 <= sb->alloc)
-		return;
-	size_t want = sb->alloc ? sb->alloc : 64;
-	while (want < sb->len + extra + 1)
-		want *= 2;
-	sb->buf = xrealloc(sb->buf, want);
-	sb->alloc = want;
+	if (extra >= SIZE_MAX - sb->len)
+		die("out of memory (a string of %zu and %zu more bytes)", sb->len, extra);
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
 }
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
@@ -198,10 +202,7 @@ char *strbuf_detach(struct strbuf *sb)
 
 void strlist_push_owned(struct strlist *l, char *s)
 {
-	if (l->n == l->alloc) {
-		l->alloc = l->alloc ? 2 * l->alloc : 8;
-		l->items = xrealloc(l->items, l->alloc * sizeof(*l->items));
-	}
+	ALLOC_GROW(l->items, l->n + 1, l->alloc);
 	l->items[l->n++] = s;
 }
 
@@ -238,12 +239,19 @@ void strlist_clear(struct strlist *l)
 	l->n = l->alloc = 0;
 }
 
+void strlist_add_lines(struct strlist *l, const char *text, size_t len)
+{
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t line_len = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		strlist_push_owned(l, xstrndup(text + pos, line_len));
+		pos += line_len + 1;
+	}
+}
+
 const char *const *strlist_argv(struct strlist *l)
 {
-	if (l->n == l->alloc) {
-		l->alloc = l->alloc ? 2 * l->alloc : 8;
-		l->items = xrealloc(l->items, l->alloc * sizeof(*l->items));
-	}
+	ALLOC_GROW(l->items, l->n + 1, l->alloc);
 	l->items[l->n] = NULL;
 	return (const char *const *)l->items;
 }

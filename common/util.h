@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/alloc-grow.h"
+
 /* Exit statuses: 1 for failures of the work, 2 for bad usage or input. */
 #define EXIT_USAGE 2
 /* What die() and die_usage() exit with: 1 and EXIT_USAGE, unless a command
@@ -24,6 +26,19 @@ extern bool quiet;
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t size);
+/* realloc(P, N * SIZE), dying when the product overflows or memory runs out. */
+void *xrealloc_array(void *p, size_t n, size_t size);
+/* ARR resized to exactly N items (REALLOC_ARRAY), or grown to hold at least
+ * NEED, ALLOC its capacity (ALLOC_GROW, common/base/alloc-grow.h): both die
+ * when the size overflows or memory runs out. */
+#define REALLOC_ARRAY(arr, n) ((arr) = xrealloc_array((arr), (n), sizeof(*(arr))))
+#define ALLOC_GROW(arr, need, alloc)                                                   \
+	do {                                                                           \
+		size_t alloc_grow_want_ = (need);                                      \
+		if (!ALLOC_GROW_TRY(arr, alloc_grow_want_, alloc))                     \
+			die("out of memory (%zu items of %zu bytes)", alloc_grow_want_, \
+			    sizeof(*(arr)));                                           \
+	} while (0)
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -56,6 +71,9 @@ void strlist_push_owned(struct strlist *l, char *s);
 void strlist_sort(struct strlist *l);
 bool strlist_has(const struct strlist *l, const char *s);
 void strlist_clear(struct strlist *l);
+/* TEXT's lines (LEN bytes) appended to L, each without its newline: an
+ * empty line as "", a last line without a newline as a line too. */
+void strlist_add_lines(struct strlist *l, const char *text, size_t len);
 /* The items as a NULL-terminated argv (valid until the list changes). */
 const char *const *strlist_argv(struct strlist *l);
 /* The text with surrounding blanks removed, "" when empty; modifies sb. */

@@ -211,15 +211,13 @@ static void list_candidates(struct bisect *b)
 		die_usage("bisect: --good %.12s is not an ancestor of --bad %.12s", b->good, b->bad);
 	char *range = xasprintf("%s..%s", b->good, b->bad);
 	const char *args[] = { "rev-list", "--first-parent", "--reverse", range, NULL };
-	strbuf_reset(&out);
-	if (git_capture(b->repo, args, &out) != 0)
-		die("bisect: git rev-list %s failed: %s", range, strbuf_first_line(&out));
-	for (char *line = out.buf, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		strlist_push(&b->commits, line);
-	}
+	struct strlist lines = STRLIST_INIT;
+	if (git_capture_lines(b->repo, args, &lines) != 0)
+		die("bisect: git rev-list %s failed: %s", range, lines.n ? trim(lines.items[0]) : "");
+	/* up to the first empty line, as ever */
+	for (size_t i = 0; i < lines.n && *lines.items[i]; i++)
+		strlist_push(&b->commits, lines.items[i]);
+	strlist_clear(&lines);
 	if (!b->commits.n)
 		die_usage("bisect: --good and --bad are the same commit");
 	free(range);
@@ -233,18 +231,11 @@ static void list_subjects(struct bisect *b)
 {
 	char *range = xasprintf("%s..%s", b->good, b->bad);
 	const char *args[] = { "log", "--first-parent", "--reverse", "--format=%s", range, NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (git_capture(b->repo, args, &out) == 0)
-		for (char *line = out.buf, *end; (end = strchr(line, '\n')); line = end + 1) {
-			*end = '\0';
-			strlist_push(&b->subjects, line);
-		}
-	if (b->subjects.n != b->commits.n) {
+	if (git_capture_lines(b->repo, args, &b->subjects) != 0 || b->subjects.n != b->commits.n) {
 		strlist_clear(&b->subjects);
 		for (size_t i = 0; i < b->commits.n; i++)
 			strlist_push(&b->subjects, "");
 	}
-	strbuf_release(&out);
 	free(range);
 }
 

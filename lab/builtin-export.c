@@ -212,7 +212,7 @@ static int export_table(const struct run_data *rd, const char *out, bool csv)
 		if (!text)
 			die("export: out of memory");
 		len = strlen(text);
-		text = xrealloc(text, len + 2);
+		REALLOC_ARRAY(text, len + 2);
 		text[len++] = '\n';
 		text[len] = '\0';
 	}

@@ -1,6 +1,5 @@
 /* lab results: the results store (analysis/store/store.h): list the runs, show one
  * run's summary, import run folders. */
-#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include "analysis/store/store.h"
 #include "builtin.h"
 #include "common/trial-record.h"
+#include "common/folder.h"
 #include "common/paths.h"
 #include "common/run-folder.h"
 #include "options.h"
@@ -100,22 +100,19 @@ static int import_dir(struct store *s, const char *dir, bool verbose, char **run
 static void sync_results(struct store *s)
 {
 	const char *root = results_root();
-	DIR *d = opendir(root);
-	if (!d)
+	struct strlist names = STRLIST_INIT, dirs = STRLIST_INIT;
+	if (folder_list(root, 0, &names) < 0)
 		return;
-	struct strlist dirs = STRLIST_INIT;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+	for (size_t i = 0; i < names.n; i++) {
+		if (names.items[i][0] == '.')
 			continue;
-		char *dir = xasprintf("%s/%s", root, de->d_name);
+		char *dir = xasprintf("%s/%s", root, names.items[i]);
 		if (run_folder_is_run(dir))
 			strlist_push_owned(&dirs, dir);
 		else
 			free(dir);
 	}
-	closedir(d);
-	strlist_sort(&dirs);
+	strlist_clear(&names);
 	for (size_t i = 0; i < dirs.n; i++) {
 		struct strbuf err = STRBUF_INIT;
 		int need = store_run_needs_import(s, dirs.items[i], NULL, &err);

@@ -190,7 +190,7 @@ static const char *set_workload(void *ctx, const char *key, const char *v, int l
 	struct experiment *e = ctx;
 	(void)key;
 	strlist_push(&e->workloads, v);
-	e->workload_lines = xrealloc(e->workload_lines, e->workloads.n * sizeof(int));
+	REALLOC_ARRAY(e->workload_lines, e->workloads.n);
 	e->workload_lines[e->workloads.n - 1] = line;
 	return NULL;
 }
@@ -215,7 +215,7 @@ static const char *set_files(void *ctx, const char *key, const char *v, int line
 		bad = why;
 	} else {
 		strlist_push(&e->files, real);
-		e->files_lines = xrealloc(e->files_lines, e->files.n * sizeof(int));
+		REALLOC_ARRAY(e->files_lines, e->files.n);
 		e->files_lines[e->files.n - 1] = line;
 	}
 	free(real);
@@ -326,7 +326,7 @@ static const char *set_margin(struct experiment *e, const char *glob, const char
 	if (!*glob)
 		return "wants a metric name or glob after 'equivalence.'";
 	size_t n = e->margin_globs.n;
-	e->margin_lines = xrealloc(e->margin_lines, (n + 1) * sizeof(int));
+	REALLOC_ARRAY(e->margin_lines, n + 1);
 	if (!strcmp(glob, "*") || !n || strcmp(e->margin_globs.items[n - 1], "*")) {
 		strlist_push(&e->margin_globs, glob);
 		strlist_push(&e->margins, v);

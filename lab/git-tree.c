@@ -26,6 +26,15 @@ int git_capture(const char *repo, const char *const *args, struct strbuf *out)
 	return rc;
 }
 
+int git_capture_lines(const char *repo, const char *const *args, struct strlist *lines)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = git_capture(repo, args, &out);
+	strlist_add_lines(lines, strbuf_str(&out), out.len);
+	strbuf_release(&out);
+	return rc;
+}
+
 static char *first_line_of(struct strbuf *out)
 {
 	return xstrdup(strbuf_first_line(out));

@@ -21,6 +21,8 @@
 /* git -C REPO ARGS... (NULL-terminated; a read-only command, as above), its
  * stdout and stderr into OUT; the exit status. */
 int git_capture(const char *repo, const char *const *args, struct strbuf *out);
+/* git_capture, its output as lines (capture_lines, common/run-command.h). */
+int git_capture_lines(const char *repo, const char *const *args, struct strlist *lines);
 /* REF's tree id and commit id in REPO (malloc'd); -1 with the reason. */
 int git_resolve(const char *repo, const char *ref, char **tree, char **commit, struct strbuf *err);
 /* Whether TREE has PATH. */

@@ -1,7 +1,6 @@
 /* The user's folders in the guest (guest-files.h). */
 #include "guest-files.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 
 #include "guest-root.h"
 #include "hash.h"
+#include "common/folder.h"
 #include "common/proto/protocol.h"
 
 /* Folders within folders, links followed: deeper is a loop of links. */
@@ -19,6 +19,7 @@ struct walk {
 	struct guest_files *f;
 	struct strbuf *err;
 	char *top;	/* the folder given, its links resolved: no link may leave it */
+	const char *under;	/* where the folder goes in the guest's folder ("" at the top) */
 };
 
 /* Whether PATH, a link under the folder W walks, points inside it (issue 37:
@@ -68,7 +69,7 @@ static int add_file(struct walk *w, const char *rel, const char *host, const str
 		if (guest_root_libraries(&root, host, &f->libs, w->err) < 0)
 			return -1;
 	}
-	f->files = xrealloc(f->files, (f->n + 1) * sizeof(*f->files));
+	ALLOC_GROW(f->files, f->n + 1, f->alloc);
 	f->files[f->n++] = (struct guest_file){
 		.path = xstrdup(rel), .host = xstrdup(host), .executable = (st->st_mode & 0111) != 0,
 		.folder = f->dirs.n - 1,
@@ -78,56 +79,41 @@ static int add_file(struct walk *w, const char *rel, const char *host, const str
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
+/* One entry of the folder walked: a file is added, a folder (or a link to
+ * one inside the folder) walked into; a link out of it, or anything else, is
+ * an error. */
+static int take_entry(const struct folder_entry *e, void *ctx)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every file under HOST (REL in the guest's folder; "" at the top), in name order. */
-static int walk_folder(struct walk *w, const char *host, const char *rel, int depth)
-{
-	if (depth > MAX_DEPTH) {
-		strbuf_addf(w->err, "%s: folders more than %d deep (a loop of links?)", host, MAX_DEPTH);
+	struct walk *w = ctx;
+	if (e->listing) {
+		strbuf_addf(w->err, "%s: cannot read: %s", e->path, strerror(e->error));
 		return -1;
 	}
-	DIR *d = opendir(host);
-	if (!d) {
-		strbuf_addf(w->err, "%s: cannot read: %s", host, strerror(errno));
-		return -1;
-	}
-	struct strlist names = STRLIST_INIT;
-	for (struct dirent *de = readdir(d); de; de = readdir(d))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			strlist_push(&names, de->d_name);
-	closedir(d);
-	qsort(names.items, names.n, sizeof(*names.items), by_name);
+	char *sub = *w->under ? xasprintf("%s/%s", w->under, e->rel) : xstrdup(e->rel);
+	struct stat st;
+	char *target = NULL;
 	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < names.n; i++) {
-		char *path = xasprintf("%s/%s", host, names.items[i]);
-		char *sub = *rel ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
-		struct stat st;
-		char *target = NULL;
-		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !link_stays_inside(w, path, &target)) {
-			strbuf_addf(w->err, "%s: a link out of %s (to %s): the guest gets only what the "
-				    "folder holds; copy the file in", path, w->top ? w->top : "the folder",
-				    target ? target : "nowhere");
-			rc = -1;
-		} else if (stat(path, &st) < 0) {
-			strbuf_addf(w->err, "%s: %s", path, strerror(errno));
-			rc = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			rc = walk_folder(w, path, sub, depth + 1);
-		} else if (S_ISREG(st.st_mode)) {
-			rc = add_file(w, sub, path, &st);
-		} else {
-			strbuf_addf(w->err, "%s: neither a file nor a folder", path);
-			rc = -1;
-		}
-		free(target);
-		free(sub);
-		free(path);
+	if (!e->error && S_ISLNK(e->st.st_mode) && !link_stays_inside(w, e->path, &target)) {
+		strbuf_addf(w->err, "%s: a link out of %s (to %s): the guest gets only what the "
+			    "folder holds; copy the file in", e->path, w->top ? w->top : "the folder",
+			    target ? target : "nowhere");
+		rc = -1;
+	} else if (stat(e->path, &st) < 0) {
+		strbuf_addf(w->err, "%s: %s", e->path, strerror(errno));
+		rc = -1;
+	} else if (S_ISDIR(st.st_mode) && e->depth + 1 > MAX_DEPTH) {
+		strbuf_addf(w->err, "%s: folders more than %d deep (a loop of links?)", e->path, MAX_DEPTH);
+		rc = -1;
+	} else if (S_ISDIR(st.st_mode)) {
+		rc = FOLDER_WALK_INTO;
+	} else if (S_ISREG(st.st_mode)) {
+		rc = add_file(w, sub, e->path, &st);
+	} else {
+		strbuf_addf(w->err, "%s: neither a file nor a folder", e->path);
+		rc = -1;
 	}
-	strlist_clear(&names);
+	free(target);
+	free(sub);
 	return rc;
 }
 
@@ -148,9 +134,9 @@ int guest_files_add_under(struct guest_files *f, const char *dir, const char *un
 		strbuf_addf(err, "%s: %s", dir, path_exists(dir) ? "not a folder" : "no such folder");
 		return -1;
 	}
-	struct walk w = { f, err, realpath(dir, NULL) };
+	struct walk w = { f, err, realpath(dir, NULL), under };
 	strlist_push(&f->dirs, dir);
-	int walked = walk_folder(&w, dir, under, 0);
+	int walked = folder_walk(dir, 0, take_entry, &w);
 	free(w.top);
 	if (walked < 0)
 		return -1;

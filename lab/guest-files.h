@@ -36,7 +36,7 @@ struct guest_files {
 	enum guest_arch arch;
 	struct strlist dirs;        /* the host folders, as given, in order */
 	struct guest_file *files;   /* sorted by path */
-	size_t n;
+	size_t n, alloc;
 	struct strlist libs;        /* "guest-path\thost-file" (guest_root_libraries) */
 	char hash[65];              /* "" until guest_files_finish */
 };

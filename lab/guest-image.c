@@ -140,17 +140,17 @@ static int make_cpio(const char *spec_text, const char *out_path, bool compress,
 static int busybox_applets(struct strlist *applets, struct strbuf *err)
 {
 	const char *argv[] = { BUSYBOX, "--list", NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (capture_command(argv, NULL, &out) != 0) {
+	struct strlist lines = STRLIST_INIT;
+	int rc = 0;
+	if (capture_lines(argv, NULL, &lines) != 0) {
 		strbuf_addf(err, "%s --list failed (is busybox-static installed?)", BUSYBOX);
-		strbuf_release(&out);
-		return -1;
+		rc = -1;
 	}
-	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n"))
-		if (*line && strcmp(line, "busybox"))
-			strlist_push(applets, line);
-	strbuf_release(&out);
-	return 0;
+	for (size_t i = 0; i < lines.n && rc == 0; i++)
+		if (*lines.items[i] && strcmp(lines.items[i], "busybox"))
+			strlist_push(applets, lines.items[i]);
+	strlist_clear(&lines);
+	return rc;
 }
 
 static int build_initramfs(const struct guest_root *r, const char *path, struct strbuf *err)
@@ -185,15 +185,16 @@ static int build_initramfs(const struct guest_root *r, const char *path, struct 
 static int workload_names(const char *workload_bin, struct strlist *names, struct strbuf *err)
 {
 	const char *argv[] = { workload_bin, "--list", NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (capture_command_or_say(argv, &out, err) != 0)
+	struct strlist lines = STRLIST_INIT;
+	if (capture_lines_or_say(argv, &lines, err) != 0)
 		return -1;
-	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
+	for (size_t i = 0; i < lines.n; i++) {
+		char *line = lines.items[i];
 		line[strcspn(line, " \t")] = '\0';
 		if (*line)
 			strlist_push(names, line);
 	}
-	strbuf_release(&out);
+	strlist_clear(&lines);
 	return 0;
 }
 

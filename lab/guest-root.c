@@ -76,17 +76,19 @@ static int ldd_libraries(const struct guest_root *r, const char *program, struct
 			 struct strbuf *err)
 {
 	const char *argv[] = { "ldd", program, NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (capture_command_or_say(argv, &out, err) != 0)
+	struct strlist lines = STRLIST_INIT;
+	if (capture_lines_or_say(argv, &lines, err) != 0)
 		return -1;
-	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
+	int rc = 0;
+	for (size_t i = 0; i < lines.n && rc == 0; i++) {
+		char *line = lines.items[i];
 		char *arrow = strstr(line, "=>");
 		if (arrow && strstr(arrow, "not found")) {
 			char *name = trim(line);
 			name[strcspn(name, " \t")] = '\0';
 			strbuf_addf(err, "%s needs %s, which the host's loader does not find", program, name);
-			strbuf_release(&out);
-			return -1;
+			rc = -1;
+			break;
 		}
 		char *slash = strchr(line, '/');
 		if (!slash)
@@ -96,8 +98,8 @@ static int ldd_libraries(const struct guest_root *r, const char *program, struct
 		char *real = realpath(slash, NULL);
 		if (!real) {
 			strbuf_addf(err, "%s needs %s, which does not resolve", program, slash);
-			strbuf_release(&out);
-			return -1;
+			rc = -1;
+			break;
 		}
 		/* The interpreter (no "=>") stays where PT_INTERP names it; a library
 		 * keeps the path ldd found it at, where the guest's loader looks. The
@@ -107,18 +109,19 @@ static int ldd_libraries(const struct guest_root *r, const char *program, struct
 		free(guest);
 		free(real);
 	}
-	strbuf_release(&out);
-	return 0;
+	strlist_clear(&lines);
+	return rc;
 }
 
 /* The sonames a program needs and its interpreter, from readelf's dynamic section and headers. */
 static int elf_needs(const char *file, struct strlist *needed, char **interp, struct strbuf *err)
 {
 	const char *argv[] = { "readelf", "-dlW", file, NULL };
-	struct strbuf out = STRBUF_INIT;
-	if (capture_command_or_say(argv, &out, err) != 0)
+	struct strlist lines = STRLIST_INIT;
+	if (capture_lines_or_say(argv, &lines, err) != 0)
 		return -1;
-	for (char *line = strtok(out.buf, "\n"); line; line = strtok(NULL, "\n")) {
+	for (size_t i = 0; i < lines.n; i++) {
+		char *line = lines.items[i];
 		char *p = strstr(line, "(NEEDED)");
 		char *open = p ? strchr(p, '[') : NULL;
 		if (open) {
@@ -131,7 +134,7 @@ static int elf_needs(const char *file, struct strlist *needed, char **interp, st
 			*interp = xstrndup(p, strcspn(p, "]"));
 		}
 	}
-	strbuf_release(&out);
+	strlist_clear(&lines);
 	return 0;
 }
 

@@ -104,10 +104,7 @@ void kconfig_set(struct kconfig *kc, const char *name, const char *value, const 
 {
 	struct kconfig_option *o = find(kc, name);
 	if (!o) {
-		if (kc->n == kc->alloc) {
-			kc->alloc = kc->alloc ? 2 * kc->alloc : 64;
-			kc->opts = xrealloc(kc->opts, kc->alloc * sizeof(*kc->opts));
-		}
+		ALLOC_GROW(kc->opts, kc->n + 1, kc->alloc);
 		o = &kc->opts[kc->n++];
 		o->name = xstrdup(name);
 	} else {

@@ -29,7 +29,7 @@ static int append_variants(struct variant_set *set, struct variant_set *from, co
 				    from->items[i].name, variant_find(set, from->items[i].name)->dir);
 			return -1;
 		}
-	set->items = xrealloc(set->items, (set->n + from->n + 1) * sizeof(*set->items));
+	ALLOC_GROW(set->items, set->n + from->n + 1, set->alloc);
 	memcpy(set->items + set->n, from->items, from->n * sizeof(*from->items));
 	set->n += from->n;
 	free(from->items);

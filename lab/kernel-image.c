@@ -68,12 +68,10 @@ struct grow {
 	size_t len, cap;
 };
 
+/* At least 1 MiB to inflate into; 32 MiB at first, about what a kernel inflates to. */
 static unsigned char *room(struct grow *g, size_t *avail)
 {
-	if (g->cap - g->len < (1u << 20)) {
-		g->cap = g->cap ? 2 * g->cap : 32u << 20;
-		g->buf = xrealloc(g->buf, g->cap);
-	}
+	ALLOC_GROW(g->buf, g->len + (g->cap ? 1u << 20 : 32u << 20), g->cap);
 	*avail = g->cap - g->len;
 	return g->buf + g->len;
 }

@@ -50,15 +50,15 @@ const struct key_def *key_table_find(const struct key_table *t, const char *key)
 
 struct key_info *key_table_list(const struct key_table *t, size_t *n)
 {
-	size_t alloc = t->n + 8;
-	struct key_info *out = xmalloc(alloc * sizeof(*out));
+	size_t alloc = 0;
+	struct key_info *out = NULL;
+	ALLOC_GROW(out, t->n + 8, alloc);
 	*n = 0;
 	for (size_t r = 0; r < t->n; r++) {
 		const struct key_def *row = &t->rows[r];
 		struct key_info m;
 		for (size_t i = 0; row->member ? row->member(i, &m) : i == 0; i++) {
-			if (*n == alloc)
-				out = xrealloc(out, (alloc *= 2) * sizeof(*out));
+			ALLOC_GROW(out, *n + 1, alloc);
 			out[(*n)++] = row->member ? m : row->info;
 		}
 	}

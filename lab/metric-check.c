@@ -18,19 +18,14 @@ int metric_declarations_load(const char *workload_binary, struct strlist *declar
 {
 	char *ours = workload_binary ? NULL : guest_workload_binary();
 	const char *argv[] = { workload_binary ? workload_binary : ours, "--metrics", NULL };
-	struct strbuf out = STRBUF_INIT;
-	int rc = capture_command_or_say(argv, &out, err);
+	struct strlist lines = STRLIST_INIT;
+	int rc = capture_lines_or_say(argv, &lines, err);
 	free(ours);
-	if (rc != 0) {
-		strbuf_release(&out);
-		return -1;
-	}
-	for (char *save = NULL, *line = strtok_r(out.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (*line)
-			strlist_push(declared, line);
-	strbuf_release(&out);
-	return 0;
+	for (size_t i = 0; i < lines.n; i++)
+		if (*lines.items[i])
+			strlist_push(declared, lines.items[i]);
+	strlist_clear(&lines);
+	return rc;
 }
 
 static void add_once(struct strlist *l, const char *name)

@@ -1,7 +1,6 @@
 /* The kernel selftests an experiment runs, built from the variant's tree (selftest-build.h). */
 #include "selftest-build.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/folder.h"
 #include "common/paths.h"
 #include "common/proto/protocol.h"
 #include "common/proto/workload-line.h"
@@ -65,7 +65,7 @@ void selftests_named(const struct strlist *lines, const int *line_numbers, const
 				seen = !strcmp(out->items[k].test, test);
 			if (!test || seen)
 				continue;
-			out->items = xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
+			ALLOC_GROW(out->items, out->n + 1, out->alloc);
 			out->items[out->n++] = (struct selftest_named){
 				.test = xstrdup(test), .file = file,
 				.line = line_numbers ? line_numbers[i] : 0 };
@@ -118,22 +118,10 @@ struct build_ctx {
 	struct progress *pr;
 };
 
-/* The names in FOLDER, sorted, to remove what a suite's Makefile leaves in the tree. */
-static void folder_names(const char *folder, struct strlist *names)
-{
-	DIR *d = opendir(folder);
-	struct dirent *de;
-	while (d && (de = readdir(d)))
-		strlist_push(names, de->d_name);
-	if (d)
-		closedir(d);
-	strlist_sort(names);
-}
-
 static void remove_new_names(const char *folder, const struct strlist *before)
 {
 	struct strlist after = STRLIST_INIT;
-	folder_names(folder, &after);
+	folder_list(folder, 0, &after);
 	for (size_t i = 0; i < after.n; i++)
 		if (!strlist_has(before, after.items[i])) {
 			char *path = xasprintf("%s/%s", folder, after.items[i]);
@@ -160,7 +148,7 @@ static int make_test(const struct build_ctx *ctx, const char *tree, const char *
 			       native ? NULL : arch, cross, NULL };
 	const char *env[] = { "LC_ALL=C", NULL };
 	struct strlist before = STRLIST_INIT;
-	folder_names(folder, &before);
+	folder_list(folder, 0, &before);
 	mkdir_p(output + strlen("OUTPUT="), 0755);
 	struct child_process cp = { .argv = argv, .env = env, .out_path = ctx->log, .err_to_out = true };
 	int status = run_command(&cp);

@@ -28,7 +28,7 @@ struct selftest_named {
 
 struct selftest_list {
 	struct selftest_named *items;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* The selftests LINES (workload command lines; LINE_NUMBERS[i] is line i's

@@ -9,6 +9,7 @@
 struct line_vars {
 	struct strlist names;
 	char **values;
+	size_t alloc_values;
 };
 
 struct splitter {
@@ -18,6 +19,8 @@ struct splitter {
 	struct line_vars vars;
 	struct shell_line *line;
 	struct shell_command cmd;
+	size_t alloc_words;               /* cmd.words' capacity */
+	size_t alloc_commands;            /* line->commands' capacity */
 	struct strbuf word;
 	bool in_word, known, drop_next;   /* drop_next: the word is a redirection's target */
 	bool assignment;                  /* the word being read started NAME= */
@@ -48,7 +51,7 @@ static void set_var(struct line_vars *v, const char *name, const char *value)
 			return;
 		}
 	strlist_push(&v->names, name);
-	v->values = xrealloc(v->values, v->names.n * sizeof(*v->values));
+	ALLOC_GROW(v->values, v->names.n, v->alloc_values);
 	v->values[v->names.n - 1] = value ? xstrdup(value) : NULL;
 }
 
@@ -94,7 +97,7 @@ static void end_word(struct splitter *s)
 		return;
 	}
 	s->assignment = false;
-	c->words = xrealloc(c->words, (c->n + 1) * sizeof(*c->words));
+	ALLOC_GROW(c->words, c->n + 1, s->alloc_words);
 	c->words[c->n].text = xstrdup(text);
 	c->words[c->n].known = s->known;
 	c->n++;
@@ -107,9 +110,10 @@ static void end_command(struct splitter *s)
 	if (!s->cmd.n && !s->cmd.assignments)
 		return;
 	struct shell_line *l = s->line;
-	l->commands = xrealloc(l->commands, (l->n + 1) * sizeof(*l->commands));
+	ALLOC_GROW(l->commands, l->n + 1, s->alloc_commands);
 	l->commands[l->n++] = s->cmd;
 	memset(&s->cmd, 0, sizeof(s->cmd));
+	s->alloc_words = 0;
 }
 
 /* Skips what ends at CLOSE (nesting OPEN, quotes inside); false at the end of the text. */

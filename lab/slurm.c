@@ -114,7 +114,7 @@ static bool of_ids(const char *job, const struct strlist *ids)
 
 static void add_state(struct slurm_states *s, struct slurm_job_state *st)
 {
-	s->jobs = xrealloc(s->jobs, (s->n + 1) * sizeof(*s->jobs));
+	ALLOC_GROW(s->jobs, s->n + 1, s->alloc);
 	s->jobs[s->n++] = *st;
 }
 
@@ -133,22 +133,20 @@ int slurm_states_load(const struct strlist *ids, struct slurm_states *out, struc
 	 * of them has left its memory */
 	const char *squeue[] = { "squeue", "--noheader", "--array", "--me", "--format=%i|%T|%r|%N",
 				 NULL };
-	struct strbuf text = STRBUF_INIT;
-	if (capture_command_or_say(squeue, &text, err) < 0)
+	struct strlist lines = STRLIST_INIT;
+	if (capture_lines_or_say(squeue, &lines, err) < 0)
 		return -1;
-	for (char *line = text.buf, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	/* up to the first empty line, as ever */
+	for (size_t i = 0; i < lines.n && *lines.items[i]; i++) {
 		struct slurm_job_state st;
-		if (slurm_parse_squeue_line(line, &st) < 0)
+		if (slurm_parse_squeue_line(lines.items[i], &st) < 0)
 			continue;
 		if (of_ids(st.id, ids))
 			add_state(out, &st);
 		else
 			free_state(&st);
 	}
-	strbuf_release(&text);
+	strlist_clear(&lines);
 	if (!ids->n)
 		return 0;
 	/* sacct for what ended; a cluster without accounting refuses, which is no error */
@@ -158,14 +156,11 @@ int slurm_states_load(const struct strlist *ids, struct slurm_states *out, struc
 	char *jobs = xasprintf("--jobs=%s", list.buf);
 	const char *sacct[] = { "sacct", "--noheader", "--parsable2", "--allocations", jobs,
 				"--format=JobID,State,ExitCode,NodeList", NULL };
-	if (have_program("sacct") && capture_command(sacct, NULL, &text) == 0) {
+	if (have_program("sacct") && capture_lines(sacct, NULL, &lines) == 0) {
 		out->have_sacct = true;
-		for (char *line = text.buf, *next; line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
+		for (size_t i = 0; i < lines.n && *lines.items[i]; i++) {
 			struct slurm_job_state st;
-			if (slurm_parse_sacct_line(line, &st) < 0)
+			if (slurm_parse_sacct_line(lines.items[i], &st) < 0)
 				continue;
 			/* squeue's word on a job still queued wins over the accounting's */
 			if (of_ids(st.id, ids) && !slurm_state_find(out, st.id))
@@ -176,7 +171,7 @@ int slurm_states_load(const struct strlist *ids, struct slurm_states *out, struc
 	}
 	free(jobs);
 	strbuf_release(&list);
-	strbuf_release(&text);
+	strlist_clear(&lines);
 	return 0;
 }
 

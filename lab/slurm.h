@@ -23,7 +23,7 @@ struct slurm_job_state {
 
 struct slurm_states {
 	struct slurm_job_state *jobs;
-	size_t n;
+	size_t n, alloc;
 	bool have_sacct;  /* sacct answered (a cluster without accounting: false) */
 };
 

@@ -1,7 +1,6 @@
 /* The content hash of a folder, with a stat cache (tree-hash.h). */
 #include "tree-hash.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "common/folder.h"
 
 /* Younger than this, a file's stat does not vouch for its content yet. */
 #define SETTLED_NS 2000000000LL
@@ -23,7 +23,6 @@ struct known {
 };
 
 struct walk {
-	const char *root;
 	struct hasher *tree;
 	struct known *old;            /* the stat cache as read, sorted by path */
 	size_t n_old;
@@ -58,10 +57,7 @@ static void load_cache(struct walk *w, const char *path)
 			   &k.mtime, &k.ctime, &off) != 6 || !off || strlen(k.hex) != 64)
 			continue;
 		k.path = xstrdup(line + off);
-		if (w->n_old == alloc) {
-			alloc = alloc ? 2 * alloc : 4096;
-			w->old = xrealloc(w->old, alloc * sizeof(*w->old));
-		}
+		ALLOC_GROW(w->old, w->n_old + 1, alloc);
 		w->old[w->n_old++] = k;
 	}
 	free(text);
@@ -93,73 +89,44 @@ static int file_hash(struct walk *w, const char *rel, const char *path, const st
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
+/* One entry of the tree into the hash: its path, its kind and its data. */
+static int hash_entry(const struct folder_entry *e, void *ctx)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int walk_dir(struct walk *w, const char *rel)
-{
-	char *dir = *rel ? xasprintf("%s/%s", w->root, rel) : xstrdup(w->root);
-	DIR *d = opendir(dir);
-	if (!d) {
-		strbuf_addf(w->err, "%s: %s", dir, strerror(errno));
-		free(dir);
+	struct walk *w = ctx;
+	char hex[65], target[4096];
+	if (e->error) {
+		strbuf_addf(w->err, "%s: %s", e->path, strerror(e->error));
 		return -1;
 	}
-	struct strlist names = STRLIST_INIT;
-	struct dirent *de;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
-			strlist_push(&names, de->d_name);
-	closedir(d);
-	/* byte order, whatever the locale */
-	qsort(names.items, names.n, sizeof(*names.items), by_name);
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < names.n; i++) {
-		char *sub = *rel ? xasprintf("%s/%s", rel, names.items[i]) : xstrdup(names.items[i]);
-		char *path = xasprintf("%s/%s", w->root, sub);
-		struct stat st;
-		char hex[65], target[4096];
-		if (lstat(path, &st) < 0) {
-			strbuf_addf(w->err, "%s: %s", path, strerror(errno));
-			rc = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			rc = walk_dir(w, sub);
-		} else if (S_ISREG(st.st_mode)) {
-			rc = file_hash(w, sub, path, &st, hex);
-			if (rc == 0) {
-				hasher_add_str(w->tree, "path", sub);
-				hasher_add_str(w->tree, "kind", st.st_mode & 0111 ? "exec" : "file");
-				hasher_add_str(w->tree, "data", hex);
-			}
-		} else if (S_ISLNK(st.st_mode)) {
-			ssize_t n = readlink(path, target, sizeof(target) - 1);
-			if (n < 0) {
-				strbuf_addf(w->err, "%s: %s", path, strerror(errno));
-				rc = -1;
-			} else {
-				target[n] = '\0';
-				hasher_add_str(w->tree, "path", sub);
-				hasher_add_str(w->tree, "kind", "link");
-				hasher_add_str(w->tree, "data", target);
-			}
+	if (S_ISDIR(e->st.st_mode))
+		return FOLDER_WALK_INTO;
+	if (S_ISREG(e->st.st_mode)) {
+		if (file_hash(w, e->rel, e->path, &e->st, hex) < 0)
+			return -1;
+		hasher_add_str(w->tree, "path", e->rel);
+		hasher_add_str(w->tree, "kind", e->st.st_mode & 0111 ? "exec" : "file");
+		hasher_add_str(w->tree, "data", hex);
+	} else if (S_ISLNK(e->st.st_mode)) {
+		ssize_t n = readlink(e->path, target, sizeof(target) - 1);
+		if (n < 0) {
+			strbuf_addf(w->err, "%s: %s", e->path, strerror(errno));
+			return -1;
 		}
-		free(path);
-		free(sub);
+		target[n] = '\0';
+		hasher_add_str(w->tree, "path", e->rel);
+		hasher_add_str(w->tree, "kind", "link");
+		hasher_add_str(w->tree, "data", target);
 	}
-	strlist_clear(&names);
-	free(dir);
-	return rc;
+	return 0;
 }
 
 int tree_hash(const char *dir, const char *stat_cache, char hex[65], struct strbuf *err)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
-	struct walk w = { .root = dir, .tree = hasher_new(), .now = ns_of(now), .err = err };
+	struct walk w = { .tree = hasher_new(), .now = ns_of(now), .err = err };
 	load_cache(&w, stat_cache);
-	int rc = walk_dir(&w, "");
+	int rc = folder_walk(dir, FOLDER_NO_GIT, hash_entry, &w);
 	hasher_finish(w.tree, hex);
 	if (rc == 0 && stat_cache && w.read)
 		write_file_str(stat_cache, strbuf_str(&w.fresh));

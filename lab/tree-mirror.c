@@ -1,7 +1,6 @@
 /* A mirror of a source tree to build from (tree-mirror.h). */
 #include "tree-mirror.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "common/folder.h"
 
 static bool same_bytes(const char *a, const char *b)
 {
@@ -92,22 +93,7 @@ static int mirror_link(const char *src, const char *dest, struct strbuf *err)
 	return 0;
 }
 
-static int names_of(const char *dir, struct strlist *names, struct strbuf *err)
-{
-	DIR *d = opendir(dir);
-	if (!d) {
-		if (err)
-			strbuf_addf(err, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	struct dirent *de;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
-			strlist_push(names, de->d_name);
-	closedir(d);
-	return 0;
-}
-
+/* DEST made a folder that holds no name SRC lacks; what it holds is mirrored next. */
 static int mirror_dir(const char *src, const char *dest, struct strbuf *err)
 {
 	struct stat d;
@@ -118,10 +104,11 @@ static int mirror_dir(const char *src, const char *dest, struct strbuf *err)
 		return -1;
 	}
 	struct strlist want = STRLIST_INIT, have = STRLIST_INIT;
-	if (names_of(src, &want, err) < 0)
+	if (folder_list(src, FOLDER_NO_GIT, &want) < 0) {
+		strbuf_addf(err, "%s: %s", src, strerror(errno));
 		return -1;
-	names_of(dest, &have, NULL);
-	int rc = 0;
+	}
+	folder_list(dest, FOLDER_NO_GIT, &have);
 	for (size_t i = 0; i < have.n; i++) {
 		if (strlist_has(&want, have.items[i]))
 			continue;
@@ -129,29 +116,40 @@ static int mirror_dir(const char *src, const char *dest, struct strbuf *err)
 		remove_tree(gone);
 		free(gone);
 	}
-	for (size_t i = 0; rc == 0 && i < want.n; i++) {
-		char *from = xasprintf("%s/%s", src, want.items[i]);
-		char *to = xasprintf("%s/%s", dest, want.items[i]);
-		struct stat s;
-		if (lstat(from, &s) < 0) {
-			strbuf_addf(err, "%s: %s", from, strerror(errno));
-			rc = -1;
-		} else if (S_ISDIR(s.st_mode)) {
-			rc = mirror_dir(from, to, err);
-		} else if (S_ISREG(s.st_mode)) {
-			rc = mirror_file(from, to, &s, err);
-		} else if (S_ISLNK(s.st_mode)) {
-			rc = mirror_link(from, to, err);
-		}
-		free(from);
-		free(to);
-	}
 	strlist_clear(&want);
 	strlist_clear(&have);
+	return 0;
+}
+
+struct mirror {
+	const char *dest;
+	struct strbuf *err;
+};
+
+/* One entry of the tree to its place in the mirror. */
+static int mirror_entry(const struct folder_entry *e, void *ctx)
+{
+	struct mirror *m = ctx;
+	if (e->error) {
+		strbuf_addf(m->err, "%s: %s", e->path, strerror(e->error));
+		return -1;
+	}
+	char *to = xasprintf("%s/%s", m->dest, e->rel);
+	int rc = 0;
+	if (S_ISDIR(e->st.st_mode))
+		rc = mirror_dir(e->path, to, m->err) < 0 ? -1 : FOLDER_WALK_INTO;
+	else if (S_ISREG(e->st.st_mode))
+		rc = mirror_file(e->path, to, &e->st, m->err);
+	else if (S_ISLNK(e->st.st_mode))
+		rc = mirror_link(e->path, to, m->err);
+	free(to);
 	return rc;
 }
 
 int tree_mirror(const char *src, const char *dest, struct strbuf *err)
 {
-	return mirror_dir(src, dest, err);
+	struct mirror m = { dest, err };
+	if (mirror_dir(src, dest, err) < 0)
+		return -1;
+	return folder_walk(src, FOLDER_NO_GIT, mirror_entry, &m);
 }

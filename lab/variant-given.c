@@ -13,6 +13,7 @@
 #include "kernel-catalog.h"
 #include "kernel-source.h"
 #include "variant.h"
+#include "common/folder.h"
 #include "common/paths.h"
 
 /* A staged folder's files, in memory until its hash names the folder. */
@@ -24,12 +25,12 @@ struct staged_file {
 
 struct staging {
 	struct staged_file *files;
-	size_t n;
+	size_t n, alloc;
 };
 
 static void stage_add(struct staging *st, const char *name, char *data, size_t len)
 {
-	st->files = xrealloc(st->files, (st->n + 1) * sizeof(*st->files));
+	ALLOC_GROW(st->files, st->n + 1, st->alloc);
 	st->files[st->n++] = (struct staged_file){ xstrdup(name), data, len };
 }
 
@@ -137,15 +138,10 @@ static int copy_known(struct staging *st, const char *arg, const char *dir, bool
 	if (rc < 0 || !patches)
 		return rc;
 	struct strlist names = STRLIST_INIT;
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	while (d && (de = readdir(d)))
-		if (is_patch(de->d_name))
-			strlist_push(&names, de->d_name);
-	if (d)
-		closedir(d);
-	strlist_sort(&names);
+	folder_list(dir, 0, &names);
 	for (size_t i = 0; i < names.n && rc == 0; i++) {
+		if (!is_patch(names.items[i]))
+			continue;
 		char *path = xasprintf("%s/%s", dir, names.items[i]);
 		size_t len;
 		char *data = read_file(path, &len);

@@ -2,12 +2,12 @@
 #include "variant.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hash.h"
+#include "common/folder.h"
 
 /* Bump when the way kernels are built changes, so old cache entries are not reused.
  * 2: piggy.S no longer through ccache (kbuild-cc.h): a bzImage of before may
@@ -76,49 +76,44 @@ static int load_variant(struct variant *v, const char *dir, const char *name, st
 	else
 		free(config);
 
-	DIR *d = opendir(v->dir);
-	if (!d) {
+	struct strlist names = STRLIST_INIT;
+	if (folder_list(v->dir, 0, &names) < 0) {
 		strbuf_addf(err, "%s: %s", v->dir, strerror(errno));
 		return -1;
 	}
-	struct dirent *de;
-	while ((de = readdir(d)))
-		if (ends_with(de->d_name, ".patch") || ends_with(de->d_name, ".diff"))
-			strlist_push_owned(&v->patches, xasprintf("%s/%s", v->dir, de->d_name));
-	closedir(d);
-	strlist_sort(&v->patches);
+	for (size_t i = 0; i < names.n; i++)
+		if (ends_with(names.items[i], ".patch") || ends_with(names.items[i], ".diff"))
+			strlist_push_owned(&v->patches, xasprintf("%s/%s", v->dir, names.items[i]));
+	strlist_clear(&names);
 	return 0;
 }
 
 int variants_discover(const char *dir, struct variant_set *set, struct strbuf *err)
 {
 	memset(set, 0, sizeof(*set));
-	DIR *d = opendir(dir);
-	if (!d) {
+	struct strlist entries = STRLIST_INIT, names = STRLIST_INIT;
+	if (folder_list(dir, 0, &entries) < 0) {
 		strbuf_addf(err, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
-	struct strlist names = STRLIST_INIT;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
+	for (size_t i = 0; i < entries.n; i++) {
+		const char *name = entries.items[i];
+		if (name[0] == '.')
 			continue;
-		char *path = xasprintf("%s/%s", dir, de->d_name);
+		char *path = xasprintf("%s/%s", dir, name);
 		bool sub = is_dir(path);
 		free(path);
 		if (!sub)
 			continue;
-		if (!variant_name_valid(de->d_name)) {
-			strbuf_addf(err, "%s/%s: variant names use a-z, 0-9, '-', '_' and '.'", dir,
-				    de->d_name);
-			closedir(d);
+		if (!variant_name_valid(name)) {
+			strbuf_addf(err, "%s/%s: variant names use a-z, 0-9, '-', '_' and '.'", dir, name);
+			strlist_clear(&entries);
 			strlist_clear(&names);
 			return -1;
 		}
-		strlist_push(&names, de->d_name);
+		strlist_push(&names, name);
 	}
-	closedir(d);
-	strlist_sort(&names);
+	strlist_clear(&entries);
 	set->items = xcalloc(names.n, sizeof(*set->items));
 	for (size_t i = 0; i < names.n; i++) {
 		if (load_variant(&set->items[i], dir, names.items[i], err) < 0) {
@@ -180,7 +175,7 @@ void variant_for_target(const struct variant *v, const struct build_target *targ
 
 void variant_set_add(struct variant_set *set, struct variant *v)
 {
-	set->items = xrealloc(set->items, (set->n + 1) * sizeof(*set->items));
+	ALLOC_GROW(set->items, set->n + 1, set->alloc);
 	set->items[set->n++] = *v;
 	memset(v, 0, sizeof(*v));
 }
@@ -270,7 +265,7 @@ void variants_clear(struct variant_set *set)
 		variant_clear(&set->items[i]);
 	free(set->items);
 	set->items = NULL;
-	set->n = 0;
+	set->n = set->alloc = 0;
 }
 
 int variant_lacking_options(const struct variant *v, const struct kconfig *base, const struct kconfig *wanted,

@@ -54,7 +54,7 @@ struct variant {
 
 struct variant_set {
 	struct variant *items;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* Whether NAME may name a variant: a-z, 0-9, '-', '_' and '.', not first '.' or '-'. */

@@ -24,7 +24,7 @@ static size_t split_tabs(char *line, char **fields, size_t max)
 
 static struct workload_option *new_option(struct workload_info *w)
 {
-	w->options = xrealloc(w->options, (w->n_options + 1) * sizeof(*w->options));
+	ALLOC_GROW(w->options, w->n_options + 1, w->alloc_options);
 	struct workload_option *o = &w->options[w->n_options++];
 	memset(o, 0, sizeof(*o));
 	return o;
@@ -36,7 +36,7 @@ static const char *take_record(struct workload_catalog *c, char **f, size_t n)
 	if (!strcmp(f[0], DESCRIBE_WORKLOAD)) {
 		if (n != 3)
 			return "a workload record has a name and a summary";
-		c->items = xrealloc(c->items, (c->n + 1) * sizeof(*c->items));
+		ALLOC_GROW(c->items, c->n + 1, c->alloc);
 		struct workload_info *w = &c->items[c->n++];
 		memset(w, 0, sizeof(*w));
 		w->name = xstrdup(f[1]);

@@ -25,13 +25,13 @@ struct workload_info {
 	struct strlist usage;	/* --help's head, a line an item: "Usage: ...", what it does */
 	struct strlist notes;	/* --help's tail: what it reports, ... */
 	struct workload_option *options;
-	size_t n_options;
+	size_t n_options, alloc_options;
 	struct strlist metrics;	/* as declared, after "NAME." */
 };
 
 struct workload_catalog {
 	struct workload_info *items;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* Parses --describe's TEXT into C: 0, or -1 with ERR naming the bad line. */

@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/base/alloc-grow.h"
 #include "lib/args.h"
 #include "lib/check.h"
 #include "lib/proc.h"
@@ -353,16 +354,9 @@ static int fill_pipes(const struct cfg *cfg, struct state *s, uint64_t deadline)
 
 		if (mem_available(cfg) < cfg->reserve / 2)
 			break;
-		if (s->npipes + 2 > s->cap_pipes) {
-			size_t nc = s->cap_pipes ? s->cap_pipes * 2 : 256;
-			int *np = realloc(s->pipes, nc * sizeof(int));
-
-			if (!np) {
-				r = -ENOMEM;
-				break;
-			}
-			s->pipes = np;
-			s->cap_pipes = nc;
+		if (!ALLOC_GROW_TRY(s->pipes, s->npipes + 2, s->cap_pipes)) {
+			r = -ENOMEM;
+			break;
 		}
 		if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) < 0) {
 			r = -errno;

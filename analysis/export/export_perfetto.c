@@ -74,10 +74,7 @@ static void note_time(struct builder *b, uint64_t t_ns)
 
 static void push(struct builder *b, json_t *obj, uint64_t t_ns, int rank, uint64_t dur_ns)
 {
-	if (b->n == b->alloc) {
-		b->alloc = b->alloc ? 2 * b->alloc : 256;
-		b->ev = xrealloc(b->ev, b->alloc * sizeof(*b->ev));
-	}
+	ALLOC_GROW(b->ev, b->n + 1, b->alloc);
 	b->ev[b->n] = (struct event){ t_ns, rank, dur_ns, b->n, obj };
 	b->n++;
 }
@@ -167,10 +164,7 @@ static void remember_thread(struct builder *b, int pid, int tid, const char *com
 {
 	struct thread *t = thread_of(b, tid);
 	if (!t) {
-		if (b->n_threads == b->alloc_threads) {
-			b->alloc_threads = b->alloc_threads ? 2 * b->alloc_threads : 64;
-			b->threads = xrealloc(b->threads, b->alloc_threads * sizeof(*b->threads));
-		}
+		ALLOC_GROW(b->threads, b->n_threads + 1, b->alloc_threads);
 		t = &b->threads[b->n_threads++];
 		t->tid = tid;
 	}
@@ -237,10 +231,7 @@ static void pending_open(struct builder *b, const struct perf_sample *s, const c
 			b->pending[i] = b->pending[--b->n_pending];
 			break;
 		}
-	if (b->n_pending == b->alloc_pending) {
-		b->alloc_pending = b->alloc_pending ? 2 * b->alloc_pending : 16;
-		b->pending = xrealloc(b->pending, b->alloc_pending * sizeof(*b->pending));
-	}
+	ALLOC_GROW(b->pending, b->n_pending + 1, b->alloc_pending);
 	struct pending *p = &b->pending[b->n_pending++];
 	p->pid = s->pid;
 	p->tid = s->tid;
@@ -497,10 +488,7 @@ static void out_line(json_t *o, void *ctx)
 	note_time(os->b, t);
 	const char *phase = json_string_value(json_object_get(o, "phase"));
 	if (!strcmp(name, "phase-begin") && phase) {
-		if (os->n == os->alloc) {
-			os->alloc = os->alloc ? 2 * os->alloc : 16;
-			os->phases = xrealloc(os->phases, os->alloc * sizeof(*os->phases));
-		}
+		ALLOC_GROW(os->phases, os->n + 1, os->alloc);
 		struct phase *p = &os->phases[os->n++];
 		memset(p, 0, sizeof(*p));
 		p->workload = xstrdup(w);
@@ -547,7 +535,7 @@ static void deal_lanes(struct out_state *os, size_t w, int *n_lanes)
 		uint64_t *ends;
 		size_t n, alloc;
 	} *lanes = NULL;
-	size_t nl = 0;
+	size_t nl = 0, alloc_lanes = 0;
 	for (size_t i = 0; i < os->n; i++) {
 		struct phase *p = &os->phases[i];
 		if (strcmp(p->workload, os->workloads.items[w]))
@@ -561,14 +549,11 @@ static void deal_lanes(struct out_state *os, size_t w, int *n_lanes)
 				break;
 		}
 		if (l == nl) {
-			lanes = xrealloc(lanes, ++nl * sizeof(*lanes));
-			memset(&lanes[l], 0, sizeof(*lanes));
+			ALLOC_GROW(lanes, nl + 1, alloc_lanes);
+			memset(&lanes[nl++], 0, sizeof(*lanes));
 		}
 		struct lane *ln = &lanes[l];
-		if (ln->n == ln->alloc) {
-			ln->alloc = ln->alloc ? 2 * ln->alloc : 8;
-			ln->ends = xrealloc(ln->ends, ln->alloc * sizeof(*ln->ends));
-		}
+		ALLOC_GROW(ln->ends, ln->n + 1, ln->alloc);
 		ln->ends[ln->n++] = p->end_ns;
 		p->lane = (int)l;
 	}
@@ -805,7 +790,7 @@ int perfetto_trace_write(const json_t *trace, const char *path)
 		return -1;
 	}
 	size_t len = strlen(text);
-	char *with_nl = xrealloc(text, len + 2);
+	char *with_nl = REALLOC_ARRAY(text, len + 2);
 	with_nl[len] = '\n';
 	with_nl[len + 1] = '\0';
 	int rc = write_file_atomic(path, with_nl, len + 1);

@@ -62,10 +62,7 @@ void metric_set_add_declared(struct metric_set *s, const char *name, double valu
 		s->dropped++;
 		return;
 	}
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? 2 * s->alloc : 64;
-		s->items = xrealloc(s->items, s->alloc * sizeof(*s->items));
-	}
+	ALLOC_GROW(s->items, s->n + 1, s->alloc);
 	s->items[s->n++] = (struct metric_value){ xstrdup(name), xstrdup(unit ? unit : ""),
 						  xstrdup(source ? source : ""), value, declared };
 	*slot = s->n;

@@ -73,7 +73,7 @@ static json_t *text_json(const char *text)
 
 static struct workload_line *line_started(struct workload_lines *out, json_t *marker)
 {
-	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	ALLOC_GROW(out->v, out->n + 1, out->alloc);
 	struct workload_line *l = &out->v[out->n++];
 	memset(l, 0, sizeof(*l));
 	l->line = (long)json_integer_value(json_object_get(marker, LINE_NUMBER));

@@ -60,7 +60,7 @@ struct workload_line {
 
 struct workload_lines {
 	struct workload_line *v;
-	size_t n;
+	size_t n, alloc;
 };
 
 /* Whether LINE (LEN bytes, no newline) is a bad line (above). */

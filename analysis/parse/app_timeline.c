@@ -70,10 +70,7 @@ static void take(json_t *o, void *ctx)
 	} else {
 		return;
 	}
-	if (c->n == c->alloc) {
-		c->alloc = c->alloc ? 2 * c->alloc : 64;
-		c->v = xrealloc(c->v, c->alloc * sizeof(*c->v));
-	}
+	ALLOC_GROW(c->v, c->n + 1, c->alloc);
 	c->v[c->n++] = e;
 }
 
@@ -84,14 +81,6 @@ static int by_time(const void *pa, const void *pb)
 		return a->t_ns < b->t_ns ? -1 : 1;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
-
-#define GROW(arr, n, alloc) \
-	do { \
-		if ((n) == (alloc)) { \
-			(alloc) = (alloc) ? 2 * (alloc) : 32; \
-			(arr) = xrealloc((arr), (alloc) * sizeof(*(arr))); \
-		} \
-	} while (0)
 
 struct app_now {
 	bool seen;
@@ -112,7 +101,7 @@ static void change(struct replay *r, int a, int tier, bool alive, uint64_t t)
 	struct app_now *n = &r->now[a];
 	struct app_timeline *tl = r->tl;
 	if (n->seen && n->since < t && (n->tier != tier || n->alive != alive)) {
-		GROW(tl->spans, tl->n_spans, r->alloc_spans);
+		ALLOC_GROW(tl->spans, tl->n_spans + 1, r->alloc_spans);
 		tl->spans[tl->n_spans++] = (struct app_span){ a, n->tier, n->alive, n->since, t };
 	}
 	if (!n->seen || n->tier != tier || n->alive != alive) {
@@ -151,7 +140,7 @@ int app_timeline_parse(const char *text, size_t len, struct app_timeline *tl)
 	for (size_t i = 0; i < c.n; i++) {
 		const struct ev *e = &c.v[i];
 		if (e->kind == EV_ALIVE) {
-			GROW(tl->alive, tl->n_alive, alloc_a);
+			ALLOC_GROW(tl->alive, tl->n_alive + 1, alloc_a);
 			tl->alive[tl->n_alive++] = (struct app_alive_sample){ e->t_ns, e->n_alive, e->n_cached };
 			continue;
 		}
@@ -164,14 +153,14 @@ int app_timeline_parse(const char *text, size_t len, struct app_timeline *tl)
 			change(&r, e->app, e->tier, e->alive, e->t_ns);
 			break;
 		case EV_LAUNCH:
-			GROW(tl->launches, tl->n_launches, alloc_l);
+			ALLOC_GROW(tl->launches, tl->n_launches + 1, alloc_l);
 			tl->launches[tl->n_launches++] =
 				(struct app_launch_mark){ e->app, e->t_ns, e->ms, e->cold, e->ok };
 			if (e->cold)
 				change(&r, e->app, tier, true, e->t_ns);
 			break;
 		case EV_DEATH:
-			GROW(tl->deaths, tl->n_deaths, alloc_d);
+			ALLOC_GROW(tl->deaths, tl->n_deaths + 1, alloc_d);
 			tl->deaths[tl->n_deaths++] =
 				(struct app_death_mark){ e->app, e->t_ns, e->tier, e->signal };
 			change(&r, e->app, tier, false, e->t_ns);
@@ -182,7 +171,7 @@ int app_timeline_parse(const char *text, size_t len, struct app_timeline *tl)
 	}
 	for (unsigned a = 0; a < tl->napps; a++)
 		if (r.now[a].seen && r.now[a].since < tl->end_ns) {
-			GROW(tl->spans, tl->n_spans, r.alloc_spans);
+			ALLOC_GROW(tl->spans, tl->n_spans + 1, r.alloc_spans);
 			tl->spans[tl->n_spans++] = (struct app_span){ (int)a, r.now[a].tier, r.now[a].alive,
 								      r.now[a].since, tl->end_ns };
 		}

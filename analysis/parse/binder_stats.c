@@ -11,19 +11,13 @@ static void add_line(const struct binder_stats_line *line, void *ctx)
 {
 	struct binder_stats *out = ctx;
 	if (line->object) {
-		if (out->n_objs == out->alloc_objs) {
-			out->alloc_objs = out->alloc_objs ? 2 * out->alloc_objs : 8;
-			out->objs = xrealloc(out->objs, out->alloc_objs * sizeof(*out->objs));
-		}
+		ALLOC_GROW(out->objs, out->n_objs + 1, out->alloc_objs);
 		struct binder_obj_count *o = &out->objs[out->n_objs++];
 		snprintf(o->type, sizeof(o->type), "%s", line->name);
 		o->active = line->active;
 		o->total = line->total;
 	} else {
-		if (out->n_cmds == out->alloc_cmds) {
-			out->alloc_cmds = out->alloc_cmds ? 2 * out->alloc_cmds : 32;
-			out->cmds = xrealloc(out->cmds, out->alloc_cmds * sizeof(*out->cmds));
-		}
+		ALLOC_GROW(out->cmds, out->n_cmds + 1, out->alloc_cmds);
 		struct binder_cmd_count *c = &out->cmds[out->n_cmds++];
 		snprintf(c->name, sizeof(c->name), "%s", line->name);
 		c->count = line->count;

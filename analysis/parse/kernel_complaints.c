@@ -465,10 +465,7 @@ static void open_report(struct kernel_complaints *c, struct start *s, const char
 			uint64_t usec)
 {
 	close_open(c);
-	if (c->n == c->alloc) {
-		c->alloc = c->alloc ? 2 * c->alloc : 8;
-		c->items = xrealloc(c->items, c->alloc * sizeof(*c->items));
-	}
+	ALLOC_GROW(c->items, c->n + 1, c->alloc);
 	struct kernel_complaint *k = &c->items[c->n++];
 	memset(k, 0, sizeof(*k));
 	k->kind = s->kind;
@@ -614,10 +611,7 @@ bool kernel_complaints_read_trial(const char *dir, struct kernel_complaints *out
 		struct kernel_complaint *k = &from_console.items[i];
 		if (already_known(out, k))
 			continue;
-		if (out->n == out->alloc) {
-			out->alloc = out->alloc ? 2 * out->alloc : 8;
-			out->items = xrealloc(out->items, out->alloc * sizeof(*out->items));
-		}
+		ALLOC_GROW(out->items, out->n + 1, out->alloc);
 		out->items[out->n++] = *k;
 		memset(k, 0, sizeof(*k));
 	}

@@ -26,10 +26,7 @@ void lmkd_reports_record(struct lmkd_reports *r, const struct kmsg_record *rec)
 	struct lmkd_reap_line reap;
 	struct lmkd_event event = { .usec = rec->usec };
 	if (lmkd_parse_kill(rec->text, &kill.line)) {
-		if (r->n_kills == r->alloc_kills) {
-			r->alloc_kills = r->alloc_kills ? 2 * r->alloc_kills : 8;
-			r->kills = xrealloc(r->kills, r->alloc_kills * sizeof(*r->kills));
-		}
+		ALLOC_GROW(r->kills, r->n_kills + 1, r->alloc_kills);
 		r->kills[r->n_kills++] = kill;
 	} else if (lmkd_parse_reap(rec->text, &reap)) {
 		/* the latest kill of that pid without its reap */
@@ -40,10 +37,7 @@ void lmkd_reports_record(struct lmkd_reports *r, const struct kmsg_record *rec)
 				break;
 			}
 	} else if (lmkd_parse_event(rec->text, &event.line)) {
-		if (r->n_events == r->alloc_events) {
-			r->alloc_events = r->alloc_events ? 2 * r->alloc_events : 8;
-			r->events = xrealloc(r->events, r->alloc_events * sizeof(*r->events));
-		}
+		ALLOC_GROW(r->events, r->n_events + 1, r->alloc_events);
 		r->events[r->n_events++] = event;
 	}
 }

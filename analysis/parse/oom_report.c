@@ -20,22 +20,14 @@ void oom_reports_release(struct oom_reports *r)
 	memset(r, 0, sizeof(*r));
 }
 
-#define PUSH(arr, n, alloc, item)                                           \
-	do {                                                                \
-		if ((n) == (alloc)) {                                       \
-			(alloc) = (alloc) ? 2 * (alloc) : 8;                \
-			(arr) = xrealloc((arr), (alloc) * sizeof(*(arr)));  \
-		}                                                           \
-		(arr)[(n)++] = (item);                                      \
-	} while (0)
-
 void oom_reports_record(struct oom_reports *r, const struct kmsg_record *rec)
 {
 	struct oom_kill_report kill;
 	struct oom_constraint_line cl;
 	struct oom_reap_report reap;
 	if (oom_parse_constraint_line(rec->text, &cl)) {
-		PUSH(r->pending, r->n_pending, r->alloc_pending, cl);
+		ALLOC_GROW(r->pending, r->n_pending + 1, r->alloc_pending);
+		r->pending[r->n_pending++] = cl;
 	} else if (oom_parse_kill_line(rec->text, &kill)) {
 		kill.usec = rec->usec;
 		const char *constraint = kill.memcg_message ? "memcg" : "global";
@@ -50,10 +42,12 @@ void oom_reports_record(struct oom_reports *r, const struct kmsg_record *rec)
 		}
 		if (constraint)
 			snprintf(kill.constraint, sizeof(kill.constraint), "%s", constraint);
-		PUSH(r->kills, r->n_kills, r->alloc_kills, kill);
+		ALLOC_GROW(r->kills, r->n_kills + 1, r->alloc_kills);
+		r->kills[r->n_kills++] = kill;
 	} else if (oom_parse_reap_line(rec->text, &reap)) {
 		reap.usec = rec->usec;
-		PUSH(r->reaps, r->n_reaps, r->alloc_reaps, reap);
+		ALLOC_GROW(r->reaps, r->n_reaps + 1, r->alloc_reaps);
+		r->reaps[r->n_reaps++] = reap;
 	} else if (strstr(rec->text, " invoked oom-killer: ")) {
 		r->invocations++;
 	}

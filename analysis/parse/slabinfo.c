@@ -9,10 +9,7 @@
 static void add_cache(const struct slab_cache *c, void *ctx)
 {
 	struct slabinfo *out = ctx;
-	if (out->n == out->alloc) {
-		out->alloc = out->alloc ? 2 * out->alloc : 128;
-		out->caches = xrealloc(out->caches, out->alloc * sizeof(*out->caches));
-	}
+	ALLOC_GROW(out->caches, out->n + 1, out->alloc);
 	out->caches[out->n++] = *c;
 }
 

@@ -9,10 +9,7 @@
 static void add_pair(const struct kv_pair *pair, void *ctx)
 {
 	struct kv_list *out = ctx;
-	if (out->n == out->alloc) {
-		out->alloc = out->alloc ? 2 * out->alloc : 64;
-		out->items = xrealloc(out->items, out->alloc * sizeof(*out->items));
-	}
+	ALLOC_GROW(out->items, out->n + 1, out->alloc);
 	out->items[out->n++] = (struct kv){ xstrdup(pair->key), pair->value };
 }
 

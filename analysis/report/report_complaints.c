@@ -27,10 +27,7 @@ static struct seen *seen_for(struct seen_set *s, const char *signature, json_t *
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->v[i].signature, signature))
 			return &s->v[i];
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? 2 * s->alloc : 8;
-		s->v = xrealloc(s->v, s->alloc * sizeof(*s->v));
-	}
+	ALLOC_GROW(s->v, s->n + 1, s->alloc);
 	struct seen *e = &s->v[s->n++];
 	*e = (struct seen){ .signature = signature, .first = report,
 			    .trials = xcalloc(s->groups ? s->groups : 1, sizeof(*e->trials)) };

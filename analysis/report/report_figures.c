@@ -83,10 +83,7 @@ void report_interval(const double *x, size_t n, int mean, double *mid, double *l
 static struct report_figure *add_figure(struct ctx *c, const char *id, const char *title)
 {
 	struct report_figures *f = c->out;
-	if (f->n == f->alloc) {
-		f->alloc = f->alloc ? 2 * f->alloc : 16;
-		f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
-	}
+	ALLOC_GROW(f->v, f->n + 1, f->alloc);
 	struct report_figure *fig = &f->v[f->n++];
 	memset(fig, 0, sizeof(*fig));
 	fig->id = xstrdup(id);

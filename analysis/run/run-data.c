@@ -75,10 +75,7 @@ static void read_clock(struct run_trial *t)
 static void add_trial(const char *label, unsigned index, const char *dir, void *ctx)
 {
 	struct run_data *rd = ctx;
-	if (rd->n == rd->alloc) {
-		rd->alloc = rd->alloc ? 2 * rd->alloc : 32;
-		rd->trials = xrealloc(rd->trials, rd->alloc * sizeof(*rd->trials));
-	}
+	ALLOC_GROW(rd->trials, rd->n + 1, rd->alloc);
 	struct run_trial *t = &rd->trials[rd->n++];
 	memset(t, 0, sizeof(*t));
 	t->label = xstrdup(label);

@@ -111,9 +111,9 @@ struct store_group_summary {
 	char *label, *variant, *kernel_hash;
 	long trials, partial;
 	struct store_outcome_count *outcomes;	/* "ok" first, then by name */
-	size_t n_outcomes;
+	size_t n_outcomes, alloc_outcomes;
 	struct store_metric_summary *metrics;	/* by name */
-	size_t n_metrics;
+	size_t n_metrics, alloc_metrics;
 };
 
 struct store_summary {

@@ -31,10 +31,7 @@ static int collect(struct store *s, const char *experiment, const char *profile,
 	size_t alloc = 0;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == alloc) {
-			alloc = alloc ? 2 * alloc : 64;
-			*values = xrealloc(*values, alloc * sizeof(**values));
-		}
+		ALLOC_GROW(*values, *n + 1, alloc);
 		(*values)[(*n)++] = sqlite3_column_double(st, 0);
 	}
 	sqlite3_finalize(st);

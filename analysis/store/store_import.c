@@ -43,7 +43,7 @@ struct run_in {
 	json_int_t shard_k, shard_n;
 	struct store_run_scan scan;
 	struct group_in *groups;
-	size_t n_groups;
+	size_t n_groups, alloc_groups;
 	struct trial_in *trials;
 	size_t n_trials;
 };
@@ -96,7 +96,7 @@ static size_t find_group(const struct run_in *run, const char *label)
 
 static void add_group(struct run_in *run, struct group_in g)
 {
-	run->groups = xrealloc(run->groups, (run->n_groups + 1) * sizeof(*run->groups));
+	ALLOC_GROW(run->groups, run->n_groups + 1, run->alloc_groups);
 	run->groups[run->n_groups++] = g;
 }
 

@@ -49,10 +49,7 @@ static void add_trial(const char *label, unsigned index, const char *path, void 
 {
 	struct scanning *s = ctx;
 	struct store_run_scan *scan = s->scan;
-	if (scan->n_trials == s->alloc) {
-		s->alloc = s->alloc ? 2 * s->alloc : 16;
-		scan->trials = xrealloc(scan->trials, s->alloc * sizeof(*scan->trials));
-	}
+	ALLOC_GROW(scan->trials, scan->n_trials + 1, s->alloc);
 	struct store_trial_dir *t = &scan->trials[scan->n_trials++];
 	t->label = xstrdup(label);
 	t->index = index;

@@ -33,13 +33,10 @@ static int read_groups(struct store *s, const char *run_id, struct store_summary
 		return STORE_EDB;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
 	int rc;
-	size_t alloc = 0;
+	size_t alloc = 0, alloc_ids = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sum->n_groups == alloc) {
-			alloc = alloc ? 2 * alloc : 4;
-			sum->groups = xrealloc(sum->groups, alloc * sizeof(*sum->groups));
-			*ids = xrealloc(*ids, alloc * sizeof(**ids));
-		}
+		ALLOC_GROW(sum->groups, sum->n_groups + 1, alloc);
+		ALLOC_GROW(*ids, sum->n_groups + 1, alloc_ids);
 		(*ids)[sum->n_groups] = sqlite3_column_int64(st, 0);
 		struct store_group_summary *g = &sum->groups[sum->n_groups++];
 		memset(g, 0, sizeof(*g));
@@ -74,7 +71,7 @@ static int read_outcomes(struct store *s, const char *run_id, struct store_summa
 		if (gi == SIZE_MAX)
 			continue;
 		struct store_group_summary *g = &sum->groups[gi];
-		g->outcomes = xrealloc(g->outcomes, (g->n_outcomes + 1) * sizeof(*g->outcomes));
+		ALLOC_GROW(g->outcomes, g->n_outcomes + 1, g->alloc_outcomes);
 		g->outcomes[g->n_outcomes].outcome = store_column_str(st, 1);
 		g->outcomes[g->n_outcomes++].n = sqlite3_column_int(st, 2);
 	}
@@ -134,7 +131,7 @@ static int read_metrics(struct store *s, const char *run_id, struct store_summar
 		if (!cur || g != cur_group || strcmp(cur->name, name)) {
 			if (cur)
 				finish_metric(cur, &acc);
-			g->metrics = xrealloc(g->metrics, (g->n_metrics + 1) * sizeof(*g->metrics));
+			ALLOC_GROW(g->metrics, g->n_metrics + 1, g->alloc_metrics);
 			cur = &g->metrics[g->n_metrics++];
 			memset(cur, 0, sizeof(*cur));
 			cur->name = xstrdup(name);
@@ -149,10 +146,7 @@ static int read_metrics(struct store *s, const char *run_id, struct store_summar
 			acc.n_other++;
 			continue;
 		}
-		if (acc.n == acc.alloc) {
-			acc.alloc = acc.alloc ? 2 * acc.alloc : 16;
-			acc.v = xrealloc(acc.v, acc.alloc * sizeof(*acc.v));
-		}
+		ALLOC_GROW(acc.v, acc.n + 1, acc.alloc);
 		acc.v[acc.n++] = sqlite3_column_double(st, 4);
 	}
 	if (cur)

@@ -21,10 +21,7 @@ void oom_timeline_release(struct oom_timeline *t)
 
 static struct oom_victim *new_victim(struct oom_timeline *t, int pid)
 {
-	if (t->n == t->alloc) {
-		t->alloc = t->alloc ? 2 * t->alloc : 8;
-		t->v = xrealloc(t->v, t->alloc * sizeof(*t->v));
-	}
+	ALLOC_GROW(t->v, t->n + 1, t->alloc);
 	struct oom_victim *v = &t->v[t->n++];
 	memset(v, 0, sizeof(*v));
 	v->pid = pid;
@@ -75,10 +72,7 @@ void oom_timeline_sample(struct oom_timeline *t, const struct perf_sample *s)
 {
 	const char *e = s->event;
 	if (!strcmp(e, "sched:sched_process_exit")) {
-		if (t->n_exits == t->alloc_exits) {
-			t->alloc_exits = t->alloc_exits ? 2 * t->alloc_exits : 64;
-			t->exits = xrealloc(t->exits, t->alloc_exits * sizeof(*t->exits));
-		}
+		ALLOC_GROW(t->exits, t->n_exits + 1, t->alloc_exits);
 		t->exits[t->n_exits++] = (struct oom_exit){ s->pid, s->t_ns };
 		return;
 	}

@@ -51,10 +51,7 @@ void stall_begin(struct stall_tracker *t, enum stall_kind kind, int tid, uint64_
 		o->begin_ns = t_ns;
 		return;
 	}
-	if (s->n_open == s->alloc_open) {
-		s->alloc_open = s->alloc_open ? 2 * s->alloc_open : 8;
-		s->open = xrealloc(s->open, s->alloc_open * sizeof(*s->open));
-	}
+	ALLOC_GROW(s->open, s->n_open + 1, s->alloc_open);
 	s->open[s->n_open++] = (struct stall_open){ tid, t_ns };
 }
 
@@ -68,10 +65,7 @@ void stall_end(struct stall_tracker *t, enum stall_kind kind, int tid, uint64_t 
 	}
 	uint64_t begin = o->begin_ns;
 	*o = s->open[--s->n_open];
-	if (s->n == s->alloc) {
-		s->alloc = s->alloc ? 2 * s->alloc : 64;
-		s->durations_ns = xrealloc(s->durations_ns, s->alloc * sizeof(*s->durations_ns));
-	}
+	ALLOC_GROW(s->durations_ns, s->n + 1, s->alloc);
 	/* perf sorts samples by time, so an end before its begin cannot come from
 	 * one thread; clamp rather than wrap around. */
 	s->durations_ns[s->n++] = t_ns >= begin ? t_ns - begin : 0;

@@ -99,10 +99,7 @@ static void opener_stall_sample(struct stall_window *w, const struct perf_sample
 		i++;
 	if (begin) {
 		if (i == w->n_stalls) {
-			if (w->n_stalls == w->alloc_stalls) {
-				w->alloc_stalls = w->alloc_stalls ? 2 * w->alloc_stalls : 8;
-				w->stalls = xrealloc(w->stalls, w->alloc_stalls * sizeof(*w->stalls));
-			}
+			ALLOC_GROW(w->stalls, w->n_stalls + 1, w->alloc_stalls);
 			w->n_stalls++;
 		}
 		w->stalls[i] = (struct window_stall){ .tid = s->tid, .begin_ns = s->t_ns };
@@ -145,10 +142,7 @@ void stall_window_sample(struct stall_window *w, const struct perf_sample *s)
 		if (a)
 			settle(w, a);
 		if (is(s, "compaction:mm_compaction_try_to_compact_pages")) {
-			if (w->n_pending == w->alloc_pending) {
-				w->alloc_pending = w->alloc_pending ? 2 * w->alloc_pending : 8;
-				w->pending = xrealloc(w->pending, w->alloc_pending * sizeof(*w->pending));
-			}
+			ALLOC_GROW(w->pending, w->n_pending + 1, w->alloc_pending);
 			w->pending[w->n_pending++] = (struct window_attempt){ .tid = s->tid, .t_ns = s->t_ns };
 		}
 	}

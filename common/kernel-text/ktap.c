@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../base/alloc-grow.h"
 void ktap_init(struct ktap_run *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -122,14 +123,8 @@ static void add_case(struct ktap_run *r, bool ok, const char *rest)
 		snprintf(c.name + (len > sizeof(c.name) - 12 ? sizeof(c.name) - 12 : len), 12, "_%u",
 			 c.number);
 	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct ktap_case *cases = realloc(r->cases, cap * sizeof(*cases));
-		if (!cases)
-			return;
-		r->cases = cases;
-		r->cap = cap;
-	}
+	if (!ALLOC_GROW_TRY(r->cases, r->n + 1, r->cap))
+		return;
 	r->cases[r->n++] = c;
 }
 

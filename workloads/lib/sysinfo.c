@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "common/base/alloc-grow.h"
 #include "common/kernel-text/binder-stats.h"
 #include "common/kernel-text/kv.h"
 
@@ -86,16 +87,11 @@ ssize_t wl_read_text_alloc(const char *path, char **out)
 	for (;;) {
 		ssize_t r;
 
-		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
+		/* room to read into, and for the NUL */
+		if (!ALLOC_GROW_TRY(buf, len + 2, cap)) {
+			free(buf);
+			close(fd);
+			return -ENOMEM;
 		}
 		r = read(fd, buf + len, cap - 1 - len);
 		if (r < 0) {

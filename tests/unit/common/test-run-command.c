@@ -85,6 +85,56 @@ static void test_capture_or_say(void **state)
 	strbuf_release(&err);
 }
 
+/* The lines as printed: an empty one kept, the last one without a newline
+ * too, none made of the final newline; stderr among them; any status. */
+static void test_capture_lines(void **state)
+{
+	(void)state;
+	struct strlist lines = STRLIST_INIT;
+	const char *argv[] = { "sh", "-c", "echo one; echo; echo two >&2; printf three; exit 4", NULL };
+	assert_int_equal(capture_lines(argv, NULL, &lines), 4);
+	assert_int_equal(lines.n, 4);
+	assert_string_equal(lines.items[0], "one");
+	assert_string_equal(lines.items[1], "");
+	assert_string_equal(lines.items[2], "two");
+	assert_string_equal(lines.items[3], "three");
+	const char *ended[] = { "sh", "-c", "printf 'a\\n\\nb\\n'", NULL };
+	assert_int_equal(capture_lines(ended, NULL, &lines), 0);
+	assert_int_equal(lines.n, 7);   /* appended: a, "", b */
+	assert_string_equal(lines.items[4], "a");
+	assert_string_equal(lines.items[5], "");
+	assert_string_equal(lines.items[6], "b");
+	strlist_clear(&lines);
+	const char *silent[] = { "true", NULL };
+	assert_int_equal(capture_lines(silent, NULL, &lines), 0);
+	assert_int_equal(lines.n, 0);
+	/* in the folder asked for */
+	const char *where[] = { "pwd", NULL };
+	assert_int_equal(capture_lines(where, "/", &lines), 0);
+	assert_int_equal(lines.n, 1);
+	assert_string_equal(lines.items[0], "/");
+	strlist_clear(&lines);
+}
+
+/* Said as capture_command_or_say says it, and no line taken from a failure. */
+static void test_capture_lines_or_say(void **state)
+{
+	(void)state;
+	struct strlist lines = STRLIST_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const char *ok[] = { "sh", "-c", "echo x; echo y", NULL };
+	assert_int_equal(capture_lines_or_say(ok, &lines, &err), 0);
+	assert_int_equal(lines.n, 2);
+	assert_string_equal(lines.items[1], "y");
+	assert_null(err.buf);
+	const char *loud[] = { "sh", "-c", "echo first; echo second; exit 3", NULL };
+	assert_int_equal(capture_lines_or_say(loud, &lines, &err), -1);
+	assert_string_equal(err.buf, "sh -c echo first; echo second; exit 3 failed: first");
+	assert_int_equal(lines.n, 2);
+	strlist_clear(&lines);
+	strbuf_release(&err);
+}
+
 static void test_files_dir_env(void **state)
 {
 	(void)state;
@@ -198,6 +248,8 @@ int main(void)
 		cmocka_unit_test(test_statuses),
 		cmocka_unit_test(test_capture_and_stdin),
 		cmocka_unit_test(test_capture_or_say),
+		cmocka_unit_test(test_capture_lines),
+		cmocka_unit_test(test_capture_lines_or_say),
 		cmocka_unit_test(test_files_dir_env),
 		cmocka_unit_test(test_timeout_kills_the_group),
 		cmocka_unit_test(test_function_workers),

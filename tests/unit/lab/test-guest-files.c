@@ -225,6 +225,48 @@ static void links_stay_inside(void **state)
 	strbuf_release(&err);
 }
 
+/* A link inside the folder to a folder above it loops: refused at 32 folders
+ * deep, not walked for ever; a fifo is neither a file nor a folder. With
+ * guest_files_add_under, the paths start with the folder's place. */
+static void loops_and_odd_entries_are_refused(void **state)
+{
+	(void)state;
+	struct strbuf err = STRBUF_INIT;
+	scratch_put(root, "loop/sub/f", "f");
+	char *dir = at("loop"), *back = at("loop/sub/back");
+	assert_int_equal(symlink("..", back), 0);
+	struct guest_files f = GUEST_FILES_INIT(host_arch());
+	assert_int_equal(guest_files_add(&f, dir, &err), -1);
+	char *want = xasprintf("%s/sub/back/sub/back/", dir);
+	if (!strstr(err.buf, want) || !strstr(err.buf, ": folders more than 32 deep (a loop of links?)"))
+		fail_msg("wanted '%s...: folders more than 32 deep' in '%s'", want, err.buf);
+	/* 33 folders: the root's sub, then back/sub 16 times */
+	assert_int_equal(strlen(err.buf) - strlen(strstr(err.buf, ": folders")),
+			 strlen(dir) + strlen("/sub") + 16 * strlen("/back/sub"));
+	guest_files_clear(&f);
+	assert_int_equal(unlink(back), 0);
+	char *fifo = at("loop/sub/pipe");
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	strbuf_reset(&err);
+	f = (struct guest_files)GUEST_FILES_INIT(host_arch());
+	assert_int_equal(guest_files_add(&f, dir, &err), -1);
+	char *neither = xasprintf("%s: neither a file nor a folder", fifo);
+	assert_string_equal(err.buf, neither);
+	guest_files_clear(&f);
+	assert_int_equal(unlink(fifo), 0);
+	f = (struct guest_files)GUEST_FILES_INIT(host_arch());
+	assert_int_equal(guest_files_add_under(&f, dir, "in/here", &err), 0);
+	assert_int_equal(f.n, 1);
+	assert_string_equal(f.files[0].path, "in/here/sub/f");
+	guest_files_clear(&f);
+	free(neither);
+	free(fifo);
+	free(want);
+	free(back);
+	free(dir);
+	strbuf_release(&err);
+}
+
 /* Folders merge; each file knows its folder. */
 static void folders_merge(void **state)
 {
@@ -345,6 +387,7 @@ int main(void)
 		cmocka_unit_test(bad_folders_are_refused),
 		cmocka_unit_test(folders_merge),
 		cmocka_unit_test(links_stay_inside),
+		cmocka_unit_test(loops_and_odd_entries_are_refused),
 		cmocka_unit_test(a_dynamic_program_brings_its_libraries),
 		cmocka_unit_test(an_arm64_program_brings_arm64_libraries),
 	};
