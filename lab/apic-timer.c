@@ -7,9 +7,9 @@ const char apic_timer_bad_value[] = "wants calibrated (each CPU's local APIC tim
 				    "boot) or off (noapictimer: ticks broadcast from the PIT)";
 
 /*
- * The default on both clocks: the timer every trial has had, until quick's
- * and seed 001's answers and A/A floors are shown unchanged with it off
- * (docs/CLOCKS.md).
+ * The default on both clocks: the timer every trial has had. Off kept
+ * quick's and seed 001's answers, but it also takes away high-resolution
+ * timers, which changes any workload that sleeps or times (docs/CLOCKS.md).
  */
 const char apic_timer_default_text[] = "calibrated";
 

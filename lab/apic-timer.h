@@ -8,7 +8,10 @@
  *               icount boot (docs/CLOCKS.md, "Where a boot's time goes").
  *   off         noapictimer on the kernel's command line: no calibration;
  *               the CPUs' ticks come as broadcasts from the global clock
- *               event device (the PIT on microvm).
+ *               event device (the PIT on microvm), and with dummy per-CPU
+ *               timers the kernel stays on periodic ticks: no
+ *               high-resolution timers (a 1 ms sleep takes a 4 ms tick),
+ *               no tickless idle.
  *
  * A profile that does not say takes the clock's default
  * (apic_timer_for()). arm64 has no APIC: the key changes nothing there.

@@ -350,8 +350,8 @@ static const struct key_def rows[] = {
 	    "what a guest second is (docs/CLOCKS.md); an experiment's clock wins", set_clock),
 	KEY("apic_timer", "word", apic_timer_default_text, "calibrated | off",
 	    "x86_64's per-CPU timer: each CPU's local APIC timer, measured at boot (two 100 ms "
-	    "spins, most of an icount boot), or off (noapictimer: ticks broadcast from the PIT; "
-	    "docs/CLOCKS.md)", set_apic_timer),
+	    "spins, most of an icount boot), or off (noapictimer: periodic ticks broadcast from "
+	    "the PIT, no high-resolution timers; docs/CLOCKS.md)", set_apic_timer),
 };
 
 const struct key_table profile_keys = { "profile", "configs/profiles/NAME.conf", rows,
