@@ -341,6 +341,13 @@ static const char *set_clock(void *ctx, const char *key, const char *v, int line
 	return NULL;
 }
 
+static const char *set_apic_timer(void *ctx, const char *key, const char *v, int line)
+{
+	struct profile *p = ctx;
+	(void)key, (void)line;
+	return apic_timer_parse(v, &p->apic_timer) < 0 ? apic_timer_bad_value : NULL;
+}
+
 /* The defaults here are set_defaults()'s in profile.c, as a file says
  * them; test-profile-keys parses each and compares. */
 static const struct key_def rows[] = {
@@ -393,6 +400,10 @@ static const struct key_def rows[] = {
 	KEY_MEMBERS("KILLER.NAME", set_killer_key, killer_key_member),
 	KEY("clock", "word", "realtime", "realtime | icount",
 	    "what a guest second is (docs/CLOCKS.md); an experiment's clock wins", set_clock),
+	KEY("apic_timer", "word", apic_timer_default_text, "calibrated | off",
+	    "x86_64's per-CPU timer: each CPU's local APIC timer, measured at boot (two 100 ms "
+	    "spins, most of an icount boot), or off (noapictimer: periodic ticks broadcast from "
+	    "the PIT, no high-resolution timers; docs/CLOCKS.md)", set_apic_timer),
 };
 
 const struct key_table profile_keys = { "profile", "configs/profiles/NAME.conf", rows,

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 
+#include "apic-timer.h"
 #include "clock.h"
 #include "fault-inject.h"
 #include "common/proto/killer-kinds.h"
@@ -45,6 +46,8 @@ struct profile {
 	int cgroup_memory_oom_group;               /* 0/1 */
 	enum guest_clock clock;                    /* default realtime */
 	bool clock_given;                          /* the file says clock = */
+	/* x86_64's per-CPU timer (apic-timer.h); APIC_TIMER_DEFAULT: the clock's */
+	enum apic_timer apic_timer;
 	/* fail_page_alloc = ..., failslab = ... (fault-inject.h); an experiment's win */
 	struct fault_plan faults;
 	/* killer = NAME (common/proto/killer-kinds.h; default kernel) and each

@@ -65,6 +65,8 @@ static json_t *profile_json(const struct profile *p)
 	}
 	free(text);
 	json_object_set_new(obj, "description", json_string(p->description));
+	/* here, not in profile_format(): the guest has no use for it */
+	json_object_set_new(obj, "apic_timer", json_string(apic_timer_name(p->apic_timer)));
 	return obj;
 }
 
@@ -77,6 +79,17 @@ static json_t *clock_json(const struct clock_choice *c)
 	json_object_set_new(obj, "from", json_string(c->from ? c->from : "default"));
 	json_object_set_new(obj, "watchdog_scale", json_real(guest_clock_watchdog_scale(c->clock)));
 	return obj;
+}
+
+/* The per-CPU timer the boot got (apic-timer.h) and whether the profile chose it. */
+static json_t *apic_timer_json(const struct trial_spec *spec)
+{
+	enum apic_timer asked = spec->profile->apic_timer;
+	bool x86 = spec->variant->target.platform.arch == ARCH_X86_64;
+	const char *name = x86 ? apic_timer_name(apic_timer_for(asked, spec->clock.clock)) : "none";
+	const char *from = !x86 ? "arm64 has no APIC"
+			   : asked == APIC_TIMER_DEFAULT ? "the clock's default" : spec->profile->path;
+	return json_pack("{s:s, s:s}", "name", name, "from", from);
 }
 
 static json_t *watchdogs_json(const struct vm_watchdogs *w)
@@ -128,6 +141,7 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	json_object_set_new(env, "page_size", json_integer((json_int_t)platform_page_bytes(platform)));
 	json_object_set_new(env, "accelerator", json_string(accel));
 	json_object_set_new(env, "clock", clock_json(&spec->clock));
+	json_object_set_new(env, "apic_timer", apic_timer_json(spec));
 	json_object_set_new(env, "trials_at_once",
 			    json_integer(spec->trials_at_once ? spec->trials_at_once : 1));
 	struct vm_watchdogs w = scaled_watchdogs(spec);

@@ -28,14 +28,20 @@ static const char *needs(const char *key)
 	return "";
 }
 
-/* TEXT's profile as profile_format() writes it (every setting); fails the test when TEXT does not parse. */
+/* TEXT's profile as profile_format() writes it (every setting), and the
+ * APIC timer a boot of it gets on each clock (which trial.c records, not
+ * profile_format()); fails the test when TEXT does not parse. */
 static char *settings(const char *text)
 {
 	struct profile p;
 	struct strbuf err = STRBUF_INIT;
 	if (profile_parse(&p, "t", "t.conf", text, &err) < 0)
 		fail_msg("%s: %s", text, err.buf);
-	char *out = profile_format(&p);
+	char *format = profile_format(&p);
+	char *out = xasprintf("%sapic_timer.realtime=%s\napic_timer.icount=%s\n", format,
+			      apic_timer_name(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME)),
+			      apic_timer_name(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT)));
+	free(format);
 	profile_clear(&p);
 	strbuf_release(&err);
 	return out;
@@ -57,8 +63,8 @@ static void each_default_is_what_no_key_gives(void **state)
 		compared++;
 		free(a), free(b), free(with), free(without);
 	}
-	/* cpus, zram_size, zram_algorithm, slow_disk_*, cgroup.*, killer, lmkd.*, clock */
-	assert_true(compared >= 19);
+	/* cpus, zram_size, zram_algorithm, slow_disk_*, cgroup.*, killer, lmkd.*, clock, apic_timer */
+	assert_true(compared >= 21);
 	free(keys);
 }
 
@@ -71,8 +77,8 @@ static void each_range_is_what_the_setter_takes(void **state)
 	struct ranges_tried tried = check_ranges(&profile_keys, &p);
 	/* cpus, min_free_kbytes, watermark_scale_factor, lmkd.* */
 	assert_true(tried.numbers >= 10);
-	/* zram_algorithm, thp, compact_unevictable_allowed, oom.group, killer, clock */
-	assert_true(tried.words >= 6);
+	/* zram_algorithm, thp, compact_unevictable_allowed, oom.group, killer, clock, apic_timer */
+	assert_true(tried.words >= 7);
 	profile_clear(&p);
 }
 

@@ -87,6 +87,36 @@ static void bad_input_names_file_line_and_reason(void **state)
 	expect_error("description = x\nclock = ICOUNT\nmemory = 512M\n", "t.conf:2: clock = ICOUNT");
 	expect_error("description = x\nmemory = 512M\nclock = icount\nclock = realtime\n",
 		     "t.conf:4: clock is set twice");
+	expect_error("description = x\nmemory = 512M\napic_timer = none\n",
+		     "t.conf:3: apic_timer = none: apic_timer wants calibrated");
+	expect_error("description = x\napic_timer = Off\nmemory = 512M\n", "t.conf:2: apic_timer = Off");
+}
+
+/* apic_timer: unsaid, the clock's default; said, the same on both clocks. */
+static void apic_timer_is_the_clocks_unless_the_file_says(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\n", &err), 0);
+	assert_int_equal(p.apic_timer, APIC_TIMER_DEFAULT);
+	assert_string_equal(apic_timer_name(p.apic_timer), "default");
+	assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME), APIC_TIMER_CALIBRATED);
+	assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT), APIC_TIMER_CALIBRATED);
+	profile_clear(&p);
+	const char *words[] = { "off", "calibrated" };
+	const enum apic_timer want[] = { APIC_TIMER_OFF, APIC_TIMER_CALIBRATED };
+	for (int i = 0; i < 2; i++) {
+		char *text = xasprintf("description = d\nmemory = 256M\napic_timer = %s # said\n", words[i]);
+		assert_int_equal(parse(&p, text, &err), 0);
+		assert_int_equal(p.apic_timer, want[i]);
+		assert_string_equal(apic_timer_name(p.apic_timer), words[i]);
+		assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME), want[i]);
+		assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT), want[i]);
+		profile_clear(&p);
+		free(text);
+	}
+	strbuf_release(&err);
 }
 
 static void clock_is_realtime_unless_the_file_says(void **state)
@@ -332,6 +362,7 @@ int main(void)
 		cmocka_unit_test(defaults_when_unset),
 		cmocka_unit_test(low_ram_defaults_unless_the_file_says),
 		cmocka_unit_test(clock_is_realtime_unless_the_file_says),
+		cmocka_unit_test(apic_timer_is_the_clocks_unless_the_file_says),
 		cmocka_unit_test(shipped_profiles_all_load),
 		cmocka_unit_test(users_profiles_beside_the_shipped_a_clash_refused),
 		cmocka_unit_test(killer_is_kernel_unless_the_file_says),

@@ -204,6 +204,53 @@ static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state
 	profile_clear(&p);
 }
 
+/* apic_timer = off is noapictimer on x86_64's command line, before the
+ * variant's words; unsaid, the clock's default; arm64 never gets the word. */
+static void apic_timer_off_is_noapictimer_on_x86(void **state)
+{
+	(void)state;
+	struct profile p = make_profile("description = d\nmemory = 512M\napic_timer = off\n");
+	struct qemu_spec spec = { .profile = &p, .accel = "tcg", .kernel = "k", .initrd = "i",
+				  .cmdline_extra = "numa=off", .tools_image = "t", .channel_dir = "." };
+	const enum guest_clock clocks[] = { GUEST_CLOCK_REALTIME, GUEST_CLOCK_ICOUNT };
+	for (int c = 0; c < 2; c++) {
+		spec.clock = clocks[c];
+		char *line = qemu_kernel_cmdline(&spec);
+		assert_true(ends_with(line, " noapictimer numa=off"));
+		free(line);
+	}
+	/* KVM too: a profile that says off gets it on every accelerator */
+	spec.accel = "kvm";
+	spec.clock = GUEST_CLOCK_REALTIME;
+	char *line = qemu_kernel_cmdline(&spec);
+	assert_non_null(strstr(line, " noapictimer"));
+	free(line);
+	spec.accel = "tcg";
+	/* arm64 has no APIC; its kernel would hand the word to /init */
+	spec.platform = (struct platform){ ARCH_ARM64, 4 };
+	line = qemu_kernel_cmdline(&spec);
+	assert_null(strstr(line, "apictimer"));
+	free(line);
+	profile_clear(&p);
+
+	const char *unsaid[] = { "description = d\nmemory = 512M\n",
+				 "description = d\nmemory = 512M\napic_timer = calibrated\n" };
+	for (int u = 0; u < 2; u++) {
+		p = make_profile(unsaid[u]);
+		spec.platform = PLATFORM_DEFAULT;
+		for (int c = 0; c < 2; c++) {
+			spec.clock = clocks[c];
+			line = qemu_kernel_cmdline(&spec);
+			bool off = apic_timer_for(p.apic_timer, spec.clock) == APIC_TIMER_OFF;
+			/* today's default: calibrated on both clocks */
+			assert_false(off);
+			assert_int_equal(strstr(line, "noapictimer") != NULL, off);
+			free(line);
+		}
+		profile_clear(&p);
+	}
+}
+
 static void shell_join_quotes_what_needs_it(void **state)
 {
 	(void)state;
@@ -227,6 +274,7 @@ int main(void)
 		cmocka_unit_test(arm64_boots_virt_with_max_cpu),
 		cmocka_unit_test(interactive_puts_the_console_on_the_terminal),
 		cmocka_unit_test(icount_runs_one_tcg_thread_with_the_instruction_counter),
+		cmocka_unit_test(apic_timer_off_is_noapictimer_on_x86),
 		cmocka_unit_test(shell_join_quotes_what_needs_it),
 	};
 	return cmocka_run_group_tests_name("qemu", tests, NULL, NULL);
