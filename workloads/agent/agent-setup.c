@@ -63,6 +63,20 @@ const char *find_disk_by_serial(const char *serial)
 	return found;
 }
 
+int mount_scratch_disk(void)
+{
+	const char *dev = find_disk_by_serial(DISK_SCRATCH_SERIAL);
+	if (!dev)
+		return 0;
+	mkdir(GUEST_SCRATCH_DISK_DIR, 0755);
+	if (mount(dev, GUEST_SCRATCH_DISK_DIR, "ext4", 0, NULL) < 0) {
+		agent_log("mount %s (ext4) on " GUEST_SCRATCH_DISK_DIR ": %s%s", dev, strerror(errno),
+			  errno == ENODEV ? " (the kernel has no ext4: a VARIANT+test build has)" : "");
+		return -1;
+	}
+	return 0;
+}
+
 int mount_tools_disk(void)
 {
 	const char *dev = find_disk_by_serial(DISK_TOOLS_SERIAL);

@@ -275,6 +275,9 @@ int main(int argc, char **argv)
 	load_job(&job);
 	if (mount_tools_disk() < 0)
 		ctl_event(CTL_WARNING, "message", "no tools disk: only busybox is available");
+	if (mount_scratch_disk() < 0)
+		ctl_event(CTL_WARNING, "message", "the scratch disk could not be mounted: the "
+			  "selftests work in the in-memory root");
 	apply_sysctls(&job);
 	if (setup_zram(&job) < 0)
 		ctl_event(CTL_WARNING, "message", "zram swap could not be set up");
