@@ -24,9 +24,11 @@ LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 GUEST_LIBS := -lcgroup -lnuma -lm -lpthread
 WL_MAIN    := workloads/main.c
 WL_LIB_SRCS:= $(wildcard workloads/lib/*.c)
-# The guest's low-memory killer, which the agent starts (killer = lmkd); in
-# libworkload.a so that the unit tests link its decisions too.
-LMKD_SRCS  := $(wildcard workloads/lmkd/*.c)
+# The guest's userspace killers, which the agent starts (killer = lmkd | oomd,
+# common/proto/killer-kinds.h): lmkd, and every folder of workloads/killers/
+# (one a killer); in libworkload.a so that the unit tests link their
+# decisions too.
+LMKD_SRCS  := $(wildcard workloads/lmkd/*.c) $(call sources,workloads/killers)
 WL_SRCS    := $(filter-out $(WL_MAIN),$(wildcard workloads/*.c))
 WL_LIB_OBJS:= $(WL_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LMKD_OBJS  := $(LMKD_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -149,9 +151,12 @@ $(A64)/%.o: %.c
 
 $(BUILD)/tests/test-%: test-%.c $(BUILD)/liblab.a $(BUILD)/libworkload.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Wl,--gc-sections -o $@ $< $(BUILD)/liblab.a $(BUILD)/libworkload.a \
+	$(CC) $(CFLAGS) -Wl,--gc-sections -o $@ $< $(filter %.o,$^) $(BUILD)/liblab.a $(BUILD)/libworkload.a \
 		$(BUILD)/libshared.a \
 		-lcmocka $(LAB_LIBS) $(GUEST_LIBS)
+
+# The job keys' test runs the agent's reader of the spec beside the lab's writer.
+$(BUILD)/tests/test-job-keys: $(BUILD)/obj/workloads/agent/agent-job.o
 
 # The command check's test runs the workloads' check mode (and so does lab new's templates'),
 # the metric check's their --metrics, the workload catalogue's their --describe.

@@ -1,10 +1,12 @@
 /* Fault injection keys: parsing, and the job spec lines that arm them (fault-inject.h). */
 #include "fault-inject.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "job-spec.h"
 #include "kconfig.h"
 #include "kvfile.h"
 #include "variant.h"
@@ -177,6 +179,20 @@ bool fault_plan_armed(const struct fault_plan *plan)
 	return false;
 }
 
+/* The spec line "fault.<capability>.<attribute>=VALUE" (common/proto/job-keys.h). */
+static void put_attr(struct strbuf *spec, const char *capability, const char *attr, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void put_attr(struct strbuf *spec, const char *capability, const char *attr, const char *fmt, ...)
+{
+	char key[128], value[64];
+	snprintf(key, sizeof(key), "%s%s.%s", job_keys[JOB_KEY_FAULT].name, capability, attr);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	job_spec_put_member(spec, JOB_KEY_FAULT, key, "%s", value);
+}
+
 void fault_plan_spec(const struct fault_plan *plan, struct strbuf *spec)
 {
 	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++) {
@@ -185,22 +201,20 @@ void fault_plan_spec(const struct fault_plan *plan, struct strbuf *spec)
 			continue;
 		const char *name = fault_capability_name[i];
 		/* the probability last: nothing fails before the rest is in place */
-		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.probability=0\n", name);
-		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.task-filter=Y\n", name);
-		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.verbose=0\n", name);
-		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.ignore-gfp-wait=%c\n", name,
-			    f->ignore_gfp_wait ? 'Y' : 'N');
+		put_attr(spec, name, "probability", "0");
+		put_attr(spec, name, "task-filter", "Y");
+		put_attr(spec, name, "verbose", "0");
+		put_attr(spec, name, "ignore-gfp-wait", "%c", f->ignore_gfp_wait ? 'Y' : 'N');
 		if (i == FAULT_PAGE_ALLOC) {
 			/* and highmem's too: none on 64-bit, so the kernel's Y spares nothing */
-			strbuf_addf(spec, JOB_FAULT_PREFIX "%s.ignore-gfp-highmem=N\n", name);
+			put_attr(spec, name, "ignore-gfp-highmem", "N");
 			if (f->min_order >= 0)
-				strbuf_addf(spec, JOB_FAULT_PREFIX "%s.min-order=%d\n", name, f->min_order);
+				put_attr(spec, name, "min-order", "%d", f->min_order);
 		}
-		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.interval=%lu\n", name, f->interval);
-		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.space=%llu\n", name, f->space);
-		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.times=%ld\n", name,
-			    f->times < 0 ? FAULT_TIMES_UNLIMITED : f->times);
-		strbuf_addf(spec, JOB_FAULT_PREFIX "%s.probability=%u\n", name, f->probability);
+		put_attr(spec, name, "interval", "%lu", f->interval);
+		put_attr(spec, name, "space", "%llu", f->space);
+		put_attr(spec, name, "times", "%ld", f->times < 0 ? FAULT_TIMES_UNLIMITED : f->times);
+		put_attr(spec, name, "probability", "%u", f->probability);
 	}
 }
 

@@ -69,7 +69,7 @@ int fault_plan_parse_options(struct fault_plan *asked, const char *const text[FA
 /* What OVER arms wins, capability by capability (an experiment over its profile). */
 void fault_plan_merge(struct fault_plan *plan, const struct fault_plan *over);
 bool fault_plan_armed(const struct fault_plan *plan);
-/* The job spec lines (protocol.h) that arm PLAN, appended to SPEC. */
+/* The job spec lines (common/proto/job-keys.h) that arm PLAN, appended to SPEC. */
 void fault_plan_spec(const struct fault_plan *plan, struct strbuf *spec);
 /* {"fail_page_alloc": {"probability": 20, ...}, ...} of the armed ones; an empty object when none. */
 json_t *fault_plan_json(const struct fault_plan *plan);

@@ -38,7 +38,7 @@ const char *const default_perf_events[] = {
 	"binder:binder_unmap_user_end",
 	"sched:sched_process_exit",
 	/* every SIGKILL, with its sender as the sample's comm: the guest's
-	 * low-memory killer's kills counted from the trace (kill_signals.h) */
+	 * userspace killers' kills counted from the trace (kill_signals.h) */
 	"signal:signal_generate if sig == 9",
 	/* the apps' cold starts: each names itself app-NN. Filtered, because
 	 * every exec renames its task too (spawn's thousands of /bin/true). */

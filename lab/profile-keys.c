@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "glob.h"
 #include "kvfile.h"
 #include "profile.h"
 
@@ -239,26 +240,70 @@ static const char *set_fault(void *ctx, const char *key, const char *v, int line
 	return fault_key_set(&p->faults, p->path, key, v, line);
 }
 
+/* killer = NAME, one of common/proto/killer-kinds.h's rows; a name that is
+ * none is told the nearest ones. */
 static const char *set_killer(void *ctx, const char *key, const char *v, int line)
 {
+	static char why[256];
 	struct profile *p = ctx;
 	(void)key, (void)line;
-	if (strcmp(v, KILLER_KERNEL) && strcmp(v, KILLER_LMKD))
-		return "wants kernel (the kernel's OOM killer alone) or lmkd (the guest's "
-		       "low-memory killer first)";
-	p->killer_lmkd = !strcmp(v, KILLER_LMKD);
-	return NULL;
+	int k = killer_kind_of_name(v);
+	if (k >= 0) {
+		p->killer = (enum killer_kind)k;
+		return NULL;
+	}
+	const char *names[KILLER_KIND_COUNT];
+	struct strbuf sb = STRBUF_INIT, near = STRBUF_INIT;
+	for (int i = 0; i < KILLER_KIND_COUNT; i++)
+		names[i] = killer_kinds[i].name;
+	strbuf_addstr(&sb, "wants one of");
+	for (int i = 0; i < KILLER_KIND_COUNT; i++)
+		strbuf_addf(&sb, "%s %s", i ? "," : "", names[i]);
+	strbuf_addstr(&sb, " (lab keys profile)");
+	if (glob_suggest(&near, names, KILLER_KIND_COUNT, v, 1))
+		strbuf_addf(&sb, "; did you mean %s?", near.buf);
+	snprintf(why, sizeof(why), "%s", sb.buf);
+	strbuf_release(&sb);
+	strbuf_release(&near);
+	return why;
 }
 
-static const char *set_lmkd(void *ctx, const char *key, const char *v, int line)
+/* The killer key: its values and meaning made once from the kinds' rows. */
+static bool killer_member(size_t i, struct key_info *out)
+{
+	static char range[128], meaning[1024];
+	if (i > 0)
+		return false;
+	if (!range[0]) {
+		struct strbuf r = STRBUF_INIT, m = STRBUF_INIT;
+		strbuf_addstr(&m, "who kills under memory pressure:");
+		for (int k = 0; k < KILLER_KIND_COUNT; k++) {
+			strbuf_addf(&r, "%s%s", k ? " | " : "", killer_kinds[k].name);
+			strbuf_addf(&m, "%s %s, %s", k ? ";" : "", killer_kinds[k].name,
+				    killer_kinds[k].meaning);
+		}
+		snprintf(range, sizeof(range), "%s", r.buf);
+		snprintf(meaning, sizeof(meaning), "%s", m.buf);
+		strbuf_release(&r);
+		strbuf_release(&m);
+	}
+	*out = (struct key_info){ .name = JOB_KILLER, .type = "word",
+				  .fallback = killer_kinds[KILLER_KIND_KERNEL].name, .range = range,
+				  .meaning = meaning };
+	return true;
+}
+
+/* A killer's own key (lmkd.*, oomd.*: its row's keys), held to the row's range. */
+static const char *set_killer_key(void *ctx, const char *key, const char *v, int line)
 {
 	struct profile *p = ctx;
-	int k = lmkd_key_of_name(key);
+	int i, k = killer_key_of_name(key, &i);
 	if (k < 0)
 		return kvfile_unknown_key;
-	if (!parse_long_range(v, lmkd_keys[k].min, lmkd_keys[k].max, &p->lmkd.v[k]))
-		return lmkd_keys[k].range_text;
-	p->lmkd_line[k] = line;
+	const struct killer_key *d = &killer_kinds[k].keys[i];
+	if (!parse_long_range(v, d->min, d->max, &p->killer_v[k][i]))
+		return d->range_text;
+	p->killer_line[k][i] = line;
 	return NULL;
 }
 
@@ -273,19 +318,28 @@ static const char *set_lmkd_low_ram(void *ctx, const char *key, const char *v, i
 	return NULL;
 }
 
-/* The lmkd.* keys as the family's members: their texts from lmkd_keys
- * (common/proto/lmkd-config.h), the numbers made text once, here. */
-static bool lmkd_member(size_t i, struct key_info *out)
+/* Every kind's keys as the family's members, in the kinds' order: their
+ * texts from the rows (common/proto/killer-kinds.h), the numbers made text
+ * once, here. */
+static bool killer_key_member(size_t i, struct key_info *out)
 {
-	static char fallback[LMKD_KEY_COUNT][24], range[LMKD_KEY_COUNT][48];
-	if (i >= LMKD_KEY_COUNT)
-		return false;
-	const struct lmkd_key_def *k = &lmkd_keys[i];
-	snprintf(fallback[i], sizeof(fallback[i]), "%ld", k->fallback);
-	snprintf(range[i], sizeof(range[i]), "%ld to %ld", k->min, k->max);
-	*out = (struct key_info){ .name = k->name, .type = ends_with(k->name, "_ms") ? "ms" : "percent",
-				  .fallback = fallback[i], .range = range[i], .meaning = k->meaning };
-	return true;
+	enum { MAX = KILLER_KIND_COUNT * KILLER_KEYS_MAX };
+	static char fallback[MAX][24], range[MAX][48];
+	size_t at = i;
+	for (int k = 0; k < KILLER_KIND_COUNT; k++) {
+		if (at >= killer_kinds[k].n_keys) {
+			at -= killer_kinds[k].n_keys;
+			continue;
+		}
+		const struct killer_key *d = &killer_kinds[k].keys[at];
+		snprintf(fallback[i], sizeof(fallback[i]), "%ld", d->fallback);
+		snprintf(range[i], sizeof(range[i]), "%ld to %ld", d->min, d->max);
+		*out = (struct key_info){ .name = d->name,
+					  .type = ends_with(d->name, "_ms") ? "ms" : "percent",
+					  .fallback = fallback[i], .range = range[i], .meaning = d->meaning };
+		return true;
+	}
+	return false;
 }
 
 static const char *set_clock(void *ctx, const char *key, const char *v, int line)
@@ -346,14 +400,12 @@ static const struct key_def rows[] = {
 	    "memory.oom.group of the workload's cgroup: 1 kills the whole cgroup at once",
 	    set_cgroup_memory_oom_group),
 	KEY_MEMBERS("fail_page_alloc, failslab", set_fault, fault_key_member),
-	KEY("killer", "word", KILLER_KERNEL, KILLER_KERNEL " | " KILLER_LMKD,
-	    "who kills under pressure: the kernel's OOM killer alone, or the guest's lmkd first",
-	    set_killer),
+	KEY_MEMBERS("killer", set_killer, killer_member),
 	KEY("lmkd.low_ram", "bool", "no", "yes | no",
 	    "an Android low-RAM (Go) device: each lmkd.* key the file does not set takes lmkd's "
 	    "low-RAM default (partial stall 200 ms, thrashing limit 30 %, decay 50 %)",
 	    set_lmkd_low_ram),
-	KEY_MEMBERS("lmkd.NAME", set_lmkd, lmkd_member),
+	KEY_MEMBERS("KILLER.NAME", set_killer_key, killer_key_member),
 	KEY("clock", "word", "realtime", "realtime | icount",
 	    "what a guest second is (docs/CLOCKS.md); an experiment's clock wins", set_clock),
 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job-spec.h"
 #include "kvfile.h"
 #include "common/paths.h"
 
@@ -26,39 +27,55 @@ static void set_defaults(struct profile *p)
 	p->cgroup_memory_max = xstrdup("max");
 	p->cgroup_memory_high = xstrdup("max");
 	p->cgroup_memory_swap_max = xstrdup("max");
+	for (int k = 0; k < KILLER_KIND_COUNT; k++)
+		for (size_t i = 0; i < killer_kinds[k].n_keys; i++)
+			p->killer_v[k][i] = killer_kinds[k].keys[i].fallback;
 	lmkd_config_defaults(&p->lmkd);
 }
 
-/* The lmkd.* keys against killer = and each other, each error at the line
- * that made it; lmkd.low_ram's defaults for the keys the file left out. */
-static int check_killer(struct profile *p, const char *file, struct strbuf *err)
+/* lmkd's keys against each other, each error at the line that made it;
+ * lmkd.low_ram's defaults for the keys the file left out. */
+static int check_lmkd(struct profile *p, const char *file, struct strbuf *err)
 {
+	int *line = p->killer_line[KILLER_KIND_LMKD];
 	int last = p->lmkd_low_ram_line;
-	if (p->lmkd_low_ram_line && !p->killer_lmkd) {
-		strbuf_addf(err, "%s:%d: lmkd.low_ram is set but killer is not lmkd (add killer = lmkd)",
-			    file, p->lmkd_low_ram_line);
-		return -1;
+	for (int k = 0; k < LMKD_KEY_COUNT; k++) {
+		p->lmkd.v[k] = p->killer_v[KILLER_KIND_LMKD][k];
+		if (line[k] > last)
+			last = line[k];
 	}
 	if (p->lmkd_low_ram)
-		lmkd_config_low_ram(&p->lmkd, p->lmkd_line);
-	for (int k = 0; k < LMKD_KEY_COUNT; k++) {
-		if (p->lmkd_line[k] && !p->killer_lmkd) {
-			strbuf_addf(err, "%s:%d: %s is set but killer is not lmkd (add killer = lmkd)",
-				    file, p->lmkd_line[k], lmkd_keys[k].name);
-			return -1;
-		}
-		if (p->lmkd_line[k] > last)
-			last = p->lmkd_line[k];
-	}
+		lmkd_config_low_ram(&p->lmkd, line);
 	const char *why;
 	int k = lmkd_config_conflict(&p->lmkd, &why);
 	if (k >= 0) {
 		/* a default the file did not set: the last lmkd line made the conflict */
-		strbuf_addf(err, "%s:%d: %s = %ld %s", file, p->lmkd_line[k] ? p->lmkd_line[k] : last,
+		strbuf_addf(err, "%s:%d: %s = %ld %s", file, line[k] ? line[k] : last,
 			    lmkd_keys[k].name, p->lmkd.v[k], why);
 		return -1;
 	}
+	for (int k = 0; k < LMKD_KEY_COUNT; k++)
+		p->killer_v[KILLER_KIND_LMKD][k] = p->lmkd.v[k];
 	return 0;
+}
+
+/* Each killer's keys against killer =: only the chosen kind's may be set. */
+static int check_killer(struct profile *p, const char *file, struct strbuf *err)
+{
+	for (int k = 0; k < KILLER_KIND_COUNT; k++)
+		for (size_t i = 0; i < killer_kinds[k].n_keys; i++)
+			if (p->killer_line[k][i] && p->killer != (enum killer_kind)k) {
+				strbuf_addf(err, "%s:%d: %s is set but killer is not %s (add killer = %s)",
+					    file, p->killer_line[k][i], killer_kinds[k].keys[i].name,
+					    killer_kinds[k].name, killer_kinds[k].name);
+				return -1;
+			}
+	if (p->lmkd_low_ram_line && p->killer != KILLER_KIND_LMKD) {
+		strbuf_addf(err, "%s:%d: lmkd.low_ram is set but killer is not lmkd (add killer = lmkd)",
+			    file, p->lmkd_low_ram_line);
+		return -1;
+	}
+	return p->killer == KILLER_KIND_LMKD ? check_lmkd(p, file, err) : 0;
 }
 
 static int check_whole(struct profile *p, const char *file, struct strbuf *err)
@@ -159,28 +176,52 @@ void profile_names(struct strlist *names)
 	kvfile_names("profiles", names);
 }
 
+/*
+ * The profile as key=value lines. RECORD: every setting, for the trial's
+ * record and `lab profiles -v`; else only what the guest's agent reads,
+ * for the job spec. The keys the agent reads are job-keys.h's rows, the
+ * rest the record's own.
+ */
+static void write_settings(const struct profile *p, struct strbuf *sb, bool record)
+{
+	if (record) {
+		strbuf_addf(sb, "name=%s\nmemory_bytes=%llu\ncpus=%u\nnuma_nodes=%u\n", p->name, p->memory,
+			    p->cpus, p->numa_nodes);
+		for (unsigned i = 0; i < p->numa_nodes; i++)
+			strbuf_addf(sb, "node%u_bytes=%llu\n", i, p->node_memory[i]);
+	}
+	job_spec_put(sb, JOB_KEY_ZRAM_BYTES, "%llu", p->zram_size);
+	job_spec_put(sb, JOB_KEY_ZRAM_ALGORITHM, "%s", p->zram_algorithm);
+	job_spec_put(sb, JOB_KEY_MIN_FREE_KBYTES, "%ld", p->min_free_kbytes);
+	job_spec_put(sb, JOB_KEY_WATERMARK_SCALE_FACTOR, "%ld", p->watermark_scale_factor);
+	job_spec_put(sb, JOB_KEY_THP, "%s", p->thp ? p->thp : "default");
+	job_spec_put(sb, JOB_KEY_COMPACT_UNEVICTABLE_ALLOWED, "%d", p->compact_unevictable_allowed);
+	if (record)
+		strbuf_addf(sb, "slow_disk_bytes=%llu\nslow_disk_bps=%llu\nslow_disk_iops=%lu\n",
+			    p->slow_disk_size, p->slow_disk_bps, p->slow_disk_iops);
+	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_MAX, "%s", p->cgroup_memory_max);
+	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_HIGH, "%s", p->cgroup_memory_high);
+	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_SWAP_MAX, "%s", p->cgroup_memory_swap_max);
+	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_OOM_GROUP, "%d", p->cgroup_memory_oom_group);
+	if (record)
+		strbuf_addf(sb, "clock=%s\n", guest_clock_name(p->clock));
+	const struct killer_kind_def *killer = &killer_kinds[p->killer];
+	job_spec_put(sb, JOB_KEY_KILLER, "%s", killer->name);
+	for (size_t i = 0; i < killer->n_keys; i++)
+		job_spec_put_member(sb, (enum job_key)job_key_of(killer->keys[i].name), killer->keys[i].name,
+				    "%ld", p->killer_v[p->killer][i]);
+}
+
 char *profile_format(const struct profile *p)
 {
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "name=%s\nmemory_bytes=%llu\ncpus=%u\nnuma_nodes=%u\n", p->name, p->memory,
-		    p->cpus, p->numa_nodes);
-	for (unsigned i = 0; i < p->numa_nodes; i++)
-		strbuf_addf(&sb, "node%u_bytes=%llu\n", i, p->node_memory[i]);
-	strbuf_addf(&sb, "zram_bytes=%llu\nzram_algorithm=%s\n", p->zram_size, p->zram_algorithm);
-	strbuf_addf(&sb, "min_free_kbytes=%ld\nwatermark_scale_factor=%ld\nthp=%s\n",
-		    p->min_free_kbytes, p->watermark_scale_factor, p->thp ? p->thp : "default");
-	strbuf_addf(&sb, "compact_unevictable_allowed=%d\n", p->compact_unevictable_allowed);
-	strbuf_addf(&sb, "slow_disk_bytes=%llu\nslow_disk_bps=%llu\nslow_disk_iops=%lu\n",
-		    p->slow_disk_size, p->slow_disk_bps, p->slow_disk_iops);
-	strbuf_addf(&sb, "cgroup.memory.max=%s\ncgroup.memory.high=%s\ncgroup.memory.swap.max=%s\n"
-		    "cgroup.memory.oom.group=%d\n", p->cgroup_memory_max, p->cgroup_memory_high,
-		    p->cgroup_memory_swap_max, p->cgroup_memory_oom_group);
-	strbuf_addf(&sb, "clock=%s\n", guest_clock_name(p->clock));
-	strbuf_addf(&sb, JOB_KILLER "=%s\n", p->killer_lmkd ? KILLER_LMKD : KILLER_KERNEL);
-	if (p->killer_lmkd)
-		for (int k = 0; k < LMKD_KEY_COUNT; k++)
-			strbuf_addf(&sb, "%s=%ld\n", lmkd_keys[k].name, p->lmkd.v[k]);
+	write_settings(p, &sb, true);
 	return strbuf_detach(&sb);
+}
+
+void profile_job_spec(const struct profile *p, struct strbuf *spec)
+{
+	write_settings(p, spec, false);
 }
 
 void profile_clear(struct profile *p)

@@ -4,8 +4,9 @@
  * "slow flash" disk, the cgroup v2 limits of the workload cgroup, and the
  * guest's clock (clock.h; an experiment's own clock wins).
  * Files are `key = value` lines; unknown keys and bad values are errors
- * naming the file and line. `killer = lmkd` runs the guest's low-memory
- * killer with the `lmkd.*` thresholds (common/proto/lmkd-config.h).
+ * naming the file and line. `killer = NAME` picks who kills under pressure,
+ * one row of common/proto/killer-kinds.h, and that row's keys set it
+ * (`lmkd.*`, `oomd.*`).
  */
 #ifndef LAB_PROFILE_H
 #define LAB_PROFILE_H
@@ -14,6 +15,7 @@
 
 #include "clock.h"
 #include "fault-inject.h"
+#include "common/proto/killer-kinds.h"
 #include "common/proto/lmkd-config.h"
 #include "common/util.h"
 #include "key-table.h"
@@ -47,11 +49,16 @@ struct profile {
 	bool clock_given;                          /* the file says clock = */
 	/* fail_page_alloc = ..., failslab = ... (fault-inject.h); an experiment's win */
 	struct fault_plan faults;
-	/* killer = lmkd: the guest's low-memory killer runs, with these settings
-	 * (common/proto/lmkd-config.h); kernel (the default): only the kernel's */
-	bool killer_lmkd;
+	/* killer = NAME (common/proto/killer-kinds.h; default kernel) and each
+	 * kind's keys: their values (the row's defaults where the file is
+	 * silent) and the line that set each, 0 where none did. Only the
+	 * chosen kind's keys may be set. */
+	enum killer_kind killer;
+	long killer_v[KILLER_KIND_COUNT][KILLER_KEYS_MAX];
+	int killer_line[KILLER_KIND_COUNT][KILLER_KEYS_MAX];
+	/* killer = lmkd: its settings, killer_v's lmkd row after lmkd.low_ram
+	 * and the checks lmkd's keys make against each other */
 	struct lmkd_config lmkd;
-	int lmkd_line[LMKD_KEY_COUNT];             /* where each lmkd.* key was set; 0: not */
 	/* lmkd.low_ram = yes: the lmkd.* keys the file does not set take
 	 * Android's low-RAM defaults (lmkd_config_low_ram()) */
 	bool lmkd_low_ram;
@@ -75,8 +82,11 @@ int profile_parse(struct profile *p, const char *name, const char *file, const c
 int profile_load(struct profile *p, const char *name, struct strbuf *err);
 /* The names of all profiles, sorted. */
 void profile_names(struct strlist *names);
-/* The profile as key=value lines, every key present (for the trial record and the guest). */
+/* The profile as key=value lines, every key present (for the trial record). */
 char *profile_format(const struct profile *p);
+/* The profile's settings the guest's agent reads, as job spec lines
+ * (common/proto/job-keys.h), appended to SPEC. */
+void profile_job_spec(const struct profile *p, struct strbuf *spec);
 void profile_clear(struct profile *p);
 
 #endif

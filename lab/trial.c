@@ -13,6 +13,7 @@
 
 #include "common/proto/protocol.h"
 #include "guest-image.h"
+#include "job-spec.h"
 #include "kbuild.h"
 #include "perf-events.h"
 #include "qemu.h"
@@ -107,7 +108,7 @@ static struct vm_watchdogs scaled_watchdogs(const struct trial_spec *spec)
 	return w;
 }
 
-static const struct fault_plan *trial_faults(const struct trial_spec *spec)
+const struct fault_plan *trial_faults(const struct trial_spec *spec)
 {
 	return spec->faults ? spec->faults : &spec->profile->faults;
 }
@@ -181,26 +182,19 @@ static int write_reproduce(const char *dir, const struct strlist *argv, const ch
 	return rc;
 }
 
-static char *job_spec(const struct trial_spec *spec)
+char *trial_job_spec(const struct trial_spec *spec)
 {
-	char *profile = profile_format(spec->profile);
-	char *text = xasprintf("%suse_cgroup=%d\ninteractive=%d\n", profile, spec->use_cgroup ? 1 : 0,
-			       spec->interactive ? 1 : 0);
-	free(profile);
-	if (fault_plan_armed(trial_faults(spec))) {
-		struct strbuf faults = STRBUF_INIT;
-		strbuf_addstr(&faults, text);
-		fault_plan_spec(trial_faults(spec), &faults);
-		free(text);
-		text = strbuf_detach(&faults);
-	}
+	struct strbuf sb = STRBUF_INIT;
+	profile_job_spec(spec->profile, &sb);
+	job_spec_put(&sb, JOB_KEY_USE_CGROUP, "%d", spec->use_cgroup ? 1 : 0);
+	job_spec_put(&sb, JOB_KEY_INTERACTIVE, "%d", spec->interactive ? 1 : 0);
+	if (fault_plan_armed(trial_faults(spec)))
+		fault_plan_spec(trial_faults(spec), &sb);
 	if (spec->has_target) {
-		char *with = xasprintf("%s" JOB_TARGET_ORDER "=%d\n" JOB_TARGET_MAX_BLOCKS "=%ld\n", text,
-				       spec->target_order, spec->target_max_free_blocks);
-		free(text);
-		text = with;
+		job_spec_put(&sb, JOB_KEY_TARGET_ORDER, "%d", spec->target_order);
+		job_spec_put(&sb, JOB_KEY_TARGET_MAX_BLOCKS, "%ld", spec->target_max_free_blocks);
 	}
-	return text;
+	return strbuf_detach(&sb);
 }
 
 static int make_slow_disk(const char *path, unsigned long long size, struct strbuf *err)
@@ -244,7 +238,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	char *slow = spec->profile->slow_disk_size ? xasprintf("%s/slow-disk.img", spec->dir) : NULL;
 	unsigned long long scratch_size = spec->scratch_disk ? spec->profile->scratch_disk_size : 0;
 	char *scratch = scratch_size ? xasprintf("%s/" SCRATCH_DISK_IMAGE, spec->dir) : NULL;
-	char *specs = job_spec(spec);
+	char *specs = trial_job_spec(spec);
 	struct strlist argv = STRLIST_INIT;
 	json_t *record = NULL;
 	int rc = -1;

@@ -54,6 +54,11 @@ struct trial_spec {
 	bool scratch_disk;
 };
 
+/* The faults the trial arms: its own, else its profile's. */
+const struct fault_plan *trial_faults(const struct trial_spec *spec);
+/* The guest's job spec of the trial (common/proto/job-keys.h): its
+ * profile's settings, then the trial's own. */
+char *trial_job_spec(const struct trial_spec *spec);
 /* Runs the trial; fills vm with the outcome. -1 (err) when it could not start. */
 int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *err);
 /* Default watchdogs for a profile under the chosen accelerator. */

@@ -2,12 +2,15 @@
  * set (anonymous memory it writes, file pages of the tools disk it reads,
  * and a binder connection with its own mapping, whose page array is the
  * allocation of seed 000), switched between foreground, visible,
- * perceptible, service and cached by a seeded sequence
- * (lib/app_sequence.h). Each switch writes the apps' oom_score_adj as the
- * activity manager does. Bringing back an app that was killed is a cold
- * start (a new process named app-NN, its working set and binder mapping
- * again); bringing a live one to the front is a warm start (it touches its
- * working set again). Both are timed from the switch to the app's "ready".
+ * perceptible, service, home (app 0 is the launcher), previous, service B
+ * and cached by a seeded sequence (lib/app_sequence.h). Each switch, each
+ * birth and death of an app, and the previous app's 60 s running out
+ * write the apps' oom_score_adj as the activity manager does. Each app
+ * runs in a memcg of its own (lib/app_memcg.h, --memcg). Bringing back an
+ * app that was killed is a cold start (a new process named app-NN, its
+ * working set and binder mapping again); bringing a live one to the front
+ * is a warm start (it touches its working set again). Both are timed from
+ * the switch to the app's "ready".
  *
  * The parent is the system server: it sets itself to oom_score_adj -1000
  * (as binder-mmap's parent and the agent do) so that neither the kernel nor
@@ -29,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/proto/app-events.h"
+#include "lib/app_memcg.h"
 #include "lib/app_sequence.h"
 #include "lib/args.h"
 #include "lib/binder.h"
@@ -47,8 +51,9 @@ const char apps_usage[] =
 "Usage: apps [OPTIONS]\n"
 "Runs N app processes with a working set each (anonymous memory, file pages\n"
 "of the tools disk, a binder connection with its mapping) and switches them\n"
-"between foreground, visible, perceptible, service and cached by a seeded\n"
-"sequence, writing each app's oom_score_adj as Android does. A killed app\n"
+"between foreground, visible, perceptible, service, home (app 0, the\n"
+"launcher), previous, service B and cached by a seeded sequence, writing\n"
+"each app's oom_score_adj as Android's ActivityManager does. A killed app\n"
 "brought back starts cold, a live one warm; both are timed.\n"
 "\n";
 
@@ -56,7 +61,7 @@ const char apps_usage[] =
 const char *const apps_metrics[] = {
 	"switches", "cold_starts", "warm_starts", "launch_failures",
 	"cold_launch_p50_ms", "cold_launch_p95_ms", "warm_launch_p50_ms", "warm_launch_p95_ms",
-	"deaths", "deaths.tier=*", "alive_mean", "alive_min",
+	"deaths", "deaths.tier=*", "first_kill_ms", "alive_mean", "alive_min",
 	"binder_open_failures", "binder_mmap_failures",
 	NULL,
 };
@@ -65,24 +70,35 @@ static const char apps_output[] =
 "Output: switches, cold_starts (new app processes forked), warm_starts (live\n"
 "apps brought to the front), launch_failures (a launch that never said ready),\n"
 "deaths (apps killed, by whoever) and deaths.tier=T (the\n"
-"tier each had when it died), binder_open_failures, binder_mmap_failures\n"
-"(counts); cold_launch_p50_ms, cold_launch_p95_ms, warm_launch_p50_ms,\n"
-"warm_launch_p95_ms (ms, from the switch to the app's ready); alive_mean,\n"
-"alive_min (apps alive, sampled every --sample after every app was opened).\n"
-"Events: app-switch (step, app, tier, prev_visible), app-state (step, app,\n"
-"pid, tier, adj), app-launch (step, app, pid, kind cold/warm, ms, ok, error),\n"
-"app-death (app, pid, signal, tier, adj, lived_ms), apps-alive (alive,\n"
-"cached), app-files, binder-device; phase-begin/end (open-all, switch).\n";
+"tier each had when it died: foreground, visible, perceptible, service,\n"
+"home, previous, service-b, cached), binder_open_failures,\n"
+"binder_mmap_failures (counts); cold_launch_p50_ms, cold_launch_p95_ms,\n"
+"warm_launch_p50_ms, warm_launch_p95_ms (ms, from the switch to the app's\n"
+"ready); first_kill_ms (ms from the switch phase's start to the first app\n"
+"killed in it; absent when none was); alive_mean, alive_min (apps alive,\n"
+"sampled every --sample after every app was opened).\n"
+"Events: app-switch (step, app, tier, prev_visible, wait_ms), app-state\n"
+"(step, app, pid, tier, adj), app-launch (step, app, pid, kind cold/warm, ms,\n"
+"ok, error, memcg), app-death (app, pid, signal, tier, adj, lived_ms),\n"
+"apps-alive (alive, cached), app-memcg (dir, groups, moved), app-files,\n"
+"binder-device; phase-begin/end (open-all, switch).\n";
 
-/* --anon's default, a share of MemTotal: a phone profile's workload cgroup
- * holds 75% of its memory, so ten apps of 8% each keep it swapping. */
+/* --anon's default, a share of MemTotal: ten apps of 8% each hold 80% of
+ * it, more than phone-512m's workload cgroup (75%) and, beside the kernel,
+ * zram and the file pages, more than phone-512m-lmkd has free (no cgroup
+ * limit there): either keeps swapping. */
 #define ANON_DEFAULT      UINT64_MAX
 #define ANON_DEFAULT_PCT  8
 
+/* --memcg's words */
+static const char *const memcg_modes[] = { "per-app", "none", NULL };
+enum { MEMCG_PER_APP, MEMCG_NONE };
+
 struct cfg {
 	uint64_t napps, anon, file, map_size, switches, interval_ns, time_ns, seed, sample_ns;
-	uint64_t launch_timeout_ns;
-	int parent_adj;
+	uint64_t launch_timeout_ns, random_pct, services;
+	bool interval_walk;
+	int parent_adj, memcg;
 	const char *file_dir, *binderfs, *device;
 };
 
@@ -93,7 +109,7 @@ struct app_msg {
 	int16_t pad;
 	int32_t err;            /* positive errno */
 };
-enum { MSG_READY = 'R', MSG_BINDER = 'B', MSG_NOMEM = 'A' };
+enum { MSG_READY = 'R', MSG_BINDER = 'B', MSG_NOMEM = 'A', MSG_MEMCG = 'M' };
 
 struct app {
 	pid_t pid;              /* 0: not running */
@@ -121,6 +137,7 @@ struct run {
 	struct app_step *steps;
 	size_t nsteps;
 	size_t steps_done;
+	size_t cur_step;        /* the step being made or waited after */
 	bool stopping;          /* the parent kills the apps itself: not deaths */
 	/* launches and deaths */
 	double *cold_ms, *warm_ms;
@@ -128,10 +145,17 @@ struct run {
 	uint64_t cold_starts, warm_starts;      /* launches begun: forks, 'T's sent */
 	uint64_t launch_failures, open_failures, mmap_failures;
 	uint64_t deaths, deaths_tier[APP_TIER_COUNT];
+	uint64_t switch_ns;             /* when the switch phase began (0: not yet) */
+	uint64_t first_kill_ns;         /* the first kill after it, from then */
+	bool killed_in_switch;
+	struct app_memcg memcg;
+	uint64_t walk_rng;              /* the switch intervals' walk, from --seed */
+	unsigned walk_ms;
 	/* apps alive, sampled in the switch phase */
 	uint64_t alive_samples, alive_sum, alive_min;
 	uint64_t next_sample_ns;
 	bool sampling;
+	uint64_t t0_ns;         /* the model's clock starts here */
 };
 
 /* ---- the tools disk's files ---- */
@@ -182,10 +206,11 @@ static int scan_files(struct file_list *l, const char *dir)
 /* ---- one app process ---- */
 
 /* Touching: one write per page of the anonymous memory, one read per page of
- * the files. A cold start also fills the first KiB of each page with random
- * words and leaves the rest zero, so that zram has to store about a quarter
- * of each page (an estimate from the layout), where a page of one repeated
- * word would cost it nothing. */
+ * the files. A cold start also fills the start of each page with random
+ * words, --random percent of it (25 %: the first KiB of a 4 KiB page), and
+ * leaves the rest zero, so that zram has to store about that share of each
+ * page (an estimate from the layout), where a page of one repeated word
+ * would cost it nothing. ChromeOS's memory.Stress uses 33 % and 67 %. */
 struct working_set {
 	uint8_t *anon;
 	size_t anon_bytes;
@@ -194,13 +219,13 @@ struct working_set {
 	struct binder_conn conn;
 };
 
-static void fill_anon(struct working_set *ws, uint64_t seed)
+static void fill_anon(struct working_set *ws, unsigned random_pct, uint64_t seed)
 {
-	size_t page = wl_page_size();
+	size_t page = wl_page_size(), words = app_random_bytes(page, random_pct) / sizeof(uint64_t);
 
 	for (size_t off = 0; off < ws->anon_bytes; off += page) {
 		uint64_t *w = (uint64_t *)(ws->anon + off);
-		for (size_t i = 0; i < 1024 / sizeof(uint64_t); i++)
+		for (size_t i = 0; i < words; i++)
 			w[i] = wl_random(&seed);
 	}
 }
@@ -272,6 +297,11 @@ static int app_main(const struct run *run, unsigned a, int adj, int cmd_rd, int 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	wl_default_signals();
 	wl_set_oom_score_adj(0, adj);
+	/* into its own memcg before it holds anything to charge */
+	if (run->memcg.dir[0] && (r = app_memcg_enter(&run->memcg, a))) {
+		tell(ready_wr, MSG_MEMCG, 0, -r);
+		return 3;
+	}
 	r = binder_conn_open(&ws.conn, run->dev.path, run->cfg.map_size, &failed);
 	if (r) {
 		tell(ready_wr, MSG_BINDER, (uint8_t)failed, -r);
@@ -285,7 +315,7 @@ static int app_main(const struct run *run, unsigned a, int adj, int cmd_rd, int 
 			tell(ready_wr, MSG_NOMEM, 0, errno);
 			return 3;
 		}
-		fill_anon(&ws, run->cfg.seed * 1000003u + a + 1);
+		fill_anon(&ws, (unsigned)run->cfg.random_pct, run->cfg.seed * 1000003u + a + 1);
 	}
 	map_files(run, a, &ws);
 	touch(&ws);
@@ -320,6 +350,52 @@ static void close_app_fds(struct app *ap)
 	ap->cmd_wr = ap->ready_rd = -1;
 }
 
+/* The apps' oom_score_adj after a step, written where it changed. */
+static void write_adj(struct run *run, size_t step, const struct app_world *before)
+{
+	for (unsigned a = 0; a < run->cfg.napps; a++) {
+		bool tier_changed = before->tier[a] != run->world.tier[a];
+
+		if (run->apps[a].pid && before->adj[a] != run->world.adj[a])
+			wl_set_oom_score_adj(run->apps[a].pid, run->world.adj[a]);
+		if (tier_changed) {
+			struct jl j;
+			report_begin_event(&j, APP_EVENT_STATE);
+			jl_u64(&j, "step", step);
+			jl_i64(&j, APP_FIELD_APP, a);
+			jl_i64(&j, APP_FIELD_PID, run->apps[a].pid);
+			jl_str(&j, APP_FIELD_TIER, app_tier_name(run->world.tier[a]));
+			jl_i64(&j, "adj", run->world.adj[a]);
+			report_end(&j);
+		}
+	}
+}
+
+/* The model's clock: ms since the sequence began. */
+static uint64_t model_ms(const struct run *run)
+{
+	return (mono_ns() - run->t0_ns) / 1000000;
+}
+
+/* App A's process began or ended: the model follows (ActivityManager
+ * re-ranks the others), and the adj that changed are written. */
+static void model_running(struct run *run, unsigned a, bool running)
+{
+	struct app_world before = run->world;
+
+	app_world_set_running(&run->world, a, running);
+	write_adj(run, run->cur_step, &before);
+}
+
+/* Time passed: the previous app's 700 may have run out. */
+static void model_tick(struct run *run)
+{
+	struct app_world before = run->world;
+
+	if (run->steps && app_world_at(&run->world, model_ms(run)))
+		write_adj(run, run->cur_step, &before);
+}
+
 static void app_died(struct run *run, unsigned a, int status)
 {
 	struct app *ap = &run->apps[a];
@@ -330,6 +406,11 @@ static void app_died(struct run *run, unsigned a, int status)
 	if (WIFSIGNALED(status) && !run->stopping) {
 		run->deaths++;
 		run->deaths_tier[tier]++;
+		/* the first app killed once the switching began */
+		if (run->switch_ns && !run->killed_in_switch) {
+			run->first_kill_ns = mono_ns() - run->switch_ns;
+			run->killed_in_switch = true;
+		}
 	}
 	if (!run->stopping) {
 		report_begin_event(&j, APP_EVENT_DEATH);
@@ -345,6 +426,8 @@ static void app_died(struct run *run, unsigned a, int status)
 	}
 	ap->pid = 0;
 	close_app_fds(ap);
+	if (!run->stopping)
+		model_running(run, a, false);
 }
 
 /* Reaps every app that ended. */
@@ -400,6 +483,7 @@ static void idle(struct run *run, uint64_t ns)
 
 	for (;;) {
 		reap(run);
+		model_tick(run);
 		sample_alive(run);
 		uint64_t now = mono_ns();
 		if (now >= end || wl_stop)
@@ -432,6 +516,7 @@ static bool wait_ready(struct run *run, unsigned a, struct app_msg *m, const cha
 			}
 		}
 		reap(run);
+		model_tick(run);
 		sample_alive(run);
 		if (mono_ns() >= end) {
 			*why = "timeout";
@@ -475,6 +560,7 @@ static bool fork_app(struct run *run, unsigned a, int adj)
 	run->apps[a].cmd_wr = cmd[1];
 	run->apps[a].ready_rd = ready[0];
 	run->apps[a].born_ns = mono_ns();
+	model_running(run, a, true);
 	return true;
 }
 
@@ -492,6 +578,10 @@ static void report_launch(size_t step, unsigned a, pid_t pid, bool cold, uint64_
 	jl_bool(&j, APP_FIELD_OK, ok);
 	if (error)
 		jl_str(&j, "error", error);
+	/* where a new app runs, as the kernel says (its memcg) */
+	char cg[256];
+	if (cold && ok && pid > 0 && !wl_own_cgroup(pid, cg, sizeof(cg)))
+		jl_str(&j, "memcg", cg);
 	report_end(&j);
 }
 
@@ -506,6 +596,10 @@ static void launch(struct run *run, size_t step, unsigned a)
 	bool ok;
 
 	if (cold && !fork_app(run, a, run->world.adj[a])) {
+		int err = errno;
+
+		model_running(run, a, false);
+		errno = err;
 		run->launch_failures++;
 		report_launch(step, a, 0, true, t0, 0, false, strerror(errno));
 		return;
@@ -550,32 +644,13 @@ static void launch(struct run *run, size_t step, unsigned a)
 		why = m.step == BSTEP_MMAP ? "binder-mmap" : "binder-open";
 	} else if (m.code == MSG_NOMEM) {
 		why = "anon-mmap";
+	} else if (m.code == MSG_MEMCG) {
+		why = "memcg";
 	}
 	report_launch(step, a, pid, cold, t0, ms, false, why);
 }
 
-/* The apps' oom_score_adj after a step, written where it changed. */
-static void write_adj(struct run *run, size_t step, const struct app_world *before)
-{
-	for (unsigned a = 0; a < run->cfg.napps; a++) {
-		bool tier_changed = before->tier[a] != run->world.tier[a];
-
-		if (run->apps[a].pid && before->adj[a] != run->world.adj[a])
-			wl_set_oom_score_adj(run->apps[a].pid, run->world.adj[a]);
-		if (tier_changed) {
-			struct jl j;
-			report_begin_event(&j, APP_EVENT_STATE);
-			jl_u64(&j, "step", step);
-			jl_i64(&j, APP_FIELD_APP, a);
-			jl_i64(&j, APP_FIELD_PID, run->apps[a].pid);
-			jl_str(&j, APP_FIELD_TIER, app_tier_name(run->world.tier[a]));
-			jl_i64(&j, "adj", run->world.adj[a]);
-			report_end(&j);
-		}
-	}
-}
-
-static void do_step(struct run *run, size_t k)
+static void do_step(struct run *run, size_t k, uint64_t wait_ns)
 {
 	const struct app_step *s = &run->steps[k];
 	struct app_world before = run->world;
@@ -586,11 +661,13 @@ static void do_step(struct run *run, size_t k)
 	jl_i64(&j, APP_FIELD_APP, s->app);
 	jl_str(&j, APP_FIELD_TIER, app_tier_name((enum app_tier)s->tier));
 	jl_bool(&j, "prev_visible", s->prev_visible);
+	jl_u64(&j, "wait_ms", wait_ns / 1000000);
 	report_end(&j);
-	app_world_apply(&run->world, s);
+	run->cur_step = k;
+	app_world_apply(&run->world, s, model_ms(run));
 	write_adj(run, k, &before);
 	/* the front app, and a service the platform restarts, must run */
-	if (s->tier == APP_TIER_FOREGROUND || !run->apps[s->app].pid)
+	if (s->tier == APP_TIER_FOREGROUND || (run->world.running[s->app] && !run->apps[s->app].pid))
 		launch(run, k, s->app);
 }
 
@@ -602,11 +679,12 @@ static int parse_args(struct run *run, int argc, char **argv, bool *done)
 	struct wl_common com = { -1 };
 	char err[256];
 	const struct opt opts[] = {
-		OPT_U64(0, "apps", &cfg->napps, "N", 2, APPS_MAX, "app processes (default 10)"),
+		OPT_U64(0, "apps", &cfg->napps, "N", APPS_MIN, APPS_MAX,
+			"app processes, app 0 the launcher (default 10)"),
 		WL_OPT_MEM_SIZE(0, "anon", &cfg->anon, "SIZE", 0, 1ull << 40,
 				"anonymous memory each app writes, or a share of MemTotal (default "
-				"8%: ten apps hold 80%, more than a phone profile's workload cgroup, "
-				"75%)"),
+				"8%: ten apps hold 80%, more than phone-512m's workload cgroup, 75%, "
+				"or than phone-512m-lmkd has free)"),
 		WL_OPT_SIZE(0, "file", &cfg->file, "SIZE", 0, 1ull << 40,
 			    "file pages of the tools disk each app reads (default 8M)"),
 		WL_OPT_SIZE(0, "binder-map", &cfg->map_size, "SIZE", 4096, BINDER_MAP_MAX,
@@ -616,6 +694,21 @@ static int parse_args(struct run *run, int argc, char **argv, bool *done)
 			"switches after every app was opened once (default 40)"),
 		WL_OPT_DURATION(0, "interval", &cfg->interval_ns, "DUR",
 				"pause between switches (default 500ms)"),
+		OPT_FLAG(0, "interval-walk", &cfg->interval_walk,
+			 "once every app was opened, pause as ChromeOS's memory.Stress does between "
+			 "tab switches: a random walk seeded by --seed from 3 s, moving by up to 1 s "
+			 "a switch, held within 1-5 s (in place of --interval)"),
+		OPT_U64(0, "random", &cfg->random_pct, "PCT", 0, 100,
+			"share of each anonymous page a cold start fills with random words, the rest "
+			"zero: what zram must store (default 25, the first KiB of a 4 KiB page; "
+			"ChromeOS's memory.Stress: 33 or 67)"),
+		OPT_U64(0, "services", &cfg->services, "N", 0, APPS_MAX,
+			"background services running at once, the newest third at adj 500 and the "
+			"rest at 800; a new one stops the oldest (default 3)"),
+		OPT_CHOICE(0, "memcg", &cfg->memcg, "MODE", memcg_modes,
+			   "per-app: each app in a memory cgroup of its own under the workload's, "
+			   "with no memory.max, as on a low-RAM Android device (default); none: all "
+			   "in the workload's"),
 		WL_OPT_DURATION(0, "time", &cfg->time_ns, "DUR",
 				"stop switching after this long (default: no limit)"),
 		OPT_U64(0, "seed", &cfg->seed, "N", 0, UINT64_MAX, "the sequence's seed (default 1)"),
@@ -690,8 +783,25 @@ static int setup(struct run *run)
 		wl_err(NAME, "out of memory for %zu steps", run->nsteps);
 		return WL_EXIT_FAIL;
 	}
+	if (cfg->memcg == MEMCG_PER_APP) {
+		char err[600];
+
+		if (app_memcg_setup(&run->memcg, (unsigned)cfg->napps, err, sizeof(err))) {
+			wl_err(NAME, "%s", err);
+			return WL_EXIT_FAIL;
+		}
+		report_begin_event(&j, "app-memcg");
+		jl_str(&j, "dir", run->memcg.dir);
+		jl_u64(&j, "groups", cfg->napps);
+		jl_u64(&j, "moved", run->memcg.moved);
+		report_end(&j);
+	}
 	app_sequence_make(cfg->seed, (unsigned)cfg->napps, run->steps, run->nsteps);
-	app_world_init(&run->world, (unsigned)cfg->napps);
+	app_world_init(&run->world, (unsigned)cfg->napps, (unsigned)cfg->services);
+	/* the intervals' walk draws from its own stream: the sequence stays --seed's */
+	run->walk_rng = cfg->seed ^ 0x5157a11c0ffee000ull;
+	run->walk_ms = APP_WALK_START_MS;
+	run->t0_ns = mono_ns();
 	return WL_EXIT_OK;
 }
 
@@ -708,13 +818,18 @@ static void run_sequence(struct run *run)
 			run->sampling = true;
 			run->alive_min = UINT64_MAX;
 			run->next_sample_ns = 0;
-			t_switch = mono_ns();
+			t_switch = run->switch_ns = mono_ns();
 		}
 		if (k >= cfg->napps && cfg->time_ns && mono_ns() - t_switch >= cfg->time_ns)
 			break;
-		do_step(run, k);
+		uint64_t wait_ns = cfg->interval_ns;
+		if (k >= cfg->napps && cfg->interval_walk) {
+			run->walk_ms = app_walk_next(&run->walk_rng, run->walk_ms);
+			wait_ns = (uint64_t)run->walk_ms * 1000000;
+		}
+		do_step(run, k, wait_ns);
 		run->steps_done++;
-		idle(run, cfg->interval_ns);
+		idle(run, wait_ns);
 	}
 	report_phase(run->sampling ? "switch" : "open-all", false);
 }
@@ -760,6 +875,9 @@ static void report_results(struct run *run)
 		report_metric("warm_launch_p95_ms", s.p95, "ms", NULL);
 	}
 	report_metric("deaths", (double)run->deaths, "count", NULL);
+	/* absent, not 0, when no app was killed once the switching began */
+	if (run->killed_in_switch)
+		report_metric("first_kill_ms", (double)run->first_kill_ns / 1e6, "ms", NULL);
 	for (int t = 0; t < APP_TIER_COUNT; t++)
 		report_metricl("deaths", (double)run->deaths_tier[t], "count", "tier",
 			       app_tier_name((enum app_tier)t), NULL);
@@ -781,7 +899,8 @@ int apps_main(int argc, char **argv)
 		.cfg = { .napps = 10, .anon = ANON_DEFAULT, .file = 8ull << 20,
 			 .switches = 40, .interval_ns = 500000000ull,
 			 .seed = 1, .sample_ns = 1000000000ull, .launch_timeout_ns = 60000000000ull,
-			 .parent_adj = -1000, .file_dir = "/ro" },
+			 .random_pct = 25, .services = APP_SERVICES_DEFAULT,
+			 .parent_adj = -1000, .memcg = MEMCG_PER_APP, .file_dir = "/ro" },
 	};
 	bool done;
 	int r = parse_args(&run, argc, argv, &done);
@@ -795,6 +914,7 @@ int apps_main(int argc, char **argv)
 		stop_apps(&run);
 		report_results(&run);
 	}
+	app_memcg_teardown(&run.memcg);
 	free(run.steps);
 	free(run.cold_ms);
 	free(run.warm_ms);

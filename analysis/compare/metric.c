@@ -73,6 +73,9 @@ static const struct metric_def known_metrics[] = {
 	  "apps' failed binder opens or mmaps", SRC_REPORT },
 	{ "apps.*_launch_p*_ms", "", METRIC_TIME, BETTER_LOWER,
 	  "cold or warm launch time, switch to ready: p50, p95", SRC_REPORT },
+	{ "apps.first_kill_ms", "", METRIC_TIME, BETTER_HIGHER,
+	  "from the switch phase's start to the first app killed in it (absent in a trial "
+	  "where none was)", SRC_REPORT },
 	{ "apps.deaths*", "", METRIC_COUNT, BETTER_LOWER,
 	  "apps killed, by whoever, and by the tier each had (deaths.tier=T)", SRC_REPORT },
 	{ "apps.alive_*", "", METRIC_COUNT, BETTER_HIGHER,

@@ -40,7 +40,7 @@ void oom_kills_by_tier(struct metric_set *m, const struct oom_reports *r)
 	add_by_tier(m, "oom_kills", counts, "kmsg");
 }
 
-void lmkd_metrics(struct metric_set *m, const struct trace *t, bool have_trace)
+void lmkd_metrics(struct metric_set *m, const struct trace *t)
 {
 	const struct lmkd_reports *r = &t->lmkd;
 	size_t counts[APP_TIER_COUNT] = { 0 }, by_reason[LMKD_REASON_COUNT] = { 0 };
@@ -56,11 +56,8 @@ void lmkd_metrics(struct metric_set *m, const struct trace *t, bool have_trace)
 		if (r->kills[i].have_reap && r->kills[i].reap.reaped)
 			reap[n_reap++] = (double)r->kills[i].reap.ms;
 	}
-	metric_set_add(m, "lmkd_kills", (double)r->n_kills, "count", "kmsg");
 	add_by_tier(m, "lmkd_kills", counts, "kmsg");
 	add_by_reason(m, "lmkd_kills", by_reason, "kmsg");
-	if (have_trace)
-		metric_set_add(m, "lmkd_kills_trace", (double)t->sigkills.by_lmkd, "count", "trace");
 	if (n_reap) {
 		gsl_sort(reap, 1, n_reap);
 		metric_set_add(m, "lmkd_reap_ms", gsl_stats_median_from_sorted_data(reap, 1, n_reap), "ms",
@@ -126,4 +123,48 @@ json_t *lmkd_events_json(const struct lmkd_reports *r)
 		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+static void lmkd_json(json_t *o, const struct trace *t)
+{
+	json_object_set_new(o, "lmkd_kills", lmkd_kills_json(&t->lmkd));
+	json_object_set_new(o, "lmkd_events", lmkd_events_json(&t->lmkd));
+}
+
+/* What a kind adds to the common two metrics; test-killer-kinds says which
+ * kinds have none (oomd's kill line is all it reports). */
+static const struct {
+	void (*metrics)(struct metric_set *m, const struct trace *t);
+	void (*json)(json_t *o, const struct trace *t);
+} own[KILLER_KIND_COUNT] = {
+	[KILLER_KIND_LMKD] = { lmkd_metrics, lmkd_json },
+};
+
+/* KIND's metric PREFIX + SUFFIX ("_kills": lmkd_kills, oomd_kills). */
+static void add_by_kind(struct metric_set *m, const char *suffix, enum killer_kind kind, double value,
+			const char *source)
+{
+	char *name = xasprintf("%s%s", killer_kinds[kind].metric_prefix, suffix);
+	metric_set_add(m, name, value, "count", source);
+	free(name);
+}
+
+void killer_metrics(struct metric_set *m, const struct trace *t, enum killer_kind kind, bool have_trace)
+{
+	add_by_kind(m, "_kills", kind, (double)t->killer_kills[kind], "kmsg");
+	if (have_trace)
+		add_by_kind(m, "_kills_trace", kind, (double)t->sigkills.by_kind[kind], "trace");
+	if (own[kind].metrics)
+		own[kind].metrics(m, t);
+}
+
+bool killer_metrics_has_own(enum killer_kind kind)
+{
+	return own[kind].metrics != NULL;
+}
+
+void killer_json(json_t *o, const struct trace *t, enum killer_kind kind)
+{
+	if (own[kind].json)
+		own[kind].json(o, t);
 }

@@ -1,9 +1,17 @@
 /* metric_catalog.c - the lab's own metrics, each declared once (metric_catalog.h). */
 #include "metric_catalog.h"
 
+#include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "common/proto/killer-kinds.h"
 #include "common/proto/workload-line.h"
+#include "common/util.h"
+
+/* The row killer_rows() replaces with two rows a userspace killer. */
+#define KILLER_ROWS "(killer rows)"
 
 /* Where the figures come from: the trial folder's files (docs/FORMATS.md)
  * and the window each counts over. */
@@ -11,7 +19,6 @@
 #define SRC_KMSG_OOM	"the kernel's OOM reports in kmsg.log"
 #define SRC_KMSG	"kmsg.log"
 #define SRC_LMKD	"the guest lmkd's lines in kmsg.log (lmkd-lines.h)"
-#define SRC_LMKD_TRACE	"perf trace signal:signal_generate, sig 9 from comm oomlab-lmkd"
 #define SRC_COMPLAINTS	"the kernel's reports in kmsg.log and what only console.log kept"
 #define SRC_TRACE	"perf trace, from the agent's `recording` line (after the prepare " \
 			"step) to perf's stop (after the command)"
@@ -42,7 +49,8 @@
  * names before globs, the first match wins. A unit of "" means the unit
  * the trial recorded (a family whose members differ). K in a meaning is
  * what the glob's '*' stands for; T a tier, foreground visible perceptible
- * service cached (app-tiers.h's tier of the victim's oom_score_adj).
+ * service home previous service-b cached (app-tiers.h's tier of the
+ * victim's oom_score_adj).
  */
 static const struct metric_def lab_metrics[] = {
 	{ "trial_ok", "ok", METRIC_OUTCOME, BETTER_HIGHER,
@@ -69,15 +77,14 @@ static const struct metric_def lab_metrics[] = {
 	/* kills by killer and by tier (killer_metrics.h) */
 	{ "oom_kills.tier=*", "count", METRIC_EVENTS, BETTER_LOWER,
 	  "the kernel's OOM kill reports whose victim was of tier T", SRC_KMSG_OOM },
-	{ "lmkd_kills", "count", METRIC_EVENTS, BETTER_LOWER,
-	  "the low-memory killer's kills (only in a trial whose guest ran it)", SRC_LMKD },
+	/* here each userspace killer's PREFIX_kills and PREFIX_kills_trace,
+	 * made from its row of common/proto/killer-kinds.h (killer_rows()) */
+	{ KILLER_ROWS, "count", METRIC_EVENTS, BETTER_LOWER, NULL, NULL },
 	{ "lmkd_kills.tier=*", "count", METRIC_EVENTS, BETTER_LOWER,
 	  "the low-memory killer's kills whose victim was of tier T", SRC_LMKD },
 	{ "lmkd_kills.reason=*", "count", METRIC_EVENTS, BETTER_LOWER,
 	  "the low-memory killer's kills for Android lmkd's reason K (LOW_MEM, "
 	  "PRESSURE_AFTER_KILL, NOT_RESPONDING, ...; lmkd-lines.h)", SRC_LMKD },
-	{ "lmkd_kills_trace", "count", METRIC_EVENTS, BETTER_LOWER,
-	  "the SIGKILLs the low-memory killer sent", SRC_LMKD_TRACE },
 	{ "lmkd_reap_ms", "ms", METRIC_TIME, BETTER_LOWER,
 	  "median time from the low-memory killer's kill to the memory freed, over the kills "
 	  "it saw reaped", SRC_LMKD },
@@ -294,15 +301,52 @@ static const struct metric_def lab_metrics[] = {
 	  "pages reclaimed by direct reclaim (pgsteal_direct's delta)", SRC_VMSTAT },
 };
 
+#define N_LAB_METRICS (sizeof(lab_metrics) / sizeof(lab_metrics[0]))
+
+/* lab_metrics with the KILLER_ROWS row replaced by each userspace killer's
+ * two rows, made once. */
+static struct metric_def rows[N_LAB_METRICS - 1 + 2 * KILLER_KIND_COUNT];
+static size_t n_rows;
+static pthread_once_t rows_once = PTHREAD_ONCE_INIT;
+
+static void killer_rows(void)
+{
+	for (size_t i = 0; i < N_LAB_METRICS; i++) {
+		if (strcmp(lab_metrics[i].name, KILLER_ROWS)) {
+			rows[n_rows++] = lab_metrics[i];
+			continue;
+		}
+		for (int k = 0; k < KILLER_KIND_COUNT; k++) {
+			const struct killer_kind_def *d = &killer_kinds[k];
+			if (!d->metric_prefix)
+				continue;
+			rows[n_rows++] = (struct metric_def){
+				xasprintf("%s_kills", d->metric_prefix), "count", METRIC_EVENTS,
+				BETTER_LOWER,
+				xasprintf("killer = %s: its kills, one a kill line (only in a trial whose "
+					  "guest ran it)", d->name),
+				xasprintf("the guest %s's kill lines in kmsg.log (\"%s...\")", d->name,
+					  d->kmsg_prefix) };
+			rows[n_rows++] = (struct metric_def){
+				xasprintf("%s_kills_trace", d->metric_prefix), "count", METRIC_EVENTS,
+				BETTER_LOWER, xasprintf("killer = %s: the SIGKILLs it sent", d->name),
+				xasprintf("perf trace signal:signal_generate, sig 9 from comm %s", d->comm) };
+		}
+	}
+}
+
 const struct metric_def *metric_catalog_rows(size_t *n)
 {
-	*n = sizeof(lab_metrics) / sizeof(lab_metrics[0]);
-	return lab_metrics;
+	pthread_once(&rows_once, killer_rows);
+	*n = n_rows;
+	return rows;
 }
 
 const struct metric_def *metric_catalog_find(const char *name)
 {
-	return metric_table_find(lab_metrics, sizeof(lab_metrics) / sizeof(lab_metrics[0]), name);
+	size_t n;
+	const struct metric_def *all = metric_catalog_rows(&n);
+	return metric_table_find(all, n, name);
 }
 
 const struct metric_def *metric_catalog_lookup(const char *name)

@@ -19,7 +19,7 @@
 #include "common/jsonl.h"
 #include "analysis/trace/app_launches.h"
 #include "analysis/trace/window.h"
-#include "common/proto/lmkd-config.h"
+#include "common/proto/killer-kinds.h"
 #include "common/proto/protocol.h"
 #include "analysis/parse/binder_stats.h"
 #include "analysis/parse/kernel_complaints.h"
@@ -363,7 +363,7 @@ struct ctl_notes {
 	double prepare_lost_uptime;
 	/* CTL_FAULTS: the failures fault injection forced, per capability (-1: not armed) */
 	long long injected[FAULT_CAPABILITY_COUNT];
-	bool ran_lmkd;		/* CTL_KILLER: the guest's low-memory killer ran */
+	int killer;		/* CTL_KILLER: the userspace killer that ran (killer-kinds.h), -1: none */
 	_Static_assert(FAULT_CAPABILITY_COUNT == 2, "trial_metrics_compute sets injected[] to -1 each");
 };
 
@@ -398,7 +398,8 @@ static void note_ctl(json_t *record, void *ctx)
 				e->injected[i] = json_integer_value(n);
 	} else if (!strcmp(type, CTL_KILLER)) {
 		const char *name = json_string_value(json_object_get(record, KILLER_NAME));
-		e->ran_lmkd = name && !strcmp(name, KILLER_LMKD);
+		int k = name ? killer_kind_of_name(name) : -1;
+		e->killer = k >= 0 && killer_is_userspace((enum killer_kind)k) ? k : -1;
 	} else if (!strcmp(type, CTL_RECORDING)) {
 		const char *events = json_string_value(json_object_get(record, "events"));
 		free(e->recorded);
@@ -571,7 +572,7 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	}
 	struct metric_set m = METRIC_SET_INIT;
 	struct ctl_notes ctl_said = { .target_order = -1, .free_blocks_ge = -1, .target_max_blocks = -1,
-				      .pinned_bytes = -1,
+				      .pinned_bytes = -1, .killer = -1,
 				   .page_bytes = 4096, .injected = { -1, -1 } };
 	char *ctl = xasprintf("%s/%s", dir, channel_file_name[CHANNEL_CTL]);
 	jsonl_read_file(ctl, note_ctl, &ctl_said);
@@ -616,8 +617,8 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 			trace.oom.mark_victim_events);
 	if (have_kmsg)
 		oom_kills_by_tier(&m, &trace.reports);
-	if (ctl_said.ran_lmkd && have_kmsg)
-		lmkd_metrics(&m, &trace, have_trace);
+	if (ctl_said.killer >= 0 && have_kmsg)
+		killer_metrics(&m, &trace, (enum killer_kind)ctl_said.killer, have_trace);
 
 	struct kernel_complaints complaints;
 	bool have_logs = kernel_complaints_read_trial(dir, &complaints);
@@ -648,10 +649,8 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	json_t *o = json_object();
 	json_object_set_new(o, "metrics", metric_set_json(&m));
 	json_object_set_new(o, "victims", oom_victims_json(&trace.oom));
-	if (ctl_said.ran_lmkd && have_kmsg) {
-		json_object_set_new(o, "lmkd_kills", lmkd_kills_json(&trace.lmkd));
-		json_object_set_new(o, "lmkd_events", lmkd_events_json(&trace.lmkd));
-	}
+	if (ctl_said.killer >= 0 && have_kmsg)
+		killer_json(o, &trace, (enum killer_kind)ctl_said.killer);
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)trace.perf.lost_events));
 	if (m.dropped)
 		json_object_set_new(o, "metrics_dropped", json_integer((json_int_t)m.dropped));

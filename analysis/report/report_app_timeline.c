@@ -14,7 +14,8 @@
 static const char *const tier_colour[APP_TIER_COUNT] = {
 	[APP_TIER_FOREGROUND] = "#d62728", [APP_TIER_VISIBLE] = "#ff7f0e",
 	[APP_TIER_PERCEPTIBLE] = "#bcbd22", [APP_TIER_SERVICE] = "#2ca02c",
-	[APP_TIER_CACHED] = "#1f77b4",
+	[APP_TIER_HOME] = "#8c564b", [APP_TIER_PREVIOUS] = "#e377c2",
+	[APP_TIER_SERVICE_B] = "#98df8a", [APP_TIER_CACHED] = "#1f77b4",
 };
 
 /* PSI some and full, % of the time between two heartbeats, as "s some full" lines. */

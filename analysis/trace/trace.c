@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/parse/killer_lines.h"
 #include "common/proto/protocol.h"
 #include "common/util.h"
 
@@ -24,12 +25,18 @@ static void take_sample(const struct perf_sample *s, void *arg)
 		r->fn(s, r->t, r->ctx);
 }
 
-/* kmsg.log is read once for both kinds of killer's lines */
-static void take_record(const struct kmsg_record *rec, void *arg)
+/* kmsg.log is read once for every kind of killer's lines */
+void trace_take_kmsg(struct trace *t, const struct kmsg_record *rec)
 {
-	struct trace *t = arg;
 	oom_reports_record(&t->reports, rec);
 	lmkd_reports_record(&t->lmkd, rec);
+	for (int k = 0; k < KILLER_KIND_COUNT; k++)
+		t->killer_kills[k] += killer_kill_line((enum killer_kind)k, rec->text);
+}
+
+static void take_record(const struct kmsg_record *rec, void *arg)
+{
+	trace_take_kmsg(arg, rec);
 }
 
 void trace_read(const char *dir, struct trace *t, trace_sample_fn fn, void *ctx)

@@ -19,6 +19,7 @@
 #define OOMLAB_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "common/kernel-text/kmsg.h"
 #include "analysis/parse/lmkd_report.h"
@@ -38,6 +39,8 @@ struct trace {
 	struct page_alloc_tally alloc;
 	struct oom_reports reports;
 	struct lmkd_reports lmkd;       /* the guest low-memory killer's lines */
+	/* each userspace killer's kill lines (analysis/parse/killer_lines.h) */
+	size_t killer_kills[KILLER_KIND_COUNT];
 	struct kill_signals sigkills;   /* SIGKILLs by sender */
 	struct oom_timeline oom;        /* trace and kernel log merged, finished */
 };
@@ -49,5 +52,8 @@ typedef void (*trace_sample_fn)(const struct perf_sample *s, const struct trace 
  * Missing files leave their parts empty: never fails. */
 void trace_read(const char *dir, struct trace *t, trace_sample_fn fn, void *ctx);
 void trace_release(struct trace *t);
+/* One record of kmsg.log into T's kernel reports and killers' lines (as
+ * trace_read() feeds them; tests feed their own). */
+void trace_take_kmsg(struct trace *t, const struct kmsg_record *rec);
 
 #endif

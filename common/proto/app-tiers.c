@@ -11,6 +11,9 @@ static const struct {
 	[APP_TIER_VISIBLE] = { "visible", APP_ADJ_VISIBLE },
 	[APP_TIER_PERCEPTIBLE] = { "perceptible", APP_ADJ_PERCEPTIBLE },
 	[APP_TIER_SERVICE] = { "service", APP_ADJ_SERVICE },
+	[APP_TIER_HOME] = { "home", APP_ADJ_HOME },
+	[APP_TIER_PREVIOUS] = { "previous", APP_ADJ_PREVIOUS },
+	[APP_TIER_SERVICE_B] = { "service-b", APP_ADJ_SERVICE_B },
 	[APP_TIER_CACHED] = { "cached", APP_ADJ_CACHED_MIN },
 };
 

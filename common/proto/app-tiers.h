@@ -12,7 +12,10 @@ enum app_tier {
 	APP_TIER_FOREGROUND,    /* oom_score_adj 0: the app on screen */
 	APP_TIER_VISIBLE,       /* 100: visible but not in front */
 	APP_TIER_PERCEPTIBLE,   /* 200: the user would notice (music, say) */
-	APP_TIER_SERVICE,       /* 500: a background service */
+	APP_TIER_SERVICE,       /* 500: a background service (service A) */
+	APP_TIER_HOME,          /* 600: the launcher, when not in front */
+	APP_TIER_PREVIOUS,      /* 700: the app the user left last, for 60 s */
+	APP_TIER_SERVICE_B,     /* 800: a service beyond the newest third */
 	APP_TIER_CACHED,        /* 900..999: kept only to start warm */
 	APP_TIER_COUNT
 };
@@ -22,10 +25,14 @@ enum app_tier {
 #define APP_ADJ_VISIBLE      100
 #define APP_ADJ_PERCEPTIBLE  200
 #define APP_ADJ_SERVICE      500
+#define APP_ADJ_HOME         600
+#define APP_ADJ_PREVIOUS     700
+#define APP_ADJ_SERVICE_B    800
 #define APP_ADJ_CACHED_MIN   900
 #define APP_ADJ_CACHED_MAX   999
 
-/* "foreground", "visible", "perceptible", "service", "cached"; NULL out of range. */
+/* "foreground", "visible", "perceptible", "service", "home", "previous",
+ * "service-b", "cached"; NULL out of range. */
 const char *app_tier_name(enum app_tier tier);
 /* The tier named NAME, or -1. */
 int app_tier_from_name(const char *name);

@@ -24,7 +24,7 @@
  *   that did not end the thrashing.
  * - kill_timeout_ms: 100 (ro.lmk.kill_timeout_ms; 0 before lmkd's 2025 README).
  */
-const struct lmkd_key_def lmkd_keys[LMKD_KEY_COUNT] = {
+const struct killer_key lmkd_keys[LMKD_KEY_COUNT] = {
 	[LMKD_PSI_PARTIAL_STALL_MS] = {
 		"lmkd.psi_partial_stall_ms", 70, 1, 10000, "wants milliseconds from 1 to 10000",
 		"a partial (some) memory stall this long in a window wakes the killer: it then polls "

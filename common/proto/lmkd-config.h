@@ -1,6 +1,6 @@
 /*
  * The guest's low-memory killer (workloads/lmkd/) as a profile sets it:
- * `killer = kernel | lmkd` and one `lmkd.*` key per threshold. Defined once
+ * `killer = lmkd` (killer-kinds.h) and one `lmkd.*` key per threshold. Defined once
  * for the lab, which checks a profile's values and writes them into the
  * job's spec under the same names, and for the agent, which reads them back.
  *
@@ -13,10 +13,8 @@
 
 #include <stdbool.h>
 
-/* The spec key that names the killer, and its values. */
-#define JOB_KILLER          "killer"
-#define KILLER_KERNEL       "kernel"
-#define KILLER_LMKD         "lmkd"
+#include "killer-key.h"
+
 /* The killer's process name (comm): the trace counts its SIGKILLs by it. */
 #define LMKD_COMM           "oomlab-lmkd"
 
@@ -31,15 +29,8 @@ enum lmkd_key {
 	LMKD_KEY_COUNT
 };
 
-struct lmkd_key_def {
-	const char *name;           /* "lmkd.psi_partial_stall_ms": profile and spec key */
-	long fallback;              /* lmkd's default */
-	long min, max;              /* the values taken */
-	const char *range_text;     /* what a bad value is told */
-	const char *meaning;        /* one line, for lab keys */
-};
-
-extern const struct lmkd_key_def lmkd_keys[LMKD_KEY_COUNT];
+/* Its row's keys (killer-kinds.h), each at lmkd's default. */
+extern const struct killer_key lmkd_keys[LMKD_KEY_COUNT];
 
 /* The key named NAME, or -1. */
 int lmkd_key_of_name(const char *name);

@@ -79,7 +79,7 @@ extern const unsigned long long channel_cap_bytes[CHANNEL_COUNT];
  * between the two read_mono_ns, so both sources count one window.
  * At the start it also reads /proc/buddyinfo (record window-start/buddyinfo)
  * and says how fragmented the machine is as the workload starts:
- * "target_order" K (the job's JOB_TARGET_ORDER, else 3), "free_blocks_ge"
+ * "target_order" K (the job's JOB_KEY_TARGET_ORDER, else 3), "free_blocks_ge"
  * (free blocks of order >= K, all zones) and, when the job sets one,
  * "target_max_blocks" (the prepare step's target: more is "off-target").
  */
@@ -141,18 +141,16 @@ extern const struct snapshot_file snapshot_files[];  /* ends with { NULL, NULL }
 
 /* The job: files the host puts under JOB_DIR in the guest's initramfs. */
 #define JOB_DIR        "/job"
-#define JOB_SPEC       "spec"        /* key=value lines: the profile, use_cgroup, interactive */
-/* spec keys of the prepare step's target, checked as the workload starts */
-#define JOB_TARGET_ORDER      "prepare_target_order"
-#define JOB_TARGET_MAX_BLOCKS "prepare_target_max_blocks"
+#define JOB_SPEC       "spec"        /* key=value lines, their keys in job-keys.h */
 #define JOB_CMD        "cmd"         /* the command, run by /bin/sh -c */
 #define JOB_PERF_ARGS  "perf-args"   /* perf record arguments, one a line; empty: no perf */
 #define JOB_PREPARE    "prepare"     /* the prepare step's command; empty: none */
 
 /*
  * Fault injection (the kernel's framework, Documentation/fault-injection/).
- * Spec lines "fault.<capability>.<attribute>=<value>", which the agent
- * writes in their order to /sys/kernel/debug/<capability>/<attribute> at
+ * Spec lines "fault.<capability>.<attribute>=<value>" (job-keys.h,
+ * JOB_KEY_FAULT), which the agent writes in their order to
+ * /sys/kernel/debug/<capability>/<attribute> at
  * the start of the workload window; the host puts "probability" last, so a
  * capability is armed only once the rest is set. task-filter is Y and the
  * command alone (and what it starts) has make-it-fail, never the agent,
@@ -161,7 +159,6 @@ extern const struct snapshot_file snapshot_files[];  /* ends with { NULL, NULL }
  * to spend (FAULT_TIMES_UNLIMITED when no limit was asked), and sends
  * {"type": "faults", "capability": C, "injected": N}: the failures forced.
  */
-#define JOB_FAULT_PREFIX      "fault."
 enum fault_capability { FAULT_PAGE_ALLOC, FAULT_SLAB, FAULT_CAPABILITY_COUNT };
 /* "fail_page_alloc", "failslab": the debugfs folder, the experiment and
  * profile key, and the metric "<name>_injected" */
@@ -172,10 +169,10 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 #define FAULTS_INJECTED       "injected"
 
 /*
- * The job's killer (common/proto/lmkd-config.h) when it is not the kernel's
- * alone: {"type": "killer", "name": "lmkd", "pid": N} once the agent started
- * the guest's low-memory killer, just before the command. The host counts
- * that killer's kills (lmkd_* metrics) only in a trial that says so.
+ * The job's killer (common/proto/killer-kinds.h) when it is not the kernel's
+ * alone: {"type": "killer", "name": KIND, "pid": N} once the agent started
+ * that userspace killer, just before the command. The host counts that
+ * killer's kills (KIND's metrics: lmkd_*, oomd_*) only in a trial that says so.
  */
 #define CTL_KILLER            "killer"
 #define KILLER_NAME           "name"

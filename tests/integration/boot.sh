@@ -33,6 +33,12 @@ for f in meminfo buddyinfo pagetypeinfo vmstat extfrag_index; do
 done
 check "the QEMU command line is saved" grep -q -- '-machine microvm' "$SCRATCH/t1/qemu.cmdline"
 check "the kernel log arrived" grep -q 'Linux version 6.12' "$SCRATCH/t1/kmsg.log"
+# The agent says on the console each spec key it has no reader for
+# (workloads/agent/agent-job.c): the lab and the agent agree on every key
+# of a real job, beside what test-job-keys checks on the two programs' code.
+check "the console was kept" test -f "$SCRATCH/t1/console.log"
+check "the agent read every key of the job's spec" \
+	sh -c '! grep "nothing reads key" "$1"' - "$SCRATCH/t1/console.log"
 
 # --- the command's exit status is lab boot's
 set +e

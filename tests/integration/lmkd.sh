@@ -540,7 +540,7 @@ tier_of() {
 	*) echo unknown ;;
 	esac
 }
-TIERS="foreground visible perceptible service cached"
+TIERS="foreground visible perceptible service home previous service-b cached"
 # lmkd's kills: each line's adj and tier
 jq -r '.lmkd_kills[] | "\(.comm) \(.oom_score_adj) \(.tier)"' "$J" > "$SCRATCH/lmkd-kills"
 while read -r comm adj tier; do

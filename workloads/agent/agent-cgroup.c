@@ -7,8 +7,6 @@
 
 #include "agent.h"
 
-#define WORKLOAD_CGROUP "workload"
-
 static struct cgroup *workload;
 
 static void enable_memory_controller(void)
@@ -35,16 +33,18 @@ int workload_cgroup_create(const struct job *job)
 		agent_log("libcgroup: cannot describe the workload cgroup");
 		return -1;
 	}
-	static const char *const limits[][2] = {
-		{ "memory.max", "cgroup.memory.max" },
-		{ "memory.high", "cgroup.memory.high" },
-		{ "memory.swap.max", "cgroup.memory.swap.max" },
-		{ "memory.oom.group", "cgroup.memory.oom.group" },
+	const struct {
+		const char *file, *value;
+	} limits[] = {
+		{ "memory.max", job->set.memory_max },
+		{ "memory.high", job->set.memory_high },
+		{ "memory.swap.max", job->set.memory_swap_max },
+		{ "memory.oom.group", job->set.memory_oom_group },
 	};
 	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
-		const char *value = job_get(job, limits[i][1], NULL);
-		if (value && (rc = cgroup_add_value_string(memory, limits[i][0], value))) {
-			agent_log("libcgroup: %s=%s: %s", limits[i][0], value, cgroup_strerror(rc));
+		const char *value = limits[i].value;
+		if (value && (rc = cgroup_add_value_string(memory, limits[i].file, value))) {
+			agent_log("libcgroup: %s=%s: %s", limits[i].file, value, cgroup_strerror(rc));
 			return -1;
 		}
 	}

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
@@ -31,12 +32,12 @@ static long read_attr(const char *capability, const char *attr)
 	return wl_read_u64(path, &v) == 0 ? (long)v : -1;
 }
 
-/* "fault.<capability>.<attribute>" into its two parts; false when KEY is not one. */
+/* A fault line's key "fault.<capability>.<attribute>" (agent-job.c found
+ * it by its prefix) into its two parts; false when it has no '.' after the
+ * capability. */
 static bool split_key(const char *key, char *capability, size_t cap_size, const char **attr)
 {
-	if (strncmp(key, JOB_FAULT_PREFIX, strlen(JOB_FAULT_PREFIX)))
-		return false;
-	const char *cap = key + strlen(JOB_FAULT_PREFIX), *dot = strchr(cap, '.');
+	const char *cap = key + strlen(job_keys[JOB_KEY_FAULT].name), *dot = strchr(cap, '.');
 	if (!dot || (size_t)(dot - cap) >= cap_size)
 		return false;
 	snprintf(capability, cap_size, "%.*s", (int)(dot - cap), cap);
@@ -46,35 +47,46 @@ static bool split_key(const char *key, char *capability, size_t cap_size, const 
 
 bool faults_wanted(const struct job *job)
 {
-	for (int i = 0; i < job->n; i++)
-		if (!strncmp(job->keys[i], JOB_FAULT_PREFIX, strlen(JOB_FAULT_PREFIX)))
-			return true;
-	return false;
+	return job->set.n_faults > 0;
 }
 
 void faults_arm(const struct job *job)
 {
-	for (int i = 0; i < job->n; i++) {
+	for (int f = 0; f < job->set.n_faults; f++) {
+		int i = job->set.fault_line[f];
 		char capability[64];
 		const char *attr;
-		if (!split_key(job->keys[i], capability, sizeof(capability), &attr))
+		if (!split_key(job->key[i], capability, sizeof(capability), &attr))
 			continue;
-		if (write_attr(capability, attr, job->values[i]) < 0) {
+		if (write_attr(capability, attr, job->value[i]) < 0) {
 			char message[200];
 			snprintf(message, sizeof(message), "fault injection: cannot set %s/%s to %s: %s",
-				 capability, attr, job->values[i], strerror(errno));
+				 capability, attr, job->value[i], strerror(errno));
 			ctl_event(CTL_WARNING, "message", message);
 		}
 	}
+}
+
+/* The count of failures the job armed CAPABILITY with (its first "times"
+ * line), or -1 when it armed none. */
+static long armed_times(const struct job *job, const char *capability)
+{
+	for (int f = 0; f < job->set.n_faults; f++) {
+		int i = job->set.fault_line[f];
+		char cap[64];
+		const char *attr;
+		if (split_key(job->key[i], cap, sizeof(cap), &attr) && !strcmp(cap, capability) &&
+		    !strcmp(attr, "times"))
+			return strtol(job->value[i], NULL, 10);
+	}
+	return -1;
 }
 
 void faults_report(const struct job *job)
 {
 	for (int c = 0; c < FAULT_CAPABILITY_COUNT; c++) {
 		const char *name = fault_capability_name[c];
-		char key[96];
-		snprintf(key, sizeof(key), JOB_FAULT_PREFIX "%s.times", name);
-		long armed = job_get_long(job, key, -1);
+		long armed = armed_times(job, name);
 		if (armed < 0)
 			continue;
 		write_attr(name, "probability", "0");

@@ -22,6 +22,16 @@
 
 #define READY_MARK "\"name\":\"ready\""
 #define STOP_TIMEOUT_S 30
+/*
+ * How long the prepare step has to report ready (guest seconds). A constant:
+ * the agent once read it from the spec key "prepare_timeout", which the lab
+ * never wrote (no profile or experiment key sets it), so every trial took
+ * this default. The host bounds the whole boot anyway (lab/trial.c's
+ * watchdogs: the heartbeats sent while waiting keep the silence watchdog
+ * quiet, the total one cuts the trial), so a second, per-trial knob would
+ * set nothing the host does not.
+ */
+#define PREPARE_READY_TIMEOUT_S 600
 
 static pid_t prepare_pid = -1;
 static int prepare_out = -1;
@@ -203,8 +213,7 @@ int prepare_start(const struct job *job)
 	close(fds[1]);
 	prepare_out = fds[0];
 	fcntl(prepare_out, F_SETFL, O_NONBLOCK);
-	long timeout_s = job_get_long(job, "prepare_timeout", 600);
-	for (long ms = 0; ms < timeout_s * 1000 && !saw_ready; ms += 100) {
+	for (long ms = 0; ms < PREPARE_READY_TIMEOUT_S * 1000 && !saw_ready; ms += 100) {
 		struct pollfd p = { .fd = prepare_out, .events = POLLIN };
 		poll(&p, 1, 100);
 		prepare_pump();

@@ -109,18 +109,18 @@ void apply_sysctls(const struct job *job)
 	 * THP first: switching it (re)starts khugepaged, which raises
 	 * min_free_kbytes to its own recommendation and would undo ours.
 	 */
-	const char *thp = job_get(job, "thp", "default");
+	const char *thp = job->set.thp;
 	if (strcmp(thp, "default"))
 		write_sysfs("/sys/kernel/mm/transparent_hugepage/enabled", thp);
-	if ((v = job_get_long(job, "min_free_kbytes", -1)) >= 0) {
+	if ((v = job->set.min_free_kbytes) >= 0) {
 		snprintf(value, sizeof(value), "%ld", v);
 		write_sysfs("/proc/sys/vm/min_free_kbytes", value);
 	}
-	if ((v = job_get_long(job, "watermark_scale_factor", -1)) >= 0) {
+	if ((v = job->set.watermark_scale_factor) >= 0) {
 		snprintf(value, sizeof(value), "%ld", v);
 		write_sysfs("/proc/sys/vm/watermark_scale_factor", value);
 	}
-	if ((v = job_get_long(job, "compact_unevictable_allowed", -1)) >= 0) {
+	if ((v = job->set.compact_unevictable_allowed) >= 0) {
 		snprintf(value, sizeof(value), "%ld", v);
 		write_sysfs("/proc/sys/vm/compact_unevictable_allowed", value);
 	}
@@ -130,10 +130,10 @@ void apply_sysctls(const struct job *job)
 
 int setup_zram(const struct job *job)
 {
-	const char *bytes = job_get(job, "zram_bytes", "0");
+	const char *bytes = job->set.zram_bytes;
 	if (!strcmp(bytes, "0"))
 		return 0;
-	write_sysfs("/sys/block/zram0/comp_algorithm", job_get(job, "zram_algorithm", "lz4"));
+	write_sysfs("/sys/block/zram0/comp_algorithm", job->set.zram_algorithm);
 	write_sysfs("/sys/block/zram0/disksize", bytes);
 	/* mkswap from busybox writes the swap signature; swapon is a plain system call. */
 	if (system("/bin/mkswap /dev/zram0 >/dev/null 2>&1") != 0) {

@@ -61,8 +61,8 @@ void send_window(const char *edge, const struct job *job)
 	struct window_state w = { .edge = edge, .read_begin_ns = begin_ns, .read_ns = read_ns };
 
 	if (start) {
-		w.target_order = (int)job_get_long(job, JOB_TARGET_ORDER, 3);
-		w.target_max_blocks = job_get_long(job, JOB_TARGET_MAX_BLOCKS, -1);
+		w.target_order = job->set.target_order;
+		w.target_max_blocks = job->set.target_max_blocks;
 		w.free_blocks_ge = blen ? (int64_t)free_blocks_ge(buddy, w.target_order) : -1;
 	}
 	ctl_window(&w);

@@ -114,20 +114,6 @@ void protect_from_oom_killer(void)
 	}
 }
 
-const char *job_get(const struct job *job, const char *key, const char *fallback)
-{
-	for (int i = 0; i < job->n; i++)
-		if (!strcmp(job->keys[i], key))
-			return job->values[i];
-	return fallback;
-}
-
-long job_get_long(const struct job *job, const char *key, long fallback)
-{
-	const char *v = job_get(job, key, NULL);
-	return v ? strtol(v, NULL, 10) : fallback;
-}
-
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -146,18 +132,16 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The job's files; the spec read through agent-job.c. A spec line nothing
+ * reads is a key the lab and the agent disagree on: said on the console. */
 static void load_job(struct job *job)
 {
-	memset(job, 0, sizeof(*job));
-	char *spec = slurp(JOB_DIR "/" JOB_SPEC);
-	for (char *line = spec ? strtok(spec, "\n") : NULL; line && job->n < 128; line = strtok(NULL, "\n")) {
-		char *eq = strchr(line, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		job->keys[job->n] = line;
-		job->values[job->n++] = eq + 1;
-	}
+	job_read(job, slurp(JOB_DIR "/" JOB_SPEC));
+	for (int i = 0; i < job->n; i++)
+		if (!job->used[i])
+			agent_log("the job's spec: nothing reads key %s", job->key[i]);
+	if (job->dropped)
+		agent_log("the job's spec: %d lines past the first %d dropped", job->dropped, JOB_LINES_MAX);
 	job->cmd = slurp(JOB_DIR "/" JOB_CMD);
 	job->prepare = slurp(JOB_DIR "/" JOB_PREPARE);
 }
@@ -183,7 +167,7 @@ static pid_t start_command(const struct job *job, bool interactive, int out)
 	c.path = "/bin/sh";
 	c.argv = interactive ? shell : command;
 	c.oom_killable = true;
-	c.workload_cgroup = strcmp(job_get(job, "use_cgroup", "1"), "0") != 0;
+	c.workload_cgroup = job->set.use_cgroup;
 	c.make_it_fail = faults_wanted(job);
 	c.new_session = true;
 	c.controlling_tty = interactive;
@@ -300,19 +284,18 @@ int main(int argc, char **argv)
 	else if (perf < 0)
 		ctl_event(CTL_WARNING, "message", "perf could not start: nothing is recorded");
 	send_window(WINDOW_EDGE_START, &job);
-	bool interactive = !strcmp(job_get(&job, "interactive", "0"), "1");
+	bool interactive = job.set.interactive;
 	/*
 	 * The command writes straight into its port, not through a relay: a line
 	 * written just before a panic must already be on the host. Workloads
 	 * write lines well under a page, so the driver's buffer stays small.
 	 */
-	if (lmkd_wanted(&job))
-		lmkd_start(&job);
+	killer_start(&job);
 	faults_arm(&job);
 	pid_t command = start_command(&job, interactive, port_fd(CHANNEL_OUT));
 	int status = wait_for_command(command);
 	ctl_event(CTL_COMMAND_DONE, NULL, NULL);
-	lmkd_stop();
+	killer_stop();
 	prepare_report_lost();
 	faults_report(&job);
 	send_window(WINDOW_EDGE_END, &job);

@@ -13,17 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "agent-job.h"
 #include "common/proto/protocol.h"
-
-
-/* The job (common/proto/protocol.h): the key=value lines of its spec, its command. */
-struct job {
-	char *keys[128];
-	char *values[128];
-	int n;
-	char *cmd;
-	char *prepare;   /* the prepare step: shapes the machine first; NULL when absent */
-};
 
 /* agent-ports.c: the channels (common/proto/protocol.h) as virtio-serial ports */
 #define PORT_WRITE_MAX 4096
@@ -31,6 +22,8 @@ struct job {
 #define PORTS_WAIT_SECONDS 10.0
 /* Where mount_filesystems puts cgroup v2. */
 #define AGENT_CGROUP_MOUNT "/sys/fs/cgroup"
+/* The workload cgroup's name under it (agent-cgroup.c). */
+#define WORKLOAD_CGROUP "workload"
 void ports_open(void);
 /* Writes to a port in page-sized pieces (see agent-ports.c for why). */
 void port_write(int fd, const char *data, size_t len);
@@ -127,17 +120,14 @@ void faults_report(const struct job *job);
 /* agent-line.c: `/init --run-line N PROGRAM ARGS...` (common/proto/workload-line.h) */
 int run_line_main(int argc, char **argv);
 
-/* agent-lmkd.c: the low-memory killer (workloads/lmkd/) when the job's killer is lmkd */
-bool lmkd_wanted(const struct job *job);
-void lmkd_start(const struct job *job);
-void lmkd_stop(void);
+/* agent-killer.c: the job's userspace killer (killer = NAME), if any */
+void killer_start(const struct job *job);
+void killer_stop(void);
 
 /* agent-kmsg.c */
 void start_kmsg_forwarder(void);
 
 /* agent.c */
-const char *job_get(const struct job *job, const char *key, const char *fallback);
-long job_get_long(const struct job *job, const char *key, long fallback);
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Starts a control-channel record: its type, uptime and t_mono_ns (protocol.h). */
 struct jl;

@@ -204,3 +204,16 @@ void lmkd_loop(struct lmkd *k)
 			cycle(k, LMKD_WAKE_POLL, now);
 	}
 }
+
+const char *lmkd_run(const long *settings, const char *cgroup)
+{
+	static struct lmkd_config cfg;
+	static struct lmkd k;
+	const char *why;
+	(void)cgroup;
+	for (int i = 0; i < LMKD_KEY_COUNT; i++)
+		cfg.v[i] = settings[i];
+	if (lmkd_setup(&k, &cfg, &why) < 0)
+		return why;
+	lmkd_loop(&k);
+}

@@ -9,7 +9,7 @@
  * process_mrelease(), both logged to /dev/kmsg
  * (common/kernel-text/lmkd-lines.h); the next decision waits for the
  * victim's death on that pidfd, or for kill_timeout_ms. The agent starts
- * it (agent-lmkd.c).
+ * it (agent-killer.c, through workloads/killers/killer-run.h).
  */
 #ifndef OOMLAB_LMKD_H
 #define OOMLAB_LMKD_H
@@ -52,6 +52,10 @@ struct lmkd_proc {
 int lmkd_setup(struct lmkd *k, const struct lmkd_config *cfg, const char **why);
 /* Watches and kills until killed. */
 void lmkd_loop(struct lmkd *k) __attribute__((noreturn));
+/* The killer with SETTINGS (one a key of lmkd-config.h): lmkd_setup() and
+ * lmkd_loop(); returns only when it cannot start, with why. It watches the
+ * whole machine, so CGROUP is unused (workloads/killers/killer-run.h). */
+const char *lmkd_run(const long *settings, const char *cgroup);
 
 /* One line (common/kernel-text/lmkd-lines.h) to /dev/kmsg, else stderr. */
 void lmkd_log(const struct lmkd *k, const char *text);

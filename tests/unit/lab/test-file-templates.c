@@ -129,10 +129,18 @@ static void the_experiment_runs_here(void **state)
 }
 
 /* What a key needs beside it, as the parser's whole-file checks have it
- * (the experiment's keys of that kind have no default written). */
+ * (the experiment's keys of that kind have no default written): a killer's
+ * own keys, killer = that kind (common/proto/killer-kinds.h). */
 static const char *needs(const char *key)
 {
-	return !strncmp(key, "lmkd.", 5) ? "killer = lmkd\n" : "";
+	static char line[64];
+	for (int k = 0; k < KILLER_KIND_COUNT; k++)
+		if (killer_kinds[k].key_prefix &&
+		    !strncmp(key, killer_kinds[k].key_prefix, strlen(killer_kinds[k].key_prefix))) {
+			snprintf(line, sizeof(line), "killer = %s\n", killer_kinds[k].name);
+			return line;
+		}
+	return "";
 }
 
 /* TEXT with the line "#KEY = VALUE" at AT uncommented, and what it needs. */

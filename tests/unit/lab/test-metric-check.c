@@ -182,14 +182,14 @@ static void every_key_is_checked_at_its_line(void **state)
 	(void)state;
 	assert_refused("metrics = oom_kills oom_kils\nprimary = oom_kils\n",
 		       "t.conf:6: metrics: 'oom_kils' matches no metric the workloads or the lab can "
-		       "emit; closest: oom_kills, oom_kills_*");
+		       "emit; closest: oom_kills, oomd_kills, oom_kills_*");
 	assert_refused("metrics = binder-mmap.*\nparametric = binder-mmap.mmap_latncy_*\n",
 		       "t.conf:7: parametric: 'binder-mmap.mmap_latncy_*' matches no metric the "
 		       "workloads or the lab can emit; closest: binder-mmap.mmap_latency_p50_ns, "
 		       "binder-mmap.mmap_latency_p99_ns, binder-mmap.mmap_latency_max_ns");
 	assert_refused("metrics = trial_ok\nequivalence = 2%\nequivalence.oom_kill = 1\n",
 		       "t.conf:8: equivalence.oom_kill: 'oom_kill' matches no metric the workloads or "
-		       "the lab can emit; closest: oom_kills, oom_kills_*");
+		       "the lab can emit; closest: oom_kills, oomd_kills, oom_kills_*");
 	assert_passes("metrics = trial_ok\nequivalence.binder-mmap.* = 1%\nequivalence = 2%\n");
 }
 

@@ -16,10 +16,16 @@
 /* The least a profile says: its required keys. */
 #define BASE "description = x\nmemory = 512M\n"
 
-/* What a key needs beside it: the lmkd.* keys, killer = lmkd. */
+/* What a key needs beside it: a killer's own keys (lmkd.*, oomd.*), killer = that kind. */
 static const char *needs(const char *key)
 {
-	return starts_with(key, "lmkd.") ? "killer = lmkd\n" : "";
+	static char line[64];
+	for (int k = 0; k < KILLER_KIND_COUNT; k++)
+		if (killer_kinds[k].key_prefix && starts_with(key, killer_kinds[k].key_prefix)) {
+			snprintf(line, sizeof(line), "killer = %s\n", killer_kinds[k].name);
+			return line;
+		}
+	return "";
 }
 
 /* TEXT's profile as profile_format() writes it (every setting); fails the test when TEXT does not parse. */

@@ -153,11 +153,13 @@ static void shipped_profiles_all_load(void **state)
 	profile_clear(&p);
 	/* phone-512m's Android Go twin under lmkd, with lmkd's low-RAM defaults */
 	assert_int_equal(profile_load(&p, "phone-512m-lmkd", &err), 0);
-	assert_true(p.killer_lmkd);
+	assert_int_equal(p.killer, KILLER_KIND_LMKD);
 	assert_int_equal(p.lmkd.v[LMKD_PSI_PARTIAL_STALL_MS], 200);
 	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_PERCENT], 30);
 	assert_int_equal(p.lmkd.v[LMKD_THRASHING_LIMIT_DECAY_PERCENT], 50);
 	assert_int_equal(p.memory, 512ULL << 20);
+	/* per-app memcgs, no hard limit over the apps: their pressure is global */
+	assert_string_equal(p.cgroup_memory_max, "max");
 	profile_clear(&p);
 	assert_int_equal(profile_load(&p, "no-such-profile", &err), -1);
 	assert_non_null(strstr(err.buf, "phone-512m"));
@@ -223,7 +225,7 @@ static void killer_is_kernel_unless_the_file_says(void **state)
 	struct profile p;
 	struct strbuf err = STRBUF_INIT;
 	assert_int_equal(parse(&p, "description = d\nmemory = 256M\n", &err), 0);
-	assert_false(p.killer_lmkd);
+	assert_int_equal(p.killer, KILLER_KIND_KERNEL);
 	char *text = profile_format(&p);
 	assert_non_null(strstr(text, "\nkiller=kernel\n"));
 	assert_null(strstr(text, "lmkd."));
@@ -231,7 +233,7 @@ static void killer_is_kernel_unless_the_file_says(void **state)
 	profile_clear(&p);
 	assert_int_equal(parse(&p, "description = d\nmemory = 256M\nkiller = lmkd\n"
 				   "lmkd.psi_partial_stall_ms = 200\nlmkd.kill_timeout_ms = 0\n", &err), 0);
-	assert_true(p.killer_lmkd);
+	assert_int_equal(p.killer, KILLER_KIND_LMKD);
 	assert_int_equal(p.lmkd.v[LMKD_PSI_PARTIAL_STALL_MS], 200);
 	assert_int_equal(p.lmkd.v[LMKD_KILL_TIMEOUT_MS], 0);
 	/* the rest at lmkd's documented defaults */

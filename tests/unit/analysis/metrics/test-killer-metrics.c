@@ -24,6 +24,7 @@ static const char kmsg[] =
 	"14,106,2500200,-;lmkd: Kill 'hold-100' (302), oom_score_adj 100 (visible) to free 39000kB rss, 512kB swap; reason: psi-complete; psi some 31.00 full 21.00; t_mono_ns 2300000000\n"
 	"14,107,2501000,-;lmkd: Process 302 was reaped in 10ms\n"
 	"14,108,2600000,-;lmkd: Process 301 was not reaped in 1000ms\n"
+	"14,110,2650000,-;oomd: Killed /sys/fs/cgroup/workload/app-01 (2 processes): memory pressure 72.15% > 60% for 30012ms in /sys/fs/cgroup/workload, pgscan 1234, memory 45678kB; t_mono_ns 2650000000\n"
 	"3,109,2700000,-;Out of memory: Killed process 303 (press-0) total-vm:520000kB, anon-rss:500000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:1000kB oom_score_adj:0\n";
 
 static const char script[] =
@@ -31,13 +32,14 @@ static const char script[] =
 	"oomlab-lmkd   250/250   [000]  2.500150000: signal:signal_generate: sig=9 errno=0 code=0 comm=hold-500 pid=301 grp=1 res=0\n"
 	"oomlab-lmkd   250/250   [000]  2.500250000: signal:signal_generate: sig=9 errno=0 code=0 comm=hold-100 pid=302 grp=1 res=0\n"
 	"oomlab-lmkd   250/250   [000]  2.600000000: signal:signal_generate: sig=15 errno=0 code=0 comm=hold-100 pid=302 grp=1 res=0\n"
+	"oomlab-oomd   260/260   [000]  2.650000100: signal:signal_generate: sig=9 errno=0 code=0 comm=app-01 pid=310 grp=1 res=0\n"
+	"oomlab-oomd   260/260   [000]  2.650000200: signal:signal_generate: sig=9 errno=0 code=0 comm=app-01 pid=311 grp=1 res=0\n"
 	"press-0       303/303   [001]  2.700000000: signal:signal_generate: sig=9 errno=0 code=0 comm=press-0 pid=303 grp=1 res=0\n";
 
 static void record_fn(const struct kmsg_record *rec, void *ctx)
 {
 	struct trace *t = ctx;
-	oom_reports_record(&t->reports, rec);
-	lmkd_reports_record(&t->lmkd, rec);
+	trace_take_kmsg(t, rec);
 }
 
 static void sample_fn(const struct perf_sample *s, void *ctx)
@@ -70,10 +72,24 @@ static void kills_by_killer_and_tier(void **state)
 	assert_int_equal(t.lmkd.n_kills, 3);
 	assert_int_equal(t.lmkd.n_events, 2);
 	/* the killer's SIGTERM is not a kill, and a SIGKILL of another sender's is not the killer's */
-	assert_int_equal(t.sigkills.by_lmkd, 3);
+	assert_int_equal(t.sigkills.by_kind[KILLER_KIND_LMKD], 3);
+	/* each kind's kill lines and SIGKILLs apart: oomd's cgroup.kill of two */
+	assert_int_equal(t.killer_kills[KILLER_KIND_LMKD], 3);
+	assert_int_equal(t.killer_kills[KILLER_KIND_OOMD], 1);
+	assert_int_equal(t.sigkills.by_kind[KILLER_KIND_OOMD], 2);
+	assert_int_equal(t.sigkills.by_kind[KILLER_KIND_KERNEL], 0);
 
 	struct metric_set m = METRIC_SET_INIT;
-	lmkd_metrics(&m, &t, true);
+	killer_metrics(&m, &t, KILLER_KIND_OOMD, true);
+	assert_int_equal(value(&m, "oomd_kills"), 1);
+	assert_int_equal(value(&m, "oomd_kills_trace"), 2);
+	assert_null(metric_set_get(&m, "lmkd_kills"));
+	assert_non_null(metric_catalog_find("oomd_kills"));
+	assert_non_null(metric_catalog_find("oomd_kills_trace"));
+	metric_set_clear(&m);
+
+	killer_metrics(&m, &t, KILLER_KIND_LMKD, true);
+	assert_null(metric_set_get(&m, "oomd_kills"));
 	oom_kills_by_tier(&m, &t.reports);
 	assert_int_equal(value(&m, "lmkd_kills"), 3);
 	assert_int_equal(value(&m, "lmkd_kills_trace"), 3);
@@ -101,7 +117,7 @@ static void kills_by_killer_and_tier(void **state)
 	assert_int_equal(value(&m, "oom_kills.tier=cached"), 0);
 	metric_set_clear(&m);
 	/* without a trace, no trace count */
-	lmkd_metrics(&m, &t, false);
+	killer_metrics(&m, &t, KILLER_KIND_LMKD, false);
 	assert_null(metric_set_get(&m, "lmkd_kills_trace"));
 	metric_set_clear(&m);
 
