@@ -248,6 +248,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], LINE_RUNNER_OPTION))
 		return run_line_main(argc - 1, argv + 1);
 	mount_filesystems();
+	setup_loopback();
 	protect_from_oom_killer();
 	ports_open();
 	report_set_source_key("source");

@@ -72,6 +72,8 @@ void agent_child_stop(pid_t pid, int sig, double seconds, void (*pump)(void), co
 
 /* agent-setup.c */
 void mount_filesystems(void);
+/* The loopback interface up, and /etc/hosts naming localhost. */
+void setup_loopback(void);
 int mount_tools_disk(void);
 /* Mounts the scratch disk, when the trial has one (DISK_SCRATCH_SERIAL), at
  * GUEST_SCRATCH_DISK_DIR: 0, or -1 with the reason said (a kernel without ext4). */
