@@ -102,8 +102,9 @@ static void load_files(struct guest_files *files, const struct strlist *dirs)
 	guest_files_finish(files);
 }
 
-/* The selftests COMMAND runs, built from V's tree, join FILES (selftest-build.h). */
-static void add_selftests(const struct variant *v, const char *command, struct guest_files *files)
+/* The selftests COMMAND runs, built from V's tree, join FILES (selftest-build.h);
+ * true when it runs any. */
+static bool add_selftests(const struct variant *v, const char *command, struct guest_files *files)
 {
 	struct strlist lines = STRLIST_INIT;
 	struct selftest_list tests;
@@ -118,9 +119,11 @@ static void add_selftests(const struct variant *v, const char *command, struct g
 		if (rc < 0)
 			die("boot: %s", err.buf);
 	}
+	bool any = tests.n > 0;
 	selftest_list_clear(&tests);
 	strlist_clear(&lines);
 	strbuf_release(&err);
+	return any;
 }
 
 /* The command and the prepare step on the host, before anything is built or booted. */
@@ -272,7 +275,7 @@ int cmd_boot(int argc, char **argv)
 		      BOOT_EXIT_NOT_BUILT);
 		exit(BOOT_EXIT_NOT_BUILT);
 	}
-	add_selftests(v, interactive ? NULL : command, &files);
+	bool selftests = add_selftests(v, interactive ? NULL : command, &files);
 	const char *accel;
 	if (accel_for_clock(&clock, v, &profile, &accel, &err) < 0)
 		die_usage("boot: %s", err.buf);
@@ -285,7 +288,7 @@ int cmd_boot(int argc, char **argv)
 				   .accel = accel, .clock = clock, .watchdogs = wd, .stream_output = !interactive,
 				   .interactive = interactive, .use_cgroup = use_cgroup,
 				   .perf_args = &perf_args, .prepare = prepare, .faults = &faults,
-				   .files = &files };
+				   .files = &files, .scratch_disk = selftests };
 	struct vm_run vm;
 	if (trial_run(&spec, &vm, &err) < 0)
 		die("boot: %s", err.buf);

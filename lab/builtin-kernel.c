@@ -84,12 +84,13 @@ static void list_platform(struct kconfig *base, const struct platform *p)
 	char *platform = platform_name(p);
 	for (size_t i = 0; i < set.n; i++) {
 		const struct variant *v = &set.items[i];
-		/* a companion is its variant's DEBUG column, not a line of its own */
-		if (v->target.debug)
+		/* a companion is its variant's DEBUG or TEST column, not a line of its own */
+		if (v->target.companion != BUILD_OWN)
 			continue;
 		char *source = source_column(&v->source);
-		printf("%-20s %-10s %.12s %-6s %-6s %-30s %s\n", v->name, platform, v->hash,
-		       cached_word(v), cached_word(variant_debug_companion(&set, v)), source,
+		printf("%-20s %-10s %.12s %-6s %-6s %-6s %-30s %s\n", v->name, platform, v->hash,
+		       cached_word(v), cached_word(variant_companion(&set, v, BUILD_DEBUG)),
+		       cached_word(variant_companion(&set, v, BUILD_TEST)), source,
 		       v->description);
 		free(source);
 	}
@@ -105,8 +106,8 @@ static int kernel_list(int argc, char **argv)
 	struct platform one = platform_of("kernel list", &w);
 	struct kconfig base = KCONFIG_INIT;
 	load_base_config(&base);
-	printf("%-20s %-10s %-12s %-6s %-6s %-30s %s\n", "VARIANT", "PLATFORM", "HASH", "CACHED",
-	       "DEBUG", "SOURCE", "DESCRIPTION");
+	printf("%-20s %-10s %-12s %-6s %-6s %-6s %-30s %s\n", "VARIANT", "PLATFORM", "HASH", "CACHED",
+	       "DEBUG", "TEST", "SOURCE", "DESCRIPTION");
 	for (unsigned i = 0; i < all_platforms_count; i++)
 		if ((!w.arch && !w.page) || platform_equal(&one, &all_platforms[i]) ||
 		    (!w.page && one.arch == all_platforms[i].arch))
@@ -124,15 +125,15 @@ static void build_list(const struct variant_set *set, int n, char **names, bool 
 		const struct variant *v = variant_find(set, names[i]);
 		if (!v)
 			die_usage("kernel build: no variant '%s' (see lab kernel list)", names[i]);
-		if (debug && !v->target.debug && !variant_debug_companion(set, v))
+		if (debug && v->target.companion != BUILD_DEBUG && !variant_companion(set, v, BUILD_DEBUG))
 			die_usage("kernel build --debug: variant '%s' has no debug build", names[i]);
 	}
 	for (size_t i = 0; i < (n ? (size_t)n : set->n); i++) {
 		const struct variant *v = n ? variant_find(set, names[1 + i]) : &set->items[i];
-		if (!n && v->target.debug)
+		if (!n && v->target.companion != BUILD_OWN)
 			continue;
-		if (debug && !v->target.debug)
-			v = variant_debug_companion(set, v);
+		if (debug && v->target.companion != BUILD_DEBUG)
+			v = variant_companion(set, v, BUILD_DEBUG);
 		if (!strlist_has(out, v->name))
 			strlist_push(out, v->name);
 	}

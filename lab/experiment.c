@@ -197,7 +197,7 @@ void experiment_groups(const struct experiment *e, struct strlist *labels)
 		strlist_push(labels, e->variants.items[i]);
 	for (size_t i = 0; e->debug && i < e->variants.n; i++)
 		strlist_push_owned(labels, xasprintf("%s%s", e->variants.items[i],
-						     build_target_suffix(&(struct build_target){ .debug = true })));
+						     build_target_suffix(&(struct build_target){ .companion = BUILD_DEBUG })));
 	if (e->aa)
 		strlist_push_owned(labels, xasprintf("%s#2", e->baseline));
 }

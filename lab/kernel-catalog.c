@@ -99,31 +99,49 @@ static void set_platform(struct variant_set *set, const struct platform *platfor
 	free(page_path);
 }
 
-/* Every variant the lab builds gets its debug build as a variant of its own. */
-static void add_debug_companions(struct variant_set *set, const struct platform *platform)
+/*
+ * The companions every variant the lab builds gets, each a variant of its
+ * own: its fragment merged last, and what it adds to the command line.
+ */
+static const struct companion_kind {
+	enum build_companion kind;
+	const char *fragment;
+	const char *cmdline;
+} companion_kinds[] = {
+	/*
+	 * Full slab debugging (FZPU, what SLUB_DEBUG_ON gives) except on
+	 * caches whose slabs it would make larger (O): kmalloc-4k's red
+	 * zones and tracking raise its order from 3 to 4 otherwise, and a
+	 * debug trial then runs out of high-order blocks where the plain
+	 * build does not (issue 26).
+	 */
+	{ BUILD_DEBUG, DEBUG_CONFIG, DEBUG_SLAB_CMDLINE },
+	/* the selftests' needs (kernels/test.config says which test needs what) */
+	{ BUILD_TEST, TEST_CONFIG, "" },
+};
+
+static void add_companions(struct variant_set *set, const struct platform *platform)
 {
-	const struct build_target debug = { .debug = true, .platform = *platform };
-	char *fragment = repo_path(DEBUG_CONFIG);
 	size_t plain = set->n;
-	for (size_t i = 0; i < plain; i++) {
-		struct variant companion;
-		if (!kernel_source_builds(&set->items[i].source))
-			continue;
-		variant_for_target(&set->items[i], &debug, fragment, &companion);
-		/*
-		 * Full slab debugging (FZPU, what SLUB_DEBUG_ON gives) except on
-		 * caches whose slabs it would make larger (O): kmalloc-4k's red
-		 * zones and tracking raise its order from 3 to 4 otherwise, and
-		 * a debug trial then runs out of high-order blocks where the
-		 * plain build does not (issue 26).
-		 */
-		char *cmdline = xasprintf("%s%s" DEBUG_SLAB_CMDLINE, companion.cmdline,
-					  *companion.cmdline ? " " : "");
-		free(companion.cmdline);
-		companion.cmdline = cmdline;
-		variant_set_add(set, &companion);
+	for (size_t k = 0; k < sizeof(companion_kinds) / sizeof(companion_kinds[0]); k++) {
+		const struct companion_kind *c = &companion_kinds[k];
+		const struct build_target target = { .companion = c->kind, .platform = *platform };
+		char *fragment = repo_path(c->fragment);
+		for (size_t i = 0; i < plain; i++) {
+			struct variant companion;
+			if (!kernel_source_builds(&set->items[i].source))
+				continue;
+			variant_for_target(&set->items[i], &target, fragment, &companion);
+			if (*c->cmdline) {
+				char *cmdline = xasprintf("%s%s%s", companion.cmdline,
+							  *companion.cmdline ? " " : "", c->cmdline);
+				free(companion.cmdline);
+				companion.cmdline = cmdline;
+			}
+			variant_set_add(set, &companion);
+		}
+		free(fragment);
 	}
-	free(fragment);
 }
 
 /* Folders the process added (kernel_catalog_add_folder), searched last. */
@@ -199,16 +217,18 @@ void load_variants(struct variant_set *set, struct kconfig *base, const struct p
 		if (load_source(&set->items[i], &err) < 0)
 			die_usage("%s", err.buf);
 	set_platform(set, platform);
-	add_debug_companions(set, platform);
+	add_companions(set, platform);
 	for (size_t i = 0; i < set->n; i++)
 		if (variant_hash(&set->items[i], base, &err) < 0)
 			die_usage("%s", err.buf);
 	strlist_clear(&folders);
 }
 
-struct variant *variant_debug_companion(const struct variant_set *set, const struct variant *v)
+struct variant *variant_companion(const struct variant_set *set, const struct variant *v,
+				  enum build_companion kind)
 {
-	char *name = xasprintf("%s%s", v->name, build_target_suffix(&(struct build_target){ .debug = true }));
+	struct build_target target = { .companion = kind };
+	char *name = xasprintf("%s%s", v->name, build_target_suffix(&target));
 	struct variant *companion = variant_find(set, name);
 	free(name);
 	return companion;

@@ -177,6 +177,17 @@ static const char *set_slow_disk_size(void *ctx, const char *key, const char *v,
 	return NULL;
 }
 
+static const char *set_scratch_disk_size(void *ctx, const char *key, const char *v, int line)
+{
+	struct profile *p = ctx;
+	(void)key, (void)line;
+	if (!strcmp(v, "none"))
+		p->scratch_disk_size = 0;
+	else if (!parse_size(v, &p->scratch_disk_size) || p->scratch_disk_size < (64ULL << 20))
+		return "wants a size of at least 64M, or none";
+	return NULL;
+}
+
 static const char *set_slow_disk_bps(void *ctx, const char *key, const char *v, int line)
 {
 	struct profile *p = ctx;
@@ -379,6 +390,10 @@ static const struct key_def rows[] = {
 	    set_slow_disk_bps),
 	KEY("slow_disk_iops", "count", "0", "0 (unlimited) or more",
 	    "the slow disk's I/O operations per second", set_slow_disk_iops),
+	KEY("scratch_disk_size", "size", "1G", "at least 64M, or none",
+	    "an ext4 disk for the kernel's selftests to work on (their working folder), in the "
+	    "trials that run selftest lines and on a kernel with ext4 (VARIANT+test); sparse on "
+	    "the host", set_scratch_disk_size),
 	KEY("cgroup.memory.max", "limit", "max", "a size, or max",
 	    "memory.max of the workload's cgroup: above it, the cgroup's OOM killer",
 	    set_cgroup_memory_max),

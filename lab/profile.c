@@ -22,6 +22,7 @@ static void set_defaults(struct profile *p)
 	p->compact_unevictable_allowed = -1;
 	p->slow_disk_bps = 256 * 1024;
 	p->slow_disk_iops = 0;
+	p->scratch_disk_size = PROFILE_SCRATCH_DISK_DEFAULT;
 	p->zram_algorithm = xstrdup("lz4");
 	p->cgroup_memory_max = xstrdup("max");
 	p->cgroup_memory_high = xstrdup("max");

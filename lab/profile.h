@@ -40,6 +40,8 @@ struct profile {
 	unsigned long long slow_disk_size;         /* 0: no slow disk */
 	unsigned long long slow_disk_bps;
 	unsigned long slow_disk_iops;
+	/* the ext4 disk a trial of selftest lines works on (trial.c); 0: none */
+	unsigned long long scratch_disk_size;
 	char *cgroup_memory_max;                   /* values as cgroup files take them */
 	char *cgroup_memory_high;
 	char *cgroup_memory_swap_max;
@@ -65,6 +67,10 @@ struct profile {
 	bool lmkd_low_ram;
 	int lmkd_low_ram_line;
 };
+
+/* scratch_disk_size's default: room for the page cache and files of mm's and
+ * cgroup's tests; sparse on the host, which stores only what is written. */
+#define PROFILE_SCRATCH_DISK_DEFAULT (1ULL << 30)
 
 /* Every key a profile may set, the table profile_parse() sets them through
  * (profile-keys.c). */

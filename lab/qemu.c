@@ -105,6 +105,12 @@ static void add_disks(const struct qemu_spec *spec, struct strlist *out)
 	const char *bus = arch_facts(spec->platform.arch)->virtio_bus;
 	push(out, "-device");
 	pushf(out, "virtio-blk-%s,drive=tools,serial=%s", bus, DISK_TOOLS_SERIAL);
+	if (spec->scratch_disk) {
+		push(out, "-drive");
+		pushf(out, "file=%s,if=none,id=scratch,format=raw", spec->scratch_disk);
+		push(out, "-device");
+		pushf(out, "virtio-blk-%s,drive=scratch,serial=%s", bus, DISK_SCRATCH_SERIAL);
+	}
 	if (!spec->slow_disk)
 		return;
 	/* Slow flash: QEMU's block throttling, the way DESIGN.md measured the reaper. */

@@ -23,6 +23,7 @@ struct qemu_spec {
 	const char *cmdline_extra; /* the variant's, may be "" */
 	const char *tools_image;   /* erofs with perf, stress-ng, workloads */
 	const char *slow_disk;     /* raw image, or NULL */
+	const char *scratch_disk;  /* ext4 image, or NULL */
 	const char *channel_dir;   /* where the channel files and the console go (common/proto) */
 	bool interactive;          /* serial console on our terminal instead of a file */
 };

@@ -4,12 +4,15 @@
 #include <stdlib.h>
 
 #include "common/util.h"
+#include "scratch-disk.h"
 
 char *reproduce_script_text(const char *const *argv, size_t n, const char *initramfs,
-			    unsigned long long slow_disk_size)
+			    unsigned long long slow_disk_size, unsigned long long scratch_disk_size)
 {
 	char *slow = slow_disk_size ? xasprintf("truncate -s %llu slow-disk.img\n", slow_disk_size)
 				    : xstrdup("");
+	char *scratch = scratch_disk_size ? scratch_disk_shell(SCRATCH_DISK_IMAGE, scratch_disk_size)
+					  : xstrdup("");
 	char *image = shell_quote(initramfs), *cmdline = shell_join(argv, n);
 	char *text = xasprintf(
 		"#!/bin/sh\n"
@@ -21,9 +24,10 @@ char *reproduce_script_text(const char *const *argv, size_t n, const char *initr
 		"mkdir -p \"$out\"\n"
 		"cd \"$out\"\n"
 		"cat \"$here/job.cpio\" %s > initrd.img\n"
-		"%s"
-		"exec %s\n", image, slow, cmdline);
+		"%s%s"
+		"exec %s\n", image, slow, scratch, cmdline);
 	free(slow);
+	free(scratch);
 	free(image);
 	free(cmdline);
 	return text;

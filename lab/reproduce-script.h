@@ -9,8 +9,9 @@
 #include <stddef.h>
 
 /* The script's text (malloc'd) for QEMU's words ARGV (N of them), the
- * guest image INITRAMFS, and a slow disk of SLOW_DISK_SIZE bytes (0: none). */
+ * guest image INITRAMFS, a slow disk of SLOW_DISK_SIZE bytes and a scratch
+ * disk of SCRATCH_DISK_SIZE bytes (0: none). */
 char *reproduce_script_text(const char *const *argv, size_t n, const char *initramfs,
-			    unsigned long long slow_disk_size);
+			    unsigned long long slow_disk_size, unsigned long long scratch_disk_size);
 
 #endif

@@ -104,6 +104,7 @@ static int run_one(void *arg)
 		.faults = &p->faults,
 		.trials_at_once = p->jobs,
 		.files = group_files(p, w->slot->label),
+		.scratch_disk = p->group_files != NULL,
 	};
 	spec.watchdogs.total = p->exp.trial_timeout;
 	struct strbuf err = STRBUF_INIT;

@@ -19,6 +19,7 @@
 #include "qemu.h"
 #include "qemu-version.h"
 #include "reproduce-script.h"
+#include "scratch-disk.h"
 #include "trial-finish.h"
 #include "version.h"
 
@@ -183,11 +184,12 @@ static json_t *outcome_json(const struct vm_run *vm)
 }
 
 static int write_reproduce(const char *dir, const struct strlist *argv, const char *initramfs,
-			   unsigned long long slow_disk_size, struct strbuf *err)
+			   unsigned long long slow_disk_size, unsigned long long scratch_disk_size,
+			   struct strbuf *err)
 {
 	char *path = xasprintf("%s/reproduce.sh", dir);
 	char *text = reproduce_script_text((const char *const *)argv->items, argv->n, initramfs,
-					   slow_disk_size);
+					   slow_disk_size, scratch_disk_size);
 	int rc = write_script(path, text, err);
 	free(text);
 	free(path);
@@ -248,6 +250,8 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	char *job_cpio = xasprintf("%s/job.cpio", spec->dir);
 	char *initrd = xasprintf("%s/initrd.img", spec->dir);
 	char *slow = spec->profile->slow_disk_size ? xasprintf("%s/slow-disk.img", spec->dir) : NULL;
+	unsigned long long scratch_size = spec->scratch_disk ? spec->profile->scratch_disk_size : 0;
+	char *scratch = scratch_size ? xasprintf("%s/" SCRATCH_DISK_IMAGE, spec->dir) : NULL;
 	char *specs = trial_job_spec(spec);
 	struct strlist argv = STRLIST_INIT;
 	json_t *record = NULL;
@@ -265,6 +269,8 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 		goto out;
 	if (slow && make_slow_disk(slow, spec->profile->slow_disk_size, err) < 0)
 		goto out;
+	if (scratch && scratch_disk_make(scratch, scratch_size, err) < 0)
+		goto out;
 	/* Per-boot files are named relative to the trial folder, where QEMU runs, so
 	 * that the saved command line reproduces the boot in any folder. */
 	struct qemu_spec q = { .profile = spec->profile, .platform = spec->variant->target.platform,
@@ -272,6 +278,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 			       .kernel = kernel,
 			       .initrd = "initrd.img", .cmdline_extra = spec->variant->cmdline,
 			       .tools_image = img.tools, .slow_disk = slow ? "slow-disk.img" : NULL,
+			       .scratch_disk = scratch ? SCRATCH_DISK_IMAGE : NULL,
 			       .channel_dir = ".",
 			       .interactive = spec->interactive };
 	qemu_build_argv(&q, &argv);
@@ -281,7 +288,8 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	write_file_str(cmdline_path, with_nl);
 	free(with_nl);
 	free(cmdline_path);
-	int wrc = write_reproduce(spec->dir, &argv, img.initramfs, spec->profile->slow_disk_size, err);
+	int wrc = write_reproduce(spec->dir, &argv, img.initramfs, spec->profile->slow_disk_size,
+				  scratch_size, err);
 	record = json_object();
 	json_object_set_new(record, "environment", environment_json(spec, accel, kcmd, &img));
 	free(cmdline);
@@ -301,10 +309,13 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	json_object_set_new(record, "outcome", outcome_json(vm));
 	rc = trial_finish(spec->dir, record, err);
 out:
-	/* The initrd and the slow disk are rebuilt by reproduce.sh; they need not stay. */
+	/* The initrd and the disks are rebuilt by reproduce.sh; they need not stay. */
 	unlink(initrd);
 	if (slow)
 		unlink(slow);
+	if (scratch)
+		unlink(scratch);
+	free(scratch);
 	json_decref(record);
 	strlist_clear(&argv);
 	free(specs);

@@ -49,6 +49,9 @@ struct trial_spec {
 	unsigned trials_at_once;
 	/* The user's folders on the tools disk (guest-files.h); NULL: none. */
 	const struct guest_files *files;
+	/* The trial runs the kernel's selftests: it gets the profile's scratch
+	 * disk (scratch-disk.h), their working folder. */
+	bool scratch_disk;
 };
 
 /* The faults the trial arms: its own, else its profile's. */

@@ -290,6 +290,17 @@ static int stage_one(struct given_variant *g, const char *arg, const char *basel
 {
 	const char *eq = strchr(arg, '=');
 	g->name = given_variant_name(arg);
+	/* a companion of a known variant ("stock+test"): the catalogue has it */
+	const char *plus = eq ? NULL : strchr(g->name, '+');
+	if (plus && (!strcmp(plus, "+test") || !strcmp(plus, "+debug"))) {
+		char *base = xstrndup(g->name, (size_t)(plus - g->name));
+		char *known = variant_name_valid(base) ? variant_folder_find(base) : NULL;
+		if (!known)
+			strbuf_addf(err, "--variant '%s': no variant '%s' (lab kernel list)", arg, base);
+		free(base);
+		free(known);
+		return known ? 0 : -1;
+	}
 	if (!variant_name_valid(g->name)) {
 		strbuf_addf(err, "--variant '%s': a variant's name uses a-z, 0-9, '-', '_' and '.'", arg);
 		return -1;

@@ -135,17 +135,30 @@ struct variant *variant_find(const struct variant_set *set, const char *name)
 	return NULL;
 }
 
+const char *build_companion_name(enum build_companion c)
+{
+	static const char *const names[BUILD_COMPANION_COUNT] = {
+		[BUILD_OWN] = "", [BUILD_DEBUG] = "debug", [BUILD_TEST] = "test",
+	};
+	return (unsigned)c < BUILD_COMPANION_COUNT ? names[c] : "";
+}
+
 const char *build_target_suffix(const struct build_target *t)
 {
-	return t->debug ? "+debug" : "";
+	static const char *const suffixes[BUILD_COMPANION_COUNT] = {
+		[BUILD_OWN] = "", [BUILD_DEBUG] = "+debug", [BUILD_TEST] = "+test",
+	};
+	return (unsigned)t->companion < BUILD_COMPANION_COUNT ? suffixes[t->companion] : "";
 }
 
 char *build_target_objdir(const struct build_target *t)
 {
 	if (platform_is_default(&t->platform))
-		return xstrdup(t->debug ? "obj-debug" : "obj");
+		return t->companion ? xasprintf("obj-%s", build_companion_name(t->companion))
+				    : xstrdup("obj");
 	char *slug = platform_slug(&t->platform);
-	char *dir = xasprintf("obj-%s%s", slug, t->debug ? "-debug" : "");
+	char *dir = t->companion ? xasprintf("obj-%s-%s", slug, build_companion_name(t->companion))
+				 : xasprintf("obj-%s", slug);
 	free(slug);
 	return dir;
 }

@@ -22,18 +22,31 @@
  * merged configuration) and of the object folder, so that the builds of
  * one source for different targets each stay incremental.
  */
+/* A variant's own build, or one of the companions the lab adds to every
+ * variant (kernel-catalog.c): the same source and patches with a fragment
+ * merged last. */
+enum build_companion {
+	BUILD_OWN,
+	BUILD_DEBUG,            /* kernels/debug.config: the kernel's checkers */
+	BUILD_TEST,             /* kernels/test.config: what the kernel's selftests need */
+	BUILD_COMPANION_COUNT
+};
+
 struct build_target {
-	bool debug;             /* kernels/debug.config merged last */
+	enum build_companion companion;
 	/* The architecture and page size: the toolchain, the image, the
 	 * fragments kernels/arch/<arch>.config and <arch>-<page size>.config,
 	 * merged after base.config (platform.h). */
 	struct platform platform;
 };
 
-/* "" or "+debug": what a variant's name gets for the target ("stock+debug"). */
+/* "", "debug" or "test": the companion's word. */
+const char *build_companion_name(enum build_companion c);
+/* "", "+debug" or "+test": what a variant's name gets for the target ("stock+debug"). */
 const char *build_target_suffix(const struct build_target *t);
-/* The object folder's name in the source's workspace: "obj", "obj-debug" for
- * x86_64/4k, "obj-arm64-16k", "obj-arm64-16k-debug" for the others (malloc'd). */
+/* The object folder's name in the source's workspace: "obj", "obj-debug",
+ * "obj-test" for x86_64/4k, "obj-arm64-16k", "obj-arm64-16k-debug" for the
+ * others (malloc'd). */
 char *build_target_objdir(const struct build_target *t);
 /* Where make leaves the image the lab boots, in the object folder (x86: the bzImage). */
 const char *build_target_image(const struct build_target *t);

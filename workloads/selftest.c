@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -45,6 +46,31 @@ static const char selftest_output[] =
 "a kill), S.T.completed (ok: it exited by itself with every planned case).\n"
 "The test's own lines pass through.  Exit 0 once the test ran: its failures\n"
 "are results.  Exit 1 when it could not be run or printed no result at all.\n";
+
+/*
+ * The test's working folder: a new folder on the scratch disk when the
+ * agent mounted one (an ext4 disk: the tests that measure page cache open
+ * their files in "."), else where the agent started it, the in-memory root.
+ * Said on stderr either way, so that a page-cache case's failure can be
+ * read against it.
+ */
+static void enter_working_folder(const char *prefix)
+{
+	struct stat root, scratch;
+	if (stat("/", &root) < 0 || stat(GUEST_SCRATCH_DISK_DIR, &scratch) < 0 ||
+	    scratch.st_dev == root.st_dev) {
+		fprintf(stderr, "%s: working folder: the in-memory root (no scratch disk)\n", NAME);
+		return;
+	}
+	char dir[256];
+	snprintf(dir, sizeof(dir), "%s/%s-%d", GUEST_SCRATCH_DISK_DIR, prefix, (int)getpid());
+	if ((mkdir(dir, 0755) < 0 && errno != EEXIST) || chdir(dir) < 0) {
+		fprintf(stderr, "%s: working folder %s: %s; the in-memory root instead\n", NAME, dir,
+			strerror(errno));
+		return;
+	}
+	fprintf(stderr, "%s: working folder: %s (the scratch disk, ext4)\n", NAME, dir);
+}
 
 /* SUITE/TEST: one or more folder names and a program name, nothing climbing
  * out: the lab's one name rule (name-rule.h), which the host applies too. */
@@ -165,6 +191,7 @@ int selftest_main(int argc, char **argv)
 		return WL_EXIT_FAIL;
 	}
 	wl_start();
+	enter_working_folder(prefix);
 
 	/*
 	 * The test's stdout is a terminal, not a pipe: stdio then flushes each

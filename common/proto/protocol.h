@@ -181,6 +181,10 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 /* Disks, found in the guest by their serial. */
 #define DISK_TOOLS_SERIAL "oomlab-tools"  /* erofs: perf, stress-ng, the workloads */
 #define DISK_SLOW_SERIAL  "oomlab-slow"   /* the throttled "slow flash" disk */
+#define DISK_SCRATCH_SERIAL "oomlab-scratch" /* ext4: the selftests' working folder */
+/* Where the agent mounts the scratch disk, when the trial has one and the
+ * kernel has ext4; a selftest runs in a folder of its own below it. */
+#define GUEST_SCRATCH_DISK_DIR "/scratch"
 
 /* The environment the agent gives the command and the prepare step (the lab
  * expands these when it checks command lines before a boot). */

@@ -4,7 +4,8 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LAB="$ROOT/build/lab"
 SCRATCH=$(mktemp -d /tmp/oomlab-it.XXXXXX)
-trap 'rm -rf "$SCRATCH"' EXIT
+# OOMLAB_KEEP_SCRATCH=1 keeps the scratch folder, to read a failed run afterwards
+trap '[ -n "${OOMLAB_KEEP_SCRATCH:-}" ] || rm -rf "$SCRATCH"' EXIT
 
 fail() {
 	echo "FAIL: $*" >&2

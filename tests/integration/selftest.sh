@@ -1,15 +1,25 @@
 # The kernel's own selftests as workloads: cgroup/test_memcontrol, built from
-# each variant's tree, on stock against oom-group-ignored (tests/variants),
-# whose OOM killer ignores memory.oom.group. The case that counts the group's
-# kills (test_memcg_oom_group_score_events: 3 kills, one for each task) must
-# come out worse; the other five chosen cases pass everywhere, the two other
-# oom_group cases too (they see a kill, not how many). Six trials a side
-# (tests/experiments/selftest.conf). Then bad input: a test the tree lacks is
-# one line naming the file and line, exit 2, and nothing boots.
+# each variant's tree, on the test builds of stock and oom-group-ignored
+# (tests/variants), whose OOM killer ignores memory.oom.group, in a guest
+# with a scratch ext4 disk for the working folder (issue 34). The case that
+# counts the group's kills (test_memcg_oom_group_score_events: 3 kills, one
+# for each task) must come out worse. The cases that measure page cache
+# (current_peak, min, high, max, reclaim) and high_sync (inotify) pass in
+# every trial of both, as the other cases that pass on stock do; the oom_group
+# cases that see a kill, not how many, too. Two cases are left out of the
+# pass checks: low, which 6.12's test fails under memory_recursiveprot (the
+# lab mounts cgroup2 as systemd does; remounted without it, it passed), and
+# sock, which fails in some boots of both kernels (README): no row but the
+# score case may be decided. False failure: sock is a headline row; a chance
+# "differs" needs 6 of 6 against 0 of 6 (5 of 6 against 0 gives Fisher's p
+# 0.015, above Holm's level), at most 2 x 0.5^12 = 0.0005 for any failure
+# share. Six trials a side (tests/experiments/selftest.conf). Then bad
+# input: a test the tree lacks is one line naming the file and line, exit
+# 2, and nothing boots.
 . "$(dirname "$0")/lib.sh"
 export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
 
-"$LAB" kernel build stock oom-group-ignored || fail "building the kernels"
+"$LAB" kernel build stock+test oom-group-ignored+test || fail "building the kernels"
 
 RUN="$SCRATCH/run"
 "$LAB" run -x "$ROOT/tests/experiments/selftest.conf" -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" || {
@@ -32,13 +42,18 @@ value() {
 		jq -r --arg n "$1" '.metrics[] | select(.name == $n) | .value' "$t"
 	done | tr '\n' ' '
 }
-for c in subtree_control oom_events swap_max_peak oom_group_leaf_events oom_group_parent_events; do
-	for group in stock oom-group-ignored; do
+for c in subtree_control current_peak min high high_sync max reclaim oom_events swap_max_peak \
+	oom_group_leaf_events oom_group_parent_events; do
+	for group in stock+test oom-group-ignored+test; do
 		check "test_memcg_$c passes in every $group trial" \
 			[ "$(value $P.test_memcg_$c $group)" = "1 1 1 1 1 1 " ]
 	done
 done
-trial=$(ls -d "$RUN"/stock/*/ | head -1)
+for group in stock+test oom-group-ignored+test; do
+	echo "test_memcg_low in $group: $(value $P.test_memcg_low $group); test_memcg_sock: $(value $P.test_memcg_sock $group)"
+done
+trial=$(ls -d "$RUN"/stock+test/*/ | head -1)
+check "the test ran on the scratch disk" grep -q '^selftest: working folder: /scratch/' "$trial/out.log"
 check "the trial names the selftests' files" \
 	jq -e '.environment.files.hash | length == 64' "$trial/trial.json"
 check "the test's own lines are in out.log" grep -q '^ok 1 test_memcg_subtree_control' "$trial/out.log"

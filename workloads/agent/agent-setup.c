@@ -1,11 +1,14 @@
-/* Guest set-up: file systems, the tools disk, sysctls and zram swap. */
+/* Guest set-up: file systems, the loopback interface, the tools disk, sysctls and zram swap. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <unistd.h>
@@ -61,6 +64,53 @@ const char *find_disk_by_serial(const char *serial)
 	if (d)
 		closedir(d);
 	return found;
+}
+
+/*
+ * The loopback interface up and "localhost" resolvable, as on any machine:
+ * programs that talk to themselves over TCP (test_memcontrol's sock case
+ * serves on in6addr_any and connects to "localhost") need both. Without a
+ * network stack in the kernel (INET: only the test builds have one) there
+ * is no traffic either way; the interface is brought up through a Unix
+ * socket, which every build has.
+ */
+void setup_loopback(void)
+{
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
+		agent_log("loopback: %s", strerror(errno));
+	} else {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+			agent_log("loopback up: %s", strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	mkdir("/etc", 0755);
+	if (access("/etc/hosts", F_OK) < 0) {
+		FILE *f = fopen("/etc/hosts", "w");
+		if (f) {
+			fputs("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n", f);
+			fclose(f);
+		}
+	}
+}
+
+int mount_scratch_disk(void)
+{
+	const char *dev = find_disk_by_serial(DISK_SCRATCH_SERIAL);
+	if (!dev)
+		return 0;
+	mkdir(GUEST_SCRATCH_DISK_DIR, 0755);
+	if (mount(dev, GUEST_SCRATCH_DISK_DIR, "ext4", 0, NULL) < 0) {
+		agent_log("mount %s (ext4) on " GUEST_SCRATCH_DISK_DIR ": %s%s", dev, strerror(errno),
+			  errno == ENODEV ? " (the kernel has no ext4: a VARIANT+test build has)" : "");
+		return -1;
+	}
+	return 0;
 }
 
 int mount_tools_disk(void)

@@ -248,6 +248,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], LINE_RUNNER_OPTION))
 		return run_line_main(argc - 1, argv + 1);
 	mount_filesystems();
+	setup_loopback();
 	protect_from_oom_killer();
 	ports_open();
 	report_set_source_key("source");
@@ -259,6 +260,9 @@ int main(int argc, char **argv)
 	load_job(&job);
 	if (mount_tools_disk() < 0)
 		ctl_event(CTL_WARNING, "message", "no tools disk: only busybox is available");
+	if (mount_scratch_disk() < 0)
+		ctl_event(CTL_WARNING, "message", "the scratch disk could not be mounted: the "
+			  "selftests work in the in-memory root");
 	apply_sysctls(&job);
 	if (setup_zram(&job) < 0)
 		ctl_event(CTL_WARNING, "message", "zram swap could not be set up");

@@ -72,7 +72,12 @@ void agent_child_stop(pid_t pid, int sig, double seconds, void (*pump)(void), co
 
 /* agent-setup.c */
 void mount_filesystems(void);
+/* The loopback interface up, and /etc/hosts naming localhost. */
+void setup_loopback(void);
 int mount_tools_disk(void);
+/* Mounts the scratch disk, when the trial has one (DISK_SCRATCH_SERIAL), at
+ * GUEST_SCRATCH_DISK_DIR: 0, or -1 with the reason said (a kernel without ext4). */
+int mount_scratch_disk(void);
 void apply_sysctls(const struct job *job);
 int setup_zram(const struct job *job);
 const char *find_disk_by_serial(const char *serial);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -168,7 +169,7 @@ static void reproduce_script(void **state)
 	const char *argv[] = { "qemu-system-x86_64", "-kernel", kernel, "-append",
 			       "console=ttyS0 x=$(touch PWNED) `touch PWNED`; touch PWNED", "-name", HOSTILE };
 	size_t n = sizeof(argv) / sizeof(*argv);
-	char *text = reproduce_script_text(argv, n, image, 4096);
+	char *text = reproduce_script_text(argv, n, image, 4096, 64ULL << 20);
 	put(script, text, 0755);
 	free(text);
 	const char *check[] = { "-n", script, NULL };
@@ -187,6 +188,16 @@ static void reproduce_script(void **state)
 	char *initrd = read_at("out/initrd.img");
 	assert_string_equal(initrd, "JOB\nIMAGE\n");
 	free(initrd);
+	/* the scratch disk made again, an ext4 file system (its superblock's magic) */
+	char *disk = at("out/scratch-disk.img");
+	FILE *f = fopen(disk, "rb");
+	unsigned char magic[2] = { 0, 0 };
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 1024 + 56, SEEK_SET), 0);
+	assert_int_equal(fread(magic, 1, 2, f), 2);
+	fclose(f);
+	assert_int_equal(magic[0] | magic[1] << 8, 0xEF53);
+	free(disk);
 	strbuf_release(&want);
 	free(out);
 	free(kernel);

@@ -171,7 +171,7 @@ static void platform_fragment_key_and_objects(void **state)
 	objdir = build_target_objdir(&beta->target);
 	assert_string_equal(objdir, "obj-arm64-16k");
 	free(objdir);
-	beta->target.debug = true;
+	beta->target.companion = BUILD_DEBUG;
 	objdir = build_target_objdir(&beta->target);
 	assert_string_equal(objdir, "obj-arm64-16k-debug");
 	free(objdir);
@@ -179,7 +179,7 @@ static void platform_fragment_key_and_objects(void **state)
 
 	/* the same fragment on another page size is another kernel */
 	char a16[65];
-	beta->target.debug = false;
+	beta->target.companion = BUILD_OWN;
 	assert_int_equal(variant_hash(beta, &base, &err), 0);
 	memcpy(a16, beta->hash, 65);
 	beta->target.platform.page_kib = 4;
@@ -211,6 +211,70 @@ static void debug_companions_keep_slab_orders(void **state)
 	kconfig_clear(&base);
 }
 
+/* The option's value in V's merged configuration, or NULL when unset. */
+static const char *merged_value(const struct variant *v, const struct kconfig *base, const char *option)
+{
+	static char value[32];
+	struct kconfig merged = KCONFIG_INIT;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(variant_config(v, base, &merged, &err), 0);
+	const struct kconfig_option *e = kconfig_get(&merged, option);
+	const char *found = e && e->value ? strncpy(value, e->value, sizeof(value) - 1) : NULL;
+	kconfig_clear(&merged);
+	strbuf_release(&err);
+	return found;
+}
+
+/* Every variant the lab builds has a test companion (issue 34): the same
+ * source, patches and command line, kernels/test.config merged last, its own
+ * name, cache key and object folder; the variant's own build, which the
+ * seed experiments boot, has none of the selftests' options. */
+static void test_companions_add_what_selftests_need(void **state)
+{
+	(void)state;
+	static const char *const needed[] = { "CONFIG_USER_NS", "CONFIG_HUGETLBFS", "CONFIG_INET",
+					      "CONFIG_INOTIFY_USER", "CONFIG_EXT4_FS" };
+	struct kconfig base = KCONFIG_INIT;
+	struct variant_set set;
+	load_base_config(&base);
+	load_variants(&set, &base, &PLATFORM_DEFAULT);
+	size_t own = 0;
+	for (size_t i = 0; i < set.n; i++) {
+		const struct variant *v = &set.items[i];
+		if (v->target.companion != BUILD_OWN)
+			continue;
+		own++;
+		const struct variant *test = variant_companion(&set, v, BUILD_TEST);
+		const struct variant *debug = variant_companion(&set, v, BUILD_DEBUG);
+		assert_non_null(test);
+		assert_non_null(debug);
+		char *name = xasprintf("%s+test", v->name);
+		assert_string_equal(test->name, name);
+		free(name);
+		assert_int_equal(test->target.companion, BUILD_TEST);
+		assert_non_null(test->target_config);
+		assert_true(ends_with(test->target_config, "/" TEST_CONFIG));
+		assert_string_equal(test->cmdline, v->cmdline);
+		assert_int_equal(test->patches.n, v->patches.n);
+		assert_string_not_equal(test->hash, v->hash);
+		assert_string_not_equal(test->hash, debug->hash);
+		char *objdir = build_target_objdir(&test->target);
+		assert_string_equal(objdir, "obj-test");
+		free(objdir);
+		for (size_t k = 0; k < sizeof(needed) / sizeof(needed[0]); k++) {
+			const char *value = merged_value(test, &base, needed[k]);
+			if (!value || strcmp(value, "y"))
+				fail_msg("%s: %s is %s, not y", test->name, needed[k], value ? value : "unset");
+			value = merged_value(v, &base, needed[k]);
+			if (value && !strcmp(value, "y"))
+				fail_msg("%s: %s=y: the variant's own build changed", v->name, needed[k]);
+		}
+	}
+	assert_true(own >= 4);      /* stock and the three seed variants at least */
+	variants_clear(&set);
+	kconfig_clear(&base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +284,7 @@ int main(void)
 		cmocka_unit_test(hash_follows_every_input),
 		cmocka_unit_test(variant_fragment_overrides_base),
 		cmocka_unit_test(debug_companions_keep_slab_orders),
+		cmocka_unit_test(test_companions_add_what_selftests_need),
 	};
 	return cmocka_run_group_tests_name("variant", tests, setup, teardown);
 }
