@@ -21,7 +21,7 @@ static const char *const mkfs_words[] = {
 };
 #define MKFS_WORDS (sizeof(mkfs_words) / sizeof(mkfs_words[0]))
 
-int scratch_disk_make(const char *path, unsigned long long size, struct strbuf *err)
+int sparse_file_make(const char *path, unsigned long long size, struct strbuf *err)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
@@ -31,6 +31,13 @@ int scratch_disk_make(const char *path, unsigned long long size, struct strbuf *
 		return -1;
 	}
 	close(fd);
+	return 0;
+}
+
+int scratch_disk_make(const char *path, unsigned long long size, struct strbuf *err)
+{
+	if (sparse_file_make(path, size, err) < 0)
+		return -1;
 	const char *argv[MKFS_WORDS + 2];
 	memcpy(argv, mkfs_words, sizeof(mkfs_words));
 	argv[MKFS_WORDS] = path;

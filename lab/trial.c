@@ -211,19 +211,6 @@ char *trial_job_spec(const struct trial_spec *spec)
 	return strbuf_detach(&sb);
 }
 
-static int make_slow_disk(const char *path, unsigned long long size, struct strbuf *err)
-{
-	/* Sparse: the guest reads zeros at the throttled rate; the host stores nothing. */
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
-		strbuf_addf(err, "cannot create %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
 
 int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *err)
 {
@@ -267,7 +254,8 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	strbuf_release(&perf_args);
 	if (irc < 0)
 		goto out;
-	if (slow && make_slow_disk(slow, spec->profile->slow_disk_size, err) < 0)
+	/* sparse: the guest reads zeros at the throttled rate; the host stores nothing */
+	if (slow && sparse_file_make(slow, spec->profile->slow_disk_size, err) < 0)
 		goto out;
 	if (scratch && scratch_disk_make(scratch, scratch_size, err) < 0)
 		goto out;
