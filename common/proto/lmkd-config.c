@@ -2,7 +2,6 @@
 #include "lmkd-config.h"
 
 #include <stddef.h>
-#include <string.h>
 
 /*
  * Defaults, from the ro.lmk.* properties of Android's lmkd README
@@ -52,14 +51,6 @@ const struct killer_key lmkd_keys[LMKD_KEY_COUNT] = {
 		"lmkd.kill_timeout_ms", 100, 0, 10000, "wants milliseconds from 0 to 10000",
 		"the longest wait for a victim to die before the next decision (0: no limit)" },
 };
-
-int lmkd_key_of_name(const char *name)
-{
-	for (int k = 0; k < LMKD_KEY_COUNT; k++)
-		if (!strcmp(lmkd_keys[k].name, name))
-			return k;
-	return -1;
-}
 
 void lmkd_config_defaults(struct lmkd_config *c)
 {

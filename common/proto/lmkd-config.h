@@ -32,9 +32,6 @@ enum lmkd_key {
 /* Its row's keys (killer-kinds.h), each at lmkd's default. */
 extern const struct killer_key lmkd_keys[LMKD_KEY_COUNT];
 
-/* The key named NAME, or -1. */
-int lmkd_key_of_name(const char *name);
-
 /* The settings the killer runs with, each key's value. */
 struct lmkd_config {
 	long v[LMKD_KEY_COUNT];
