@@ -348,6 +348,19 @@ int write_file_str(const char *path, const char *s)
 	return write_file_atomic(path, s, strlen(s));
 }
 
+int sparse_file_make(const char *path, unsigned long long size, struct strbuf *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int write_script(const char *path, const char *text, struct strbuf *err)
 {
 	int rc = write_file_str(path, text);

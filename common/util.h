@@ -99,6 +99,9 @@ char *read_file(const char *path, size_t *len);
 /* Writes to a new PATH.tmp.XXXXXX (mkstemp: unique, never through a link)
  * then renames, so readers never see half a file; mode 0644. */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/* A sparse file of SIZE bytes at PATH, made anew (a disk image the host
+ * stores nothing of until the guest writes): 0, or -1 with the reason in ERR. */
+int sparse_file_make(const char *path, unsigned long long size, struct strbuf *err);
 int write_file_str(const char *path, const char *s);
 /* Writes TEXT to PATH (atomically) as a program: mode 0755; -1 with the reason in ERR. */
 int write_script(const char *path, const char *text, struct strbuf *err);

@@ -1,10 +1,7 @@
 /* The selftests' scratch disk (scratch-disk.h). */
 #include "scratch-disk.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/run-command.h"
 
@@ -20,19 +17,6 @@ static const char *const mkfs_words[] = {
 	"/sbin/mkfs.ext4", "-q", "-F", "-m", "0", "-E", "lazy_itable_init=1,lazy_journal_init=1,nodiscard",
 };
 #define MKFS_WORDS (sizeof(mkfs_words) / sizeof(mkfs_words[0]))
-
-int sparse_file_make(const char *path, unsigned long long size, struct strbuf *err)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || ftruncate(fd, (off_t)size) < 0) {
-		strbuf_addf(err, "cannot create %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
 
 int scratch_disk_make(const char *path, unsigned long long size, struct strbuf *err)
 {

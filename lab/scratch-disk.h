@@ -14,9 +14,6 @@
 
 #define SCRATCH_DISK_IMAGE "scratch-disk.img"
 
-/* A sparse file of SIZE bytes at PATH, made anew (a disk image the host
- * stores nothing of until the guest writes): 0, or -1 with the reason in ERR. */
-int sparse_file_make(const char *path, unsigned long long size, struct strbuf *err);
 /* Makes the SIZE-byte file system at PATH: 0, or -1 with the reason in ERR. */
 int scratch_disk_make(const char *path, unsigned long long size, struct strbuf *err);
 /* The shell lines that make the image NAME of SIZE bytes in the current
