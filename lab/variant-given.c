@@ -292,7 +292,10 @@ static int stage_one(struct given_variant *g, const char *arg, const char *basel
 	g->name = given_variant_name(arg);
 	/* a companion of a known variant ("stock+test"): the catalogue has it */
 	const char *plus = eq ? NULL : strchr(g->name, '+');
-	if (plus && (!strcmp(plus, "+test") || !strcmp(plus, "+debug"))) {
+	bool companion = false;
+	for (int c = BUILD_OWN + 1; plus && c < BUILD_COMPANION_COUNT; c++)
+		companion |= !strcmp(plus, build_target_suffix(&(struct build_target){ .companion = c }));
+	if (companion) {
 		char *base = xstrndup(g->name, (size_t)(plus - g->name));
 		char *known = variant_name_valid(base) ? variant_folder_find(base) : NULL;
 		if (!known)
