@@ -50,8 +50,9 @@ for c in subtree_control oom_events swap_max_peak oom_group_leaf_events oom_grou
 done
 # The cases that need the scratch disk (page cache) and inotify failed in
 # every trial on the in-memory root; here each passes in most. min failed
-# in 1 of 12 trials of one run (36 trials over three runs: 1 failure), shown
-# as not detected. False failure: with a per-trial failure share up to 0.15,
+# in 1 of 12 trials of one run and in at least one trial of another (of four
+# runs, 47 trials), shown as not detected. False failure: with a per-trial
+# failure share up to 0.15,
 # 7 or more failures of 12 come at most 6e-4 of the time (binomial).
 for c in current_peak min high high_sync max reclaim; do
 	passed=$(for group in stock+test oom-group-ignored+test; do value $P.test_memcg_$c $group; done |
