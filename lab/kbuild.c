@@ -470,6 +470,34 @@ static int compile_in_tree(const char *tree, const char *ws, void *arg, struct s
 	return 0;
 }
 
+/*
+ * A companion's first build (VARIANT+debug, VARIANT+test) starts from a copy
+ * of its variant's objects when they are there: kbuild keeps a dependency on
+ * each configuration option a file uses, so it rebuilds what the
+ * companion's options change (and what the tree changed since), not every
+ * file. A copy that fails leaves a cold build, as before.
+ */
+static void seed_companion_objects(const char *ws, const struct build_target *t, const char *obj,
+				   struct progress *pr)
+{
+	struct build_target own = { .companion = BUILD_OWN, .platform = t->platform };
+	char *own_dir = build_target_objdir(&own);
+	char *from = xasprintf("%s/%s", ws, own_dir);
+	char *config = xasprintf("%s/.config", from);
+	char *tmp = xasprintf("%s.seed-%d", obj, (int)getpid());
+	if (t->companion != BUILD_OWN && !is_dir(obj) && path_exists(config)) {
+		progress_step(pr, "copying the variant's objects", 0);
+		const char *argv[] = { "cp", "-a", "--reflink=auto", from, tmp, NULL };
+		struct child_process cp = { .argv = argv, .out_path = "/dev/null", .err_to_out = true };
+		if (run_command(&cp) != 0 || rename(tmp, obj) < 0)
+			remove_tree(tmp);
+	}
+	free(own_dir);
+	free(from);
+	free(config);
+	free(tmp);
+}
+
 static int build_locked(const struct variant *v, const struct kconfig *base, const char *ws,
 			struct progress *pr, struct strbuf *err)
 {
@@ -484,6 +512,7 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 	double start = now_monotonic();
 	int rc = -1;
 
+	seed_companion_objects(ws, &v->target, obj, pr);
 	mkdir_p(obj, 0755);
 	remove_stale_staging(kernels);
 	unlink(log);
