@@ -4,16 +4,18 @@
  * metric's rows before all; in every format, and in each variant's summary
  * line by that variant's own verdicts (analysis/compare/compare_order.h).
  *
- * The verdicts are checked first, so that an order that comes out right
+ * The verdicts are checked too, so that an order that comes out right
  * only because the data did not give the verdicts meant is a failure.
- * Every verdict here is certain, not a chance: the outcomes are fixed
- * values, Fisher's test is exact, and the one time metric's groups do not
- * overlap (its permutation test is exact: 924 splits of 6 + 6).
+ * Every verdict here is certain, not a chance (no false-failure rate to
+ * state): the values are fixed, Fisher's test is exact, the time metric's
+ * permutation test is exact (all 924 splits of 6 + 6; mine's groups do not
+ * overlap, v2's equal stock's) and its seed fixed.
  *   Fisher, 6/6 against 0/6: p = 2 / C(12,6) = 0.00216
- *   Fisher, 10/20 against 0/20 (or 20/20): p = 2 C(30,10) / C(40,20) = 0.000434
- * Holm over 16 tests: the four 20-trial-case p-values first, then the
- * p = 0.00216 rows from step 2, p-adj at most 14 x 0.00216 = 0.030 < 0.05.
- * (python3: from math import comb; 2/comb(12,6); 2*comb(30,10)/comb(40,20)) */
+ *   Fisher, 10/20 against 0/20 (or 20/20): p = 2 C(20,10) / C(40,10) = 0.000436
+ * Holm over 16 tests: the two 20-trial rows first (p-adj 16 x 0.000436 =
+ * 0.007), then the p = 0.00216 rows from step 2, p-adj 14 x 0.00216 =
+ * 0.030 < 0.05; every other row has p = 1.
+ * (python3: from math import comb; 2/comb(12,6); 2*comb(20,10)/comb(40,10)) */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,13 +82,13 @@ static const struct input inputs[] = {
 static const char *const table_order[] = { KMEM, MIN, GROUP, MRELEASE, SOCK,
 					   SENDVEC, COMPLETED, PEAK };
 
-static void build(struct compare_table *t, const char *primary, size_t n_inputs)
+static void build(struct compare_table *t, const char *primary)
 {
 	struct compare_group groups[N(inputs)][3];
 	struct compare_metric metrics[N(inputs)];
 	struct compare_options o;
 
-	for (size_t i = 0; i < n_inputs; i++) {
+	for (size_t i = 0; i < N(inputs); i++) {
 		const struct input *in = &inputs[i];
 
 		groups[i][0] = (struct compare_group){ .label = "stock", .values = in->stock, .n = in->n };
@@ -98,7 +100,7 @@ static void build(struct compare_table *t, const char *primary, size_t n_inputs)
 	}
 	compare_options_default(&o);
 	o.primary = primary;
-	assert_int_equal(compare_table_build(metrics, n_inputs, &o, t), 0);
+	assert_int_equal(compare_table_build(metrics, N(inputs), &o, t), 0);
 }
 
 static const struct input *input_of(const char *name)
@@ -185,7 +187,7 @@ static void test_table_order(void **state)
 	json_error_t err;
 
 	(void)state;
-	build(&t, NULL, N(inputs));
+	build(&t, NULL);
 	expect_verdicts(&t);
 
 	out = text_of(&t, "text");	/* each block opens with the name alone */
@@ -284,7 +286,7 @@ static void test_summary_order(void **state)
 	char *out, *mine, *v2;
 
 	(void)state;
-	build(&t, NULL, N(inputs));
+	build(&t, NULL);
 	out = text_of(&t, "text");
 	print_message("%s", out);
 	mine = summary_line(out, "mine:");
@@ -324,7 +326,7 @@ static void test_primary_first(void **state)
 	char *out, *mine, *v2;
 
 	(void)state;
-	build(&t, SOCK, N(inputs));
+	build(&t, SOCK);
 	expect_verdicts(&t);
 	assert_true(t.gate_open);
 	for (size_t m = 0; m < t.n_metrics; m++)
