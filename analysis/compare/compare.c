@@ -23,11 +23,6 @@ void compare_options_default(struct compare_options *opts)
 	};
 }
 
-bool compare_row_primary(const struct compare_table *t, const struct compare_row *row)
-{
-	return t->primary && !strcmp(t->metrics[row->metric].name, t->primary);
-}
-
 bool compare_table_decided(const struct compare_table *t, size_t *decided, size_t *rows)
 {
 	*decided = *rows = 0;

@@ -83,8 +83,7 @@ void compare_table_free(struct compare_table *table);
 
 /* compare_method_for(): compare_row.h */
 
-/* True when ROW is one of the primary metric's (TABLE has one). */
-bool compare_row_primary(const struct compare_table *table, const struct compare_row *row);
+/* compare_row_primary(): compare_row.h */
 
 /* The stopping rule of a sequential run, one look: the rows it waits for
  * are the primary's when the table has one (the others are judged at the

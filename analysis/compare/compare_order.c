@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
 #include "compare_order.h"
+#include "compare_row.h"
 
 enum compare_rank compare_row_rank(const struct compare_table *t, const struct compare_row *row)
 {

@@ -9,6 +9,7 @@
 #include "common/util.h"
 #include "compare_fmt.h"
 #include "compare_order.h"
+#include "compare_row.h"
 
 /* What decided ROW, without its verdict's word: "6/6 against 0/6, p-adj 0.040"
  * (shares), "+5.3% [+3.1,+7.4], p-adj 0.002", "+0.16% inside the 2% margin, 0
