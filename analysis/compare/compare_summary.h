@@ -7,7 +7,7 @@
  * rank, each with what decides it, then how many are not. The primary's
  * rows are said whether decided or not, as the others are read after them:
  *   binder-kcalloc: worse on oom_kills (6/6 against 0/6, p-adj 0.040); 4 rows not decided
- *   mine+test: newly failing (1 case): worse on selftest.mm.T.C (0/6 against 6/6, p-adj 0.002); 3 rows not decided
+ *   mine+test: newly failing (1 case): worse on selftest.mm.T.C (0/6 against 6/6, p-adj 0.009); 2 rows not decided
  *   binder-kcalloc: equivalent on x (+0.16% inside the 2% margin, 0 outside its uncorrected 95% interval)
  *   binder-kcalloc: not detected on oom_kills (could miss +-86pp); 4 other rows not decided
  *   binder-kcalloc: no row decided (5 rows)
