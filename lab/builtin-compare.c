@@ -41,9 +41,11 @@ static void compare_usage_head(struct strbuf *head)
 }
 
 static const char compare_tail[] =
-	"The text begins with a line per variant that sums up its verdicts, and the\n"
-	"primary metric's rows come first. An equivalent row whose interval excludes\n"
-	"zero says so: \"equivalent (a +0.16% change inside the 2% margin)\".\n"
+	"The text begins with a line per variant that sums up its verdicts. The\n"
+	"primary metric's rows come first, then the kernel selftests' cases newly\n"
+	"failing (worse than the baseline), then those newly passing (better), in\n"
+	"the table and in each variant's line. An equivalent row whose interval\n"
+	"excludes zero says so: \"equivalent (a +0.16% change inside the 2% margin)\".\n"
 	"\n"
 	"A difference is a result, not an error: the exit status is 0 whatever the\n"
 	"verdicts, unless --fail-on names one a row has: then 3. 1 is an error, 2 bad\n"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_order.h"
 #include "compare_row.h"
 
 void compare_options_default(struct compare_options *opts)
@@ -20,11 +21,6 @@ void compare_options_default(struct compare_options *opts)
 		.seq_max = 0,
 		.primary = NULL,
 	};
-}
-
-bool compare_row_primary(const struct compare_table *t, const struct compare_row *row)
-{
-	return t->primary && !strcmp(t->metrics[row->metric].name, t->primary);
 }
 
 bool compare_table_decided(const struct compare_table *t, size_t *decided, size_t *rows)
@@ -502,17 +498,16 @@ int compare_table_build(const struct compare_metric *metrics, size_t n_metrics,
 	}
 	table->opts.primary = table->primary;
 	rc = table->baseline ? allocate(table, metrics, n_metrics, &inputs) : -ENOMEM;
-	/* the primary's metric first, then the others in input order: every
-	 * format tells the rows in the table's order, what gates first */
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t m = 0; rc == 0 && m < n_metrics; m++)
-			if ((table->primary && !strcmp(metrics[m].def.name, table->primary)) ==
-			    (pass == 0))
-				rc = add_metric(table, inputs, &metrics[m]);
+	for (size_t m = 0; rc == 0 && m < n_metrics; m++)
+		rc = add_metric(table, inputs, &metrics[m]);
 	if (rc == 0)
 		rc = compute_rows(table, inputs);
 	if (rc == 0)
 		rc = adjust_and_decide(table);
+	/* every format tells the rows in the table's order: what gates first,
+	 * then the selftest cases newly failing (compare_order.h) */
+	if (rc == 0)
+		rc = compare_table_order(table);
 	table->look_n = largest_look(table);
 	free(inputs);
 	if (rc != 0)

@@ -38,9 +38,14 @@
  * that p_adj < alpha still means significant, and repeated looks do not
  * inflate the error rate.
  *
+ * The table's order, which every format follows, is compare_order.h's:
+ * the primary metric's rows first, then the kernel selftests' cases
+ * newly failing (worse), then those newly passing (better), then the rest
+ * in the input's order. It is set once the verdicts are, and changes none.
+ *
  * With a primary metric (opts.primary) its metric and rows come first in
- * the table (the others after, in the input's order), so that every format
- * tells first what gates, and the table is judged by serial gatekeeping:
+ * the table, so that every format tells first what gates, and the table is
+ * judged by serial gatekeeping:
  * Holm over the primary's rows first, at the full alpha;
  * Holm over the other rows, at the full alpha, only when every primary row
  * was rejected (the gate is open). An other row's p_adj is the larger of
@@ -78,8 +83,7 @@ void compare_table_free(struct compare_table *table);
 
 /* compare_method_for(): compare_row.h */
 
-/* True when ROW is one of the primary metric's (TABLE has one). */
-bool compare_row_primary(const struct compare_table *table, const struct compare_row *row);
+/* compare_row_primary(): compare_row.h */
 
 /* The stopping rule of a sequential run, one look: the rows it waits for
  * are the primary's when the table has one (the others are judged at the

@@ -27,6 +27,11 @@ static bool all_positive(const struct compare_group *g)
 	return true;
 }
 
+bool compare_row_primary(const struct compare_table *t, const struct compare_row *row)
+{
+	return t->primary && !strcmp(t->metrics[row->metric].name, t->primary);
+}
+
 enum compare_method compare_method_for(const struct compare_metric *m)
 {
 	switch (m->def.kind) {

@@ -1,5 +1,5 @@
-/* compare_row.h - the statistics of one comparison row (internal to compare.c), and
- * the method a metric takes. */
+/* compare_row.h - the statistics of one comparison row (internal to compare.c),
+ * the method a metric takes, and whether a row is the primary metric's. */
 #ifndef OOMLAB_COMPARE_ROW_H
 #define OOMLAB_COMPARE_ROW_H
 
@@ -34,6 +34,9 @@ bool compare_row_testable(const struct compare_row_input *in,
 int compare_row_compute(struct compare_row *row, const struct compare_row_input *in,
 			const struct compare_options *opts,
 			const struct compare_row_levels *levels);
+
+/* True when ROW is one of the primary metric's (TABLE has one). */
+bool compare_row_primary(const struct compare_table *table, const struct compare_row *row);
 
 /* The method of a metric: from its kind and, for the log scale, whether
  * every value of every group is > 0 (pooled, so it favours no side). */

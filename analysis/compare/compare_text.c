@@ -6,7 +6,8 @@
  * second with what supports it (sd, MDE, margin, raw p, and the verdict's
  * qualifier or the A/A noise). The baseline comes first. Above the blocks a
  * summary line per variant (compare_summary.h); the blocks in the table's
- * order, the primary metric's first (compare.h). Variant names are
+ * order (compare_order.h: the primary metric's first, then the selftest
+ * cases newly failing, then newly passing). Variant names are
  * never cut either: the variant column is as wide as the longest name, and
  * when that would push a line past 80 columns each name goes on a line of
  * its own above its numbers. */

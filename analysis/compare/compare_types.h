@@ -131,8 +131,9 @@ struct compare_table {
 	struct compare_options opts;
 	struct compare_metric_info *metrics;
 	size_t n_metrics;
-	/* grouped by metric: the primary's first, then the input's order (the
-	 * metrics array too) */
+	/* grouped by metric, in compare_order.h's order: the primary's first,
+	 * the selftest cases newly failing, then newly passing, then the
+	 * input's order (the metrics array too) */
 	struct compare_row *rows;
 	size_t n_rows;
 	size_t n_tests;		/* p-values in the Holm family (both, with a primary) */

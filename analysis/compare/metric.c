@@ -12,6 +12,10 @@
 #define SRC_REPORT	"the workload's report lines in out.log (workloads/lib/report.h)"
 #define SRC_OLD		"a record from before workloads prefixed their metrics"
 
+/* A selftest's case (workloads/selftest.c): its row below, and what
+ * metric_selftest_case() knows it by. */
+static const char selftest_case[] = "selftest.*";
+
 /*
  * One line per metric or family. Exact names before globs: the first match
  * wins. A unit of "" means: the unit the trial recorded. A workload's
@@ -97,7 +101,7 @@ static const struct metric_def known_metrics[] = {
 	  "1 when the test or the case was skipped", SRC_REPORT },
 	{ "selftest.*.completed", "", METRIC_OUTCOME, BETTER_HIGHER,
 	  "1 when the test exited by itself with every planned case", SRC_REPORT },
-	{ "selftest.*", "", METRIC_OUTCOME, BETTER_HIGHER,
+	{ selftest_case, "", METRIC_OUTCOME, BETTER_HIGHER,
 	  "a case of the selftest: 1 pass, 0 fail (absent when skipped)", SRC_REPORT },
 	{ "binder_sendvec_ns_*", "ns", METRIC_TIME, BETTER_LOWER,
 	  "binder-sendvec's round trip per size", SRC_OLD },
@@ -120,6 +124,13 @@ const struct metric_def *metric_known_rows(size_t *n)
 const struct metric_def *metric_lookup(const char *name)
 {
 	return metric_table_find(known_metrics, sizeof(known_metrics) / sizeof(known_metrics[0]), name);
+}
+
+bool metric_selftest_case(const char *name)
+{
+	const struct metric_def *row = metric_lookup(name);
+
+	return row && row->name == selftest_case;
 }
 
 static bool in_list(const char *word, const char *const *list)
