@@ -7,6 +7,7 @@
 
 #include "common/proto/name-rule.h"
 #include "common/proto/protocol.h"
+#include "common/proto/workload-line.h"
 #include "common/run-command.h"
 #include "guest-files.h"
 #include "guest-image.h"
@@ -15,9 +16,6 @@
 /* What the check mode prints for $OOMLAB_SLOW_DISK: it checks no device. */
 #define SLOW_DISK_STAND_IN "/dev/oomlab-slow-disk"
 
-/* Words after which a command follows: skipped. */
-static const char *const leading_words[] = { "!", "if", "then", "else", "elif", "while", "until",
-					     "do", "{", "exec", NULL };
 /* Syntax with nothing to check, or whose words are not a command. */
 static const char *const syntax_words[] = { "fi", "done", "}", "esac", "for", "select", "in",
 					    NULL };
@@ -30,13 +28,6 @@ static const char *const builtins[] = { ":", ".", "alias", "bg", "break", "cd", 
 					"source", "times", "trap", "type", "ulimit", "umask", "unalias",
 					"unset", "wait", NULL };
 
-static bool word_in(const char *word, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(word, *list))
-			return true;
-	return false;
-}
 
 int guest_view_load(struct guest_view *g, const struct profile *p, struct strbuf *err)
 {
@@ -202,6 +193,23 @@ static int check_arguments(const struct guest_view *g, const char *workload,
 	return rc;
 }
 
+/* How many words from C's word K on belong to a runner (taskset, time)
+ * before the program it runs; 0 when word K is no runner, or the words the
+ * runner reads are not all known. */
+static size_t runner_skips(const struct shell_command *c, size_t k)
+{
+	const char **argv = xcalloc(c->n - k + 1, sizeof(*argv));
+	size_t n = 0;
+	for (; k + n < c->n && c->words[k + n].known; n++)
+		argv[n] = c->words[k + n].text;
+	const char *const *program = workload_line_program(argv);
+	/* oomlab-workload NAME is no runner: its workload is checked below */
+	size_t skip = program != argv && strcmp(c->words[k].text, "oomlab-workload") &&
+		      !strstr(c->words[k].text, "/oomlab-workload") ? (size_t)(program - argv) : 0;
+	free(argv);
+	return skip;
+}
+
 /* One simple command; 1 when the rest of the line is not to be looked at. */
 static int check_command(const struct guest_view *g, const struct shell_command *c, bool exec_first,
 			 struct strlist *notes, struct strbuf *err)
@@ -211,7 +219,8 @@ static int check_command(const struct guest_view *g, const struct shell_command 
 		return -1;
 	}
 	size_t k = 0;
-	while (k < c->n && c->words[k].known && word_in(c->words[k].text, leading_words)) {
+	while (k < c->n && c->words[k].known &&
+	       shell_word_in(c->words[k].text, shell_words_before_command)) {
 		if (exec_first) {
 			strbuf_addf(err, "a workload line starts with its program, not '%s' (shell code "
 				    "goes in sh -c '...')", c->words[k].text);
@@ -229,10 +238,10 @@ static int check_command(const struct guest_view *g, const struct shell_command 
 	}
 	char buf[512];
 	const char *path = resolve(g, name->text, buf, sizeof(buf));
-	bool syntax = word_in(name->text, syntax_words) || word_in(name->text, opaque_words) ||
-		      word_in(name->text, builtins);
+	bool syntax = shell_word_in(name->text, syntax_words) ||
+		      shell_word_in(name->text, opaque_words) || shell_word_in(name->text, builtins);
 	if (!path && syntax && !exec_first)
-		return word_in(name->text, opaque_words);
+		return shell_word_in(name->text, opaque_words);
 	if (!path) {
 		strbuf_addf(err, "'%s' is neither a workload (", name->text);
 		list_workloads(g, err);
@@ -244,20 +253,16 @@ static int check_command(const struct guest_view *g, const struct shell_command 
 			      "files = DIR or lab boot --files DIR)");
 		return -1;
 	}
-	/* `taskset [-a] MASK CMD...` pins CMD (the timing experiments pin
-	 * sendVec): CMD is checked as if it stood there itself. */
-	if (!strcmp(name->text, "taskset")) {
-		size_t next = k + 1;
-		while (next < c->n && c->words[next].known && c->words[next].text[0] == '-' &&
-		       strcmp(c->words[next].text, "-p"))
-			next++;
-		if (next + 1 < c->n) {
-			struct shell_command rest = *c;
-			rest.words = c->words + next + 1;
-			rest.n = c->n - next - 1;
-			rest.assignments = 0;
-			return check_command(g, &rest, false, notes, err);
-		}
+	/* `taskset [-a] MASK CMD...` and `time [-v] CMD...` run CMD (the timing
+	 * experiments pin sendVec): CMD is checked as if it stood there
+	 * itself, found by the line runner's own rule (workload-line.h). */
+	size_t inner = runner_skips(c, k);
+	if (inner) {
+		struct shell_command rest = *c;
+		rest.words = c->words + k + inner;
+		rest.n = c->n - k - inner;
+		rest.assignments = 0;
+		return check_command(g, &rest, false, notes, err);
 	}
 	const char *workload = workload_of(g, path);
 	if (workload)

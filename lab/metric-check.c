@@ -79,27 +79,16 @@ struct programs {
 	bool opaque;                /* a program's name only the guest knows */
 };
 
-/* Words before a command that are not its name. */
-static const char *const leading_words[] = { "!", "if", "then", "else", "elif", "while", "until",
-					     "do", "{", "exec", "time", NULL };
-
-static bool word_in(const char *word, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(word, *list))
-			return true;
-	return false;
-}
-
-/* The program command C runs, by the line runner's own rule for taskset
- * and oomlab-workload (common/proto/workload-line.h). LINE_RUNNERS: C is
+/* The program command C runs, by the line runner's own rule for taskset,
+ * time and oomlab-workload (common/proto/workload-line.h). LINE_RUNNERS: C is
  * a workload line's first command, which the runner starts (experiment.c):
  * its program's line metrics are the line's. */
 static void command_program(const struct strlist *declared, const struct shell_command *c,
 			    bool line_runners, struct programs *p)
 {
 	size_t k = 0;
-	while (!line_runners && k < c->n && c->words[k].known && word_in(c->words[k].text, leading_words))
+	while (!line_runners && k < c->n && c->words[k].known &&
+	       shell_word_in(c->words[k].text, shell_words_before_command))
 		k++;
 	const char **argv = xcalloc(c->n - k + 1, sizeof(*argv));
 	size_t n = 0;

@@ -46,4 +46,11 @@ int shell_line_split(const char *text, shell_lookup lookup, void *ctx, struct sh
 		     struct strbuf *err);
 void shell_line_clear(struct shell_line *line);
 
+/* The shell's words after which a command follows, not its name: `!`, the
+ * reserved words that open a body (if, then, while, do, {...) and the
+ * builtin exec. `time` is none of them here: busybox's ash has no time
+ * keyword, and its applet is a program that runs one (workload-line.h). */
+extern const char *const shell_words_before_command[];
+bool shell_word_in(const char *word, const char *const *list);
+
 #endif

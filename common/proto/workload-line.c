@@ -1,6 +1,7 @@
 /* The workload a line stands for (workload-line.h). */
 #include "workload-line.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const char *last_component(const char *path)
@@ -23,6 +24,16 @@ const char *const *workload_line_program(const char *const *argv)
 		if (argv[next] && strcmp(argv[next], "-p") && argv[next + 1])
 			return workload_line_program(argv + next + 1);
 		return argv;
+	}
+	/* busybox's `time [-v] [-p] [-a] [-f FMT] [-o FILE] PROGRAM ...` (an
+	 * applet: ash has no time keyword) runs PROGRAM */
+	if (!strcmp(program, "time")) {
+		size_t next = 1;
+		while (argv[next] && argv[next][0] == '-') {
+			bool takes_value = !strcmp(argv[next], "-f") || !strcmp(argv[next], "-o");
+			next += takes_value && argv[next + 1] ? 2 : 1;
+		}
+		return argv[next] ? workload_line_program(argv + next) : argv;
 	}
 	if (!strcmp(program, "oomlab-workload") && argv[1] && argv[1][0] != '-')
 		return argv + 1;

@@ -56,8 +56,9 @@
 
 /*
  * The workload a line's words ARGV (NULL-terminated) stand for: the last
- * path component of its program; through `taskset [OPTIONS] MASK PROGRAM`
- * and `oomlab-workload NAME`, the program they run. Points into ARGV;
+ * path component of its program; through `taskset [OPTIONS] MASK PROGRAM`,
+ * `time [OPTIONS] PROGRAM` and `oomlab-workload NAME`, the program they
+ * run. Points into ARGV;
  * "" for no words.
  */
 const char *workload_line_name(const char *const *argv);

@@ -27,6 +27,13 @@ static void names(void **state)
 	/* taskset -p pins a running process; a mask and nothing to run is taskset's own line */
 	assert_string_equal(NAME("taskset", "-p", "1", "42"), "taskset");
 	assert_string_equal(NAME("taskset", "1"), "taskset");
+	/* timed: the program busybox's time runs, past its options (-f and -o take a value) */
+	assert_string_equal(NAME("time", "spawn", "-n", "1"), "spawn");
+	assert_string_equal(NAME("time", "-v", "-f", "%e", "-o", "/tmp/t", "repro"), "repro");
+	assert_string_equal(NAME("taskset", "1", "time", "-p", "spawn"), "spawn");
+	assert_string_equal(NAME("/usr/bin/time", "oomlab-workload", "spawn"), "spawn");
+	/* nothing to time is time's own line */
+	assert_string_equal(NAME("time", "-v"), "time");
 	assert_string_equal(NAME("oomlab-workload", "binder-mmap", "--opens", "3"), "binder-mmap");
 	assert_string_equal(NAME("oomlab-workload", "--list"), "oomlab-workload");
 	assert_string_equal(workload_line_name((const char *const[]){ NULL }), "");

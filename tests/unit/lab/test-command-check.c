@@ -24,7 +24,8 @@ SCRATCH_ROOT_FIXTURES(root)
 
 static const char *const program_paths[] = { "/bin/sh", "/bin/true", "/bin/echo", "/bin/kill",
 					     "/bin/tee", "/bin/cat", "/bin/grep", "/bin/ls", "/bin/wc",
-					     "/bin/mount", "/bin/sleep", "/bin/taskset", "/usr/bin/stress-ng",
+					     "/bin/mount", "/bin/sleep", "/bin/taskset", "/bin/time",
+					     "/usr/bin/stress-ng",
 					     "/usr/bin/oomlab-workload", NULL };
 
 /* A guest of 512M, one node, a slow disk or not; the real workload binary checks. */
@@ -101,6 +102,13 @@ static void workload_arguments_use_the_workload_parser(void **state)
 	assert_passes("taskset -a 3 spawn -n 5", true);
 	assert_fails("taskset 1 binder-sendvec --time-per-size soon", true, "binder-sendvec: --time-per-size");
 	assert_fails("taskset 1 nosuch", true, "'nosuch' is neither a workload");
+	/* timed with busybox's time applet: the program it runs is checked, on a
+	 * workload line and in shell code alike (the runner's rule, workload-line.h) */
+	assert_passes("time -v spawn -n 5", true);
+	assert_fails("time spawn -n soon", true, "spawn: --count wants a whole number");
+	assert_fails("time -f %e -o /tmp/t nosuch", true, "'nosuch' is neither a workload");
+	assert_fails("if true; then time nosuch; fi", false, "'nosuch' is neither a workload");
+	assert_fails("taskset 1 time nosuch", true, "'nosuch' is neither a workload");
 }
 
 /* A selftest's name becomes a path on the host: it is checked there even when

@@ -145,6 +145,8 @@ static void workload_names_pass_for_the_workloads_run(void **state)
 		       "is close");
 	/* run through taskset or oomlab-workload, a workload is still itself */
 	assert_passes("workload = taskset 1 spawn -n 5\nmetrics = spawn.spawn_per_s spawn.exit_status\n");
+	/* and through time, on a workload line as inside sh -c */
+	assert_passes("workload = time -v spawn -n 5\nmetrics = spawn.spawn_per_s spawn.exit_status\n");
 	/* every line's own metrics are its program's (common/proto/workload-line.h) */
 	assert_passes("workload = spawn -n 5\nmetrics = spawn.memory_peak_bytes spawn.oom_kills "
 		      "spawn.wall_seconds spawn.signal spawn.bad_lines\n");
