@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "analysis/metrics/workload_lines.h"
-#include "common/proto/workload-line.h"
 #include "common/trial-record.h"
 
 struct ending {
@@ -69,55 +68,38 @@ static bool same_broken_ending(json_t *const *records, const char *const *dirs, 
 	return true;
 }
 
-/* RECORD's workload line LINE (trial.json's "workload_lines"), or NULL. */
-static json_t *workload_line(json_t *record, json_int_t line)
-{
-	size_t i;
-	json_t *l;
-	json_array_foreach(json_object_get(record, "workload_lines"), i, l)
-		if (json_integer_value(json_object_get(l, LINE_NUMBER)) == line)
-			return l;
-	return NULL;
-}
-
-/* L ended by itself with a status other than 0 (a signal is a result). */
-static bool line_failed(json_t *l)
-{
-	json_t *status = json_object_get(l, LINE_EXIT_STATUS);
-	return json_is_true(json_object_get(l, "ended")) && json_is_integer(status) &&
-	       json_integer_value(status) != 0 && json_integer_value(json_object_get(l, LINE_SIGNAL)) == 0;
-}
-
 /* A workload line that failed with one status in every record: WHY says so. */
 static bool same_failed_line(json_t *const *records, const char *const *dirs, size_t n,
 			     struct strbuf *why)
 {
-	size_t k;
-	json_t *first;
-	json_array_foreach(json_object_get(records[0], "workload_lines"), k, first) {
-		if (!line_failed(first))
+	struct workload_lines *lines = xcalloc(n, sizeof(*lines));
+	for (size_t i = 0; i < n; i++)
+		workload_lines_from_json(json_object_get(records[i], "workload_lines"), &lines[i]);
+	bool found = false;
+	for (size_t k = 0; k < lines[0].n && !found; k++) {
+		const struct workload_line *first = &lines[0].v[k];
+		if (!workload_line_exited_nonzero(first))
 			continue;
-		json_int_t line = json_integer_value(json_object_get(first, LINE_NUMBER));
-		json_int_t status = json_integer_value(json_object_get(first, LINE_EXIT_STATUS));
 		bool same = true;
 		for (size_t i = 1; i < n && same; i++) {
-			json_t *l = workload_line(records[i], line);
-			same = l && line_failed(l) &&
-			       json_integer_value(json_object_get(l, LINE_EXIT_STATUS)) == status;
+			const struct workload_line *l = workload_lines_find(&lines[i], first->line);
+			same = l && workload_line_exited_nonzero(l) && l->exit_status == first->exit_status;
 		}
 		if (!same)
 			continue;
-		const char *text = workload_line_json_text(first);
-		strbuf_addf(why, "in every trial of the first round (%zu) workload line %lld (%s) exited "
-			    "with status %lld; %s", n, (long long)line,
-			    json_string_value(json_object_get(first, "workload")), (long long)status, dirs[0]);
-		if (text)
-			strbuf_addf(why, " said: %s", text);
+		strbuf_addf(why, "in every trial of the first round (%zu) workload line %ld (%s) exited "
+			    "with status %d; %s", n, first->line, first->workload, first->exit_status,
+			    dirs[0]);
+		if (first->explaining_text)
+			strbuf_addf(why, " said: %s", first->explaining_text);
 		else
 			strbuf_addstr(why, ": it wrote no text");
-		return true;
+		found = true;
 	}
-	return false;
+	for (size_t i = 0; i < n; i++)
+		workload_lines_clear(&lines[i]);
+	free(lines);
+	return found;
 }
 
 bool first_round_broken(const char *const *dirs, size_t n, struct strbuf *why)

@@ -166,30 +166,29 @@ static void name_unwell_lines(json_t *full)
 		return;
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, json_string_value(json_object_get(outcome, "detail")) ?: "");
-	size_t i, named = 0, more = 0;
-	json_t *l;
-	json_array_foreach(json_object_get(full, "workload_lines"), i, l) {
-		json_int_t status = json_integer_value(json_object_get(l, LINE_EXIT_STATUS));
-		json_int_t sig = json_integer_value(json_object_get(l, LINE_SIGNAL));
-		if (json_is_true(json_object_get(l, "ended")) && status == 0)
+	size_t named = 0, more = 0;
+	struct workload_lines lines;
+	workload_lines_from_json(json_object_get(full, "workload_lines"), &lines);
+	for (size_t i = 0; i < lines.n; i++) {
+		const struct workload_line *l = &lines.v[i];
+		if (l->ended && l->exit_status == 0)
 			continue;
 		if (named == LINES_NAMED) {
 			more++;
 			continue;
 		}
 		named++;
-		strbuf_addf(&sb, "; line %lld (%s) ", (long long)json_integer_value(json_object_get(l, LINE_NUMBER)),
-			    json_string_value(json_object_get(l, "workload")));
-		if (!json_is_true(json_object_get(l, "ended")))
+		strbuf_addf(&sb, "; line %ld (%s) ", l->line, l->workload);
+		if (!l->ended)
 			strbuf_addstr(&sb, "did not end");
-		else if (sig)
-			strbuf_addf(&sb, "was killed by signal %lld (%s)", (long long)sig, strsignal((int)sig));
+		else if (l->signal)
+			strbuf_addf(&sb, "was killed by signal %d (%s)", l->signal, strsignal(l->signal));
 		else
-			strbuf_addf(&sb, "exited with status %lld", (long long)status);
-		const char *text = workload_line_json_text(l);
-		if (text && json_is_true(json_object_get(l, "ended")) && !sig)
-			strbuf_addf(&sb, ": %s", text);
+			strbuf_addf(&sb, "exited with status %d", l->exit_status);
+		if (l->explaining_text && l->ended && !l->signal)
+			strbuf_addf(&sb, ": %s", l->explaining_text);
 	}
+	workload_lines_clear(&lines);
 	if (more)
 		strbuf_addf(&sb, "; %zu more line%s did not exit 0", more, more == 1 ? "" : "s");
 	if (named)

@@ -179,10 +179,46 @@ json_t *workload_lines_json(const struct workload_lines *w)
 	return a;
 }
 
-const char *workload_line_json_text(json_t *line)
+static char *json_text_dup(json_t *o, const char *key)
 {
-	const char *text = json_string_value(json_object_get(line, LINE_EXPLAINING_TEXT));
-	return text ? text : json_string_value(json_object_get(line, LINE_FIRST_TEXT));
+	const char *text = json_string_value(json_object_get(o, key));
+	return text ? xstrdup(text) : NULL;
+}
+
+void workload_lines_from_json(json_t *array, struct workload_lines *out)
+{
+	size_t i;
+	json_t *o;
+	memset(out, 0, sizeof(*out));
+	json_array_foreach(array, i, o) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		struct workload_line *l = &out->v[out->n++];
+		memset(l, 0, sizeof(*l));
+		l->line = (long)json_integer_value(json_object_get(o, LINE_NUMBER));
+		l->workload = xstrdup(json_string_value(json_object_get(o, "workload")) ?: "");
+		l->ended = json_is_true(json_object_get(o, "ended"));
+		l->exit_status = (int)json_integer_value(json_object_get(o, LINE_EXIT_STATUS));
+		l->signal = (int)json_integer_value(json_object_get(o, LINE_SIGNAL));
+		l->first_text = json_text_dup(o, LINE_FIRST_TEXT);
+		/* a trial.json from before explaining_text: its first text explains */
+		l->explaining_text = json_text_dup(o, LINE_EXPLAINING_TEXT);
+		if (!l->explaining_text && l->first_text)
+			l->explaining_text = xstrdup(l->first_text);
+		l->bad_lines = (size_t)json_integer_value(json_object_get(o, "bad_lines"));
+	}
+}
+
+const struct workload_line *workload_lines_find(const struct workload_lines *w, long line)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->v[i].line == line)
+			return &w->v[i];
+	return NULL;
+}
+
+bool workload_line_exited_nonzero(const struct workload_line *l)
+{
+	return l->ended && l->signal == 0 && l->exit_status != 0;
 }
 
 void workload_lines_clear(struct workload_lines *w)

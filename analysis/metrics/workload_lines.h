@@ -78,10 +78,15 @@ void workload_lines_metrics(const struct workload_lines *w, struct metric_set *m
  * "explaining_text" (null: none), "bad_lines",
  * "bad_line_examples": [...]}, ...] */
 json_t *workload_lines_json(const struct workload_lines *w);
-/* Of one element of that array: the text that explains how the line ended,
- * "explaining_text", else (a trial.json from before it) "first_text"; NULL
- * when it wrote none. Whoever quotes a line's failure takes it here. */
-const char *workload_line_json_text(json_t *line);
+/* The one decoder of that array: back into OUT (cleared first), without
+ * the examples. A line's explaining_text is its first_text in a trial.json
+ * from before explaining_text, so whoever quotes a line's failure takes
+ * explaining_text (NULL when it wrote none). */
+void workload_lines_from_json(json_t *array, struct workload_lines *out);
+/* W's line number LINE, or NULL. */
+const struct workload_line *workload_lines_find(const struct workload_lines *w, long line);
+/* L ended by itself with a status other than 0 (a signal is a result, not this). */
+bool workload_line_exited_nonzero(const struct workload_line *l);
 void workload_lines_clear(struct workload_lines *w);
 
 #endif

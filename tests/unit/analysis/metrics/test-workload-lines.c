@@ -305,6 +305,32 @@ static void explaining_text_of_a_selftest(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_array_get(j, 0), "first_text")),
 			    "TAP version 13");
 	assert_true(json_is_null(json_object_get(json_array_get(j, 2), "explaining_text")));
+
+	/* the one decoder gives back what the encoder wrote */
+	struct workload_lines back;
+	workload_lines_from_json(j, &back);
+	assert_int_equal(back.n, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(back.v[i].line, w.v[i].line);
+		assert_string_equal(back.v[i].workload, w.v[i].workload);
+		assert_int_equal(back.v[i].ended, w.v[i].ended);
+		assert_int_equal(back.v[i].exit_status, w.v[i].exit_status);
+		assert_int_equal(back.v[i].signal, w.v[i].signal);
+	}
+	assert_string_equal(back.v[0].explaining_text, "# Failed to open /proc/sys/vm/nr_hugepages");
+	assert_string_equal(back.v[0].first_text, "TAP version 13");
+	assert_null(back.v[2].explaining_text);
+	assert_ptr_equal(workload_lines_find(&back, 2), &back.v[1]);
+	assert_null(workload_lines_find(&back, 4));
+	assert_true(workload_line_exited_nonzero(&back.v[1]));
+	assert_false(workload_line_exited_nonzero(&back.v[2]));
+	workload_lines_clear(&back);
+	/* a trial.json from before explaining_text: the first text explains */
+	json_object_del(json_array_get(j, 1), "explaining_text");
+	json_object_set_new(json_array_get(j, 1), "first_text", json_string("older words"));
+	workload_lines_from_json(j, &back);
+	assert_string_equal(back.v[1].explaining_text, "older words");
+	workload_lines_clear(&back);
 	json_decref(j);
 	workload_lines_clear(&w);
 }
