@@ -20,28 +20,31 @@ static char *probe_key(void)
 	return xasprintf("host=%s %s; %s", u.release, u.version, qemu_version(host_arch()));
 }
 
-static const char *remembered(const char *key)
+static enum qemu_accel remembered(const char *key)
 {
 	char *path = cache_path("accel-probe");
 	char *text = read_file(path, NULL);
 	free(path);
 	if (!text)
-		return NULL;
-	const char *answer = NULL;
+		return QEMU_ACCEL_UNSET;
+	enum qemu_accel answer = QEMU_ACCEL_UNSET;
 	char *nl = strchr(text, '\n');
 	if (nl) {
 		*nl = '\0';
-		if (!strcmp(text, key))
-			answer = !strncmp(nl + 1, "kvm", 3) ? "kvm" : "tcg";
+		char *name = nl + 1;
+		name[strcspn(name, "\n")] = '\0';
+		/* an answer this lab cannot read is no answer: probe again */
+		if (!strcmp(text, key) && !qemu_accel_parse(name, &answer))
+			answer = QEMU_ACCEL_UNSET;
 	}
 	free(text);
 	return answer;
 }
 
-static void remember(const char *key, const char *accel)
+static void remember(const char *key, enum qemu_accel accel)
 {
 	char *path = cache_path("accel-probe");
-	char *text = xasprintf("%s\n%s\n", key, accel);
+	char *text = xasprintf("%s\n%s\n", key, qemu_accel_name(accel));
 	write_file_str(path, text);
 	free(text);
 	free(path);
@@ -54,7 +57,7 @@ static bool kvm_boots(const struct variant *v, const struct profile *p)
 	free(probe);
 	remove_tree(dir);
 	struct trial_spec spec = {
-		.variant = v, .profile = p, .command = "true", .dir = dir, .accel = "kvm",
+		.variant = v, .profile = p, .command = "true", .dir = dir, .accel = QEMU_ACCEL_KVM,
 		.watchdogs = { PROBE_BOOT_SECONDS, PROBE_BOOT_SECONDS, PROBE_BOOT_SECONDS * 2 },
 	};
 	struct vm_run vm;
@@ -67,15 +70,14 @@ static bool kvm_boots(const struct variant *v, const struct profile *p)
 	return ok;
 }
 
-/* OOMLAB_ACCEL when set ("tcg" or "kvm"), else NULL. */
-static const char *forced_accel(void)
+/* OOMLAB_ACCEL when set ("tcg" or "kvm"), else UNSET. */
+static enum qemu_accel forced_accel(void)
 {
 	const char *forced = getenv("OOMLAB_ACCEL");
-	if (forced && (!strcmp(forced, "tcg") || !strcmp(forced, "kvm")))
-		return forced;
-	if (forced && *forced)
+	enum qemu_accel a = QEMU_ACCEL_UNSET;
+	if (forced && *forced && !qemu_accel_parse(forced, &a))
 		die_usage("OOMLAB_ACCEL must be tcg or kvm, not '%s'", forced);
-	return NULL;
+	return a;
 }
 
 static bool kvm_device_opens(void)
@@ -87,31 +89,31 @@ static bool kvm_device_opens(void)
 	return true;
 }
 
-/* What is known without booting: "tcg", "kvm", or NULL (only a probe can tell).
+/* What is known without booting: TCG, KVM, or UNSET (only a probe can tell).
  * Another architecture than the host's is emulated, whatever KVM can do. */
-static const char *known_accel(const struct platform *p)
+static enum qemu_accel known_accel(const struct platform *p)
 {
 	if (p->arch != host_arch())
-		return "tcg";
-	const char *forced = forced_accel();
-	if (forced)
+		return QEMU_ACCEL_TCG;
+	enum qemu_accel forced = forced_accel();
+	if (forced != QEMU_ACCEL_UNSET)
 		return forced;
 	if (!kvm_device_opens())
-		return "tcg";
+		return QEMU_ACCEL_TCG;
 	char *key = probe_key();
-	const char *answer = remembered(key);
+	enum qemu_accel answer = remembered(key);
 	free(key);
 	return answer;
 }
 
-const char *accel_choose(const struct variant *v, const struct profile *p)
+enum qemu_accel accel_choose(const struct variant *v, const struct profile *p)
 {
-	const char *known = known_accel(&v->target.platform);
-	if (known)
+	enum qemu_accel known = known_accel(&v->target.platform);
+	if (known != QEMU_ACCEL_UNSET)
 		return known;
 	note("checking once whether KVM really boots a guest here (up to %.0f s)", PROBE_BOOT_SECONDS);
-	const char *answer = kvm_boots(v, p) ? "kvm" : "tcg";
-	if (!strcmp(answer, "tcg"))
+	enum qemu_accel answer = kvm_boots(v, p) ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
+	if (answer == QEMU_ACCEL_TCG)
 		note("KVM did not boot a guest on this host: using TCG (remembered in %s/accel-probe)",
 		     cache_root());
 	char *key = probe_key();
@@ -130,23 +132,23 @@ static int refuse_icount(const struct clock_choice *clock, const char *why, stru
 
 static const char *kvm_reason(void)
 {
-	return forced_accel() ? "OOMLAB_ACCEL=kvm asks for KVM"
+	return forced_accel() != QEMU_ACCEL_UNSET ? "OOMLAB_ACCEL=kvm asks for KVM"
 			      : "KVM boots guests on this host (the probe remembered in the cache)";
 }
 
 int accel_check_clock(const struct clock_choice *clock, const struct platform *p, struct strbuf *err)
 {
-	const char *known = known_accel(p);
-	if (clock->clock == GUEST_CLOCK_ICOUNT && known && !strcmp(known, "kvm"))
+	enum qemu_accel known = known_accel(p);
+	if (known != QEMU_ACCEL_UNSET && !qemu_accel_runs_clock(known, clock->clock))
 		return refuse_icount(clock, kvm_reason(), err);
 	return 0;
 }
 
 int accel_for_clock(const struct clock_choice *clock, const struct variant *v,
-		    const struct profile *p, const char **accel, struct strbuf *err)
+		    const struct profile *p, enum qemu_accel *accel, struct strbuf *err)
 {
 	*accel = accel_choose(v, p);
-	if (clock->clock == GUEST_CLOCK_ICOUNT && !strcmp(*accel, "kvm"))
+	if (!qemu_accel_runs_clock(*accel, clock->clock))
 		return refuse_icount(clock, kvm_reason(), err);
 	return 0;
 }

@@ -11,10 +11,11 @@
 
 #include "clock.h"
 #include "profile.h"
+#include "qemu.h"
 #include "variant.h"
 
-/* "tcg" or "kvm"; may boot variant v once to find out. */
-const char *accel_choose(const struct variant *v, const struct profile *p);
+/* TCG or KVM; may boot variant v once to find out. */
+enum qemu_accel accel_choose(const struct variant *v, const struct profile *p);
 /*
  * The accelerator for a clock: accel_choose()'s for realtime, TCG for
  * icount. KVM has no instruction counter, and the lab never trades the
@@ -24,7 +25,7 @@ const char *accel_choose(const struct variant *v, const struct profile *p);
  * realtime, or OOMLAB_ACCEL=tcg to emulate with the counter).
  */
 int accel_for_clock(const struct clock_choice *clock, const struct variant *v,
-		    const struct profile *p, const char **accel, struct strbuf *err);
+		    const struct profile *p, enum qemu_accel *accel, struct strbuf *err);
 /* The same refusal, from what is known without booting (OOMLAB_ACCEL and a
  * remembered probe), so that bad input stops before any build or boot. */
 int accel_check_clock(const struct clock_choice *clock, const struct platform *p, struct strbuf *err);

@@ -276,7 +276,7 @@ int cmd_boot(int argc, char **argv)
 		exit(BOOT_EXIT_NOT_BUILT);
 	}
 	bool selftests = add_selftests(v, interactive ? NULL : command, &files);
-	const char *accel;
+	enum qemu_accel accel;
 	if (accel_for_clock(&clock, v, &profile, &accel, &err) < 0)
 		die_usage("boot: %s", err.buf);
 

@@ -16,6 +16,7 @@
 #include "version.h"
 #include "metric-check.h"
 #include "options.h"
+#include "qemu.h"
 #include "analysis/run/run-data.h"
 
 static const char report_usage[] =
@@ -127,7 +128,7 @@ static void write_summary(FILE *out, const struct run_data *rd, size_t filled)
 	size_t tcg = 0, kvm = 0;
 	for (size_t i = 0; i < rd->n; i++) {
 		const char *a = trial_env(&rd->trials[i], "accelerator");
-		if (a && !strcmp(a, "tcg"))
+		if (a && !strcmp(a, qemu_accel_name(QEMU_ACCEL_TCG)))
 			tcg++;
 		else if (a)
 			kvm++;

@@ -47,7 +47,7 @@ char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 	 * Under icount it counts virtual nanoseconds. tsc=reliable keeps the
 	 * watchdog from judging it by jiffies, whose ticks come late under load.
 	 */
-	if (spec->platform.arch == ARCH_X86_64 && spec->accel && !strcmp(spec->accel, "tcg")) {
+	if (spec->platform.arch == ARCH_X86_64 && spec->accel == QEMU_ACCEL_TCG) {
 		unsigned long khz = spec->clock == GUEST_CLOCK_ICOUNT ? 1000000 : host_tick_khz();
 		if (khz)
 			strbuf_addf(&sb, " tsc_early_khz=%lu tsc=reliable", khz);
@@ -126,9 +126,30 @@ static void add_disks(const struct qemu_spec *spec, struct strlist *out)
 	pushf(out, "virtio-blk-%s,drive=slow,serial=%s", bus, DISK_SLOW_SERIAL);
 }
 
+const char *qemu_accel_name(enum qemu_accel a)
+{
+	return a == QEMU_ACCEL_TCG ? "tcg" : a == QEMU_ACCEL_KVM ? "kvm" : "";
+}
+
+bool qemu_accel_parse(const char *name, enum qemu_accel *a)
+{
+	if (!strcmp(name, "tcg"))
+		*a = QEMU_ACCEL_TCG;
+	else if (!strcmp(name, "kvm"))
+		*a = QEMU_ACCEL_KVM;
+	else
+		return false;
+	return true;
+}
+
+bool qemu_accel_runs_clock(enum qemu_accel a, enum guest_clock clock)
+{
+	return clock != GUEST_CLOCK_ICOUNT || a == QEMU_ACCEL_TCG;
+}
+
 void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
 {
-	bool kvm = !strcmp(spec->accel, "kvm");
+	bool kvm = spec->accel == QEMU_ACCEL_KVM;
 	bool icount = !kvm && spec->clock == GUEST_CLOCK_ICOUNT;
 	/* The instruction counter needs one thread running every vCPU in turn. */
 	const char *accel = kvm ? "kvm" : icount ? "tcg,thread=single" : "tcg,thread=multi";

@@ -13,11 +13,23 @@
 #include "profile.h"
 #include "common/util.h"
 
+/* QEMU's accelerator. UNSET (zero) is "not chosen yet": accel.h chooses. */
+enum qemu_accel { QEMU_ACCEL_UNSET, QEMU_ACCEL_TCG, QEMU_ACCEL_KVM };
+
+/* "tcg" or "kvm", as trial.json's environment.accelerator and OOMLAB_ACCEL
+ * write them ("" for UNSET). */
+const char *qemu_accel_name(enum qemu_accel a);
+/* NAME ("tcg" or "kvm") into *A; false for anything else. */
+bool qemu_accel_parse(const char *name, enum qemu_accel *a);
+/* Whether CLOCK can run under A: the instruction counter is TCG's (KVM has
+ * none). The one statement of that rule; accel.c explains a refusal. */
+bool qemu_accel_runs_clock(enum qemu_accel a, enum guest_clock clock);
+
 struct qemu_spec {
 	const struct profile *profile;
 	struct platform platform;  /* zero: x86_64/4k (microvm); arm64: virt, -cpu max */
-	const char *accel;         /* "tcg" or "kvm" */
-	enum guest_clock clock;    /* icount only with "tcg" */
+	enum qemu_accel accel;
+	enum guest_clock clock;    /* icount only with TCG (qemu_accel_runs_clock) */
 	const char *kernel;        /* bzImage, arm64's Image */
 	const char *initrd;
 	const char *cmdline_extra; /* the variant's, may be "" */

@@ -26,7 +26,7 @@
 struct trial_work {
 	const struct run_plan *p;
 	const struct run_slot *slot;
-	const char *accel;
+	enum qemu_accel accel;
 	const struct strlist *perf_args;
 	const char *command;
 	char *dir;
@@ -39,7 +39,7 @@ struct trial_work {
 struct execution {
 	struct run_plan *p;
 	struct strbuf *stopped;
-	const char *accel;
+	enum qemu_accel accel;
 	struct strlist perf_args;
 	char *command;
 	struct trial_work *work;   /* one per slot; dir set while it runs */

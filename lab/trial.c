@@ -99,9 +99,9 @@ static json_t *watchdogs_json(const struct vm_watchdogs *w)
 			 w->total);
 }
 
-static const char *timing_note(const char *accel, enum guest_clock clock)
+static const char *timing_note(enum qemu_accel accel, enum guest_clock clock)
 {
-	if (strcmp(accel, "tcg"))
+	if (accel != QEMU_ACCEL_TCG)
 		return "KVM: times are this host's, not a phone's";
 	if (clock == GUEST_CLOCK_ICOUNT)
 		return "TCG with an instruction-count clock: guest time counts instructions, not host "
@@ -126,7 +126,7 @@ const struct fault_plan *trial_faults(const struct trial_spec *spec)
 	return spec->faults ? spec->faults : &spec->profile->faults;
 }
 
-static json_t *environment_json(const struct trial_spec *spec, const char *accel,
+static json_t *environment_json(const struct trial_spec *spec, enum qemu_accel accel,
 				const char *kernel_cmdline, const struct guest_images *img)
 {
 	json_t *env = json_object();
@@ -140,7 +140,7 @@ static json_t *environment_json(const struct trial_spec *spec, const char *accel
 	json_object_set_new(env, "qemu_version", json_string(qemu_version(platform->arch)));
 	json_object_set_new(env, "arch", json_string(arch_facts(platform->arch)->name));
 	json_object_set_new(env, "page_size", json_integer((json_int_t)platform_page_bytes(platform)));
-	json_object_set_new(env, "accelerator", json_string(accel));
+	json_object_set_new(env, "accelerator", json_string(qemu_accel_name(accel)));
 	json_object_set_new(env, "clock", clock_json(&spec->clock));
 	json_object_set_new(env, "apic_timer", apic_timer_json(spec));
 	json_object_set_new(env, "trials_at_once",
@@ -221,12 +221,12 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	}
 	/* The caller chose the accelerator (accel_for_clock): accel.c's probe
 	 * boots a trial, so choosing here would make the two need each other. */
-	const char *accel = spec->accel;
-	if (!accel) {
+	enum qemu_accel accel = spec->accel;
+	if (accel == QEMU_ACCEL_UNSET) {
 		strbuf_addstr(err, "no accelerator chosen for the trial");
 		return -1;
 	}
-	if (!strcmp(accel, "kvm") && spec->clock.clock == GUEST_CLOCK_ICOUNT) {
+	if (!qemu_accel_runs_clock(accel, spec->clock.clock)) {
 		strbuf_addstr(err, "the icount clock needs TCG, not KVM");
 		return -1;
 	}

@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "guest-files.h"
 #include "profile.h"
+#include "qemu.h"
 #include "variant.h"
 #include "vm.h"
 
@@ -27,7 +28,7 @@ struct trial_spec {
 	const struct profile *profile;
 	const char *command;          /* run by /bin/sh -c in the guest */
 	const char *dir;              /* the trial folder (created) */
-	const char *accel;            /* "tcg" or "kvm", chosen by the caller (accel.h) */
+	enum qemu_accel accel;        /* chosen by the caller (accel.h) */
 	struct clock_choice clock;    /* zero: realtime */
 	/* For the realtime clock; trial_run multiplies them by the clock's
 	 * slowdown (guest_clock_watchdog_scale), so they stay host seconds. */

@@ -42,7 +42,7 @@ static void phone_profile_under_tcg(void **state)
 	(void)state;
 	struct profile p = make_profile("description = d\nmemory = 512M\ncpus = 2\nslow_disk_size = 64M\n"
 					"slow_disk_bps = 256K\nslow_disk_iops = 64\n");
-	struct qemu_spec spec = { .profile = &p, .accel = "tcg", .kernel = "/k/bzImage",
+	struct qemu_spec spec = { .profile = &p, .accel = QEMU_ACCEL_TCG, .kernel = "/k/bzImage",
 				  .initrd = "initrd.img", .cmdline_extra = "numa=off",
 				  .tools_image = "/c/tools.erofs", .slow_disk = "slow.img", .channel_dir = "." };
 	struct strlist argv = STRLIST_INIT;
@@ -90,7 +90,7 @@ static void arm64_boots_virt_with_max_cpu(void **state)
 {
 	(void)state;
 	struct profile p = make_profile("description = d\nmemory = 512M\ncpus = 2\n");
-	struct qemu_spec spec = { .profile = &p, .platform = { ARCH_ARM64, 16 }, .accel = "tcg",
+	struct qemu_spec spec = { .profile = &p, .platform = { ARCH_ARM64, 16 }, .accel = QEMU_ACCEL_TCG,
 				  .kernel = "/k/Image", .initrd = "initrd.img", .cmdline_extra = "",
 				  .tools_image = "/c/tools.erofs", .channel_dir = "." };
 	struct strlist argv = STRLIST_INIT;
@@ -119,7 +119,7 @@ static void numa_nodes_get_memory_and_cpus(void **state)
 {
 	(void)state;
 	struct profile p = make_profile("description = d\nmemory = 1G\ncpus = 4\nnuma_nodes = 512M,512M\n");
-	struct qemu_spec spec = { .profile = &p, .platform = { ARCH_ARM64, 4 }, .accel = "tcg",
+	struct qemu_spec spec = { .profile = &p, .platform = { ARCH_ARM64, 4 }, .accel = QEMU_ACCEL_TCG,
 				  .kernel = "k", .initrd = "i", .cmdline_extra = "", .tools_image = "t",
 				  .channel_dir = "/d" };
 	struct strlist argv = STRLIST_INIT;
@@ -137,7 +137,7 @@ static void numa_nodes_get_memory_and_cpus(void **state)
 	strlist_clear(&argv);
 
 	spec.platform = (struct platform){ ARCH_X86_64, 4 };
-	spec.accel = "kvm";
+	spec.accel = QEMU_ACCEL_KVM;
 	qemu_build_argv(&spec, &argv);
 	assert_non_null(arg_after(&argv, "-accel", "kvm"));
 	assert_non_null(arg_after(&argv, "-cpu", "host"));
@@ -155,7 +155,7 @@ static void interactive_puts_the_console_on_the_terminal(void **state)
 {
 	(void)state;
 	struct profile p = make_profile("description = d\nmemory = 256M\n");
-	struct qemu_spec spec = { .profile = &p, .accel = "tcg", .kernel = "k", .initrd = "i",
+	struct qemu_spec spec = { .profile = &p, .accel = QEMU_ACCEL_TCG, .kernel = "k", .initrd = "i",
 				  .cmdline_extra = "", .tools_image = "t", .channel_dir = ".",
 				  .interactive = true };
 	struct strlist argv = STRLIST_INIT;
@@ -169,7 +169,7 @@ static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state
 {
 	(void)state;
 	struct profile p = make_profile("description = d\nmemory = 512M\ncpus = 2\n");
-	struct qemu_spec spec = { .profile = &p, .accel = "tcg", .clock = GUEST_CLOCK_ICOUNT,
+	struct qemu_spec spec = { .profile = &p, .accel = QEMU_ACCEL_TCG, .clock = GUEST_CLOCK_ICOUNT,
 				  .kernel = "k", .initrd = "i", .cmdline_extra = "", .tools_image = "t",
 				  .channel_dir = "." };
 	struct strlist argv = STRLIST_INIT;
@@ -197,7 +197,7 @@ static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state
 	free(told);
 	strlist_clear(&argv);
 	/* KVM's guest has kvm-clock and its own TSC: nothing told */
-	spec.accel = "kvm";
+	spec.accel = QEMU_ACCEL_KVM;
 	qemu_build_argv(&spec, &argv);
 	assert_null(strstr(arg_after(&argv, "-append", ""), "tsc_early_khz"));
 	strlist_clear(&argv);
@@ -210,7 +210,7 @@ static void apic_timer_off_is_noapictimer_on_x86(void **state)
 {
 	(void)state;
 	struct profile p = make_profile("description = d\nmemory = 512M\napic_timer = off\n");
-	struct qemu_spec spec = { .profile = &p, .accel = "tcg", .kernel = "k", .initrd = "i",
+	struct qemu_spec spec = { .profile = &p, .accel = QEMU_ACCEL_TCG, .kernel = "k", .initrd = "i",
 				  .cmdline_extra = "numa=off", .tools_image = "t", .channel_dir = "." };
 	const enum guest_clock clocks[] = { GUEST_CLOCK_REALTIME, GUEST_CLOCK_ICOUNT };
 	for (int c = 0; c < 2; c++) {
@@ -220,12 +220,12 @@ static void apic_timer_off_is_noapictimer_on_x86(void **state)
 		free(line);
 	}
 	/* KVM too: a profile that says off gets it on every accelerator */
-	spec.accel = "kvm";
+	spec.accel = QEMU_ACCEL_KVM;
 	spec.clock = GUEST_CLOCK_REALTIME;
 	char *line = qemu_kernel_cmdline(&spec);
 	assert_non_null(strstr(line, " noapictimer"));
 	free(line);
-	spec.accel = "tcg";
+	spec.accel = QEMU_ACCEL_TCG;
 	/* arm64 has no APIC; its kernel would hand the word to /init */
 	spec.platform = (struct platform){ ARCH_ARM64, 4 };
 	line = qemu_kernel_cmdline(&spec);
@@ -266,9 +266,32 @@ static void shell_join_quotes_what_needs_it(void **state)
 	strlist_clear(&argv);
 }
 
+/* The accelerator's names and the one rule of which clock runs under it. */
+static void accelerators(void **state)
+{
+	(void)state;
+	enum qemu_accel a = QEMU_ACCEL_UNSET;
+	assert_true(qemu_accel_parse("tcg", &a));
+	assert_int_equal(a, QEMU_ACCEL_TCG);
+	assert_string_equal(qemu_accel_name(a), "tcg");
+	assert_true(qemu_accel_parse("kvm", &a));
+	assert_int_equal(a, QEMU_ACCEL_KVM);
+	assert_string_equal(qemu_accel_name(a), "kvm");
+	assert_false(qemu_accel_parse("hvf", &a));
+	assert_false(qemu_accel_parse("", &a));
+	assert_int_equal(a, QEMU_ACCEL_KVM);   /* a refused name leaves it */
+	assert_string_equal(qemu_accel_name(QEMU_ACCEL_UNSET), "");
+	/* the instruction counter is TCG's alone; realtime runs under both */
+	assert_true(qemu_accel_runs_clock(QEMU_ACCEL_TCG, GUEST_CLOCK_ICOUNT));
+	assert_false(qemu_accel_runs_clock(QEMU_ACCEL_KVM, GUEST_CLOCK_ICOUNT));
+	assert_true(qemu_accel_runs_clock(QEMU_ACCEL_KVM, GUEST_CLOCK_REALTIME));
+	assert_true(qemu_accel_runs_clock(QEMU_ACCEL_TCG, GUEST_CLOCK_REALTIME));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(accelerators),
 		cmocka_unit_test(phone_profile_under_tcg),
 		cmocka_unit_test(numa_nodes_get_memory_and_cpus),
 		cmocka_unit_test(arm64_boots_virt_with_max_cpu),
