@@ -2,7 +2,6 @@
 #include "qemu.h"
 
 #include "common/proto/protocol.h"
-#include "host-ticks.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +47,7 @@ char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 	 * watchdog from judging it by jiffies, whose ticks come late under load.
 	 */
 	if (spec->platform.arch == ARCH_X86_64 && spec->accel == QEMU_ACCEL_TCG) {
-		unsigned long khz = spec->clock == GUEST_CLOCK_ICOUNT ? 1000000 : host_tick_khz();
+		unsigned long khz = spec->clock == GUEST_CLOCK_ICOUNT ? 1000000 : spec->host_tick_khz;
 		if (khz)
 			strbuf_addf(&sb, " tsc_early_khz=%lu tsc=reliable", khz);
 	}
@@ -147,7 +146,7 @@ bool qemu_accel_runs_clock(enum qemu_accel a, enum guest_clock clock)
 	return clock != GUEST_CLOCK_ICOUNT || a == QEMU_ACCEL_TCG;
 }
 
-void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
+void qemu_build_argv(const struct qemu_spec *spec, const char *kernel_cmdline, struct strlist *out)
 {
 	bool kvm = spec->accel == QEMU_ACCEL_KVM;
 	bool icount = !kvm && spec->clock == GUEST_CLOCK_ICOUNT;
@@ -183,7 +182,7 @@ void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out)
 	push(out, "-initrd");
 	push(out, spec->initrd);
 	push(out, "-append");
-	strlist_push_owned(out, qemu_kernel_cmdline(spec));
+	push(out, kernel_cmdline);
 	push(out, "-serial");
 	if (spec->interactive)
 		push(out, "stdio");

@@ -37,12 +37,15 @@ struct qemu_spec {
 	const char *slow_disk;     /* raw image, or NULL */
 	const char *scratch_disk;  /* ext4 image, or NULL */
 	const char *channel_dir;   /* where the channel files and the console go (common/proto) */
+	unsigned long host_tick_khz; /* the host counter's rate, measured by the caller
+				      * (host-ticks.h): x86_64 TCG's realtime TSC; 0: unknown */
 	bool interactive;          /* serial console on our terminal instead of a file */
 };
 
 /* The kernel command line every lab guest gets, plus the variant's extra. */
 char *qemu_kernel_cmdline(const struct qemu_spec *spec);
-/* Appends the full argv to out (argv[0] is the platform's QEMU, arch_facts()->qemu). */
-void qemu_build_argv(const struct qemu_spec *spec, struct strlist *out);
+/* Appends the full argv to out (argv[0] is the platform's QEMU, arch_facts()->qemu),
+ * with KERNEL_CMDLINE (qemu_kernel_cmdline's, built once by the caller) as -append. */
+void qemu_build_argv(const struct qemu_spec *spec, const char *kernel_cmdline, struct strlist *out);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "common/proto/protocol.h"
 #include "guest-image.h"
+#include "host-ticks.h"
 #include "job-spec.h"
 #include "kbuild.h"
 #include "perf-events.h"
@@ -268,9 +269,11 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 			       .tools_image = img.tools, .slow_disk = slow ? "slow-disk.img" : NULL,
 			       .scratch_disk = scratch ? SCRATCH_DISK_IMAGE : NULL,
 			       .channel_dir = ".",
+			       .host_tick_khz = host_tick_khz(),
 			       .interactive = spec->interactive };
-	qemu_build_argv(&q, &argv);
-	char *cmdline = shell_join((const char *const *)argv.items, argv.n), *kcmd = qemu_kernel_cmdline(&q);
+	char *kcmd = qemu_kernel_cmdline(&q);
+	qemu_build_argv(&q, kcmd, &argv);
+	char *cmdline = shell_join((const char *const *)argv.items, argv.n);
 	char *cmdline_path = xasprintf("%s/qemu.cmdline", spec->dir);
 	char *with_nl = xasprintf("%s\n", cmdline);
 	write_file_str(cmdline_path, with_nl);

@@ -37,6 +37,14 @@ static size_t count(const struct strlist *argv, const char *s)
 	return n;
 }
 
+/* The argv as trial.c builds it: the kernel's command line once, then QEMU's. */
+static void build_argv(const struct qemu_spec *spec, struct strlist *argv)
+{
+	char *kernel_cmdline = qemu_kernel_cmdline(spec);
+	qemu_build_argv(spec, kernel_cmdline, argv);
+	free(kernel_cmdline);
+}
+
 static void phone_profile_under_tcg(void **state)
 {
 	(void)state;
@@ -46,7 +54,7 @@ static void phone_profile_under_tcg(void **state)
 				  .initrd = "initrd.img", .cmdline_extra = "numa=off",
 				  .tools_image = "/c/tools.erofs", .slow_disk = "slow.img", .channel_dir = "." };
 	struct strlist argv = STRLIST_INIT;
-	qemu_build_argv(&spec, &argv);
+	build_argv(&spec, &argv);
 	assert_string_equal(argv.items[0], "qemu-system-x86_64");
 	/* microvm without ACPI: virtio over MMIO, no panic device, a reboot for the end */
 	assert_non_null(arg_after(&argv, "-machine", "microvm,acpi=off"));
@@ -94,7 +102,7 @@ static void arm64_boots_virt_with_max_cpu(void **state)
 				  .kernel = "/k/Image", .initrd = "initrd.img", .cmdline_extra = "",
 				  .tools_image = "/c/tools.erofs", .channel_dir = "." };
 	struct strlist argv = STRLIST_INIT;
-	qemu_build_argv(&spec, &argv);
+	build_argv(&spec, &argv);
 	assert_string_equal(argv.items[0], "qemu-system-aarch64");
 	assert_non_null(arg_after(&argv, "-machine", "virt"));
 	assert_null(arg_after(&argv, "-machine", "q35"));
@@ -123,7 +131,7 @@ static void numa_nodes_get_memory_and_cpus(void **state)
 				  .kernel = "k", .initrd = "i", .cmdline_extra = "", .tools_image = "t",
 				  .channel_dir = "/d" };
 	struct strlist argv = STRLIST_INIT;
-	qemu_build_argv(&spec, &argv);
+	build_argv(&spec, &argv);
 	assert_non_null(arg_after(&argv, "-m", "1024M"));
 	assert_non_null(arg_after(&argv, "-object", "memory-backend-ram,id=mem0,size=512M"));
 	assert_non_null(arg_after(&argv, "-object", "memory-backend-ram,id=mem1,size=512M"));
@@ -138,7 +146,7 @@ static void numa_nodes_get_memory_and_cpus(void **state)
 
 	spec.platform = (struct platform){ ARCH_X86_64, 4 };
 	spec.accel = QEMU_ACCEL_KVM;
-	qemu_build_argv(&spec, &argv);
+	build_argv(&spec, &argv);
 	assert_non_null(arg_after(&argv, "-accel", "kvm"));
 	assert_non_null(arg_after(&argv, "-cpu", "host"));
 	assert_non_null(arg_after(&argv, "-smp", "4"));
@@ -159,7 +167,7 @@ static void interactive_puts_the_console_on_the_terminal(void **state)
 				  .cmdline_extra = "", .tools_image = "t", .channel_dir = ".",
 				  .interactive = true };
 	struct strlist argv = STRLIST_INIT;
-	qemu_build_argv(&spec, &argv);
+	build_argv(&spec, &argv);
 	assert_non_null(arg_after(&argv, "-serial", "stdio"));
 	strlist_clear(&argv);
 	profile_clear(&p);
@@ -173,7 +181,7 @@ static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state
 				  .kernel = "k", .initrd = "i", .cmdline_extra = "", .tools_image = "t",
 				  .channel_dir = "." };
 	struct strlist argv = STRLIST_INIT;
-	qemu_build_argv(&spec, &argv);
+	build_argv(&spec, &argv);
 	assert_non_null(arg_after(&argv, "-accel", "tcg,thread=single"));
 	assert_null(arg_after(&argv, "-accel", "tcg,thread=multi"));
 	const char *icount = arg_after(&argv, "-icount", "");
@@ -186,19 +194,27 @@ static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state
 	assert_non_null(strstr(arg_after(&argv, "-append", ""), " tsc_early_khz=1000000 tsc=reliable"));
 	strlist_clear(&argv);
 
-	/* realtime has no counter; its TSC is the host's counter, at the rate the host measured */
+	/* realtime has no counter; its TSC is the host's counter, at the rate the
+	 * caller measured (the builder measures nothing) */
 	spec.clock = GUEST_CLOCK_REALTIME;
-	qemu_build_argv(&spec, &argv);
+	spec.host_tick_khz = host_tick_khz();
+	assert_true(spec.host_tick_khz > 100000);   /* a host counter runs at 100 MHz or more */
+	build_argv(&spec, &argv);
 	assert_int_equal(count(&argv, "-icount"), 0);
 	assert_non_null(arg_after(&argv, "-accel", "tcg,thread=multi"));
-	char *told = xasprintf(" tsc_early_khz=%lu tsc=reliable", host_tick_khz());
-	assert_true(host_tick_khz() > 100000);   /* a host counter runs at 100 MHz or more */
+	char *told = xasprintf(" tsc_early_khz=%lu tsc=reliable", spec.host_tick_khz);
 	assert_non_null(strstr(arg_after(&argv, "-append", ""), told));
 	free(told);
 	strlist_clear(&argv);
+	/* a rate the caller could not measure is not told */
+	spec.host_tick_khz = 0;
+	build_argv(&spec, &argv);
+	assert_null(strstr(arg_after(&argv, "-append", ""), "tsc_early_khz"));
+	strlist_clear(&argv);
+	spec.host_tick_khz = 2000000;
 	/* KVM's guest has kvm-clock and its own TSC: nothing told */
 	spec.accel = QEMU_ACCEL_KVM;
-	qemu_build_argv(&spec, &argv);
+	build_argv(&spec, &argv);
 	assert_null(strstr(arg_after(&argv, "-append", ""), "tsc_early_khz"));
 	strlist_clear(&argv);
 	profile_clear(&p);
