@@ -7,6 +7,7 @@
 
 #include "common/proto/name-rule.h"
 #include "common/proto/protocol.h"
+#include "common/proto/selftest-line.h"
 #include "common/proto/workload-line.h"
 #include "common/run-command.h"
 #include "guest-files.h"
@@ -126,12 +127,12 @@ static void list_workloads(const struct guest_view *g, struct strbuf *sb)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", g->workloads.items[i]);
 }
 
-/* The test word of `selftest [--node N] [OPTIONS] SUITE/TEST`, as
+/* The test word of `selftest [OPTIONS] SUITE/TEST` or `selftest [OPTIONS] SUITE`, as
  * selftest-build.c finds it, against the name rule (name-rule.h). */
 static int selftest_name_check(const struct shell_command *c, size_t k, struct strbuf *err)
 {
 	while (k < c->n && c->words[k].known && c->words[k].text[0] == '-')
-		k += !strcmp(c->words[k].text, "--node") ? 2 : 1;
+		k += selftest_option_takes_value(c->words[k].text) ? 2 : 1;
 	if (k >= c->n)
 		return 0;   /* no test named: the workload's own check says so */
 	const struct shell_word *w = &c->words[k];
@@ -140,9 +141,8 @@ static int selftest_name_check(const struct shell_command *c, size_t k, struct s
 				   "write SUITE/TEST out");
 		return -1;
 	}
+	/* SUITE/TEST, or SUITE alone: the whole suite */
 	const char *why = name_rule_refusal(w->text, NAME_PATH);
-	if (!why && !strchr(w->text, '/'))
-		why = "no SUITE/TEST";
 	if (why) {
 		char *shown = name_rule_shown(w->text);
 		strbuf_addf(err, "selftest %s: %s", shown, why);

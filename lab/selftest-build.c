@@ -11,6 +11,7 @@
 #include "common/folder.h"
 #include "common/paths.h"
 #include "common/proto/protocol.h"
+#include "common/proto/selftest-line.h"
 #include "common/proto/workload-line.h"
 #include "common/run-command.h"
 #include "hash.h"
@@ -21,6 +22,12 @@
 /* Bumped when the way tests are built changes, so that old builds are not taken. */
 #define SELFTEST_RECIPE "1"
 #define SELFTESTS "tools/testing/selftests"
+
+/* A workload line's "test" without '/' names a whole suite. */
+static bool is_suite(const char *test)
+{
+	return !strchr(test, '/');
+}
 
 static const char *base_name(const char *path)
 {
@@ -39,7 +46,7 @@ static const char *command_test(const struct shell_command *c)
 	const char *const *w = workload_line_program(argv), *test = NULL;
 	if (w[0] && !strcmp(base_name(w[0]), "selftest")) {
 		for (w++; w[0] && w[0][0] == '-'; w++)
-			if (!strcmp(w[0], "--node") && w[1])
+			if (selftest_option_takes_value(w[0]) && w[1])
 				w++;
 		test = w[0];
 	}
@@ -167,6 +174,154 @@ static int make_test(const struct build_ctx *ctx, const char *tree, const char *
 	return status;
 }
 
+/* Where one build happens: the tree, its headers and the staging folder. */
+struct built_in {
+	const struct build_ctx *ctx;
+	const char *tree, *headers, *stage;
+};
+
+/* TEST (SUITE/TEST) built into the staging folder, then its program alone
+ * into the cache, whole or not at all; 0, or -1 (the build's own failure:
+ * BUILD_FAILED set, ERR untouched) or -2 (ERR says why). */
+static int build_into_cache(const struct built_in *b, const char *test, bool *build_failed,
+			    struct strbuf *err)
+{
+	char *built = xasprintf("%s/%s", b->ctx->dir, test);
+	int rc = 0;
+	*build_failed = false;
+	if (!path_exists(built)) {
+		progress_step(b->ctx->pr, test, 0);
+		if (make_test(b->ctx, b->tree, b->headers, b->stage, test) != 0) {
+			*build_failed = true;
+			rc = -1;
+		} else {
+			char *from = xasprintf("%s/%s", b->stage, test);
+			char *folder = xstrndup(built, (size_t)(strrchr(built, '/') - built));
+			char *tmp = xasprintf("%s.tmp-%d", built, (int)getpid());
+			mkdir_p(folder, 0755);
+			if (copy_file(from, tmp) < 0 || chmod(tmp, 0755) < 0 || rename(tmp, built) < 0) {
+				strbuf_addf(err, "cannot put %s into %s: %s", from, built, strerror(errno));
+				unlink(tmp);
+				rc = -2;
+			}
+			free(from);
+			free(folder);
+			free(tmp);
+		}
+	}
+	free(built);
+	return rc;
+}
+
+static int build_test(const struct built_in *b, const struct selftest_named *named,
+		      struct strbuf *err)
+{
+	bool failed;
+	int rc = build_into_cache(b, named->test, &failed, err);
+	if (failed) {
+		char *last = kbuild_log_tail(b->ctx->log);
+		place(err, named);
+		strbuf_addf(err, "selftest %s: its build failed: %s (full log: %s)", named->test, last,
+			    b->ctx->log);
+		free(last);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* The programs of SUITE's TEST_GEN_PROGS, as its Makefile (through
+ * selftests/lib.mk) lists them, by name, into OUT. */
+static int suite_programs(const struct built_in *b, const char *suite, struct strlist *out)
+{
+	char *folder = xasprintf("%s/" SELFTESTS "/%s", b->tree, suite);
+	char *output = xasprintf("OUTPUT=%s/%s", b->stage, suite);
+	const char *argv[] = { "make", "-s", "--no-print-directory", "-C", folder, output,
+			       "--eval=oomlab-programs: ; @echo $(TEST_GEN_PROGS)", "oomlab-programs",
+			       NULL };
+	struct strlist before = STRLIST_INIT;
+	folder_list(folder, 0, &before);
+	struct strbuf text = STRBUF_INIT;
+	int rc = capture_command(argv, NULL, &text);
+	remove_new_names(folder, &before);   /* as make_test: nothing left in the tree */
+	strlist_clear(&before);
+	for (char *w = strtok(text.buf, " \t\n"); rc == 0 && w; w = strtok(NULL, " \t\n")) {
+		const char *slash = strrchr(w, '/');
+		strlist_push(out, slash ? slash + 1 : w);
+	}
+	strbuf_release(&text);
+	free(folder);
+	free(output);
+	return rc;
+}
+
+/*
+ * A whole suite: every program of its TEST_GEN_PROGS. One that does not
+ * build is left out and named (the log keeps why); the list of the others
+ * (SELFTEST_SUITE_LIST) is written last, so a suite is in the cache once
+ * its list is.
+ */
+static int build_suite(const struct built_in *b, const struct selftest_named *named,
+		       struct strbuf *err)
+{
+	const char *suite = named->test;
+	char *list = xasprintf("%s/%s/" SELFTEST_SUITE_LIST, b->ctx->dir, suite);
+	struct strlist programs = STRLIST_INIT, built = STRLIST_INIT, failed = STRLIST_INIT;
+	int rc = 0;
+	if (path_exists(list))
+		goto out;
+	if (suite_programs(b, suite, &programs) < 0 || !programs.n) {
+		place(err, named);
+		strbuf_addf(err, "selftest %s: its Makefile lists no TEST_GEN_PROGS%s; name its tests "
+			    "one by one (selftest %s/TEST)", suite,
+			    !strcmp(suite, "mm") ? " (mm runs its tests through run_vmtests.sh, which "
+						   "the lab does not run)" : "", suite);
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; rc == 0 && i < programs.n; i++) {
+		char *test = xasprintf("%s/%s", suite, programs.items[i]);
+		bool build_failed;
+		int r = build_into_cache(b, test, &build_failed, err);
+		if (r == -2)
+			rc = -1;
+		else
+			strlist_push(build_failed ? &failed : &built, programs.items[i]);
+		free(test);
+	}
+	if (rc == 0 && !built.n) {
+		place(err, named);
+		strbuf_addf(err, "selftest %s: none of its %zu programs built (full log: %s)", suite,
+			    programs.n, b->ctx->log);
+		rc = -1;
+	}
+	if (rc == 0 && failed.n) {
+		struct strbuf names = STRBUF_INIT;
+		for (size_t i = 0; i < failed.n; i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", failed.items[i]);
+		note("selftest %s: %zu of %zu programs did not build and are left out: %s (why: %s)",
+		     suite, failed.n, programs.n, names.buf, b->ctx->log);
+		strbuf_release(&names);
+	}
+	if (rc == 0) {
+		struct strbuf text = STRBUF_INIT;
+		for (size_t i = 0; i < built.n; i++)
+			strbuf_addf(&text, "%s\n", built.items[i]);
+		char *tmp = xasprintf("%s.tmp-%d", list, (int)getpid());
+		if (write_file_str(tmp, text.buf) < 0 || rename(tmp, list) < 0) {
+			strbuf_addf(err, "cannot write %s: %s", list, strerror(errno));
+			unlink(tmp);
+			rc = -1;
+		}
+		free(tmp);
+		strbuf_release(&text);
+	}
+out:
+	strlist_clear(&programs);
+	strlist_clear(&built);
+	strlist_clear(&failed);
+	free(list);
+	return rc;
+}
+
 static int build_in_tree(const char *tree, const char *ws, void *arg, struct strbuf *err)
 {
 	struct build_ctx *ctx = arg;
@@ -174,13 +329,15 @@ static int build_in_tree(const char *tree, const char *ws, void *arg, struct str
 	/* every name first: a test the tree lacks is the experiment's mistake, before any compiling */
 	for (size_t i = 0; i < ctx->list->n; i++) {
 		const struct selftest_named *named = &ctx->list->items[i];
-		char *source = xasprintf("%s/" SELFTESTS "/%s.c", tree, named->test);
+		/* a test is its source file; a suite, its folder's Makefile */
+		const char *what = is_suite(named->test) ? "/Makefile" : ".c";
+		char *source = xasprintf("%s/" SELFTESTS "/%s%s", tree, named->test, what);
 		bool there = path_exists(source);
 		free(source);
 		if (!there) {
 			place(err, named);
-			strbuf_addf(err, "selftest %s: variant %s's tree has no " SELFTESTS "/%s.c",
-				    named->test, ctx->v->name, named->test);
+			strbuf_addf(err, "selftest %s: variant %s's tree has no " SELFTESTS "/%s%s",
+				    named->test, ctx->v->name, named->test, what);
 			return SELFTEST_NOT_IN_TREE;
 		}
 	}
@@ -200,33 +357,9 @@ static int build_in_tree(const char *tree, const char *ws, void *arg, struct str
 	remove_tree(stage);
 	for (size_t i = 0; rc == 0 && i < ctx->list->n; i++) {
 		const struct selftest_named *named = &ctx->list->items[i];
-		char *built = xasprintf("%s/%s", ctx->dir, named->test);
-		if (!path_exists(built)) {
-			progress_step(ctx->pr, named->test, 0);
-			if (make_test(ctx, tree, headers, stage, named->test) != 0) {
-				char *last = kbuild_log_tail(ctx->log);
-				place(err, named);
-				strbuf_addf(err, "selftest %s: its build failed: %s (full log: %s)",
-					    named->test, last, ctx->log);
-				free(last);
-				rc = -1;
-			} else {
-				/* only the program goes into the cache, whole or not at all */
-				char *from = xasprintf("%s/%s", stage, named->test);
-				char *folder = xstrndup(built, (size_t)(strrchr(built, '/') - built));
-				char *tmp = xasprintf("%s.tmp-%d", built, (int)getpid());
-				mkdir_p(folder, 0755);
-				if (copy_file(from, tmp) < 0 || chmod(tmp, 0755) < 0 || rename(tmp, built) < 0) {
-					strbuf_addf(err, "cannot put %s into %s: %s", from, built, strerror(errno));
-					unlink(tmp);
-					rc = -1;
-				}
-				free(from);
-				free(folder);
-				free(tmp);
-			}
-		}
-		free(built);
+		struct built_in built = { ctx, tree, headers, stage };
+		rc = is_suite(named->test) ? build_suite(&built, named, err)
+					   : build_test(&built, named, err);
 	}
 	remove_tree(stage);
 	free(obj);
@@ -240,7 +373,9 @@ static int build_into(const struct variant *v, const struct selftest_list *list,
 {
 	size_t missing = 0;
 	for (size_t i = 0; i < list->n; i++) {
-		char *built = xasprintf("%s/%s", dir, list->items[i].test);
+		const char *test = list->items[i].test;
+		char *built = is_suite(test) ? xasprintf("%s/%s/" SELFTEST_SUITE_LIST, dir, test)
+					     : xasprintf("%s/%s", dir, test);
 		missing += !path_exists(built);
 		free(built);
 	}

@@ -1,10 +1,13 @@
 /* selftest: one of the kernel's own selftests (tools/testing/selftests),
- * built by the lab from the variant's tree, statically linked, and found in
- * the guest under GUEST_SELFTESTS_DIR/SUITE/TEST.  Its KTAP/TAP output is
- * passed through and read into one outcome per test case.
+ * or every test of a suite in turn, built by the lab from the variant's
+ * tree, statically linked, and found in the guest under
+ * GUEST_SELFTESTS_DIR/SUITE/TEST (a suite's list: SUITE/SELFTEST_SUITE_LIST).
+ * Its KTAP/TAP output is passed through and read into one outcome per test
+ * case.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,10 +30,17 @@
 
 const char selftest_usage[] =
 "Usage: selftest [OPTIONS] SUITE/TEST [ARGS...]\n"
+"       selftest [OPTIONS] SUITE\n"
 "Runs the kernel selftest TEST of SUITE (a folder of tools/testing/selftests,\n"
 "e.g. mm/compaction_test, cgroup/test_memcontrol, filesystems/binderfs/binderfs_test)\n"
 "with ARGS, as the lab built it from the variant's own tree, and reads its\n"
-"KTAP/TAP output: each top-level test case is one outcome.\n"
+"KTAP/TAP output: each top-level test case is one outcome.  With SUITE alone\n"
+"(e.g. cgroup), every program of the suite's TEST_GEN_PROGS that built, one\n"
+"after the other, each as if named alone.\n"
+"\n"
+"  --timeout DUR   stop a test (its whole process group) after DUR (default\n"
+"                  300s, 0: never); the cases it had not reported count as\n"
+"                  missing\n"
 "\n";
 
 /* The names are the test's and its cases', known once it ran: SUITE.TEST.CASE,
@@ -42,8 +52,9 @@ static const char selftest_output[] =
 "Output, with S.T the suite (its '/' as '.') and the test: S.T.CASE (ok: 1 pass,\n"
 "0 fail; absent when skipped), S.T.CASE.skipped (ok: 1, its reason on stderr and\n"
 "in a \"skip\" event), S.T.skipped (ok: the whole test skipped), S.T.duration_ns\n"
-"(ns), S.T.missing_cases (count: planned cases that never reported, a crash or\n"
-"a kill), S.T.completed (ok: it exited by itself with every planned case).\n"
+"(ns), S.T.missing_cases (count: planned cases that never reported, a crash, a\n"
+"kill or the timeout), S.T.completed (ok: it exited by itself with every planned\n"
+"case).\n"
 "The test's own lines pass through.  Exit 0 once the test ran: its failures\n"
 "are results.  Exit 1 when it could not be run or printed no result at all.\n";
 
@@ -77,6 +88,12 @@ static void enter_working_folder(const char *prefix)
 static bool good_test_name(const char *name)
 {
 	return strlen(name) <= TEST_NAME_MAX && strchr(name, '/') && name_rule_ok(name, NAME_PATH);
+}
+
+/* SUITE: one folder name, by the same rule. */
+static bool good_suite_name(const char *name)
+{
+	return strlen(name) <= TEST_NAME_MAX && !strchr(name, '/') && name_rule_ok(name, NAME_PATH);
 }
 
 static void skip_event(const char *prefix, const char *name, const char *reason)
@@ -143,54 +160,79 @@ fail:
 }
 
 /* Reads the test's output from FD a line at a time into R, passing it on to
- * stdout; a terminal's master reads EIO once the last writer is gone: the end. */
-static void read_output(int fd, struct ktap_run *r)
+ * stdout, until the last writer is gone (a terminal's master then reads EIO)
+ * or DEADLINE_NS (mono_ns(); 0: none) passes; false on the deadline. */
+static bool read_output(int fd, struct ktap_run *r, uint64_t deadline_ns)
 {
-	FILE *in = fdopen(fd, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	while (in && getline(&line, &cap, in) > 0) {
-		fputs(line, stdout);
+	char buf[4096], line[8192];
+	size_t len = 0;
+	bool in_time = true;
+	for (;;) {
+		int wait_ms = -1;
+		if (deadline_ns) {
+			uint64_t now = mono_ns();
+			if (now >= deadline_ns) {
+				in_time = false;
+				break;
+			}
+			uint64_t left = (deadline_ns - now) / 1000000 + 1;
+			wait_ms = left > 60000 ? 60000 : (int)left;
+		}
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int ready = poll(&p, 1, wait_ms);
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready == 0)
+			continue;
+		ssize_t got = ready < 0 ? -1 : read(fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		fwrite(buf, 1, (size_t)got, stdout);
 		fflush(stdout);
+		/* whole lines to the KTAP reader; one longer than LINE is cut */
+		for (ssize_t k = 0; k < got; k++) {
+			if (len < sizeof(line) - 1)
+				line[len++] = buf[k];
+			if (buf[k] == '\n') {
+				line[len] = '\0';
+				ktap_feed(r, line);
+				len = 0;
+			}
+		}
+	}
+	if (len) {
+		line[len] = '\0';
 		ktap_feed(r, line);
 	}
-	free(line);
-	if (in)
-		fclose(in);
+	return in_time;
 }
 
-int selftest_main(int argc, char **argv)
+/* "mm/compaction_test" -> "mm.compaction_test": the metrics' prefix. */
+static void metric_prefix(const char *test, char prefix[TEST_NAME_MAX + 1])
 {
-	struct wl_common com = { -1 };
-	bool done;
-	int operands = 0;
-	const struct opt opts[] = {
-		WL_NODE_OPTION(&com),
-		OPT_END(),
-	};
-	int r = wl_parse_args_operands(NAME, argc, argv, opts, selftest_usage, selftest_output, &com,
-				       &done, &operands);
-	if (done)
-		return r;
-	if (operands < 1)
-		return wl_usage_error(NAME, "which test? SUITE/TEST, e.g. mm/compaction_test");
-	const char *test = argv[1];
-	if (!good_test_name(test))
-		return wl_usage_error(NAME, "'%s' is no SUITE/TEST name (e.g. cgroup/test_memcontrol)",
-				      test);
-	char path[512], prefix[TEST_NAME_MAX + 1];
-	snprintf(path, sizeof(path), "%s/%s", GUEST_SELFTESTS_DIR, test);
-	snprintf(prefix, sizeof(prefix), "%s", test);
+	snprintf(prefix, TEST_NAME_MAX + 1, "%s", test);
 	for (char *p = prefix; *p; p++)
 		if (*p == '/')
 			*p = '.';
-	/* the guest's file system, not the host's: the lab checks the name against the tree */
-	if (!wl_checking() && access(path, X_OK) < 0) {
+}
+
+/*
+ * Runs TEST (SUITE/TEST) with ARGV (argv[0] is replaced by its path), its
+ * stdout a terminal, for at most TIMEOUT_NS (0: no limit), and reports its
+ * metrics. WL_EXIT_OK once it printed a result, else WL_EXIT_FAIL.
+ */
+static int run_test(const char *test, char **argv, uint64_t timeout_ns)
+{
+	char path[512], prefix[TEST_NAME_MAX + 1];
+	snprintf(path, sizeof(path), "%s/%s", GUEST_SELFTESTS_DIR, test);
+	metric_prefix(test, prefix);
+	if (access(path, X_OK) < 0) {
 		wl_err(NAME, "%s: %s (the lab builds the selftests an experiment names)", path,
 		       strerror(errno));
 		return WL_EXIT_FAIL;
 	}
-	wl_start();
 	enter_working_folder(prefix);
 
 	/*
@@ -207,11 +249,13 @@ int selftest_main(int argc, char **argv)
 	uint64_t t0 = mono_ns();
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* its own process group: the timeout stops what it forked too */
+		setpgid(0, 0);
 		close(master);
 		dup2(slave, 1);
 		close(slave);
-		argv[1] = path;
-		execv(path, argv + 1);
+		argv[0] = path;
+		execv(path, argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", NAME, path, strerror(errno));
 		_exit(127);
 	}
@@ -221,9 +265,16 @@ int selftest_main(int argc, char **argv)
 		wl_err(NAME, "fork: %s", strerror(errno));
 		return WL_EXIT_FAIL;
 	}
+	setpgid(pid, pid);
 	struct ktap_run run;
 	ktap_init(&run);
-	read_output(master, &run);
+	bool in_time = read_output(master, &run, timeout_ns ? t0 + timeout_ns : 0);
+	if (!in_time) {
+		kill(-pid, SIGKILL);
+		fprintf(stderr, "%s: %s timed out after %.0f s: stopped\n", NAME, test,
+			(double)timeout_ns / 1e9);
+	}
+	close(master);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -235,7 +286,7 @@ int selftest_main(int argc, char **argv)
 		return WL_EXIT_FAIL;
 	}
 	report_cases(prefix, &run, wall, exited);
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status) && in_time)
 		fprintf(stderr, "%s: %s was killed by signal %d after %zu cases\n", NAME, test,
 			WTERMSIG(status), run.n);
 	ktap_clear(&run);
@@ -245,4 +296,70 @@ int selftest_main(int argc, char **argv)
 		return WL_EXIT_FAIL;
 	}
 	return WL_EXIT_OK;
+}
+
+/* Every test the lab listed for SUITE (GUEST_SELFTESTS_DIR/SUITE/SELFTEST_SUITE_LIST,
+ * one program name a line), in its order; OK once one of them gave a result. */
+static int run_suite(const char *suite, uint64_t timeout_ns)
+{
+	char list[512];
+	snprintf(list, sizeof(list), "%s/%s/%s", GUEST_SELFTESTS_DIR, suite, SELFTEST_SUITE_LIST);
+	FILE *f = fopen(list, "r");
+	if (!f) {
+		wl_err(NAME, "%s: %s (the lab lists a suite's tests when it builds them)", list,
+		       strerror(errno));
+		return WL_EXIT_FAIL;
+	}
+	char line[256];
+	size_t ran = 0, gave = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!*line)
+			continue;
+		char test[2 * TEST_NAME_MAX + 2];
+		snprintf(test, sizeof(test), "%s/%.*s", suite, TEST_NAME_MAX, line);
+		if (!good_test_name(test)) {
+			wl_err(NAME, "%s: '%s' is no test name", list, line);
+			continue;
+		}
+		fprintf(stderr, "%s: %s (%zu of the suite)\n", NAME, test, ran + 1);
+		char *argv[] = { test, NULL };
+		ran++;
+		gave += run_test(test, argv, timeout_ns) == WL_EXIT_OK;
+	}
+	fclose(f);
+	fprintf(stderr, "%s: suite %s: %zu tests ran, %zu gave a result\n", NAME, suite, ran, gave);
+	return gave ? WL_EXIT_OK : WL_EXIT_FAIL;
+}
+
+int selftest_main(int argc, char **argv)
+{
+	struct wl_common com = { -1 };
+	uint64_t timeout_ns = 300ull * 1000000000ull;
+	bool done;
+	int operands = 0;
+	const struct opt opts[] = {
+		WL_NODE_OPTION(&com),
+		WL_OPT_DURATION(0, "timeout", &timeout_ns, "DUR",
+				"stop a test after DUR (default 300s; 0: never)"),
+		OPT_END(),
+	};
+	int r = wl_parse_args_operands(NAME, argc, argv, opts, selftest_usage, selftest_output, &com,
+				       &done, &operands);
+	if (done)
+		return r;
+	if (operands < 1)
+		return wl_usage_error(NAME, "which test? SUITE/TEST, e.g. mm/compaction_test, or SUITE");
+	const char *test = argv[1];
+	bool suite = !strchr(test, '/');
+	if (suite ? !good_suite_name(test) : !good_test_name(test))
+		return wl_usage_error(NAME, "'%s' is no SUITE/TEST or SUITE name (e.g. "
+				      "cgroup/test_memcontrol, or cgroup)", test);
+	if (suite && operands > 1)
+		return wl_usage_error(NAME, "a suite (%s) takes no arguments: name a test for them",
+				      test);
+	/* check mode ends here: the guest's file system, not the host's, has the
+	 * tests; the lab checks the name against the tree */
+	wl_start();
+	return suite ? run_suite(test, timeout_ns) : run_test(test, argv + 1, timeout_ns);
 }

@@ -203,5 +203,8 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
  * workloads/selftest.c), among the files and named by their hash. */
 #define GUEST_SELFTESTS_UNDER ".selftests"
 #define GUEST_SELFTESTS_DIR   GUEST_FILES_DIR "/" GUEST_SELFTESTS_UNDER
+/* In a suite's folder there: the programs of `selftest SUITE`, one a line,
+ * in the order they run (lab/selftest-build.c writes it). */
+#define SELFTEST_SUITE_LIST   ".oomlab-suite"
 
 #endif

@@ -122,6 +122,10 @@ static void a_selftest_name_is_checked_on_the_host(void **state)
 	assert_fails("selftest $X", true, "a word only the guest can expand");
 	assert_fails("selftest 'mm/x;y' $X", true, "a character outside");
 	assert_passes("selftest mm/compaction_test", true);
+	/* a whole suite; --timeout's value is no test name */
+	assert_passes("selftest cgroup", true);
+	assert_passes("selftest --timeout 90s cgroup", true);
+	assert_fails("selftest --timeout 90s ..", true, "selftest ..");
 }
 
 static void programs_and_shell_syntax(void **state)

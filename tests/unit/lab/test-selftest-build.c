@@ -24,10 +24,11 @@ static void test_named(void **state)
 	strlist_push(&lines, "oomlab-workload selftest filesystems/binderfs/binderfs_test");
 	strlist_push(&lines, "echo selftest mm/not_this; oom-hog --mode memcg");
 	strlist_push(&lines, "selftest 'unterminated");
-	const int numbers[] = { 4, 5, 6, 7, 8, 9 };
+	strlist_push(&lines, "selftest --timeout 90s cgroup");
+	const int numbers[] = { 4, 5, 6, 7, 8, 9, 10 };
 	struct selftest_list list;
 	selftests_named(&lines, numbers, "e.conf", &list);
-	assert_int_equal(list.n, 3);
+	assert_int_equal(list.n, 4);
 	assert_string_equal(list.items[0].test, "mm/compaction_test");
 	assert_int_equal(list.items[0].line, 4);
 	assert_string_equal(list.items[0].file, "e.conf");
@@ -35,6 +36,9 @@ static void test_named(void **state)
 	assert_int_equal(list.items[1].line, 5);
 	assert_string_equal(list.items[2].test, "filesystems/binderfs/binderfs_test");
 	assert_int_equal(list.items[2].line, 7);
+	/* a whole suite, past --timeout's value */
+	assert_string_equal(list.items[3].test, "cgroup");
+	assert_int_equal(list.items[3].line, 10);
 	selftest_list_clear(&list);
 	strlist_clear(&lines);
 }

@@ -626,9 +626,19 @@ static void test_selftest_arguments(void **state)
 				   "filesystems/binderfs/binderfs_test", "--bogus"), 0);
 	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), NULL, NULL), 2);
 	assert_non_null(strstr(err, "selftest: which test?"));
-	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "stray", NULL),
-			 2);
-	assert_non_null(strstr(err, "'stray' is no SUITE/TEST name"));
+	/* a name without '/' is a whole suite, which takes no arguments */
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "cgroup", NULL),
+			 0);
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "cgroup",
+				   "stray"), 2);
+	assert_non_null(strstr(err, "a suite (cgroup) takes no arguments"));
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "..", NULL), 2);
+	assert_non_null(strstr(err, "'..' is no SUITE/TEST or SUITE name"));
+	/* --timeout takes a duration */
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "--timeout=90s",
+				   "cgroup"), 0);
+	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "--timeout=soon",
+				   "cgroup"), 2);
 	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "mm/../../x",
 				   NULL), 2);
 	assert_int_equal(run_check("selftest", 1, out, sizeof(out), err, sizeof(err), "/mm/x", NULL),
