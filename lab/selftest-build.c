@@ -274,7 +274,7 @@ static int build_suite(const struct built_in *b, const struct selftest_named *na
 			    "one by one (selftest %s/TEST)", suite,
 			    !strcmp(suite, "mm") ? " (mm runs its tests through run_vmtests.sh, which "
 						   "the lab does not run)" : "", suite);
-		rc = -1;
+		rc = SELFTEST_NOT_IN_TREE;   /* the input's mistake, as a missing test */
 		goto out;
 	}
 	for (size_t i = 0; rc == 0 && i < programs.n; i++) {

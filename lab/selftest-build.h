@@ -39,7 +39,8 @@ void selftest_list_clear(struct selftest_list *l);
 
 /* <cache>/selftests/<key> of V's tree (malloc'd); the tests are SUITE/TEST in it. */
 char *selftest_dir(const struct variant *v);
-/* What selftests_prepare returns for a test the tree does not have: the input's mistake. */
+/* What selftests_prepare returns for a test the tree does not have, or a suite
+ * whose Makefile lists no TEST_GEN_PROGS: the input's mistake. */
 #define SELFTEST_NOT_IN_TREE (-2)
 /* Builds the tests of LIST that V's folder lacks, then adds them to FILES
  * (the user's folders, if any) under GUEST_SELFTESTS_UNDER and finishes

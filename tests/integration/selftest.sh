@@ -68,6 +68,42 @@ check "the trial names the selftests' files" \
 	jq -e '.environment.files.hash | length == 64' "$trial/trial.json"
 check "the test's own lines are in out.log" grep -q '^ok 1 test_memcg_subtree_control' "$trial/out.log"
 
+# --- a whole suite, and a test stopped by its timeout, in one boot: every
+# program the lab listed for the suite (cgroup's TEST_GEN_PROGS: 10 in
+# 6.12) reports its cases and .completed; test_cpu, whose cases run CPU hogs
+# for fixed wall times (about 25 s here), is stopped at 3 s: not completed,
+# its time well under its own (it prints no plan, so no case counts as
+# missing: .missing_cases needs a plan). No false failure from timing:
+# test_cpu cannot finish its cases in 3 s on any host, and the 15 s the
+# check allows is 12 s for the guest to kill and reap one process group.
+SUITE="$SCRATCH/suite"
+"$LAB" boot stock+test -o "$SUITE" -- 'selftest --timeout 240s cgroup; selftest --timeout 3s cgroup/test_cpu' \
+	> "$SCRATCH/suite.out" 2>&1 || { tail -5 "$SCRATCH/suite.out"; fail "lab boot with the cgroup suite"; }
+ran=$(sed -n 's/^selftest: suite cgroup: \([0-9]*\) tests ran.*/\1/p' "$SUITE/out.log")
+completed=$(jq '[.metrics[] | select(.name | test("^selftest\\.cgroup\\.[a-z_]+\\.completed$"))] | length' "$SUITE/trial.json")
+check "the suite ran every program of cgroup's TEST_GEN_PROGS (${ran:-none})" [ "${ran:-0}" -ge 10 ]
+# (test_cpu's two runs share their metrics' names: trial.json keeps one of
+# each, so the timed run is read from out.log below)
+check "each reported .completed ($completed of $ran)" [ "$completed" -eq "$ran" ]
+check "test_memcontrol's cases are among them" \
+	jq -e '[.metrics[] | select(.name == "selftest.cgroup.test_memcontrol.test_memcg_subtree_control")] | length == 1' "$SUITE/trial.json"
+check "the timed test_cpu was stopped: it says so" grep -q '^selftest: cgroup/test_cpu timed out after 3 s' "$SUITE/out.log"
+timed=$(grep '"name":"cgroup.test_cpu.duration_ns"' "$SUITE/out.log" | tail -1 | jq '.value / 1e9')
+check "and took from 3 to 15 s (${timed:-none} s), where the suite's run took longer" \
+	awk -v t="${timed:-0}" 'BEGIN { exit !(t >= 3 && t < 15) }'
+check "and it did not complete" \
+	[ "$(grep '"name":"cgroup.test_cpu.completed"' "$SUITE/out.log" | tail -1 | jq '.value')" = 0 ]
+
+# --- a suite whose Makefile lists no TEST_GEN_PROGS (mm): one line, bad input, no boot
+set +e
+err=$("$LAB" boot stock+test -o "$SCRATCH/mm-suite" -- 'selftest mm' 2>&1 >/dev/null)
+status=$?
+set -e
+echo "$err" | tail -1
+check "selftest mm is lab boot's bad input (exit 254, $status)" [ "$status" -eq 254 ]
+check_text "naming why" "$err" "selftest mm: its Makefile lists no TEST_GEN_PROGS"
+check "nothing booted" [ ! -e "$SCRATCH/mm-suite/trial.json" ]
+
 # --- a test the tree does not have: file:line, exit 2, no boot
 cat > "$SCRATCH/missing.conf" <<'EOF'
 description = a selftest that is not there
