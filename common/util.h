@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/alloc-grow.h"
+#include "base/str-list.h"
 
 /* Exit statuses: 1 for failures of the work, 2 for bad usage or input. */
 #define EXIT_USAGE 2

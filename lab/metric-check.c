@@ -88,7 +88,7 @@ static void command_program(const struct strlist *declared, const struct shell_c
 {
 	size_t k = 0;
 	while (!line_runners && k < c->n && c->words[k].known &&
-	       shell_word_in(c->words[k].text, shell_words_before_command))
+	       str_in_list(c->words[k].text, shell_words_before_command))
 		k++;
 	const char **argv = xcalloc(c->n - k + 1, sizeof(*argv));
 	size_t n = 0;

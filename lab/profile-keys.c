@@ -12,14 +12,6 @@
 #include "kvfile.h"
 #include "profile.h"
 
-static bool one_of(const char *v, const char *const *allowed)
-{
-	for (; *allowed; allowed++)
-		if (!strcmp(v, *allowed))
-			return true;
-	return false;
-}
-
 static void replace(char **field, const char *value)
 {
 	free(*field);
@@ -115,7 +107,7 @@ static const char *set_zram_algorithm(void *ctx, const char *key, const char *v,
 	static const char *const zram_algorithms[] = { "lzo", "lzo-rle", "lz4", NULL };
 	struct profile *p = ctx;
 	(void)key, (void)line;
-	if (!one_of(v, zram_algorithms))
+	if (!str_in_list(v, zram_algorithms))
 		return "wants lzo, lzo-rle or lz4 (the algorithms the lab kernel has)";
 	replace(&p->zram_algorithm, v);
 	return NULL;
@@ -144,7 +136,7 @@ static const char *set_thp(void *ctx, const char *key, const char *v, int line)
 	static const char *const thp_modes[] = { "always", "madvise", "never", NULL };
 	struct profile *p = ctx;
 	(void)key, (void)line;
-	if (!one_of(v, thp_modes))
+	if (!str_in_list(v, thp_modes))
 		return "wants always, madvise or never";
 	replace(&p->thp, v);
 	return NULL;

@@ -8,14 +8,6 @@
 const char *const shell_words_before_command[] = { "!", "if", "then", "else", "elif", "while",
 						     "until", "do", "{", "exec", NULL };
 
-bool shell_word_in(const char *word, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(word, *list))
-			return true;
-	return false;
-}
-
 /* The variables the line assigns itself (NAME=value); value NULL: only the guest knows it. */
 struct line_vars {
 	struct strlist names;

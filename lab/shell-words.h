@@ -51,6 +51,5 @@ void shell_line_clear(struct shell_line *line);
  * builtin exec. `time` is none of them here: busybox's ash has no time
  * keyword, and its applet is a program that runs one (workload-line.h). */
 extern const char *const shell_words_before_command[];
-bool shell_word_in(const char *word, const char *const *list);
 
 #endif

@@ -8,6 +8,8 @@
 
 #include "metric.h"
 
+#include "common/base/str-list.h"
+
 /* Where they come from. */
 #define SRC_REPORT	"the workload's report lines in out.log (workloads/lib/report.h)"
 #define SRC_OLD		"a record from before workloads prefixed their metrics"
@@ -133,14 +135,6 @@ bool metric_selftest_case(const char *name)
 	return row && row->name == selftest_case;
 }
 
-static bool in_list(const char *word, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(word, *list) == 0)
-			return true;
-	return false;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t ls = strlen(s), lx = strlen(suffix);
@@ -157,13 +151,13 @@ static const char *const outcome_units[] = { "ok", "bool", "outcome", NULL };
 
 static enum metric_kind kind_from_unit(const char *unit)
 {
-	if (in_list(unit, time_units))
+	if (str_in_list(unit, time_units))
 		return METRIC_TIME;
-	if (in_list(unit, size_units))
+	if (str_in_list(unit, size_units))
 		return METRIC_SIZE;
-	if (in_list(unit, ratio_units))
+	if (str_in_list(unit, ratio_units))
 		return METRIC_RATIO;
-	if (in_list(unit, outcome_units))
+	if (str_in_list(unit, outcome_units))
 		return METRIC_OUTCOME;
 	if (ends_with(unit, "/s") || ends_with(unit, "per_s"))
 		return METRIC_THROUGHPUT;
