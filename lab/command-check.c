@@ -131,8 +131,12 @@ static void list_workloads(const struct guest_view *g, struct strbuf *sb)
  * selftest-build.c finds it, against the name rule (name-rule.h). */
 static int selftest_name_check(const struct shell_command *c, size_t k, struct strbuf *err)
 {
-	while (k < c->n && c->words[k].known && c->words[k].text[0] == '-')
-		k += selftest_option_takes_value(c->words[k].text) ? 2 : 1;
+	/* a word only the guest knows stands as "": no option, so the name */
+	const char **args = xcalloc(c->n - k + 1, sizeof(*args));
+	for (size_t i = k; i < c->n; i++)
+		args[i - k] = c->words[i].known ? c->words[i].text : "";
+	k += selftest_operand(args);
+	free(args);
 	if (k >= c->n)
 		return 0;   /* no test named: the workload's own check says so */
 	const struct shell_word *w = &c->words[k];
@@ -202,10 +206,7 @@ static size_t runner_skips(const struct shell_command *c, size_t k)
 	size_t n = 0;
 	for (; k + n < c->n && c->words[k + n].known; n++)
 		argv[n] = c->words[k + n].text;
-	const char *const *program = workload_line_program(argv);
-	/* oomlab-workload NAME is no runner: its workload is checked below */
-	size_t skip = program != argv && strcmp(c->words[k].text, "oomlab-workload") &&
-		      !strstr(c->words[k].text, "/oomlab-workload") ? (size_t)(program - argv) : 0;
+	size_t skip = (size_t)(workload_line_past_runners(argv) - argv);
 	free(argv);
 	return skip;
 }
@@ -220,7 +221,7 @@ static int check_command(const struct guest_view *g, const struct shell_command 
 	}
 	size_t k = 0;
 	while (k < c->n && c->words[k].known &&
-	       shell_word_in(c->words[k].text, shell_words_before_command)) {
+	       str_in_list(c->words[k].text, shell_words_before_command)) {
 		if (exec_first) {
 			strbuf_addf(err, "a workload line starts with its program, not '%s' (shell code "
 				    "goes in sh -c '...')", c->words[k].text);
@@ -238,10 +239,10 @@ static int check_command(const struct guest_view *g, const struct shell_command 
 	}
 	char buf[512];
 	const char *path = resolve(g, name->text, buf, sizeof(buf));
-	bool syntax = shell_word_in(name->text, syntax_words) ||
-		      shell_word_in(name->text, opaque_words) || shell_word_in(name->text, builtins);
+	bool syntax = str_in_list(name->text, syntax_words) ||
+		      str_in_list(name->text, opaque_words) || str_in_list(name->text, builtins);
 	if (!path && syntax && !exec_first)
-		return shell_word_in(name->text, opaque_words);
+		return str_in_list(name->text, opaque_words);
 	if (!path) {
 		strbuf_addf(err, "'%s' is neither a workload (", name->text);
 		list_workloads(g, err);

@@ -37,19 +37,16 @@ static const char *base_name(const char *path)
 
 /* The test a command names when its program is selftest (as a workload
  * line's is found, common/proto/workload-line.h), or NULL: `selftest
- * [--node N] SUITE/TEST ...`. Words the host cannot know end the command. */
+ * [OPTIONS] SUITE/TEST ...` or `selftest [OPTIONS] SUITE` (selftest-line.h).
+ * Words the host cannot know end the command. */
 static const char *command_test(const struct shell_command *c)
 {
 	const char **argv = xcalloc(c->n + 1, sizeof(*argv));
 	for (size_t k = 0; k < c->n && c->words[k].known; k++)
 		argv[k] = c->words[k].text;
 	const char *const *w = workload_line_program(argv), *test = NULL;
-	if (w[0] && !strcmp(base_name(w[0]), "selftest")) {
-		for (w++; w[0] && w[0][0] == '-'; w++)
-			if (selftest_option_takes_value(w[0]) && w[1])
-				w++;
-		test = w[0];
-	}
+	if (w[0] && !strcmp(base_name(w[0]), "selftest"))
+		test = w[1 + selftest_operand(w + 1)];
 	free(argv);
 	return test;
 }
@@ -180,20 +177,19 @@ struct built_in {
 	const char *tree, *headers, *stage;
 };
 
+/* What build_into_cache() made of one test. */
+enum built { BUILT, NOT_BUILT /* its build failed: the log says why */, NOT_CACHED /* ERR says why */ };
+
 /* TEST (SUITE/TEST) built into the staging folder, then its program alone
- * into the cache, whole or not at all; 0, or -1 (the build's own failure:
- * BUILD_FAILED set, ERR untouched) or -2 (ERR says why). */
-static int build_into_cache(const struct built_in *b, const char *test, bool *build_failed,
-			    struct strbuf *err)
+ * into the cache, whole or not at all. */
+static enum built build_into_cache(const struct built_in *b, const char *test, struct strbuf *err)
 {
 	char *built = xasprintf("%s/%s", b->ctx->dir, test);
-	int rc = 0;
-	*build_failed = false;
+	enum built rc = BUILT;
 	if (!path_exists(built)) {
 		progress_step(b->ctx->pr, test, 0);
 		if (make_test(b->ctx, b->tree, b->headers, b->stage, test) != 0) {
-			*build_failed = true;
-			rc = -1;
+			rc = NOT_BUILT;
 		} else {
 			char *from = xasprintf("%s/%s", b->stage, test);
 			char *folder = xstrndup(built, (size_t)(strrchr(built, '/') - built));
@@ -202,7 +198,7 @@ static int build_into_cache(const struct built_in *b, const char *test, bool *bu
 			if (copy_file(from, tmp) < 0 || chmod(tmp, 0755) < 0 || rename(tmp, built) < 0) {
 				strbuf_addf(err, "cannot put %s into %s: %s", from, built, strerror(errno));
 				unlink(tmp);
-				rc = -2;
+				rc = NOT_CACHED;
 			}
 			free(from);
 			free(folder);
@@ -216,16 +212,15 @@ static int build_into_cache(const struct built_in *b, const char *test, bool *bu
 static int build_test(const struct built_in *b, const struct selftest_named *named,
 		      struct strbuf *err)
 {
-	bool failed;
-	int rc = build_into_cache(b, named->test, &failed, err);
-	if (failed) {
+	enum built rc = build_into_cache(b, named->test, err);
+	if (rc == NOT_BUILT) {
 		char *last = kbuild_log_tail(b->ctx->log);
 		place(err, named);
 		strbuf_addf(err, "selftest %s: its build failed: %s (full log: %s)", named->test, last,
 			    b->ctx->log);
 		free(last);
 	}
-	return rc < 0 ? -1 : 0;
+	return rc == BUILT ? 0 : -1;
 }
 
 /* The programs of SUITE's TEST_GEN_PROGS, as its Makefile (through
@@ -279,12 +274,11 @@ static int build_suite(const struct built_in *b, const struct selftest_named *na
 	}
 	for (size_t i = 0; rc == 0 && i < programs.n; i++) {
 		char *test = xasprintf("%s/%s", suite, programs.items[i]);
-		bool build_failed;
-		int r = build_into_cache(b, test, &build_failed, err);
-		if (r == -2)
+		enum built r = build_into_cache(b, test, err);
+		if (r == NOT_CACHED)
 			rc = -1;
 		else
-			strlist_push(build_failed ? &failed : &built, programs.items[i]);
+			strlist_push(r == NOT_BUILT ? &failed : &built, programs.items[i]);
 		free(test);
 	}
 	if (rc == 0 && !built.n) {
@@ -305,13 +299,11 @@ static int build_suite(const struct built_in *b, const struct selftest_named *na
 		struct strbuf text = STRBUF_INIT;
 		for (size_t i = 0; i < built.n; i++)
 			strbuf_addf(&text, "%s\n", built.items[i]);
-		char *tmp = xasprintf("%s.tmp-%d", list, (int)getpid());
-		if (write_file_str(tmp, text.buf) < 0 || rename(tmp, list) < 0) {
+		/* write_file_str is atomic: the list is whole or absent */
+		if (write_file_str(list, text.buf) < 0) {
 			strbuf_addf(err, "cannot write %s: %s", list, strerror(errno));
-			unlink(tmp);
 			rc = -1;
 		}
-		free(tmp);
 		strbuf_release(&text);
 	}
 out:

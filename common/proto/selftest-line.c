@@ -1,13 +1,13 @@
 /* How the host reads a selftest line (selftest-line.h). */
 #include "selftest-line.h"
 
-#include <string.h>
+#include "common/base/str-list.h"
 
-bool selftest_option_takes_value(const char *word)
+size_t selftest_operand(const char *const *args)
 {
 	static const char *const with_value[] = { "--node", "--timeout", NULL };
-	for (const char *const *o = with_value; *o; o++)
-		if (!strcmp(word, *o))
-			return true;
-	return false;
+	size_t k = 0;
+	while (args[k] && args[k][0] == '-')
+		k += str_in_list(args[k], with_value) && args[k + 1] ? 2 : 1;
+	return k;
 }

@@ -2,15 +2,18 @@
  * How the host reads a `selftest` workload line (workloads/selftest.c):
  * `selftest [OPTIONS] SUITE/TEST [ARGS]` or `selftest [OPTIONS] SUITE`.
  * The command check and the selftests' build both find the test's name
- * past the options; which options take a separate value is said here once.
+ * here, past the options; which options take a separate value is said
+ * here once (selftest.c's option table has the same two).
  */
 #ifndef OOMLAB_SELFTEST_LINE_H
 #define OOMLAB_SELFTEST_LINE_H
 
-#include <stdbool.h>
+#include <stddef.h>
 
-/* WORD is one of selftest's options whose value is the next word
- * ("--node 1", "--timeout 60s"; "--timeout=60s" is one word). */
-bool selftest_option_takes_value(const char *word);
+/* Where in ARGS (selftest's arguments, after its name; NULL-terminated) the
+ * test or suite stands: past the options and the values of "--node N" and
+ * "--timeout DUR" ("--timeout=DUR" is one word). The index of the NULL
+ * when none does. */
+size_t selftest_operand(const char *const *args);
 
 #endif

@@ -10,7 +10,7 @@ static const char *last_component(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-const char *const *workload_line_program(const char *const *argv)
+const char *const *workload_line_past_runners(const char *const *argv)
 {
 	if (!argv[0])
 		return argv;
@@ -22,7 +22,7 @@ const char *const *workload_line_program(const char *const *argv)
 		while (argv[next] && argv[next][0] == '-' && strcmp(argv[next], "-p"))
 			next++;
 		if (argv[next] && strcmp(argv[next], "-p") && argv[next + 1])
-			return workload_line_program(argv + next + 1);
+			return workload_line_past_runners(argv + next + 1);
 		return argv;
 	}
 	/* busybox's `time [-v] [-p] [-a] [-f FMT] [-o FILE] PROGRAM ...` (an
@@ -33,9 +33,16 @@ const char *const *workload_line_program(const char *const *argv)
 			bool takes_value = !strcmp(argv[next], "-f") || !strcmp(argv[next], "-o");
 			next += takes_value && argv[next + 1] ? 2 : 1;
 		}
-		return argv[next] ? workload_line_program(argv + next) : argv;
+		return argv[next] ? workload_line_past_runners(argv + next) : argv;
 	}
-	if (!strcmp(program, "oomlab-workload") && argv[1] && argv[1][0] != '-')
+	return argv;
+}
+
+const char *const *workload_line_program(const char *const *argv)
+{
+	argv = workload_line_past_runners(argv);
+	if (argv[0] && !strcmp(last_component(argv[0]), "oomlab-workload") && argv[1] &&
+	    argv[1][0] != '-')
 		return argv + 1;
 	return argv;
 }

@@ -66,5 +66,9 @@ const char *workload_line_name(const char *const *argv);
  * `oomlab-workload NAME`), so that its own arguments follow; ARGV itself
  * when there are no words. */
 const char *const *workload_line_program(const char *const *argv);
+/* The same past the runners alone (taskset, time: programs that run the
+ * program after them), not past oomlab-workload, whose NAME is a workload
+ * of its own; ARGV when word 0 is no runner. */
+const char *const *workload_line_past_runners(const char *const *argv);
 
 #endif

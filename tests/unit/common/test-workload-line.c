@@ -32,6 +32,10 @@ static void names(void **state)
 	assert_string_equal(NAME("time", "-v", "-f", "%e", "-o", "/tmp/t", "repro"), "repro");
 	assert_string_equal(NAME("taskset", "1", "time", "-p", "spawn"), "spawn");
 	assert_string_equal(NAME("/usr/bin/time", "oomlab-workload", "spawn"), "spawn");
+	/* oomlab-workload is no runner: its NAME is a workload of its own */
+	const char *const via[] = { "taskset", "1", "oomlab-workload", "spawn", NULL };
+	assert_ptr_equal(workload_line_past_runners(via), via + 2);
+	assert_ptr_equal(workload_line_program(via), via + 3);
 	/* nothing to time is time's own line */
 	assert_string_equal(NAME("time", "-v"), "time");
 	assert_string_equal(NAME("oomlab-workload", "binder-mmap", "--opens", "3"), "binder-mmap");

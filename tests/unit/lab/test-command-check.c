@@ -109,6 +109,8 @@ static void workload_arguments_use_the_workload_parser(void **state)
 	assert_fails("time -f %e -o /tmp/t nosuch", true, "'nosuch' is neither a workload");
 	assert_fails("if true; then time nosuch; fi", false, "'nosuch' is neither a workload");
 	assert_fails("taskset 1 time nosuch", true, "'nosuch' is neither a workload");
+	/* past a runner, oomlab-workload still names its workload */
+	assert_fails("taskset 1 oomlab-workload nosuch", true, "unknown workload 'nosuch'");
 }
 
 /* A selftest's name becomes a path on the host: it is checked there even when
@@ -126,6 +128,8 @@ static void a_selftest_name_is_checked_on_the_host(void **state)
 	assert_passes("selftest cgroup", true);
 	assert_passes("selftest --timeout 90s cgroup", true);
 	assert_fails("selftest --timeout 90s ..", true, "selftest ..");
+	/* an option's value only the guest knows is still a value, not the name */
+	assert_fails("selftest --node $X mm/../x", true, "a name holding \"..\"");
 }
 
 static void programs_and_shell_syntax(void **state)
