@@ -22,6 +22,12 @@ static void pushf(struct strlist *l, const char *fmt, ...)
 	strlist_push_owned(l, strbuf_detach(&sb));
 }
 
+bool qemu_tells_host_tick_rate(const struct qemu_spec *spec)
+{
+	return spec->platform.arch == ARCH_X86_64 && spec->accel == QEMU_ACCEL_TCG &&
+	       spec->clock != GUEST_CLOCK_ICOUNT;
+}
+
 char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -47,7 +53,7 @@ char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 	 * watchdog from judging it by jiffies, whose ticks come late under load.
 	 */
 	if (spec->platform.arch == ARCH_X86_64 && spec->accel == QEMU_ACCEL_TCG) {
-		unsigned long khz = spec->clock == GUEST_CLOCK_ICOUNT ? 1000000 : spec->host_tick_khz;
+		unsigned long khz = qemu_tells_host_tick_rate(spec) ? spec->host_tick_khz : 1000000;
 		if (khz)
 			strbuf_addf(&sb, " tsc_early_khz=%lu tsc=reliable", khz);
 	}

@@ -38,10 +38,14 @@ struct qemu_spec {
 	const char *scratch_disk;  /* ext4 image, or NULL */
 	const char *channel_dir;   /* where the channel files and the console go (common/proto) */
 	unsigned long host_tick_khz; /* the host counter's rate, measured by the caller
-				      * (host-ticks.h): x86_64 TCG's realtime TSC; 0: unknown */
+				      * (host-ticks.h) when qemu_tells_host_tick_rate(); 0: unknown */
 	bool interactive;          /* serial console on our terminal instead of a file */
 };
 
+/* Whether the kernel command line tells the host counter's rate as the
+ * guest's TSC rate (x86_64 under TCG with the realtime clock): the caller
+ * measures host_tick_khz only then. */
+bool qemu_tells_host_tick_rate(const struct qemu_spec *spec);
 /* The kernel command line every lab guest gets, plus the variant's extra. */
 char *qemu_kernel_cmdline(const struct qemu_spec *spec);
 /* Appends the full argv to out (argv[0] is the platform's QEMU, arch_facts()->qemu),

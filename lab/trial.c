@@ -269,8 +269,9 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 			       .tools_image = img.tools, .slow_disk = slow ? "slow-disk.img" : NULL,
 			       .scratch_disk = scratch ? SCRATCH_DISK_IMAGE : NULL,
 			       .channel_dir = ".",
-			       .host_tick_khz = host_tick_khz(),
 			       .interactive = spec->interactive };
+	if (qemu_tells_host_tick_rate(&q))
+		q.host_tick_khz = host_tick_khz();
 	char *kcmd = qemu_kernel_cmdline(&q);
 	qemu_build_argv(&q, kcmd, &argv);
 	char *cmdline = shell_join((const char *const *)argv.items, argv.n);

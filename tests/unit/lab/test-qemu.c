@@ -194,9 +194,12 @@ static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state
 	assert_non_null(strstr(arg_after(&argv, "-append", ""), " tsc_early_khz=1000000 tsc=reliable"));
 	strlist_clear(&argv);
 
+	/* the caller measures the host's rate only where it is told */
+	assert_false(qemu_tells_host_tick_rate(&spec));
 	/* realtime has no counter; its TSC is the host's counter, at the rate the
 	 * caller measured (the builder measures nothing) */
 	spec.clock = GUEST_CLOCK_REALTIME;
+	assert_true(qemu_tells_host_tick_rate(&spec));
 	spec.host_tick_khz = host_tick_khz();
 	assert_true(spec.host_tick_khz > 100000);   /* a host counter runs at 100 MHz or more */
 	build_argv(&spec, &argv);
@@ -214,6 +217,7 @@ static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state
 	spec.host_tick_khz = 2000000;
 	/* KVM's guest has kvm-clock and its own TSC: nothing told */
 	spec.accel = QEMU_ACCEL_KVM;
+	assert_false(qemu_tells_host_tick_rate(&spec));
 	build_argv(&spec, &argv);
 	assert_null(strstr(arg_after(&argv, "-append", ""), "tsc_early_khz"));
 	strlist_clear(&argv);
