@@ -294,7 +294,7 @@ static int stage_one(struct given_variant *g, const char *arg, const char *basel
 	const char *plus = eq ? NULL : strchr(g->name, '+');
 	bool companion = false;
 	for (int c = BUILD_OWN + 1; plus && c < BUILD_COMPANION_COUNT; c++)
-		companion |= !strcmp(plus, build_target_suffix(&(struct build_target){ .companion = c }));
+		companion |= !strcmp(plus + 1, build_companion_name((enum build_companion)c));
 	if (companion) {
 		char *base = xstrndup(g->name, (size_t)(plus - g->name));
 		char *known = variant_name_valid(base) ? variant_folder_find(base) : NULL;
