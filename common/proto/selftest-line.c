@@ -3,11 +3,12 @@
 
 #include "common/base/str-list.h"
 
+const char *const selftest_value_options[] = { "--node", "--timeout", NULL };
+
 size_t selftest_operand(const char *const *args)
 {
-	static const char *const with_value[] = { "--node", "--timeout", NULL };
 	size_t k = 0;
 	while (args[k] && args[k][0] == '-')
-		k += str_in_list(args[k], with_value) && args[k + 1] ? 2 : 1;
+		k += str_in_list(args[k], selftest_value_options) && args[k + 1] ? 2 : 1;
 	return k;
 }

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "analysis/metrics/metric_catalog.h"
+#include "common/base/str-list.h"
+#include "common/proto/selftest-line.h"
 #include "common/util.h"
 #include "lab/metric-check.h"
 #include "lab/workload-catalog.h"
@@ -188,6 +190,51 @@ static void the_binary_describes_every_workload(void **state)
 	strbuf_release(&err);
 }
 
+/* The host finds a selftest line's test past the options that take a value
+ * (selftest_operand): its list is the built selftest's option table's, both
+ * ways, long and short names. */
+static void selftest_value_options_are_the_workloads(void **state)
+{
+	(void)state;
+	struct workload_catalog c;
+	struct strbuf err = STRBUF_INIT;
+	if (workload_catalog_load(WORKLOAD_BINARY, &c, &err) < 0)
+		fail_msg("%s", err.buf);
+	const struct workload_info *selftest = NULL;
+	for (size_t i = 0; i < c.n; i++)
+		if (!strcmp(c.items[i].name, "selftest"))
+			selftest = &c.items[i];
+	assert_non_null(selftest);
+	size_t with_value = 0;
+	for (size_t o = 0; o < selftest->n_options; o++) {
+		const struct workload_option *opt = &selftest->options[o];
+		if (*opt->group || !*opt->arg)
+			continue;
+		if (*opt->long_name) {
+			char *name = xasprintf("--%s", opt->long_name);
+			if (!str_in_list(name, selftest_value_options))
+				fail_msg("selftest's %s %s is not in selftest_value_options", name, opt->arg);
+			free(name);
+			with_value++;
+		}
+		if (*opt->short_name) {
+			char *name = xasprintf("-%s", opt->short_name);
+			if (!str_in_list(name, selftest_value_options))
+				fail_msg("selftest's %s %s is not in selftest_value_options", name, opt->arg);
+			free(name);
+			with_value++;
+		}
+	}
+	size_t listed = 0;
+	while (selftest_value_options[listed])
+		listed++;
+	if (listed != with_value)
+		fail_msg("selftest_value_options lists %zu options, selftest has %zu that take a value",
+			 listed, with_value);
+	workload_catalog_clear(&c);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +242,7 @@ int main(void)
 		cmocka_unit_test(a_bad_record_names_its_line),
 		cmocka_unit_test(metrics_shown_as_judged),
 		cmocka_unit_test(the_binary_describes_every_workload),
+		cmocka_unit_test(selftest_value_options_are_the_workloads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
