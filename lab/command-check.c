@@ -202,10 +202,7 @@ static int check_arguments(const struct guest_view *g, const char *workload,
  * runner reads are not all known. */
 static size_t runner_skips(const struct shell_command *c, size_t k)
 {
-	const char **argv = xcalloc(c->n - k + 1, sizeof(*argv));
-	size_t n = 0;
-	for (; k + n < c->n && c->words[k + n].known; n++)
-		argv[n] = c->words[k + n].text;
+	const char **argv = shell_command_known_words(c, k, NULL);
 	size_t skip = (size_t)(workload_line_past_runners(argv) - argv);
 	free(argv);
 	return skip;

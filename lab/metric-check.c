@@ -90,10 +90,8 @@ static void command_program(const struct strlist *declared, const struct shell_c
 	while (!line_runners && k < c->n && c->words[k].known &&
 	       str_in_list(c->words[k].text, shell_words_before_command))
 		k++;
-	const char **argv = xcalloc(c->n - k + 1, sizeof(*argv));
-	size_t n = 0;
-	for (; k + n < c->n && c->words[k + n].known; n++)
-		argv[n] = c->words[k + n].text;
+	size_t n;
+	const char **argv = shell_command_known_words(c, k, &n);
 	const char *const *program = workload_line_program(argv);
 	const char *name = program[0], *base = name ? workload_line_name(program) : NULL;
 	/* a program only the guest knows: it may run anything */
@@ -134,10 +132,7 @@ char *workload_line_metric_prefix(const char *line)
 	struct strbuf err = STRBUF_INIT;
 	char *prefix = NULL;
 	if (shell_line_split(line, NULL, NULL, &sl, &err) == 0 && sl.n) {
-		const struct shell_command *c = &sl.commands[0];
-		const char **argv = xcalloc(c->n + 1, sizeof(*argv));
-		for (size_t n = 0; n < c->n && c->words[n].known; n++)
-			argv[n] = c->words[n].text;
+		const char **argv = shell_command_known_words(&sl.commands[0], 0, NULL);
 		const char *name = argv[0] ? workload_line_name(argv) : "";
 		if (*name)
 			prefix = xstrdup(name);

@@ -41,9 +41,7 @@ static const char *base_name(const char *path)
  * Words the host cannot know end the command. */
 static const char *command_test(const struct shell_command *c)
 {
-	const char **argv = xcalloc(c->n + 1, sizeof(*argv));
-	for (size_t k = 0; k < c->n && c->words[k].known; k++)
-		argv[k] = c->words[k].text;
+	const char **argv = shell_command_known_words(c, 0, NULL);
 	const char *const *w = workload_line_program(argv), *test = NULL;
 	if (w[0] && !strcmp(base_name(w[0]), "selftest"))
 		test = w[1 + selftest_operand(w + 1)];

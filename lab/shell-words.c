@@ -385,3 +385,14 @@ void shell_line_clear(struct shell_line *line)
 	free(line->commands);
 	memset(line, 0, sizeof(*line));
 }
+
+const char **shell_command_known_words(const struct shell_command *c, size_t k, size_t *n)
+{
+	size_t from = k < c->n ? k : c->n, count = 0;
+	const char **argv = xcalloc(c->n - from + 1, sizeof(*argv));
+	for (; from + count < c->n && c->words[from + count].known; count++)
+		argv[count] = c->words[from + count].text;
+	if (n)
+		*n = count;
+	return argv;
+}

@@ -52,4 +52,9 @@ void shell_line_clear(struct shell_line *line);
  * keyword, and its applet is a program that runs one (workload-line.h). */
 extern const char *const shell_words_before_command[];
 
+/* C's words from the K-th on, up to the first the host cannot know: a
+ * NULL-terminated array of pointers into C (free() the array alone), and
+ * in *N (unless NULL) how many. How every check reads a command's argv. */
+const char **shell_command_known_words(const struct shell_command *c, size_t k, size_t *n);
+
 #endif

@@ -132,6 +132,34 @@ static void assignments(void **state)
 	shell_line_clear(&line);
 }
 
+/* A command's argv as the checks read it: from word K up to the first
+ * word only the guest can know. */
+static void known_words(void **state)
+{
+	(void)state;
+	struct shell_line sl;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(shell_line_split("taskset 1 $GUEST_ONLY x", NULL, NULL, &sl, &err), 0);
+	size_t n = 99;
+	const char **argv = shell_command_known_words(&sl.commands[0], 0, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(argv[0], "taskset");
+	assert_string_equal(argv[1], "1");
+	assert_null(argv[2]);
+	free(argv);
+	argv = shell_command_known_words(&sl.commands[0], 3, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(argv[0], "x");
+	assert_null(argv[1]);
+	free(argv);
+	argv = shell_command_known_words(&sl.commands[0], 9, &n);
+	assert_int_equal(n, 0);
+	assert_null(argv[0]);
+	free(argv);
+	shell_line_clear(&sl);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +167,7 @@ int main(void)
 		cmocka_unit_test(commands_and_redirections),
 		cmocka_unit_test(expansions),
 		cmocka_unit_test(assignments),
+		cmocka_unit_test(known_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
