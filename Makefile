@@ -37,6 +37,10 @@ WL_OBJS    := $(WL_SRCS:%.c=$(BUILD)/obj/%.o)
 AGENT_SRCS := $(wildcard workloads/agent/*.c)
 AGENT_OBJS := $(AGENT_SRCS:%.c=$(BUILD)/obj/%.o)
 
+# Every source's object: tests/check-layers reads their symbols (which module
+# calls which), so `make test` and `make unit-test` build them all first.
+LAYER_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(call sources,common analysis lab workloads))
+
 # Unit tests sit in tests/unit/ at the path of the code they test; their
 # binaries all go to build/tests/ (the names are unique).
 UNIT_SRCS  := $(call sources,tests/unit)
@@ -172,14 +176,14 @@ run: lab
 		$(if $(TRIALS),--trials $(TRIALS)) $(if $(JOBS),-j $(JOBS))
 
 test: test-deps
-	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(UNIT_BINS)
+	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(UNIT_BINS) $(LAYER_OBJS)
 	@./tests/check-layers-selftest
 	@./tests/run-tests-selftest
 	@./tests/check-layers
 	@./tests/run-tests $(UNIT_BINS)
 
 unit-test: test-deps
-	@$(MAKE) --no-print-directory $(UNIT_BINS)
+	@$(MAKE) --no-print-directory $(UNIT_BINS) $(LAYER_OBJS)
 	@./tests/check-layers-selftest
 	@./tests/run-tests-selftest
 	@./tests/check-layers

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "analysis/compare/compare.h"
-#include "experiment.h"
+#include "experiment-keys.h"
+#include "experiment-type.h"
 #include "kvfile.h"
 #include "perf-events.h"
 

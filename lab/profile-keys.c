@@ -10,7 +10,8 @@
 
 #include "glob.h"
 #include "kvfile.h"
-#include "profile.h"
+#include "profile-keys.h"
+#include "profile-type.h"
 
 static void replace(char **field, const char *value)
 {

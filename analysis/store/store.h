@@ -34,9 +34,7 @@
 #include <sqlite3.h>
 
 #include "common/util.h"
-
-#define STORE_EDB	(-1)
-#define STORE_EINPUT	(-2)
+#include "store_errors.h"
 
 /* Milliseconds a connection waits for another process's lock. */
 #define STORE_BUSY_TIMEOUT_MS 10000

@@ -1,6 +1,7 @@
 /* store_internal.h - what the store_*.c files share; not for other callers.
- * It stands alone (each store_*.c includes store.h as well), so that the
- * store and its private half do not include each other. */
+ * It stands alone, without store.h: store.c calls the schema and the scan,
+ * which include this and store_errors.h but not store.h, so that nothing
+ * they use calls them back (tests/check-layers). */
 #ifndef OOMLAB_STORE_INTERNAL_H
 #define OOMLAB_STORE_INTERNAL_H
 
@@ -10,20 +11,7 @@
 #include <sqlite3.h>
 
 #include "common/util.h"
-
-struct store {
-	sqlite3 *db;
-	char *path;
-};
-
-/* Appends "WHAT: <SQLite's message>" to ERR (may be NULL); returns STORE_EDB. */
-int store_fail(struct store *s, struct strbuf *err, const char *what);
-int store_exec(struct store *s, const char *sql, struct strbuf *err);
-int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, struct strbuf *err);
-/* Column COL as a malloc'd string, NULL for SQL NULL. */
-char *store_column_str(sqlite3_stmt *st, int col);
-/* Binds S, or NULL when S is NULL. */
-int store_bind_str(sqlite3_stmt *st, int idx, const char *s);
+#include "store_sql.h"
 
 /* Creates the schema of a new database or migrates an older one (store_schema.c). */
 int store_schema_ensure(struct store *s, struct strbuf *err);

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "common/run-folder.h"
-#include "store.h"
+#include "store_errors.h"
 #include "store_internal.h"
 
 static int64_t mtime_ns(const struct stat *st)

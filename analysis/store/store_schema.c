@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "store.h"
+#include "store_errors.h"
 #include "store_internal.h"
 
 static const char schema_v1[] =

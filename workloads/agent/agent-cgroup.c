@@ -5,7 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-cgroup.h"
+#include "agent-log.h"
+#include "agent-setup.h"
 
 static struct cgroup *workload;
 

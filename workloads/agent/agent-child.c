@@ -1,5 +1,5 @@
 /*
- * The one way the agent starts and stops its children (agent.h), as
+ * The one way the agent starts and stops its children (agent-child.h), as
  * common/run-command.c is the host's: the command, the prepare step, perf,
  * and the agent's own helpers (the kernel log forwarder, the relays).
  */
@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-cgroup.h"
+#include "agent-child.h"
+#include "agent-log.h"
 #include "workloads/lib/sysinfo.h"
 
 #define POLL_MS 10

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent-ctl.h"
+#include "agent-faults.h"
+#include "agent-ports.h"
 #include "workloads/lib/report.h"
 #include "workloads/lib/sysinfo.h"
 

@@ -14,7 +14,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "agent.h"
+#include "agent-cgroup.h"
+#include "agent-child.h"
+#include "agent-ctl.h"
+#include "agent-killer.h"
+#include "agent-log.h"
+#include "agent-ports.h"
+#include "agent-setup.h"
 #include "common/proto/killer-kinds.h"
 #include "workloads/killers/killer-run.h"
 #include "workloads/lib/report.h"

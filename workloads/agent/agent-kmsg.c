@@ -3,7 +3,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-child.h"
+#include "agent-kmsg.h"
+#include "agent-ports.h"
+#include "agent-self.h"
 
 static void forward(void *arg)
 {

@@ -27,7 +27,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-child.h"
+#include "agent-line.h"
+#include "agent-self.h"
+#include "agent-setup.h"
 #include "common/kernel-text/kv.h"
 #include "common/proto/workload-line.h"
 #include "workloads/lib/report.h"

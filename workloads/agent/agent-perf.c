@@ -21,7 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-child.h"
+#include "agent-ctl.h"
+#include "agent-log.h"
+#include "agent-perf.h"
+#include "agent-pin.h"
+#include "agent-ports.h"
 #include "workloads/lib/report.h"
 
 #define PERF "/usr/bin/perf"

@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-pin.h"
 
 #define PAGEMAP_PRESENT (1ull << 63)
 

@@ -8,7 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-child.h"
+#include "agent-log.h"
+#include "agent-ports.h"
+#include "agent-self.h"
 
 /* every channel protocol.c defines starts closed, however many there are (a GNU range) */
 static int fds[CHANNEL_COUNT] = { [0 ... CHANNEL_COUNT - 1] = -1 };

@@ -16,7 +16,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-child.h"
+#include "agent-ctl.h"
+#include "agent-log.h"
+#include "agent-ports.h"
+#include "agent-prepare.h"
+#include "agent-self.h"
 #include "workloads/lib/report.h"
 #include "workloads/lib/sysinfo.h"
 

@@ -13,7 +13,8 @@
 #include <sys/swap.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-log.h"
+#include "agent-setup.h"
 
 static void mount_one(const char *source, const char *target, const char *type,
 		      unsigned long flags, const char *data)

@@ -5,7 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-ctl.h"
+#include "agent-job.h"
+#include "agent-ports.h"
+#include "agent-snapshot.h"
 #include "common/kernel-text/buddyinfo.h"
 #include "workloads/lib/report.h"
 

@@ -1,18 +1,38 @@
-/* The guest agent's main flow: set up, report ready, run the job, end the VM. */
+/*
+ * The guest agent: PID 1 of every lab VM. It mounts what workloads need,
+ * applies the profile (sysctls, zram swap, the workload cgroup), sends
+ * snapshots of the memory state, runs the job's command, and reports
+ * everything through virtio-serial ports that the host writes to files as
+ * the bytes arrive, so a guest that panics or hangs loses nothing sent.
+ *
+ * This file is its main flow: set up, report ready, run the job, end the VM.
+ * The modules it runs, agent-*.c, each with its header, depend downward and
+ * never call back here.
+ */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent-cgroup.h"
+#include "agent-child.h"
+#include "agent-ctl.h"
+#include "agent-faults.h"
+#include "agent-killer.h"
+#include "agent-kmsg.h"
+#include "agent-line.h"
+#include "agent-log.h"
+#include "agent-perf.h"
+#include "agent-ports.h"
+#include "agent-prepare.h"
+#include "agent-self.h"
+#include "agent-setup.h"
+#include "agent-snapshot.h"
 #include "common/kernel-text/kv.h"
 #include "common/kernel-text/psi.h"
 #include "common/proto/workload-line.h"
@@ -21,71 +41,6 @@
 
 #define HEARTBEAT_SECONDS 1.0
 #define PERF_FLUSH_SECONDS 0.1
-
-void agent_log(const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = snprintf(line, sizeof(line), "oomlab-agent: ");
-	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
-	va_end(ap);
-	strncat(line, "\n", sizeof(line) - strlen(line) - 1);
-	/* The console is the serial port: the host keeps it even if ports are gone. */
-	if (write(2, line, strlen(line)) < 0)
-		return;
-}
-
-double uptime_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void ctl_begin(struct jl *j, const char *type)
-{
-	jl_begin(j);
-	jl_str(j, "type", type);
-	jl_dbl(j, "uptime", uptime_seconds());
-	jl_u64(j, "t_mono_ns", mono_ns());
-}
-
-void ctl_event(const char *type, const char *key, const char *value)
-{
-	struct jl j;
-	ctl_begin(&j, type);
-	if (key)
-		jl_str(&j, key, value);
-	jl_emit(&j, port_fd(CHANNEL_CTL));
-}
-
-void ctl_hello(void)
-{
-	struct utsname u;
-	struct jl j;
-	ctl_begin(&j, CTL_HELLO);
-	jl_str(&j, HELLO_MACHINE, uname(&u) == 0 ? u.machine : "");
-	jl_u64(&j, HELLO_PAGE_SIZE, (uint64_t)sysconf(_SC_PAGESIZE));
-	jl_emit(&j, port_fd(CHANNEL_CTL));
-}
-
-void ctl_window(const struct window_state *w)
-{
-	struct jl j;
-	ctl_begin(&j, CTL_WINDOW);
-	jl_str(&j, "edge", w->edge);
-	jl_u64(&j, "read_begin_mono_ns", w->read_begin_ns);
-	jl_u64(&j, "read_mono_ns", w->read_ns);
-	if (!strcmp(w->edge, WINDOW_EDGE_START)) {
-		jl_i64(&j, WINDOW_TARGET_ORDER, w->target_order);
-		if (w->free_blocks_ge >= 0)
-			jl_i64(&j, WINDOW_FREE_BLOCKS_GE, w->free_blocks_ge);
-		if (w->target_max_blocks >= 0)
-			jl_i64(&j, WINDOW_TARGET_MAX_BLOCKS, w->target_max_blocks);
-	}
-	jl_emit(&j, port_fd(CHANNEL_CTL));
-}
 
 static void ctl_exit(int status)
 {
@@ -102,16 +57,6 @@ static void ctl_exit(int status)
 			 clocksource, sizeof(clocksource)) >= 0)
 		jl_str(&j, EXIT_CLOCKSOURCE, clocksource);
 	jl_emit(&j, port_fd(CHANNEL_CTL));
-}
-
-void protect_from_oom_killer(void)
-{
-	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (write(fd, "-1000", 5) < 0)
-			agent_log("cannot protect pid %d from the OOM killer", (int)getpid());
-		close(fd);
-	}
 }
 
 static char *slurp(const char *path)

@@ -1,5 +1,5 @@
 /*
- * A kill as lmkd makes one (lmkd.h): SIGKILL through a pidfd, so the
+ * A kill as lmkd makes one (lmkd-kill.h): SIGKILL through a pidfd, so the
  * signal cannot reach a new process that took a reused pid, then
  * process_mrelease() to free the victim's memory in the killer's own
  * context without waiting for the victim to run its exit. Both logged to
@@ -16,7 +16,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "lmkd.h"
+#include "lmkd-kill.h"
+#include "lmkd-log.h"
+#include "lmkd-system.h"
 #include "common/kernel-text/lmkd-lines.h"
 #include "common/kernel-text/psi.h"
 #include "common/proto/app-tiers.h"

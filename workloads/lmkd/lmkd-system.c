@@ -1,4 +1,4 @@
-/* What the low-memory killer reads of the running system (lmkd.h). */
+/* What the low-memory killer reads of the running system (lmkd-system.h). */
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lmkd.h"
+#include "lmkd-system.h"
 #include "common/kernel-text/kv.h"
 #include "common/kernel-text/psi.h"
 #include "workloads/lib/report.h"

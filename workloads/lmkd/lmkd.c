@@ -8,6 +8,10 @@
 #include <unistd.h>
 
 #include "lmkd.h"
+#include "lmkd-kill.h"
+#include "lmkd-log.h"
+#include "lmkd-system.h"
+#include "lmkd-victim.h"
 #include "common/kernel-text/lmkd-lines.h"
 #include "common/kernel-text/psi.h"
 #include "workloads/lib/sysinfo.h"
@@ -57,15 +61,6 @@ int lmkd_setup(struct lmkd *k, const struct lmkd_config *cfg, const char **why)
 		fprintf(stderr, "lmkd: cannot turn /dev/kmsg's ratelimit off: lines may be lost\n");
 	k->kmsg_fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	return 0;
-}
-
-void lmkd_log(const struct lmkd *k, const char *text)
-{
-	char line[512];
-	/* <6>: KERN_INFO, as lmkd's kill reports are informational */
-	int n = snprintf(line, sizeof(line), "<6>%s\n", text);
-	if (k->kmsg_fd < 0 || write(k->kmsg_fd, line, (size_t)n) < 0)
-		fprintf(stderr, "%s\n", text);
 }
 
 static void sample(struct lmkd *k, int64_t now)
