@@ -1,6 +1,6 @@
 /* The workload table: every guest-side workload is one C file with a main
- * function and a usage text, listed once in WORKLOADS below (the way
- * stress-ng registers its stressors).  workloads/main.c dispatches on the program
+ * function and a usage text, listed once in WORKLOADS
+ * (common/proto/workload-list.h, the way stress-ng registers its stressors).  workloads/main.c dispatches on the program
  * name, so `binder-sendvec -> oomlab-workload` symlinks work, and so does
  * `oomlab-workload binder-sendvec ARGS`.
  */

@@ -14,7 +14,8 @@
 #include "common/util.h"
 
 /* Where they come from. */
-#define SRC_REPORT	"the workload's report lines in out.log (workloads/lib/report.h)"
+#define SRC_REPORT	"the workload's report lines in out.log, each through its row " \
+			"(common/proto/workload-metrics.h)"
 #define SRC_OLD		"a record from before workloads prefixed their metrics"
 
 /* The names of records from before workloads prefixed their metrics: exact
