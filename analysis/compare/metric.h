@@ -49,8 +49,8 @@ const struct metric_def *metric_known_rows(size_t *n);
 const struct metric_def *metric_lookup(const char *name);
 
 /* True when NAME is a case of a kernel selftest, selftest.S.T.CASE (1 pass,
- * 0 fail): the row of metric.c's table it matches is the cases' (not
- * .duration_ns, .missing_cases, .skipped or .completed). */
+ * 0 fail): the row of metric.c's table it matches is the selftest's cases'
+ * (SELFTEST_CASE, not .duration_ns, .missing_cases, .skipped or .completed). */
 bool metric_selftest_case(const char *name);
 
 /* Definition to use for NAME: the known entry (with .name set to NAME,
