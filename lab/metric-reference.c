@@ -124,8 +124,8 @@ static void print_text(FILE *out, const struct metric_reference *rows, size_t n)
 			fprintf(out, "%s%s\n\n", i ? "\n" : "",
 				!strcmp(table, "lab")
 					? "The lab's own metrics (analysis/metrics/metric_catalog.c):"
-					: "The workloads' metrics and older records' names "
-					  "(analysis/compare/metric.c):");
+					: "The workloads' metrics (common/proto/workload-metrics.h) and "
+					  "older records' names (analysis/compare/metric.c):");
 		}
 		const struct metric_def *j = r->judged_by;
 		fprintf(out, "%s  [%s] %s, %s\n", r->row->name, unit_text(r->row), metric_kind_name(j->kind),

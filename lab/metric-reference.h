@@ -1,8 +1,9 @@
 /*
  * The catalogue of metrics as `lab metrics` prints it: every row the
  * comparison judges a metric by, in the order it looks them up (the lab's
- * own, analysis/metrics/metric_catalog.c, then the workloads' and older
- * records', analysis/compare/metric.c), each with the kind and direction a
+ * own, analysis/metrics/metric_catalog.c, then older records' names and
+ * the workloads' rows, common/proto/workload-metrics.h, as
+ * analysis/compare/metric.c names them), each with the kind and direction a
  * name of that row really gets (metric_catalog_lookup), so that a row
  * shadowed by an earlier one shows what it is judged by.
  */

@@ -59,6 +59,19 @@ static void line_metric_names(struct strbuf *sb)
 			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", rows[i].name + 2);
 }
 
+/* What V is, from the row that judges it, and that row's name when it is
+ * another's (a glob, or a row of the lab's catalogue). Static storage. */
+static const char *said_by(const struct workload_metric_view *v)
+{
+	static char text[1024];
+	const char *meaning = v->row->meaning ? v->row->meaning : "?";
+	if (strcmp(v->row->name, v->name))
+		snprintf(text, sizeof(text), "%s (judged by %s)", meaning, v->row->name);
+	else
+		snprintf(text, sizeof(text), "%s", meaning);
+	return text;
+}
+
 #define OPTION_COLUMN 30
 
 static void print_text_one(FILE *out, const struct workload_info *w)
@@ -94,6 +107,8 @@ static void print_text_one(FILE *out, const struct workload_info *w)
 		workload_metric_view(w, w->metrics.items[i], &v);
 		fprintf(out, "    %s  [%s] %s, %s\n", v.name, unit_text(&v), kind_text(&v),
 			metric_better_text(v.def.better));
+		if (v.row)
+			reference_wrap(out, 6, "", said_by(&v));
 		workload_metric_view_clear(&v);
 	}
 	if (w->notes.n) {
@@ -164,7 +179,7 @@ static void print_markdown_one(FILE *out, const struct workload_info *w)
 		fputs(" |\n", out);
 		free(left);
 	}
-	fputs("\n| metric | unit | kind | better | judged by |\n|---|---|---|---|---|\n", out);
+	fputs("\n| metric | unit | kind | better | meaning |\n|---|---|---|---|---|\n", out);
 	for (size_t i = 0; i < w->metrics.n; i++) {
 		struct workload_metric_view v;
 		workload_metric_view(w, w->metrics.items[i], &v);
@@ -172,10 +187,16 @@ static void print_markdown_one(FILE *out, const struct workload_info *w)
 		reference_md_code(out, v.name);
 		fprintf(out, " | %s | %s | %s | ", unit_text(&v), kind_text(&v),
 			metric_better_word(v.def.better));
-		if (v.row)
-			reference_md_code(out, v.row->name);
-		else
+		if (v.row) {
+			reference_md_cell(out, v.row->meaning ? v.row->meaning : "?");
+			if (strcmp(v.row->name, v.name)) {
+				fputs(" (judged by ", out);
+				reference_md_code(out, v.row->name);
+				fputs(")", out);
+			}
+		} else {
 			fputs("no row", out);
+		}
 		fputs(" |\n", out);
 		workload_metric_view_clear(&v);
 	}
@@ -217,11 +238,12 @@ static json_t *metric_json(const struct workload_info *w, const char *row)
 {
 	struct workload_metric_view v;
 	workload_metric_view(w, row, &v);
-	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:s, s:o}", "name", v.name, "declared", row, "unit",
-			      v.def.unit, "kind",
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o}", "name", v.name, "declared", row,
+			      "unit", v.def.unit, "kind",
 			      v.row ? json_string(metric_kind_name(v.def.kind)) : json_null(), "better",
 			      metric_better_word(v.def.better), "judged_by",
-			      v.row ? json_string(v.row->name) : json_null());
+			      v.row ? json_string(v.row->name) : json_null(), "meaning",
+			      v.row && v.row->meaning ? json_string(v.row->meaning) : json_null());
 	workload_metric_view_clear(&v);
 	return o;
 }

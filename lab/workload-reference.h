@@ -1,9 +1,11 @@
 /*
  * The workloads as `lab workloads` prints them (workload-catalog.h): each
  * one's summary, usage, options and the metrics it declares, every metric
- * with the unit, kind and direction the comparison will give it, resolved
- * through the same catalogue (metric_catalog_lookup): a metric no row
- * names is judged by the unit it reports, neither better.
+ * with the unit, kind, direction and meaning of the row the comparison
+ * judges it by, resolved through the same catalogue (metric_catalog_lookup):
+ * a workload's own row (common/proto/workload-metrics.h) unless the lab's
+ * catalogue shadows it; a metric no row names is judged by the unit it
+ * reports, neither better.
  */
 #ifndef LAB_WORKLOAD_REFERENCE_H
 #define LAB_WORKLOAD_REFERENCE_H

@@ -46,6 +46,8 @@
 #include "workload.h"
 
 #define NAME APPS_WORKLOAD
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&apps_metric_rows[id])
 
 const char apps_usage[] =
 "Usage: apps [OPTIONS]\n"
@@ -57,26 +59,7 @@ const char apps_usage[] =
 "brought back starts cold, a live one warm; both are timed.\n"
 "\n";
 
-/* The metrics it reports (struct workload in workload.h). */
-const char *const apps_metrics[] = {
-	"switches", "cold_starts", "warm_starts", "launch_failures",
-	"cold_launch_p50_ms", "cold_launch_p95_ms", "warm_launch_p50_ms", "warm_launch_p95_ms",
-	"deaths", "deaths.tier=*", "first_kill_ms", "alive_mean", "alive_min",
-	"binder_open_failures", "binder_mmap_failures",
-	NULL,
-};
-
 static const char apps_output[] =
-"Output: switches, cold_starts (new app processes forked), warm_starts (live\n"
-"apps brought to the front), launch_failures (a launch that never said ready),\n"
-"deaths (apps killed, by whoever) and deaths.tier=T (the\n"
-"tier each had when it died: foreground, visible, perceptible, service,\n"
-"home, previous, service-b, cached), binder_open_failures,\n"
-"binder_mmap_failures (counts); cold_launch_p50_ms, cold_launch_p95_ms,\n"
-"warm_launch_p50_ms, warm_launch_p95_ms (ms, from the switch to the app's\n"
-"ready); first_kill_ms (ms from the switch phase's start to the first app\n"
-"killed in it; absent when none was); alive_mean, alive_min (apps alive,\n"
-"sampled every --sample after every app was opened).\n"
 "Events: app-switch (step, app, tier, prev_visible, wait_ms), app-state\n"
 "(step, app, pid, tier, adj), app-launch (step, app, pid, kind cold/warm, ms,\n"
 "ok, error, memcg), app-death (app, pid, signal, tier, adj, lived_ms),\n"
@@ -862,32 +845,32 @@ static void report_results(struct run *run)
 	size_t switches = run->steps_done;
 	struct summary s;
 
-	report_metric("switches", (double)(switches), "count", NULL);
-	report_metric("cold_starts", (double)run->cold_starts, "count", NULL);
-	report_metric("warm_starts", (double)run->warm_starts, "count", NULL);
-	report_metric("launch_failures", (double)run->launch_failures, "count", NULL);
+	report_row(ROW(APPS_SWITCHES), (double)(switches), NULL);
+	report_row(ROW(APPS_COLD_STARTS), (double)run->cold_starts, NULL);
+	report_row(ROW(APPS_WARM_STARTS), (double)run->warm_starts, NULL);
+	report_row(ROW(APPS_LAUNCH_FAILURES), (double)run->launch_failures, NULL);
 	if (latencies(run->cold_ms, run->ncold, &s)) {
-		report_metric("cold_launch_p50_ms", s.p50, "ms", NULL);
-		report_metric("cold_launch_p95_ms", s.p95, "ms", NULL);
+		report_row(ROW(APPS_COLD_LAUNCH_P50), s.p50, NULL);
+		report_row(ROW(APPS_COLD_LAUNCH_P95), s.p95, NULL);
 	}
 	if (latencies(run->warm_ms, run->nwarm, &s)) {
-		report_metric("warm_launch_p50_ms", s.p50, "ms", NULL);
-		report_metric("warm_launch_p95_ms", s.p95, "ms", NULL);
+		report_row(ROW(APPS_WARM_LAUNCH_P50), s.p50, NULL);
+		report_row(ROW(APPS_WARM_LAUNCH_P95), s.p95, NULL);
 	}
-	report_metric("deaths", (double)run->deaths, "count", NULL);
+	report_row(ROW(APPS_DEATHS), (double)run->deaths, NULL);
 	/* absent, not 0, when no app was killed once the switching began */
 	if (run->killed_in_switch)
-		report_metric("first_kill_ms", (double)run->first_kill_ns / 1e6, "ms", NULL);
+		report_row(ROW(APPS_FIRST_KILL), (double)run->first_kill_ns / 1e6, NULL);
 	for (int t = 0; t < APP_TIER_COUNT; t++)
-		report_metricl("deaths", (double)run->deaths_tier[t], "count", "tier",
+		report_rowl(ROW(APPS_DEATHS), (double)run->deaths_tier[t], "tier",
 			       app_tier_name((enum app_tier)t), NULL);
 	if (run->alive_samples) {
-		report_metric("alive_mean", (double)run->alive_sum / (double)run->alive_samples, "count",
+		report_row(ROW(APPS_ALIVE_MEAN), (double)run->alive_sum / (double)run->alive_samples,
 			      NULL);
-		report_metric("alive_min", (double)run->alive_min, "count", NULL);
+		report_row(ROW(APPS_ALIVE_MIN), (double)run->alive_min, NULL);
 	}
-	report_metric("binder_open_failures", (double)run->open_failures, "count", NULL);
-	report_metric("binder_mmap_failures", (double)run->mmap_failures, "count", NULL);
+	report_row(ROW(APPS_BINDER_OPEN_FAILURES), (double)run->open_failures, NULL);
+	report_row(ROW(APPS_BINDER_MMAP_FAILURES), (double)run->mmap_failures, NULL);
 	fprintf(stderr, "%s: %zu steps, %zu cold and %zu warm starts, %llu launches failed, "
 		"%llu apps killed\n", NAME, switches, (size_t)run->cold_starts, (size_t)run->warm_starts,
 		(unsigned long long)run->launch_failures, (unsigned long long)run->deaths);

@@ -31,6 +31,8 @@
 #include "workload.h"
 
 #define NAME "binder-mmap"
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&binder_mmap_metric_rows[id])
 
 const char binder_mmap_usage[] =
 "Usage: binder-mmap [OPTIONS]\n"
@@ -39,22 +41,10 @@ const char binder_mmap_usage[] =
 "(order-3) page array (kcalloc) or fall back to vmalloc (kvcalloc).\n"
 "\n";
 
-/* The metrics it reports (struct workload in workload.h). */
-const char *const binder_mmap_metrics[] = {
-	"mmap_attempts", "mmap_ok", "mmap_enomem", "mmap_errors", "mmap_stalls",
-	"mmap_openers_killed", "mmap_latency_p50_ns", "mmap_latency_p99_ns", "mmap_latency_max_ns",
-	"mmap_latency_mean_ns", "open_latency_p50_ns", "open_latency_max_ns",
-	NULL,
-};
-
 static const char binder_mmap_output[] =
-"Output: mmap_attempts, mmap_ok, mmap_enomem, mmap_errors (other errors at\n"
-"open/version/mmap), mmap_stalls, mmap_openers_killed (counts);\n"
-"mmap_latency_p50_ns, mmap_latency_p99_ns, mmap_latency_max_ns,\n"
-"mmap_latency_mean_ns (ns, every mmap call that returned); open_latency_p50_ns,\n"
-"open_latency_max_ns (ns).  Events: mmap-failed (first 20 per opener; errno,\n"
-"step, latency_ns), mmap-stall (first 20 per opener), opener-killed (pid,\n"
-"signal, opens done), phase-begin/end (open, hold, close).\n";
+"Events: mmap-failed (first 20 per opener; errno, step, latency_ns),\n"
+"mmap-stall (first 20 per opener), opener-killed (pid, signal, opens done),\n"
+"phase-begin/end (open, hold, close).\n";
 
 enum rec_state { REC_NONE, REC_OK, REC_FAIL };
 
@@ -420,21 +410,21 @@ static void report_results(const struct run *run)
 	}
 	wl_summarize(mlat, mlat ? nm : 0, &ms);
 	wl_summarize(olat, olat ? no : 0, &os);
-	report_metric("mmap_attempts", (double)attempts, "count", NULL);
-	report_metric("mmap_ok", (double)ok, "count", NULL);
-	report_metric("mmap_enomem", (double)enomem, "count", NULL);
-	report_metric("mmap_errors", (double)errors, "count", NULL);
-	report_metric("mmap_stalls", (double)stalls, "count", NULL);
-	report_metric("mmap_openers_killed", (double)run->killed, "count", NULL);
+	report_row(ROW(MMAP_ATTEMPTS), (double)attempts, NULL);
+	report_row(ROW(MMAP_OK), (double)ok, NULL);
+	report_row(ROW(MMAP_ENOMEM), (double)enomem, NULL);
+	report_row(ROW(MMAP_ERRORS), (double)errors, NULL);
+	report_row(ROW(MMAP_STALLS), (double)stalls, NULL);
+	report_row(ROW(MMAP_OPENERS_KILLED), (double)run->killed, NULL);
 	if (ms.n) {
-		report_metric("mmap_latency_p50_ns", ms.p50, "ns", NULL);
-		report_metric("mmap_latency_p99_ns", ms.p99, "ns", NULL);
-		report_metric("mmap_latency_max_ns", ms.max, "ns", NULL);
-		report_metric("mmap_latency_mean_ns", ms.mean, "ns", NULL);
+		report_row(ROW(MMAP_LATENCY_P50), ms.p50, NULL);
+		report_row(ROW(MMAP_LATENCY_P99), ms.p99, NULL);
+		report_row(ROW(MMAP_LATENCY_MAX), ms.max, NULL);
+		report_row(ROW(MMAP_LATENCY_MEAN), ms.mean, NULL);
 	}
 	if (os.n) {
-		report_metric("open_latency_p50_ns", os.p50, "ns", NULL);
-		report_metric("open_latency_max_ns", os.max, "ns", NULL);
+		report_row(ROW(MMAP_OPEN_LATENCY_P50), os.p50, NULL);
+		report_row(ROW(MMAP_OPEN_LATENCY_MAX), os.max, NULL);
 	}
 	fprintf(stderr, "%s: %llu attempts: %llu ok, %llu ENOMEM, %llu other errors, "
 		"%llu stalls >= %.1f ms, %llu openers killed; mmap p50 %.0f us p99 %.0f us max %.0f us\n",

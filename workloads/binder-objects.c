@@ -43,6 +43,8 @@
 #include "workload.h"
 
 #define NAME "binder-objects"
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&binder_objects_metric_rows[id])
 #define SLAB_SYSFS "/sys/kernel/slab"
 
 const char binder_objects_usage[] =
@@ -53,32 +55,11 @@ const char binder_objects_usage[] =
 "memory, efficiency, merged aliases).\n"
 "\n";
 
-/* The metrics it reports (struct workload in workload.h). */
-const char *const binder_objects_metrics[] = {
-	/* per binder object type, at each point of each cycle */
-	"binder_active.cycle=*.type=*.when=*", "binder_created.cycle=*.type=*.when=*",
-	"binder_payload_bytes.cycle=*.type=*.when=*", "binder_expected_active.cycle=*.type=*.when=*",
-	/* and its slab cache */
-	"slab_object_size.cache=*.cycle=*.type=*.when=*", "slab_slab_bytes.cache=*.cycle=*.type=*.when=*",
-	"slab_objs_per_slab.cache=*.cycle=*.type=*.when=*", "slab_active_objs.cache=*.cycle=*.type=*.when=*",
-	"slab_num_objs.cache=*.cycle=*.type=*.when=*", "slab_slabs.cache=*.cycle=*.type=*.when=*",
-	"slab_mem_bytes.cache=*.cycle=*.type=*.when=*", "slab_efficiency.cache=*.cycle=*.type=*.when=*",
-	"slab_aliases.cache=*.cycle=*.type=*.when=*",
-	NULL,
-};
-
 static const char binder_objects_output[] =
-"Output (labels: type = binder object type, when = before|hold|released|dead|end,\n"
-"cycle; slab metrics also cache):\n"
-"  binder_active (count, active minus the value before the run),\n"
-"  binder_created (count, total minus the value before), binder_expected_active\n"
-"  (count, what the run should have alive at hold), binder_payload_bytes (B,\n"
-"  active x struct size);\n"
-"  slab_object_size, slab_slab_bytes (B), slab_objs_per_slab (count),\n"
-"  slab_active_objs, slab_num_objs, slab_slabs (count), slab_mem_bytes (B),\n"
-"  slab_efficiency (ratio: payload bytes x objs per slab / slab bytes),\n"
-"  slab_aliases (count); event slab-cache (cache, type, resolved, merged,\n"
-"  aliases), event binder-stats (absolute active/total per type), phase events.\n";
+"Labels: type = binder object type, when = before|hold|released|dead|end,\n"
+"cycle; the slab metrics also cache.  Events: slab-cache (cache, type,\n"
+"resolved, merged, aliases), binder-stats (absolute active/total per type),\n"
+"phase events.\n";
 
 #define CODE_NODES 1
 #define MAX_NODES  256
@@ -477,18 +458,17 @@ static void report_slabs(const struct cfg *cfg, const char *when, const char *cy
 		labels[4] = "when"; labels[5] = when;
 		labels[6] = "cycle"; labels[7] = cycle;
 		labels[8] = NULL;
-		report_metric("slab_object_size", (double)v.object_size, "B", labels);
-		report_metric("slab_slab_bytes", (double)v.slab_bytes, "B", labels);
-		report_metric("slab_objs_per_slab", (double)v.objs_per_slab, "count", labels);
-		report_metric("slab_active_objs", (double)v.active, "count", labels);
-		report_metric("slab_num_objs", (double)v.num, "count", labels);
-		report_metric("slab_slabs", (double)v.slabs, "count", labels);
-		report_metric("slab_mem_bytes", (double)v.mem, "B", labels);
+		report_row(ROW(OBJECTS_SLAB_OBJECT_SIZE), (double)v.object_size, labels);
+		report_row(ROW(OBJECTS_SLAB_SLAB_BYTES), (double)v.slab_bytes, labels);
+		report_row(ROW(OBJECTS_SLAB_OBJS_PER_SLAB), (double)v.objs_per_slab, labels);
+		report_row(ROW(OBJECTS_SLAB_ACTIVE_OBJS), (double)v.active, labels);
+		report_row(ROW(OBJECTS_SLAB_NUM_OBJS), (double)v.num, labels);
+		report_row(ROW(OBJECTS_SLAB_SLABS), (double)v.slabs, labels);
+		report_row(ROW(OBJECTS_SLAB_MEM_BYTES), (double)v.mem, labels);
 		if (v.slab_bytes)
-			report_metric("slab_efficiency",
-				      (double)(payload * v.objs_per_slab) / (double)v.slab_bytes,
-				      "ratio", labels);
-		report_metric("slab_aliases", (double)v.naliases, "count", labels);
+			report_row(ROW(OBJECTS_SLAB_EFFICIENCY),
+				      (double)(payload * v.objs_per_slab) / (double)v.slab_bytes, labels);
+		report_row(ROW(OBJECTS_SLAB_ALIASES), (double)v.naliases, labels);
 		if (events) {
 			char aliases[1024];
 			struct jl j;
@@ -538,16 +518,14 @@ static void report_binder(const struct cfg *cfg, const char *when, const char *c
 
 		if (i == BOBJ_FREEZE && !now.present[i])
 			continue;
-		report_metric("binder_active", (double)active, "count", labels);
-		report_metric("binder_created", (double)(now.total[i] - base->total[i]),
-			      "count", labels);
+		report_row(ROW(OBJECTS_ACTIVE), (double)active, labels);
+		report_row(ROW(OBJECTS_CREATED), (double)(now.total[i] - base->total[i]), labels);
 		if (cfg->size[i])
-			report_metric("binder_payload_bytes",
+			report_row(ROW(OBJECTS_PAYLOAD_BYTES),
 				      (double)(now.active[i] > 0 ? now.active[i] : 0) *
-				      (double)cfg->size[i], "B", labels);
+				      (double)cfg->size[i], labels);
 		if (expected && expected[i] >= 0)
-			report_metric("binder_expected_active", (double)expected[i],
-				      "count", labels);
+			report_row(ROW(OBJECTS_EXPECTED_ACTIVE), (double)expected[i], labels);
 	}
 }
 

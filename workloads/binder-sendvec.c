@@ -23,6 +23,8 @@
 #include "workload.h"
 
 #define NAME "binder-sendvec"
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&binder_sendvec_metric_rows[id])
 
 const char binder_sendvec_usage[] =
 "Usage: binder-sendvec [OPTIONS]\n"
@@ -30,24 +32,8 @@ const char binder_sendvec_usage[] =
 "process echoes each transaction, the client measures round trips per size.\n"
 "\n";
 
-/* The metrics it reports (struct workload in workload.h). */
-const char *const binder_sendvec_metrics[] = {
-	/* per size; with --sg also mode=sg */
-	"sendvec_ns_per_rt.size=*", "sendvec_ns_per_rt.mode=sg.size=*",
-	"sendvec_cpu_ns_per_rt.size=*", "sendvec_cpu_ns_per_rt.mode=sg.size=*",
-	"sendvec_iterations.size=*", "sendvec_iterations.mode=sg.size=*",
-	"sendvec_bytes_per_s.size=*", "sendvec_bytes_per_s.mode=sg.size=*",
-	"sendvec_cpu_bytes_per_s.size=*", "sendvec_cpu_bytes_per_s.mode=sg.size=*",
-	"sendvec_errors.size=*", "sendvec_errors.mode=sg.size=*",
-	"sendvec_sizes",
-	NULL,
-};
-
 static const char binder_sendvec_output[] =
-"Output (JSON lines, label size=N): sendvec_ns_per_rt (ns, wall),\n"
-"sendvec_cpu_ns_per_rt (ns, client process CPU), sendvec_iterations (count),\n"
-"sendvec_bytes_per_s (B/s), sendvec_cpu_bytes_per_s (B/s), sendvec_errors\n"
-"(count); sendvec_sizes (count) at the end.  Events phase-begin/phase-end with\n"
+"Label size=N, with --sg also mode=sg.  Events phase-begin/phase-end with\n"
 "phase size-N.  SIGTERM ends after the current size.\n";
 
 #define CODE_ECHO  1
@@ -193,17 +179,17 @@ static void report_size(size_t size, const struct size_result *r)
 
 	snprintf(sz, sizeof(sz), "%zu", size);
 	if (r->iterations) {
-		report_metric("sendvec_ns_per_rt", (double)r->wall_ns / it, "ns", labels);
-		report_metric("sendvec_cpu_ns_per_rt", (double)r->cpu_ns / it, "ns", labels);
+		report_row(ROW(SENDVEC_NS_PER_RT), (double)r->wall_ns / it, labels);
+		report_row(ROW(SENDVEC_CPU_NS_PER_RT), (double)r->cpu_ns / it, labels);
 	}
-	report_metric("sendvec_iterations", it, "count", labels);
+	report_row(ROW(SENDVEC_ITERATIONS), it, labels);
 	if (r->wall_ns)
-		report_metric("sendvec_bytes_per_s",
-			      (double)size * it * 1e9 / (double)r->wall_ns, "B/s", labels);
+		report_row(ROW(SENDVEC_BYTES_PER_S),
+			      (double)size * it * 1e9 / (double)r->wall_ns, labels);
 	if (r->cpu_ns)
-		report_metric("sendvec_cpu_bytes_per_s",
-			      (double)size * it * 1e9 / (double)r->cpu_ns, "B/s", labels);
-	report_metric("sendvec_errors", (double)r->errors, "count", labels);
+		report_row(ROW(SENDVEC_CPU_BYTES_PER_S),
+			      (double)size * it * 1e9 / (double)r->cpu_ns, labels);
+	report_row(ROW(SENDVEC_ERRORS), (double)r->errors, labels);
 }
 
 int binder_sendvec_main(int argc, char **argv)
@@ -331,7 +317,7 @@ int binder_sendvec_main(int argc, char **argv)
 		else
 			done_sizes++;
 	}
-	report_metric("sendvec_sizes", done_sizes, "count", NULL);
+	report_row(ROW(SENDVEC_SIZES), done_sizes, NULL);
 
 	/* Tell the server to quit (a fresh flag: a SIGTERM may be pending). */
 	wl_stop = 0;

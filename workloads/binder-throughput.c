@@ -34,6 +34,8 @@
 #include "workload.h"
 
 #define NAME "binder-throughput"
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&binder_throughput_metric_rows[id])
 
 const char binder_throughput_usage[] =
 "Usage: binder-throughput [OPTIONS]\n"
@@ -41,20 +43,8 @@ const char binder_throughput_usage[] =
 "each worker serves and sends synchronous transactions to the others.\n"
 "\n";
 
-/* The metrics it reports (struct workload in workload.h). */
-const char *const binder_throughput_metrics[] = {
-	"throughput_workers", "throughput_clients", "throughput_iterations", "throughput_errors",
-	"throughput_iterations_per_s", "throughput_latency_avg_ns", "throughput_latency_worst_ns",
-	"throughput_latency_best_ns", "throughput_latency_p50_ns", "throughput_latency_p90_ns",
-	"throughput_latency_p95_ns", "throughput_latency_p99_ns",
-	NULL,
-};
-
 static const char binder_throughput_output[] =
-"Output: throughput_iterations_per_s (1/s; all transactions / wall time of the\n"
-"timed phase), throughput_iterations, throughput_errors, throughput_workers,\n"
-"throughput_clients (count), throughput_latency_avg_ns, _worst_ns, _best_ns,\n"
-"_p50_ns, _p90_ns, _p95_ns, _p99_ns (ns).  Events phase-begin/end (setup, run).\n";
+"Events phase-begin/end (setup, run).\n";
 
 #define CODE_REGISTER 1
 #define CODE_LOOKUP   2
@@ -503,21 +493,21 @@ int binder_throughput_main(int argc, char **argv)
 		if (!cfg.pairs || i >= cfg.workers / 2)
 			clients++;
 	}
-	report_metric("throughput_workers", (double)cfg.workers, "count", NULL);
-	report_metric("throughput_clients", (double)clients, "count", NULL);
-	report_metric("throughput_iterations", (double)total, "count", NULL);
-	report_metric("throughput_errors", (double)errors, "count", NULL);
+	report_row(ROW(THROUGHPUT_WORKERS), (double)cfg.workers, NULL);
+	report_row(ROW(THROUGHPUT_CLIENTS), (double)clients, NULL);
+	report_row(ROW(THROUGHPUT_ITERATIONS), (double)total, NULL);
+	report_row(ROW(THROUGHPUT_ERRORS), (double)errors, NULL);
 	if (total && t_end > t_start) {
 		double ips = (double)total * 1e9 / (double)(t_end - t_start);
 
-		report_metric("throughput_iterations_per_s", ips, "1/s", NULL);
-		report_metric("throughput_latency_avg_ns", wl_hist_mean(all), "ns", NULL);
-		report_metric("throughput_latency_worst_ns", (double)all->max, "ns", NULL);
-		report_metric("throughput_latency_best_ns", (double)all->min, "ns", NULL);
-		report_metric("throughput_latency_p50_ns", (double)wl_hist_pct(all, 50), "ns", NULL);
-		report_metric("throughput_latency_p90_ns", (double)wl_hist_pct(all, 90), "ns", NULL);
-		report_metric("throughput_latency_p95_ns", (double)wl_hist_pct(all, 95), "ns", NULL);
-		report_metric("throughput_latency_p99_ns", (double)wl_hist_pct(all, 99), "ns", NULL);
+		report_row(ROW(THROUGHPUT_ITERATIONS_PER_S), ips, NULL);
+		report_row(ROW(THROUGHPUT_LATENCY_AVG), wl_hist_mean(all), NULL);
+		report_row(ROW(THROUGHPUT_LATENCY_WORST), (double)all->max, NULL);
+		report_row(ROW(THROUGHPUT_LATENCY_BEST), (double)all->min, NULL);
+		report_row(ROW(THROUGHPUT_LATENCY_P50), (double)wl_hist_pct(all, 50), NULL);
+		report_row(ROW(THROUGHPUT_LATENCY_P90), (double)wl_hist_pct(all, 90), NULL);
+		report_row(ROW(THROUGHPUT_LATENCY_P95), (double)wl_hist_pct(all, 95), NULL);
+		report_row(ROW(THROUGHPUT_LATENCY_P99), (double)wl_hist_pct(all, 99), NULL);
 		/* binderThroughputTest's own lines, for people used to them */
 		fprintf(stderr, "iterations per sec: %.1f\n", ips);
 		fprintf(stderr, "average:%.4fms worst:%.4fms best:%.4fms\n",

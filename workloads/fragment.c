@@ -42,6 +42,8 @@
 #include "workload.h"
 
 #define NAME "fragment"
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&fragment_metric_rows[id])
 /* The kernel's page: holes are punched one page apart, whatever its size. */
 #define PAGE ((unsigned long)wl_page_size())
 #define PAGE_MAX 65536ul
@@ -56,22 +58,10 @@ const char fragment_usage[] =
 "Run it outside a memory-limited cgroup.\n"
 "\n";
 
-/* The metrics it reports (struct workload in workload.h). */
-const char *const fragment_metrics[] = {
-	"fragment_free_pages.when=*", "fragment_free_blocks_ge.order=*.when=*",
-	"fragment_unusable_index.order=*.when=*",
-	"fragment_pinned_bytes", "fragment_hole_bytes", "fragment_pipe_bytes", "fragment_slab_files",
-	"fragment_target_met", "fragment_setup_ns",
-	NULL,
-};
-
 static const char fragment_output[] =
-"Output: events buddyinfo (when=before|after, node, zone, free[] per order),\n"
+"Events: buddyinfo (when=before|after, node, zone, free[] per order),\n"
 "phase-begin/end (stress-ng, pin, holes, pipes, slab), ready, released.\n"
-"Metrics: fragment_pinned_bytes, fragment_hole_bytes, fragment_pipe_bytes (B),\n"
-"fragment_slab_files (count), fragment_free_pages (pages, label when),\n"
-"fragment_free_blocks_ge (count, labels when, order), fragment_unusable_index\n"
-"(ratio, labels when, order), fragment_target_met (0/1), fragment_setup_ns (ns).\n"
+"Labels: when = before|after, order = --order.\n"
 "Exit status 0 also when the target was not met (see fragment_target_met).\n";
 
 struct cfg {
@@ -133,13 +123,12 @@ static void report_buddy(const char *when, const struct cfg *cfg)
 		report_end(&j);
 	}
 	snprintf(ord, sizeof(ord), "%d", cfg->order);
-	report_metricl("fragment_free_pages", (double)wl_buddy_pages_ge(&bi, cfg->zones, 0),
-		       "pages", "when", when, NULL);
-	report_metricl("fragment_free_blocks_ge",
-		       (double)wl_buddy_blocks_ge(&bi, cfg->zones, cfg->order), "count",
+	report_rowl(ROW(FRAGMENT_FREE_PAGES), (double)wl_buddy_pages_ge(&bi, cfg->zones, 0), "when", when, NULL);
+	report_rowl(ROW(FRAGMENT_FREE_BLOCKS_GE),
+		       (double)wl_buddy_blocks_ge(&bi, cfg->zones, cfg->order),
 		       "when", when, "order", ord, NULL);
-	report_metricl("fragment_unusable_index",
-		       wl_buddy_unusable_index(&bi, cfg->zones, cfg->order), "ratio",
+	report_rowl(ROW(FRAGMENT_UNUSABLE_INDEX),
+		       wl_buddy_unusable_index(&bi, cfg->zones, cfg->order),
 		       "when", when, "order", ord, NULL);
 }
 
@@ -578,12 +567,12 @@ int fragment_main(int argc, char **argv)
 	}
 	met = target_met(&cfg, &blocks, &unusable);
 	report_buddy("after", &cfg);
-	report_metric("fragment_pinned_bytes", (double)(s.pinned - s.holes), "B", NULL);
-	report_metric("fragment_hole_bytes", (double)s.holes, "B", NULL);
-	report_metric("fragment_pipe_bytes", (double)s.pipe_bytes, "B", NULL);
-	report_metric("fragment_slab_files", (double)(s.slab_made / 2), "count", NULL);
-	report_metric("fragment_target_met", met ? 1 : 0, "bool", NULL);
-	report_metric("fragment_setup_ns", (double)(mono_ns() - t0), "ns", NULL);
+	report_row(ROW(FRAGMENT_PINNED_BYTES), (double)(s.pinned - s.holes), NULL);
+	report_row(ROW(FRAGMENT_HOLE_BYTES), (double)s.holes, NULL);
+	report_row(ROW(FRAGMENT_PIPE_BYTES), (double)s.pipe_bytes, NULL);
+	report_row(ROW(FRAGMENT_SLAB_FILES), (double)(s.slab_made / 2), NULL);
+	report_row(ROW(FRAGMENT_TARGET_MET), met ? 1 : 0, NULL);
+	report_row(ROW(FRAGMENT_SETUP), (double)(mono_ns() - t0), NULL);
 	{
 		struct jl j;
 

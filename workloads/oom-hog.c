@@ -44,6 +44,8 @@
 #include "workload.h"
 
 #define NAME "oom-hog"
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&oom_hog_metric_rows[id])
 #define PAGE 4096ul
 #define MAX_HOGS 256
 
@@ -55,23 +57,11 @@ const char oom_hog_usage[] =
 "cannot exit promptly and the OOM reaper has to reap it.\n"
 "\n";
 
-/* The metrics it reports (struct workload in workload.h). */
-const char *const oom_hog_metrics[] = {
-	"oomhog_victims_lost", "oomhog_hogs_started", "oomhog_kmsg_oom_kills", "oomhog_kmsg_reaped",
-	"oomhog_first_loss_ns", "oomhog_kmsg_kill_to_reap_ns", "oomhog_kill_to_rss_drop_ns",
-	"oomhog_kill_to_exit_ns", "memcg_oom", "memcg_oom_kill", "memcg_max", "vm_oom_kill",
-	NULL,
-};
-
 static const char oom_hog_output[] =
-"Output: events cgroup (path, memory.max), hog-start (hog, pid), victim-killed\n"
+"Events: cgroup (path, memory.max), hog-start (hog, pid), victim-killed\n"
 "(SIGKILL seen pending; reaper mode), victim-rss-drop (RSS freed while the\n"
 "victim still exists: the reaper at work), victim-lost (hog, pid, signal,\n"
-"eaten_bytes, rss_peak_kb, lifetime_ns), hog-exited, phase-begin/end (eat).\n"
-"Metrics: oomhog_victims_lost, oomhog_hogs_started (count),\n"
-"oomhog_first_loss_ns (ns from the start), memcg_oom, memcg_oom_kill,\n"
-"memcg_max (count, memory.events deltas), vm_oom_kill (count, /proc/vmstat\n"
-"delta); reaper mode: oomhog_kill_to_rss_drop_ns, oomhog_kill_to_exit_ns (ns).\n";
+"eaten_bytes, rss_peak_kb, lifetime_ns), hog-exited, phase-begin/end (eat).\n";
 
 enum mode { MODE_MEMCG, MODE_GLOBAL, MODE_REAPER };
 
@@ -479,9 +469,9 @@ static void cgroup_report_and_cleanup(struct cgctx *cg)
 			wl_kv_get(text, "oom_kill", &kill);
 			wl_kv_get(text, "max", &max);
 			free(text);
-			report_metric("memcg_oom", (double)(oom - cg->ev0_oom), "count", NULL);
-			report_metric("memcg_oom_kill", (double)(kill - cg->ev0_kill), "count", NULL);
-			report_metric("memcg_max", (double)(max - cg->ev0_max), "count", NULL);
+			report_row(ROW(OOMHOG_MEMCG_OOM), (double)(oom - cg->ev0_oom), NULL);
+			report_row(ROW(OOMHOG_MEMCG_OOM_KILL), (double)(kill - cg->ev0_kill), NULL);
+			report_row(ROW(OOMHOG_MEMCG_MAX), (double)(max - cg->ev0_max), NULL);
 		}
 	}
 	if (cg->restore_max) {
@@ -847,25 +837,24 @@ static void report_results(struct hogrun *run, bool have_kmsg)
 	const struct kmsg_watch *km = &run->km;
 
 	vmstat_get("oom_kill", &run->vm1);
-	report_metric("oomhog_victims_lost", (double)run->lost, "count", NULL);
+	report_row(ROW(OOMHOG_VICTIMS_LOST), (double)run->lost, NULL);
 	if (have_kmsg) {
-		report_metric("oomhog_kmsg_oom_kills", (double)km->kills_ours, "count", NULL);
-		report_metric("oomhog_kmsg_reaped", (double)km->reaped_ours, "count", NULL);
+		report_row(ROW(OOMHOG_KMSG_OOM_KILLS), (double)km->kills_ours, NULL);
+		report_row(ROW(OOMHOG_KMSG_REAPED), (double)km->reaped_ours, NULL);
 		if (km->first_kill_us && km->first_reap_us >= km->first_kill_us)
-			report_metric("oomhog_kmsg_kill_to_reap_ns",
-				      (double)(km->first_reap_us - km->first_kill_us) * 1000.0,
-				      "ns", NULL);
+			report_row(ROW(OOMHOG_KMSG_KILL_TO_REAP),
+				      (double)(km->first_reap_us - km->first_kill_us) * 1000.0, NULL);
 	}
-	report_metric("oomhog_hogs_started", (double)run->started, "count", NULL);
+	report_row(ROW(OOMHOG_HOGS_STARTED), (double)run->started, NULL);
 	if (run->first_loss)
-		report_metric("oomhog_first_loss_ns", (double)run->first_loss, "ns", NULL);
+		report_row(ROW(OOMHOG_FIRST_LOSS), (double)run->first_loss, NULL);
 	if (run->have_vm)    /* needs CONFIG_VM_EVENT_COUNTERS */
-		report_metric("vm_oom_kill", (double)(run->vm1 - run->vm0), "count", NULL);
+		report_row(ROW(OOMHOG_VM_OOM_KILL), (double)(run->vm1 - run->vm0), NULL);
 	if (run->cfg.mode == MODE_REAPER) {
 		if (run->kill_to_drop)
-			report_metric("oomhog_kill_to_rss_drop_ns", (double)run->kill_to_drop, "ns", NULL);
+			report_row(ROW(OOMHOG_KILL_TO_RSS_DROP), (double)run->kill_to_drop, NULL);
 		if (run->kill_to_exit)
-			report_metric("oomhog_kill_to_exit_ns", (double)run->kill_to_exit, "ns", NULL);
+			report_row(ROW(OOMHOG_KILL_TO_EXIT), (double)run->kill_to_exit, NULL);
 	}
 	cgroup_report_and_cleanup(&run->cg);
 	fprintf(stderr, "%s: %llu victims lost of %llu eaters started; vm oom_kill +%llu\n",

@@ -1,6 +1,6 @@
-/* The table of workloads, from the one list (WORKLOADS in workload.h). Add a
- * workload: write workloads/NAME.c with NAME_main(), NAME_usage[] and
- * NAME_metrics[], and add it to that list. */
+/* The table of workloads, from the one list (common/proto/workload-list.h).
+ * Add a workload: write workloads/NAME.c with NAME_main() and NAME_usage[],
+ * add it to that list and its metrics' rows to common/proto/workload-metrics.h. */
 #include "workload.h"
 
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "lib/args.h"
 #include "lib/report.h"
 
-#define WORKLOAD_ROW(ident, name, summary) { name, summary, ident##_main, ident##_usage, ident##_metrics },
+#define WORKLOAD_ROW(ident, name, summary) { name, summary, ident##_main, ident##_usage, ident##_metric_rows },
 const struct workload workload_table[] = {
 	WORKLOADS(WORKLOAD_ROW)
 	{ NULL, NULL, NULL, NULL, NULL },
@@ -67,6 +67,16 @@ void workload_list(FILE *f)
 		fprintf(f, "  %-18s %s\n", w->name, w->summary);
 }
 
+/* Each name ROWS declare, a line: PREFIX, SEP, the row's name and its label set. */
+static void print_declared(FILE *f, const char *prefix, const char *sep, const struct metric_row *rows)
+{
+	for (const struct metric_row *row = rows; row->name; row++) {
+		const char *set;
+		for (size_t i = 0; (set = metric_row_label_set(row, i)); i++)
+			fprintf(f, "%s%s%s%s%s\n", prefix, sep, row->name, *set ? "." : "", set);
+	}
+}
+
 void workload_describe(void)
 {
 	wl_set_describe();
@@ -75,8 +85,7 @@ void workload_describe(void)
 		fflush(stdout);
 		char *argv[] = { (char *)w->name, (char *)"--help", NULL };
 		workload_run(w, 2, argv);
-		for (const char *const *m = w->metrics; *m; m++)
-			printf(DESCRIBE_METRIC "\t%s\n", *m);
+		print_declared(stdout, DESCRIBE_METRIC, "\t", w->metrics);
 	}
 	fflush(stdout);
 }
@@ -84,6 +93,5 @@ void workload_describe(void)
 void workload_list_metrics(FILE *f)
 {
 	for (const struct workload *w = workload_table; w->name; w++)
-		for (const char *const *m = w->metrics; *m; m++)
-			fprintf(f, "%s.%s\n", w->name, *m);
+		print_declared(f, w->name, ".", w->metrics);
 }

@@ -26,6 +26,8 @@
 #include "workload.h"
 
 #define NAME "selftest"
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&selftest_metric_rows[id])
 #define TEST_NAME_MAX 160
 
 const char selftest_usage[] =
@@ -44,17 +46,11 @@ const char selftest_usage[] =
 "\n";
 
 /* The names are the test's and its cases', known once it ran: SUITE.TEST.CASE,
- * SUITE.TEST.skipped, ... (selftest_output); an experiment's checked names
- * take them as one glob. */
-const char *const selftest_metrics[] = { "*", NULL };
+ * SUITE.TEST.skipped, ...: its rows are globs (common/proto/workload-metrics.h). */
 
 static const char selftest_output[] =
-"Output, with S.T the suite (its '/' as '.') and the test: S.T.CASE (ok: 1 pass,\n"
-"0 fail; absent when skipped), S.T.CASE.skipped (ok: 1, its reason on stderr and\n"
-"in a \"skip\" event), S.T.skipped (ok: the whole test skipped), S.T.duration_ns\n"
-"(ns), S.T.missing_cases (count: planned cases that never reported, a crash, a\n"
-"kill or the timeout), S.T.completed (ok: it exited by itself with every planned\n"
-"case).\n"
+"S.T is the suite (its '/' as '.') and the test. A skipped case's reason is on\n"
+"stderr and in a \"skip\" event.\n"
 "The test's own lines pass through.  Exit 0 once the test ran: its failures\n"
 "are results.  Exit 1 when it could not be run or printed no result at all.\n";
 
@@ -114,26 +110,26 @@ static void report_cases(const char prefix[TEST_NAME_MAX + 1], const struct ktap
 		const struct ktap_case *c = &r->cases[i];
 		if (c->result == KTAP_SKIP) {
 			snprintf(name, sizeof(name), "%s.%s.skipped", prefix, c->name);
-			report_metric(name, 1, "ok", NULL);
+			report_row_as(ROW(SELFTEST_SKIPPED), name, 1);
 			skip_event(prefix, c->name, c->reason);
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s.%s", prefix, c->name);
-		report_metric(name, c->result == KTAP_PASS, "ok", NULL);
+		report_row_as(ROW(SELFTEST_CASE), name, c->result == KTAP_PASS);
 		if (c->result == KTAP_FAIL)
 			fprintf(stderr, "%s: %s.%s failed%s%s\n", NAME, prefix, c->name,
 				*c->reason ? ": " : "", c->reason);
 	}
 	snprintf(name, sizeof(name), "%s.skipped", prefix);
-	report_metric(name, r->whole_skip, "ok", NULL);
+	report_row_as(ROW(SELFTEST_SKIPPED), name, r->whole_skip);
 	if (r->whole_skip)
 		skip_event(prefix, "all", r->whole_reason);
 	snprintf(name, sizeof(name), "%s.duration_ns", prefix);
-	report_metric(name, (double)wall_ns, "ns", NULL);
+	report_row_as(ROW(SELFTEST_DURATION), name, (double)wall_ns);
 	snprintf(name, sizeof(name), "%s.missing_cases", prefix);
-	report_metric(name, (double)ktap_missing(r), "count", NULL);
+	report_row_as(ROW(SELFTEST_MISSING_CASES), name, (double)ktap_missing(r));
 	snprintf(name, sizeof(name), "%s.completed", prefix);
-	report_metric(name, exited && !ktap_missing(r), "ok", NULL);
+	report_row_as(ROW(SELFTEST_COMPLETED), name, exited && !ktap_missing(r));
 }
 
 /* A pseudo-terminal pair in raw mode (no "\r\n" for "\n", no echo); -1 with errno. */

@@ -20,6 +20,8 @@
 #include "workload.h"
 
 #define NAME "spawn"
+/* One of its metric rows (common/proto/workload-metrics.h), by its ID. */
+#define ROW(id) (&spawn_metric_rows[id])
 
 extern char **environ;
 
@@ -30,19 +32,9 @@ const char spawn_usage[] =
 "\n"
 "\n";
 
-/* The metrics it reports (struct workload in workload.h). */
-const char *const spawn_metrics[] = {
-	"spawn_count", "spawn_failures", "spawn_per_s", "spawn_wall_ns", "spawn_ns_per_spawn",
-	"spawn_user_s", "spawn_sys_s", "spawn_children_user_s", "spawn_children_sys_s",
-	NULL,
-};
-
 static const char spawn_output[] =
-"Output: spawn_count (count), spawn_failures (count), spawn_per_s (1/s),\n"
-"spawn_wall_ns (ns), spawn_ns_per_spawn (ns), spawn_user_s and spawn_sys_s\n"
-"(s, this process and its children), spawn_children_user_s and\n"
-"spawn_children_sys_s (s, the children alone).  Events phase-begin/end\n"
-"(spawn).  SIGTERM stops the loop early (figures cover what ran).\n";
+"Events phase-begin/end (spawn).  SIGTERM stops the loop early (figures\n"
+"cover what ran).\n";
 
 enum method { M_FORK, M_VFORK, M_POSIX_SPAWN };
 
@@ -128,17 +120,17 @@ int spawn_main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &self);
 	getrusage(RUSAGE_CHILDREN, &kids);
 
-	report_metric("spawn_count", (double)done_n, "count", NULL);
-	report_metric("spawn_failures", (double)failures, "count", NULL);
-	report_metric("spawn_wall_ns", (double)wall, "ns", NULL);
+	report_row(ROW(SPAWN_COUNT), (double)done_n, NULL);
+	report_row(ROW(SPAWN_FAILURES), (double)failures, NULL);
+	report_row(ROW(SPAWN_WALL), (double)wall, NULL);
 	if (wall) {
-		report_metric("spawn_per_s", (double)done_n * 1e9 / (double)wall, "1/s", NULL);
-		report_metric("spawn_ns_per_spawn", (double)wall / (double)done_n, "ns", NULL);
+		report_row(ROW(SPAWN_PER_S), (double)done_n * 1e9 / (double)wall, NULL);
+		report_row(ROW(SPAWN_NS_PER_SPAWN), (double)wall / (double)done_n, NULL);
 	}
-	report_metric("spawn_user_s", tv_s(self.ru_utime) + tv_s(kids.ru_utime), "s", NULL);
-	report_metric("spawn_sys_s", tv_s(self.ru_stime) + tv_s(kids.ru_stime), "s", NULL);
-	report_metric("spawn_children_user_s", tv_s(kids.ru_utime), "s", NULL);
-	report_metric("spawn_children_sys_s", tv_s(kids.ru_stime), "s", NULL);
+	report_row(ROW(SPAWN_USER), tv_s(self.ru_utime) + tv_s(kids.ru_utime), NULL);
+	report_row(ROW(SPAWN_SYS), tv_s(self.ru_stime) + tv_s(kids.ru_stime), NULL);
+	report_row(ROW(SPAWN_CHILDREN_USER), tv_s(kids.ru_utime), NULL);
+	report_row(ROW(SPAWN_CHILDREN_SYS), tv_s(kids.ru_stime), NULL);
 	fprintf(stderr, "%s: %llu spawns of %s in %.3f s: %.1f/s, user %.2f s, sys %.2f s, %llu failures\n",
 		NAME, (unsigned long long)done_n, cmd, (double)wall / 1e9,
 		wall ? (double)done_n * 1e9 / (double)wall : 0.0,

@@ -1,6 +1,6 @@
 /* The workload table: every guest-side workload is one C file with a main
- * function and a usage text, listed once in WORKLOADS below (the way
- * stress-ng registers its stressors).  workloads/main.c dispatches on the program
+ * function and a usage text, listed once in WORKLOADS
+ * (common/proto/workload-list.h, the way stress-ng registers its stressors).  workloads/main.c dispatches on the program
  * name, so `binder-sendvec -> oomlab-workload` symlinks work, and so does
  * `oomlab-workload binder-sendvec ARGS`.
  */
@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include "common/proto/workload-list.h"
+#include "common/proto/workload-metrics.h"
 #include "lib/check.h"
 
 struct workload {
@@ -16,12 +18,11 @@ struct workload {
 	const char *summary;                  /* one line */
 	int (*main)(int argc, char **argv);   /* argv[0] is the name */
 	const char *usage;                    /* --help text */
-	/* Every metric it reports (lib/report.h), named as trial.json names it
-	 * after "<name>.": the metric, then each label as ".KEY=*" in key order
-	 * ("sendvec_ns_per_rt.size=*"); a label that is not always there is a
-	 * second row. NULL-terminated. The lab checks an experiment's metric
-	 * names against these (oomlab-workload --metrics). */
-	const char *const *metrics;
+	/* Every metric it reports, its rows (common/proto/workload-metrics.h,
+	 * ending with a row whose name is NULL): printed by --metrics as
+	 * trial.json names them, "<name>.<row>[.<label set>]", which the lab
+	 * checks an experiment's metric names against. */
+	const struct metric_row *metrics;
 };
 
 extern const struct workload workload_table[];  /* ends with name == NULL */
@@ -41,37 +42,12 @@ void workload_describe(void);
 /* Every workload's declared metrics, one "<workload>.<row>" a line. */
 void workload_list_metrics(FILE *f);
 
-/*
- * The one list of workloads: X(ident, "name", "summary") for each file
- * workloads/<name>.c, which defines ident_main(), ident_usage[] and
- * ident_metrics[] (struct workload's metrics). The
- * declarations below, the table (registry.c) and the tests all come from it.
- */
-#define WORKLOADS(X)                                                                                  \
-	X(binder_sendvec, "binder-sendvec",                                                          \
-	  "synchronous binder echo of 4..65536 bytes (BM_sendVec_binder)")                            \
-	X(binder_throughput, "binder-throughput",                                                    \
-	  "binder transactions between worker processes (binderThroughputTest)")                      \
-	X(binder_objects, "binder-objects",                                                          \
-	  "churn of binder threads, nodes, refs and death notifications; slab usage")                 \
-	X(binder_mmap, "binder-mmap", "many binder opens with a 4 MiB mmap each (the kcalloc/kvcalloc path)") \
-	X(spawn, "spawn", "fork+exec of /bin/true N times; spawns per second")                       \
-	X(oom_hog, "oom-hog",                                                                        \
-	  "memory eaters that drive a memcg or the VM into OOM kills (memcg, global, reaper)")        \
-	X(fragment, "fragment", "leave memory fragmented to a target (pinned order-0 holes) and hold it") \
-	X(selftest, "selftest", "one of the kernel's selftests from the variant's tree; one outcome per case") \
-	X(apps, "apps", "Android apps that come and go: seeded switches, oom_score_adj tiers, cold/warm starts")
-
+/* Each workload of the one list (common/proto/workload-list.h): its main and
+ * its usage text (its metrics are rows, common/proto/workload-metrics.h). */
 #define WORKLOAD_DECLARE(ident, name, summary) \
 	int ident##_main(int argc, char **argv); \
-	extern const char ident##_usage[]; \
-	extern const char *const ident##_metrics[];
+	extern const char ident##_usage[];
 WORKLOADS(WORKLOAD_DECLARE)
 #undef WORKLOAD_DECLARE
-
-#define WORKLOAD_ONE(ident, name, summary) +1
-/* How many workloads the list has. */
-enum { WORKLOAD_COUNT = 0 WORKLOADS(WORKLOAD_ONE) };
-#undef WORKLOAD_ONE
 
 #endif

@@ -1,30 +1,26 @@
-/* metric.c - the metrics the lab cannot know by name: a workload's own
- * (from its JSON lines, workloads/README.md), those of older records, and
- * guesses for any other. The lab's own metrics are declared where they are
- * computed (analysis/metrics/metric_catalog.c). */
+/* metric.c - the metrics the lab does not compute: a workload's own, judged
+ * by the rows it declares (common/proto/workload-metrics.h), those of older
+ * records, and guesses for any other. The lab's own metrics are declared
+ * where they are computed (analysis/metrics/metric_catalog.c). */
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "metric.h"
 
 #include "common/base/str-list.h"
+#include "common/proto/workload-metrics.h"
+#include "common/util.h"
 
 /* Where they come from. */
-#define SRC_REPORT	"the workload's report lines in out.log (workloads/lib/report.h)"
+#define SRC_REPORT	"the workload's report lines in out.log, each through its row " \
+			"(common/proto/workload-metrics.h)"
 #define SRC_OLD		"a record from before workloads prefixed their metrics"
 
-/* A selftest's case (workloads/selftest.c): its row below, and what
- * metric_selftest_case() knows it by. */
-static const char selftest_case[] = "selftest.*";
-
-/*
- * One line per metric or family. Exact names before globs: the first match
- * wins. A unit of "" means: the unit the trial recorded. A workload's
- * metrics without a row here are judged by their unit, neither better.
- */
-static const struct metric_def known_metrics[] = {
-	/* names of records from before workloads prefixed their metrics */
+/* The names of records from before workloads prefixed their metrics: exact
+ * names before the workloads' rows, globs after them. */
+static const struct metric_def old_names[] = {
 	{ "mmap_failures", "count", METRIC_EVENTS, BETTER_LOWER,
 	  "binder-mmap's failed mmaps", SRC_OLD },
 	{ "binder_throughput_iter_per_s", "iter/s", METRIC_THROUGHPUT, BETTER_HIGHER,
@@ -33,81 +29,59 @@ static const struct metric_def known_metrics[] = {
 	  "binder-throughput's p99 transaction latency", SRC_OLD },
 	{ "spawn_per_s", "1/s", METRIC_THROUGHPUT, BETTER_HIGHER,
 	  "spawn's spawns per second", SRC_OLD },
-	/* globs: the workloads' figures (workloads/README.md) */
-	{ "binder-sendvec.sendvec_*ns_per_rt*", "", METRIC_TIME, BETTER_LOWER,
-	  "a binder echo's round trip, wall or client CPU time, per size", SRC_REPORT },
-	{ "binder-sendvec.sendvec_*bytes_per_s*", "", METRIC_THROUGHPUT, BETTER_HIGHER,
-	  "bytes echoed per second, wall or client CPU time, per size", SRC_REPORT },
-	{ "binder-sendvec.sendvec_iterations*", "", METRIC_COUNT, BETTER_HIGHER,
-	  "round trips done per size", SRC_REPORT },
-	{ "binder-sendvec.sendvec_errors*", "", METRIC_EVENTS, BETTER_LOWER,
-	  "failed transactions per size", SRC_REPORT },
-	{ "binder-throughput.throughput_iterations_per_s", "", METRIC_THROUGHPUT, BETTER_HIGHER,
-	  "all transactions over the timed phase's wall time", SRC_REPORT },
-	{ "binder-throughput.throughput_latency_*", "", METRIC_TIME, BETTER_LOWER,
-	  "transaction latency: avg, best, worst, p50, p90, p95, p99", SRC_REPORT },
-	{ "binder-throughput.throughput_errors", "", METRIC_EVENTS, BETTER_LOWER,
-	  "failed transactions", SRC_REPORT },
-	{ "binder-mmap.mmap_ok", "", METRIC_COUNT, BETTER_HIGHER,
-	  "binder opens whose mmap succeeded", SRC_REPORT },
-	{ "binder-mmap.mmap_enomem", "", METRIC_COUNT, BETTER_LOWER,
-	  "mmaps that failed with ENOMEM", SRC_REPORT },
-	{ "binder-mmap.mmap_errors", "", METRIC_EVENTS, BETTER_LOWER,
-	  "other errors at open, version or mmap", SRC_REPORT },
-	{ "binder-mmap.mmap_stalls", "", METRIC_COUNT, BETTER_LOWER,
-	  "mmaps the workload saw stall", SRC_REPORT },
-	{ "binder-mmap.mmap_openers_killed", "", METRIC_EVENTS, BETTER_LOWER,
-	  "opener processes killed (by a signal) before they finished", SRC_REPORT },
-	{ "binder-mmap.*_latency_*", "", METRIC_TIME, BETTER_LOWER,
-	  "open or mmap call latency: p50, p99, max, mean", SRC_REPORT },
-	{ "binder-objects.slab_efficiency*", "", METRIC_RATIO, BETTER_HIGHER,
-	  "payload bytes x objects per slab / slab bytes, of a binder object's cache",
-	  SRC_REPORT },
-	{ "binder-objects.slab_mem_bytes*", "", METRIC_SIZE, BETTER_LOWER,
-	  "the slab memory of a binder object's cache", SRC_REPORT },
-	/* apps: cold starts and deaths are per-trial counts (many a trial), a
-	 * launch failure or a binder failure is rare: the share of trials */
-	{ "apps.cold_starts", "", METRIC_COUNT, BETTER_LOWER,
-	  "new app processes forked (an app brought back after it died)", SRC_REPORT },
-	{ "apps.warm_starts", "", METRIC_COUNT, BETTER_HIGHER,
-	  "live apps brought to the front", SRC_REPORT },
-	{ "apps.switches", "", METRIC_COUNT, BETTER_NEITHER,
-	  "app switches of the seeded sequence", SRC_REPORT },
-	{ "apps.launch_failures", "", METRIC_EVENTS, BETTER_LOWER,
-	  "launches that never said ready", SRC_REPORT },
-	{ "apps.binder_*_failures", "", METRIC_EVENTS, BETTER_LOWER,
-	  "apps' failed binder opens or mmaps", SRC_REPORT },
-	{ "apps.*_launch_p*_ms", "", METRIC_TIME, BETTER_LOWER,
-	  "cold or warm launch time, switch to ready: p50, p95", SRC_REPORT },
-	{ "apps.first_kill_ms", "", METRIC_TIME, BETTER_HIGHER,
-	  "from the switch phase's start to the first app killed in it (absent in a trial "
-	  "where none was)", SRC_REPORT },
-	{ "apps.deaths*", "", METRIC_COUNT, BETTER_LOWER,
-	  "apps killed, by whoever, and by the tier each had (deaths.tier=T)", SRC_REPORT },
-	{ "apps.alive_*", "", METRIC_COUNT, BETTER_HIGHER,
-	  "apps alive, mean or min, sampled once every app was opened", SRC_REPORT },
-	{ "spawn.spawn_per_s", "", METRIC_THROUGHPUT, BETTER_HIGHER,
-	  "spawns per second", SRC_REPORT },
-	{ "spawn.spawn_ns_per_spawn", "", METRIC_TIME, BETTER_LOWER,
-	  "wall time per spawn", SRC_REPORT },
-	{ "spawn.spawn_failures", "", METRIC_EVENTS, BETTER_LOWER,
-	  "spawns that failed", SRC_REPORT },
-	{ "spawn.spawn_*_s", "", METRIC_TIME, BETTER_LOWER,
-	  "user or system time of the loop (with or without its children)", SRC_REPORT },
-	/* selftest: S.T.CASE passes (1) or fails (0); its other figures first */
-	{ "selftest.*.duration_ns", "", METRIC_TIME, BETTER_NEITHER,
-	  "how long selftest S.T ran", SRC_REPORT },
-	{ "selftest.*.missing_cases", "", METRIC_EVENTS, BETTER_LOWER,
-	  "planned cases that never reported (a crash or a kill)", SRC_REPORT },
-	{ "selftest.*.skipped", "", METRIC_OUTCOME, BETTER_NEITHER,
-	  "1 when the test or the case was skipped", SRC_REPORT },
-	{ "selftest.*.completed", "", METRIC_OUTCOME, BETTER_HIGHER,
-	  "1 when the test exited by itself with every planned case", SRC_REPORT },
-	{ selftest_case, "", METRIC_OUTCOME, BETTER_HIGHER,
-	  "a case of the selftest: 1 pass, 0 fail (absent when skipped)", SRC_REPORT },
+};
+static const struct metric_def old_globs[] = {
 	{ "binder_sendvec_ns_*", "ns", METRIC_TIME, BETTER_LOWER,
 	  "binder-sendvec's round trip per size", SRC_OLD },
 };
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The table: old_names, then each workload's rows as trial.json names their
+ * figures, "WORKLOAD.NAME" and, for a labelled row, "WORKLOAD.NAME.LABELS"
+ * for each of its label sets (globs), then old_globs. Made once.
+ */
+static struct metric_def *known_metrics;
+static size_t n_known;
+static const struct metric_def *selftest_case;	/* the selftest's cases' row */
+static pthread_once_t known_once = PTHREAD_ONCE_INIT;
+
+static void add_known(const struct metric_def *def)
+{
+	known_metrics[n_known++] = *def;
+}
+
+static void add_row(const char *workload, const struct metric_row *row, const char *labels)
+{
+	char *name = *labels ? xasprintf("%s.%s.%s", workload, row->name, labels)
+			     : xasprintf("%s.%s", workload, row->name);
+	add_known(&(struct metric_def){ name, row->unit, row->kind, row->better, row->meaning,
+					SRC_REPORT });
+}
+
+static void make_known(void)
+{
+	size_t n_sets = 0;
+	for (const struct workload_metrics *t = workload_metric_tables; t->workload; t++)
+		for (const struct metric_row *row = t->rows; row->name; row++)
+			for (size_t i = 0; metric_row_label_set(row, i); i++)
+				n_sets++;
+	known_metrics = xcalloc(COUNT_OF(old_names) + n_sets + COUNT_OF(old_globs),
+				sizeof(*known_metrics));
+	for (size_t i = 0; i < COUNT_OF(old_names); i++)
+		add_known(&old_names[i]);
+	for (const struct workload_metrics *t = workload_metric_tables; t->workload; t++)
+		for (const struct metric_row *row = t->rows; row->name; row++) {
+			if (row == &selftest_metric_rows[SELFTEST_CASE])
+				selftest_case = &known_metrics[n_known];
+			const char *set;
+			for (size_t i = 0; (set = metric_row_label_set(row, i)); i++)
+				add_row(t->workload, row, set);
+		}
+	for (size_t i = 0; i < COUNT_OF(old_globs); i++)
+		add_known(&old_globs[i]);
+}
 
 const struct metric_def *metric_table_find(const struct metric_def *table, size_t n, const char *name)
 {
@@ -119,27 +93,23 @@ const struct metric_def *metric_table_find(const struct metric_def *table, size_
 
 const struct metric_def *metric_known_rows(size_t *n)
 {
-	*n = sizeof(known_metrics) / sizeof(known_metrics[0]);
+	pthread_once(&known_once, make_known);
+	*n = n_known;
 	return known_metrics;
 }
 
 const struct metric_def *metric_lookup(const char *name)
 {
-	return metric_table_find(known_metrics, sizeof(known_metrics) / sizeof(known_metrics[0]), name);
+	size_t n;
+	const struct metric_def *rows = metric_known_rows(&n);
+	return metric_table_find(rows, n, name);
 }
 
 bool metric_selftest_case(const char *name)
 {
 	const struct metric_def *row = metric_lookup(name);
 
-	return row && row->name == selftest_case;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+	return row && row == selftest_case;
 }
 
 static const char *const time_units[] = {

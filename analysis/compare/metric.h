@@ -1,21 +1,17 @@
 /* metric.h - what a metric is and which direction of it is "better".
  *
  * Every number a trial reports has a name ("oom_kills", "binder_sendvec_ns_4096").
- * The comparison needs to know, per metric:
- *   - its kind, which picks the method of the comparison (compare.h):
- *       TIME, THROUGHPUT, SIZE, RATIO -> ratio of geometric means
- *       COUNT   -> ratio of means per trial
- *       EVENTS  -> rare events (OOM kills, errors): the share of trials
- *                  with at least one
- *       OUTCOME -> the share of trials ok (value != 0)
- *   - which direction is better: lower, higher, or neither (then a
- *     significant change is reported as "differs", never better/worse).
+ * The comparison needs to know, per metric, its kind, which picks the
+ * method of the comparison, and which direction is better
+ * (common/proto/metric-row.h says what each means).
  *
  * The lab's own metrics are declared where they are computed
- * (analysis/metrics/metric_catalog.c); metric.c's table has the workloads'
- * and older records' (metric_lookup, metric_resolve). Entries may be
- * fnmatch(3) globs ("binder_sendvec_ns_*"); the first matching entry wins,
- * so exact names go before globs.
+ * (analysis/metrics/metric_catalog.c), the workloads' where the workloads
+ * make them (common/proto/workload-metrics.h); metric.c's table holds the
+ * workloads' rows as "WORKLOAD.NAME[.LABELS]" and older records' names
+ * (metric_lookup, metric_resolve). Entries may be fnmatch(3) globs
+ * ("binder_sendvec_ns_*"); the first matching entry wins, so exact names go
+ * before globs.
  * Unknown metrics are neither-better, with the kind guessed from the unit
  * (or, without a unit, from the name's suffix: _ms, _bytes, _per_s, ...).
  */
@@ -25,21 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum metric_kind {
-	METRIC_TIME,
-	METRIC_THROUGHPUT,
-	METRIC_COUNT,
-	METRIC_SIZE,
-	METRIC_RATIO,
-	METRIC_OUTCOME,
-	METRIC_EVENTS,
-};
-
-enum metric_better {
-	BETTER_LOWER,
-	BETTER_HIGHER,
-	BETTER_NEITHER,
-};
+/* enum metric_kind and enum metric_better: the row type the guest's
+ * workloads declare their metrics with, shared with the host. */
+#include "common/proto/metric-row.h"
 
 struct metric_def {
 	const char *name;	/* metric name, or a glob in the known table */
@@ -58,14 +42,15 @@ const struct metric_def *metric_table_find(const struct metric_def *table, size_
 void metric_resolve_from(const struct metric_def *known, const char *name, const char *unit,
 			 struct metric_def *out);
 
-/* Every row of metric.c's table, *N of them. */
+/* Every row of metric.c's table, *N of them: older records' names, then each
+ * workload's rows (one a label set), in the order they are looked up. */
 const struct metric_def *metric_known_rows(size_t *n);
 /* The row of metric.c's table (workloads' and older records' metrics) matching NAME, or NULL. */
 const struct metric_def *metric_lookup(const char *name);
 
 /* True when NAME is a case of a kernel selftest, selftest.S.T.CASE (1 pass,
- * 0 fail): the row of metric.c's table it matches is the cases' (not
- * .duration_ns, .missing_cases, .skipped or .completed). */
+ * 0 fail): the row of metric.c's table it matches is the selftest's cases'
+ * (SELFTEST_CASE, not .duration_ns, .missing_cases, .skipped or .completed). */
 bool metric_selftest_case(const char *name);
 
 /* Definition to use for NAME: the known entry (with .name set to NAME,

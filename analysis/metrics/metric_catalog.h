@@ -2,8 +2,9 @@
  * declared once beside the code that computes them: unit, kind, which
  * direction is better (analysis/compare/metric.h says what each means),
  * what the figure is and where it comes from.
- * analysis/compare/metric.c keeps only what it cannot know: a workload's
- * own metrics, from its JSON lines, and names of older records.
+ * A workload's own metrics are its rows (common/proto/workload-metrics.h,
+ * which analysis/compare/metric.c looks up), and metric.c keeps the names
+ * of older records.
  * test-trial-metrics holds every metric the lab computes to a row here and
  * to the row's unit.
  */

@@ -1,6 +1,7 @@
 /* Argument helpers; see args.h. */
 #include "args.h"
 #include "common/proto/workload-describe.h"
+#include "common/proto/workload-metrics.h"
 #include "check.h"
 #include "sysinfo.h"
 
@@ -216,6 +217,45 @@ static void describe_usage(const char *usage, const struct opt *opts, const char
 	describe_lines(DESCRIBE_NOTES, tail);
 }
 
+/* WORDS from column COL on, wrapped under INDENT before column 80. */
+static void wrapped(FILE *out, size_t col, size_t indent, const char *words)
+{
+	while (*words) {
+		size_t len = strcspn(words, " ");
+		if (col > indent && col + 1 + len >= 80) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(words, 1, len, out);
+		col += len;
+		words += len;
+		words += strspn(words, " ");
+	}
+	fputc('\n', out);
+}
+
+/* --help's metrics, from the workload's rows (common/proto/workload-metrics.h). */
+static void print_metric_rows(FILE *out, const char *name)
+{
+	const struct metric_row *rows = workload_metric_rows(name);
+	if (!rows)
+		return;
+	fprintf(out, "\nMetrics, as trial.json names them after \"%s.\" [unit] (label sets):\n", name);
+	for (const struct metric_row *row = rows; row->name; row++) {
+		int col = fprintf(out, "  %s [%s]", row->name, row->unit);
+		const char *set;
+		for (size_t i = 0; row->labels && (set = metric_row_label_set(row, i)); i++)
+			col += fprintf(out, "%s%s", i ? ", " : " (", *set ? set : "none");
+		if (row->labels)
+			col += fprintf(out, ")");
+		fputc(':', out);
+		wrapped(out, (size_t)col + 1, 6, row->meaning);
+	}
+}
+
 /* OPERANDS NULL: a stray argument is an error; else the first operand and
  * everything after it are operands, moved to ARGV[1..], *OPERANDS of them. */
 static int parse_args(const char *name, int argc, char **argv, const struct opt *opts,
@@ -236,10 +276,15 @@ static int parse_args(const char *name, int argc, char **argv, const struct opt 
 	if (n == OPT_PARSE_HELP) {
 		if (guest)
 			wl_start();  /* --help is a good line: it prints and exits 0 */
-		if (describing)
+		if (describing) {
+			/* the metrics are records of their own (workload_describe) */
 			describe_usage(usage, opts, tail);
-		else
-			print_usage(stdout, usage, opts, tail);
+		} else {
+			print_usage(stdout, usage, opts, NULL);
+			print_metric_rows(stdout, name);
+			if (tail)
+				fprintf(stdout, "\n%s", tail);
+		}
 		fflush(stdout);
 		return WL_EXIT_OK;
 	}

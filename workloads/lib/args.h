@@ -41,8 +41,9 @@ struct wl_common {
 #define WL_NODE_OPTION(com) \
 	OPT_INT(0, "node", &(com)->node, "N", 0, 1023, "bind CPU and memory to NUMA node N")
 
-/* Parses ARGV with OPTS: --help prints USAGE, the options and TAIL (may be
- * NULL) on stdout; a bad option or a stray argument is one line "NAME: ..."
+/* Parses ARGV with OPTS: --help prints USAGE, the options, NAME's metric
+ * rows (common/proto/workload-metrics.h) and TAIL (may be NULL: what the rows
+ * do not say, events, labels, exit status) on stdout; a bad option or a stray argument is one line "NAME: ..."
  * and the code 2; then the NUMA binding is applied (no such node: 2).
  * *done is set when the workload must return the code given at once;
  * otherwise the code is 0. */

@@ -327,19 +327,45 @@ int report_metric(const char *name, double value, const char *unit,
 	return report_end(&j);
 }
 
-int report_metricl(const char *name, double value, const char *unit, ...)
+/* The labels of a varargs list: key, value, ..., NULL. */
+static int report_metric_va(const char *name, double value, const char *unit, va_list ap)
 {
 	const char *labels[33];
 	size_t n = 0;
-	va_list ap;
 	const char *s;
 
-	va_start(ap, unit);
 	while (n < 32 && (s = va_arg(ap, const char *)) != NULL)
 		labels[n++] = s;
-	va_end(ap);
 	labels[n & ~(size_t)1] = NULL;     /* drop a dangling key */
 	return report_metric(name, value, unit, labels);
+}
+
+int report_metricl(const char *name, double value, const char *unit, ...)
+{
+	va_list ap;
+	va_start(ap, unit);
+	int r = report_metric_va(name, value, unit, ap);
+	va_end(ap);
+	return r;
+}
+
+int report_row(const struct metric_row *row, double value, const char *const *labels)
+{
+	return report_metric(row->name, value, row->unit, labels);
+}
+
+int report_rowl(const struct metric_row *row, double value, ...)
+{
+	va_list ap;
+	va_start(ap, value);
+	int r = report_metric_va(row->name, value, row->unit, ap);
+	va_end(ap);
+	return r;
+}
+
+int report_row_as(const struct metric_row *row, const char *name, double value)
+{
+	return report_metric(name, value, row->unit, NULL);
 }
 
 int report_event(const char *name)

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/proto/metric-row.h"
+
 #define JL_MAX 8192
 
 /* A JSON object being built.  Fields that do not fit are dropped and the
@@ -79,6 +81,15 @@ int report_metric(const char *name, double value, const char *unit,
 /* Same with varargs labels: report_metricl(name, v, unit, "size", "4", NULL) */
 int report_metricl(const char *name, double value, const char *unit, ...)
 	__attribute__((sentinel));
+/* A workload's metric, by its row (common/proto/workload-metrics.h): the
+ * row's name and unit, so that a workload writes neither. */
+int report_row(const struct metric_row *row, double value, const char *const *labels);
+/* Same with varargs labels: report_rowl(row, v, "size", "4", NULL) */
+int report_rowl(const struct metric_row *row, double value, ...)
+	__attribute__((sentinel));
+/* A row whose name is a glob ("*.duration_ns"): the figure's NAME, made at
+ * run time, that the glob matches, with the row's unit. */
+int report_row_as(const struct metric_row *row, const char *name, double value);
 /* A bare event with only the standard fields. */
 int report_event(const char *name);
 /* phase-begin / phase-end with "phase":phase */

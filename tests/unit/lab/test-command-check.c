@@ -32,7 +32,7 @@ static const char *const program_paths[] = { "/bin/sh", "/bin/true", "/bin/echo"
 static void guest(struct guest_view *g, bool slow_disk)
 {
 	memset(g, 0, sizeof(*g));
-	/* every workload of the one list (workloads/workload.h), as the guest links them */
+	/* every workload of the one list (common/proto/workload-list.h), as the guest links them */
 	for (const struct workload *w = workload_table; w->name; w++) {
 		strlist_push(&g->workloads, w->name);
 		strlist_push_owned(&g->programs, xasprintf("/usr/bin/%s", w->name));

@@ -118,8 +118,9 @@ static const char *better_word(enum metric_better better)
 }
 
 /* What lab workloads shows of each metric is what the comparison gives it:
- * hog.oom_kills by the lab's line row, spawn.spawn_per_s by compare's row,
- * hog.hog_kills and spawn.spawn_count by no row (their unit, neither). */
+ * hog.oom_kills by the lab's line row, spawn.spawn_per_s and
+ * spawn.spawn_count by spawn's rows (common/proto/workload-metrics.h), with
+ * their meaning, hog.hog_kills by no row (its unit, neither). */
 static void metrics_shown_as_judged(void **state)
 {
 	(void)state;
@@ -139,6 +140,7 @@ static void metrics_shown_as_judged(void **state)
 		if (row) {
 			assert_string_equal(json_string_value(kind), metric_kind_name(judged.kind));
 			assert_string_equal(json_string_value(by), row->name);
+			assert_string_equal(json_string_value(json_object_get(m, "meaning")), row->meaning);
 		} else {
 			/* the kind comes from the unit, which only the run knows */
 			assert_true(json_is_null(kind));
@@ -150,7 +152,10 @@ static void metrics_shown_as_judged(void **state)
 	assert_string_equal(json_string_value(json_object_get(json_array_get(metrics, 0), "judged_by")),
 			    "*.oom_kills");
 	assert_string_equal(json_string_value(json_object_get(json_array_get(metrics, 2), "better")), "higher");
-	assert_true(json_is_null(json_object_get(json_array_get(metrics, 3), "judged_by")));
+	assert_true(json_is_null(json_object_get(json_array_get(metrics, 1), "judged_by")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(metrics, 3), "judged_by")),
+			    "spawn.spawn_count");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(metrics, 3), "kind")), "count");
 	json_decref(metrics);
 }
 

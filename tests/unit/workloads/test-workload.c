@@ -477,7 +477,7 @@ static void test_registry(void **state)
 		char name[256];
 		snprintf(name, sizeof(name), "%.*s", (int)(len - 2), de->d_name);
 		if (!workload_find(name))
-			fail_msg("workloads/%s is not in WORKLOADS (workload.h)", de->d_name);
+			fail_msg("workloads/%s is not in WORKLOADS (common/proto/workload-list.h)", de->d_name);
 		files++;
 	}
 	closedir(d);
