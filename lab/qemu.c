@@ -66,14 +66,14 @@ char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 	return strbuf_detach(&sb);
 }
 
-static void add_memory(const struct qemu_spec *spec, struct strlist *out)
+static void add_memory(const struct qemu_spec *spec, const struct arch_facts *f, struct strlist *out)
 {
 	const struct profile *p = spec->profile;
 	pushf(out, "%lluM", p->memory >> 20);
 	push(out, "-smp");
 	pushf(out, "%u", p->cpus);
 	/* The kernel's NUMA emulation needs nothing from QEMU (qemu_kernel_cmdline). */
-	if (p->numa_nodes <= 1 || arch_facts(spec->platform.arch)->numa_by_emulation)
+	if (p->numa_nodes <= 1 || f->numa_by_emulation)
 		return;
 	/* CPUs are dealt out to nodes in contiguous runs: 4 cpus on 2 nodes = 0-1, 2-3. */
 	unsigned per_node = p->cpus / p->numa_nodes, first = 0;
@@ -90,10 +90,10 @@ static void add_memory(const struct qemu_spec *spec, struct strlist *out)
 	}
 }
 
-static void add_channels(const struct qemu_spec *spec, struct strlist *out)
+static void add_channels(const struct qemu_spec *spec, const struct arch_facts *f, struct strlist *out)
 {
 	push(out, "-device");
-	pushf(out, "virtio-serial-%s,id=vser0", arch_facts(spec->platform.arch)->virtio_bus);
+	pushf(out, "virtio-serial-%s,id=vser0", f->virtio_bus);
 	for (int i = 0; i < CHANNEL_COUNT; i++) {
 		const char *name = channel_port_name[i];
 		push(out, "-chardev");
@@ -103,11 +103,11 @@ static void add_channels(const struct qemu_spec *spec, struct strlist *out)
 	}
 }
 
-static void add_disks(const struct qemu_spec *spec, struct strlist *out)
+static void add_disks(const struct qemu_spec *spec, const struct arch_facts *f, struct strlist *out)
 {
 	push(out, "-drive");
 	pushf(out, "file=%s,if=none,id=tools,format=raw,readonly=on", spec->tools_image);
-	const char *bus = arch_facts(spec->platform.arch)->virtio_bus;
+	const char *bus = f->virtio_bus;
 	push(out, "-device");
 	pushf(out, "virtio-blk-%s,drive=tools,serial=%s", bus, DISK_TOOLS_SERIAL);
 	if (spec->scratch_disk) {
@@ -131,20 +131,23 @@ static void add_disks(const struct qemu_spec *spec, struct strlist *out)
 	pushf(out, "virtio-blk-%s,drive=slow,serial=%s", bus, DISK_SLOW_SERIAL);
 }
 
+/* The accelerators' names, as QEMU's -accel, trial.json and OOMLAB_ACCEL say them. */
+static const char *const accel_names[] = { [QEMU_ACCEL_UNSET] = "", [QEMU_ACCEL_TCG] = "tcg",
+					   [QEMU_ACCEL_KVM] = "kvm" };
+
 const char *qemu_accel_name(enum qemu_accel a)
 {
-	return a == QEMU_ACCEL_TCG ? "tcg" : a == QEMU_ACCEL_KVM ? "kvm" : "";
+	return accel_names[a];
 }
 
 bool qemu_accel_parse(const char *name, enum qemu_accel *a)
 {
-	if (!strcmp(name, "tcg"))
-		*a = QEMU_ACCEL_TCG;
-	else if (!strcmp(name, "kvm"))
-		*a = QEMU_ACCEL_KVM;
-	else
-		return false;
-	return true;
+	for (enum qemu_accel i = QEMU_ACCEL_TCG; i <= QEMU_ACCEL_KVM; i++)
+		if (!strcmp(name, accel_names[i])) {
+			*a = i;
+			return true;
+		}
+	return false;
 }
 
 bool qemu_accel_runs_clock(enum qemu_accel a, enum guest_clock clock)
@@ -157,7 +160,8 @@ void qemu_build_argv(const struct qemu_spec *spec, const char *kernel_cmdline, s
 	bool kvm = spec->accel == QEMU_ACCEL_KVM;
 	bool icount = !kvm && spec->clock == GUEST_CLOCK_ICOUNT;
 	/* The instruction counter needs one thread running every vCPU in turn. */
-	const char *accel = kvm ? "kvm" : icount ? "tcg,thread=single" : "tcg,thread=multi";
+	char *accel = xasprintf("%s%s", qemu_accel_name(spec->accel),
+				kvm ? "" : icount ? ",thread=single" : ",thread=multi");
 	const struct arch_facts *f = arch_facts(spec->platform.arch);
 	/* arm64's max CPU has every granule (4, 16 and 64 KiB); its pointer
 	 * authentication with QEMU's own cheap algorithm, not the
@@ -171,7 +175,8 @@ void qemu_build_argv(const struct qemu_spec *spec, const char *kernel_cmdline, s
 				"-no-reboot", "-m", NULL };
 	for (const char **arg = fixed; *arg; arg++)
 		push(out, *arg);
-	add_memory(spec, out);
+	free(accel);
+	add_memory(spec, f, out);
 	if (f->panic_device) {
 		/* pvpanic tells QEMU of a panic: exit with status 1 at once. */
 		push(out, "-device");
@@ -194,6 +199,6 @@ void qemu_build_argv(const struct qemu_spec *spec, const char *kernel_cmdline, s
 		push(out, "stdio");
 	else
 		pushf(out, "file:%s/" CONSOLE_FILE, spec->channel_dir);
-	add_channels(spec, out);
-	add_disks(spec, out);
+	add_channels(spec, f, out);
+	add_disks(spec, f, out);
 }
