@@ -9,9 +9,6 @@
 
 #include "common/paths.h"
 #include "qemu-version.h"
-#include "trial.h"
-
-#define PROBE_BOOT_SECONDS 40.0
 
 static char *probe_key(void)
 {
@@ -50,26 +47,6 @@ static void remember(const char *key, enum qemu_accel accel)
 	free(path);
 }
 
-static bool kvm_boots(const struct variant *v, const struct profile *p)
-{
-	char *probe = cache_path("accel-probe.d");
-	char *dir = temp_name_beside(probe);
-	free(probe);
-	remove_tree(dir);
-	struct trial_spec spec = {
-		.variant = v, .profile = p, .command = "true", .dir = dir, .accel = QEMU_ACCEL_KVM,
-		.watchdogs = { PROBE_BOOT_SECONDS, PROBE_BOOT_SECONDS, PROBE_BOOT_SECONDS * 2 },
-	};
-	struct vm_run vm;
-	struct strbuf err = STRBUF_INIT;
-	bool ok = trial_run(&spec, &vm, &err) == 0 && vm.outcome == VM_OK;
-	free(vm.detail);
-	strbuf_release(&err);
-	remove_tree(dir);
-	free(dir);
-	return ok;
-}
-
 /* OOMLAB_ACCEL when set ("tcg" or "kvm"), else UNSET. */
 static enum qemu_accel forced_accel(void)
 {
@@ -106,13 +83,14 @@ static enum qemu_accel known_accel(const struct platform *p)
 	return answer;
 }
 
-enum qemu_accel accel_choose(const struct variant *v, const struct profile *p)
+/* TCG or KVM; may call PROBE once to find out. */
+static enum qemu_accel accel_choose(const struct platform *p, accel_kvm_probe *probe, void *ctx)
 {
-	enum qemu_accel known = known_accel(&v->target.platform);
+	enum qemu_accel known = known_accel(p);
 	if (known != QEMU_ACCEL_UNSET)
 		return known;
-	note("checking once whether KVM really boots a guest here (up to %.0f s)", PROBE_BOOT_SECONDS);
-	enum qemu_accel answer = kvm_boots(v, p) ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
+	note("checking once whether KVM really boots a guest here (up to %.0f s)", ACCEL_PROBE_BOOT_SECONDS);
+	enum qemu_accel answer = probe(ctx) ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
 	if (answer == QEMU_ACCEL_TCG)
 		note("KVM did not boot a guest on this host: using TCG (remembered in %s/accel-probe)",
 		     cache_root());
@@ -122,33 +100,32 @@ enum qemu_accel accel_choose(const struct variant *v, const struct profile *p)
 	return answer;
 }
 
-static int refuse_icount(const struct clock_choice *clock, const char *why, struct strbuf *err)
-{
-	strbuf_addf(err, "clock = icount (%s) needs TCG, but %s: KVM has no instruction counter; "
-		    "set clock = realtime (or --clock realtime) to run under KVM, or OOMLAB_ACCEL=tcg "
-		    "to emulate with the counter", clock->from ? clock->from : "default", why);
-	return -1;
-}
-
 static const char *kvm_reason(void)
 {
 	return forced_accel() != QEMU_ACCEL_UNSET ? "OOMLAB_ACCEL=kvm asks for KVM"
 			      : "KVM boots guests on this host (the probe remembered in the cache)";
 }
 
-int accel_check_clock(const struct clock_choice *clock, const struct platform *p, struct strbuf *err)
+/* The one check of a clock against an accelerator (qemu_accel_runs_clock's
+ * rule): 0, or -1 with the line saying how to choose. UNSET refuses nothing. */
+static int check_clock(const struct clock_choice *clock, enum qemu_accel accel, struct strbuf *err)
 {
-	enum qemu_accel known = known_accel(p);
-	if (known != QEMU_ACCEL_UNSET && !qemu_accel_runs_clock(known, clock->clock))
-		return refuse_icount(clock, kvm_reason(), err);
-	return 0;
+	if (accel == QEMU_ACCEL_UNSET || qemu_accel_runs_clock(accel, clock->clock))
+		return 0;
+	strbuf_addf(err, "clock = icount (%s) needs TCG, but %s: KVM has no instruction counter; "
+		    "set clock = realtime (or --clock realtime) to run under KVM, or OOMLAB_ACCEL=tcg "
+		    "to emulate with the counter", clock->from ? clock->from : "default", kvm_reason());
+	return -1;
 }
 
-int accel_for_clock(const struct clock_choice *clock, const struct variant *v,
-		    const struct profile *p, enum qemu_accel *accel, struct strbuf *err)
+int accel_check_clock(const struct clock_choice *clock, const struct platform *p, struct strbuf *err)
 {
-	*accel = accel_choose(v, p);
-	if (!qemu_accel_runs_clock(*accel, clock->clock))
-		return refuse_icount(clock, kvm_reason(), err);
-	return 0;
+	return check_clock(clock, known_accel(p), err);
+}
+
+int accel_for_clock(const struct clock_choice *clock, const struct platform *p, accel_kvm_probe *probe,
+		    void *ctx, enum qemu_accel *accel, struct strbuf *err)
+{
+	*accel = accel_choose(p, probe, ctx);
+	return check_clock(clock, *accel, err);
 }

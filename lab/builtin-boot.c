@@ -5,7 +5,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "accel.h"
 #include "boot-status.h"
 #include "builtin.h"
 #include "command-check.h"
@@ -15,6 +14,7 @@
 #include "common/paths.h"
 #include "perf-events.h"
 #include "selftest-build.h"
+#include "trial-plan.h"
 #include "trial.h"
 #include "variant-given.h"
 #include "common/proto/protocol.h"
@@ -148,6 +148,12 @@ static void check_commands(const struct profile *profile, const struct guest_fil
 	guest_view_clear(&guest);
 }
 
+struct trial_asked boot_trial_asked(const struct platform *platform, const struct profile *profile,
+				    struct clock_choice option)
+{
+	return (struct trial_asked){ .platform = *platform, .profile = profile, .clock_option = option };
+}
+
 /* --perf: the default events join the list. */
 static int default_events(const struct opt *o, const char *value, char *err, size_t err_size)
 {
@@ -253,10 +259,9 @@ int cmd_boot(int argc, char **argv)
 	struct profile profile;
 	if (profile_load(&profile, profile_name, &err) < 0)
 		die_usage("boot: %s", err.buf);
-	struct clock_choice clock = guest_clock_choose(
-		clock_option, (struct clock_choice){ 0 },
-		(struct clock_choice){ profile.clock, profile.clock_given ? profile.path : NULL });
-	if (accel_check_clock(&clock, &platform, &err) < 0)
+	struct trial_asked machine = boot_trial_asked(&platform, &profile, clock_option);
+	struct clock_choice clock;
+	if (trial_plan_clock(&machine, &clock, &err) < 0)
 		die_usage("boot: %s", err.buf);
 	/* the profile's fault injection, under the options' */
 	struct fault_plan faults = profile.faults, asked;
@@ -276,16 +281,16 @@ int cmd_boot(int argc, char **argv)
 		exit(BOOT_EXIT_NOT_BUILT);
 	}
 	bool selftests = add_selftests(v, interactive ? NULL : command, &files);
-	enum qemu_accel accel;
-	if (accel_for_clock(&clock, v, &profile, &accel, &err) < 0)
+	struct trial_plan plan;
+	if (trial_plan_resolve(&plan, &machine, v, &err) < 0)
 		die_usage("boot: %s", err.buf);
 
 	struct strlist perf_args = STRLIST_INIT;
 	if (perf_events_to_args(&events, &perf_args, &err) < 0)
 		die_usage("boot: %s", err.buf);
 	char *dir = out ? xstrdup(out) : default_out_dir(v->name);
-	struct trial_spec spec = { .variant = v, .profile = &profile, .command = command, .dir = dir,
-				   .accel = accel, .clock = clock, .watchdogs = wd, .stream_output = !interactive,
+	struct trial_spec spec = { .plan = &plan, .command = command, .dir = dir,
+				   .watchdogs = wd, .stream_output = !interactive,
 				   .interactive = interactive, .use_cgroup = use_cgroup,
 				   .perf_args = &perf_args, .prepare = prepare, .faults = &faults,
 				   .files = &files, .scratch_disk = selftests };
@@ -318,9 +323,10 @@ int cmd_boot(int argc, char **argv)
 	}
 	char *platform_text = platform_name(&platform);
 	note("boot: %s (%s) on %s (clock %s): %s; trial folder %s", v->name, platform_text,
-	     profile.name, guest_clock_name(clock.clock), vm_outcome_name(vm.outcome), dir);
+	     profile.name, guest_clock_name(plan.clock.clock), vm_outcome_name(vm.outcome), dir);
 	free(platform_text);
 	free(vm.detail);
+	trial_plan_clear(&plan);
 	strlist_clear(&perf_args);
 	strlist_clear(&events);
 	strlist_clear(&file_dirs);

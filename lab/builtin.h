@@ -21,6 +21,12 @@ int cmd_workloads(int argc, char **argv);
 #include <stdio.h>
 
 #include "common/util.h"
+#include "trial-plan.h"
+
+/* What lab boot asks of its trial's machine: --arch and --page-size as
+ * PLATFORM, the profile, --clock OPTION (from NULL: not given). */
+struct trial_asked boot_trial_asked(const struct platform *platform, const struct profile *profile,
+				    struct clock_choice option);
 
 /* The comparison table of runs; used by lab compare, lab bisect and at the
  * end of lab run. FAIL_ON: a set of verdicts (analysis/compare/compare_fail_on.h;

@@ -37,19 +37,19 @@ struct qemu_spec {
 	const char *slow_disk;     /* raw image, or NULL */
 	const char *scratch_disk;  /* ext4 image, or NULL */
 	const char *channel_dir;   /* where the channel files and the console go (common/proto) */
-	unsigned long host_tick_khz; /* the host counter's rate, measured by the caller
-				      * (host-ticks.h) when qemu_tells_host_tick_rate(); 0: unknown */
+	unsigned long host_tick_khz; /* the host counter's rate, measured by the trial's plan
+				      * (trial-plan.h) when qemu_tells_host_tick_rate(); 0: unknown */
 	bool interactive;          /* serial console on our terminal instead of a file */
 };
 
 /* Whether the kernel command line tells the host counter's rate as the
- * guest's TSC rate (x86_64 under TCG with the realtime clock): the caller
- * measures host_tick_khz only then. */
+ * guest's TSC rate (x86_64 under TCG with the realtime clock): the trial's
+ * plan measures host_tick_khz only then. */
 bool qemu_tells_host_tick_rate(const struct qemu_spec *spec);
 /* The kernel command line every lab guest gets, plus the variant's extra. */
 char *qemu_kernel_cmdline(const struct qemu_spec *spec);
 /* Appends the full argv to out (argv[0] is the platform's QEMU, arch_facts()->qemu),
- * with KERNEL_CMDLINE (qemu_kernel_cmdline's, built once by the caller) as -append. */
+ * with KERNEL_CMDLINE (qemu_kernel_cmdline's, built once by the trial's plan) as -append. */
 void qemu_build_argv(const struct qemu_spec *spec, const char *kernel_cmdline, struct strlist *out);
 
 #endif

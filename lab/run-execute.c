@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "analysis/store/store.h"
-#include "accel.h"
 #include "common/run-command.h"
 #include "common/trial-record.h"
 #include "first-round.h"
@@ -18,6 +17,7 @@
 #include "run-look.h"
 #include "selftest-build.h"
 #include "trial-pool.h"
+#include "trial-plan.h"
 #include "trial.h"
 
 /* One trial, in a worker process of its own (trial-pool.h): the worker
@@ -26,7 +26,7 @@
 struct trial_work {
 	const struct run_plan *p;
 	const struct run_slot *slot;
-	enum qemu_accel accel;
+	const struct trial_plan *plan;   /* its group's */
 	const struct strlist *perf_args;
 	const char *command;
 	char *dir;
@@ -39,7 +39,7 @@ struct trial_work {
 struct execution {
 	struct run_plan *p;
 	struct strbuf *stopped;
-	enum qemu_accel accel;
+	struct trial_plan *plans;  /* one per group, labels' order */
 	struct strlist perf_args;
 	char *command;
 	struct trial_work *work;   /* one per slot; dir set while it runs */
@@ -57,6 +57,41 @@ static const struct guest_files *group_files(const struct run_plan *p, const cha
 		if (!strcmp(p->labels.items[i], label))
 			return &p->group_files[i];
 	return &p->files;
+}
+
+/* The trial plan of each group (trial-plan.h), here, once, before any worker
+ * starts, so that every trial of a group boots the same machine and what the
+ * plan measures is measured once. The baseline's first: the accelerator's
+ * probe, on a host that needs one, boots the baseline. */
+static void resolve_group_plan(const struct run_plan *p, size_t group, struct trial_plan *plan)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *name = group_variant(p->labels.items[group]);
+	if (trial_plan_resolve(plan, &p->machine, variant_find(&p->variants, name), &err) < 0)
+		die_usage("run: %s", err.buf);
+	free(name);
+	strbuf_release(&err);
+}
+
+static struct trial_plan *resolve_plans(const struct run_plan *p)
+{
+	struct trial_plan *plans = xcalloc(p->labels.n ? p->labels.n : 1, sizeof(*plans));
+	size_t base = 0;
+	while (base < p->labels.n && strcmp(p->labels.items[base], p->exp.baseline))
+		base++;
+	if (base < p->labels.n)
+		resolve_group_plan(p, base, &plans[base]);
+	for (size_t i = 0; i < p->labels.n; i++)
+		if (i != base)
+			resolve_group_plan(p, i, &plans[i]);
+	return plans;
+}
+
+static void clear_plans(const struct run_plan *p, struct trial_plan *plans)
+{
+	for (size_t i = 0; i < p->labels.n; i++)
+		trial_plan_clear(&plans[i]);
+	free(plans);
 }
 
 /* The selftests the workload lines run, built from each group variant's tree,
@@ -93,10 +128,8 @@ static int run_one(void *arg)
 {
 	struct trial_work *w = arg;
 	const struct run_plan *p = w->p;
-	char *variant_name = group_variant(w->slot->label);
 	struct trial_spec spec = {
-		.variant = variant_find(&p->variants, variant_name), .profile = &p->profile,
-		.command = w->command, .dir = w->dir, .accel = w->accel, .clock = p->clock,
+		.plan = w->plan, .command = w->command, .dir = w->dir,
 		.watchdogs = default_watchdogs(), .use_cgroup = true, .perf_args = w->perf_args,
 		.prepare = p->exp.prepare,
 		.has_target = p->exp.has_target, .target_order = p->exp.target_order,
@@ -114,7 +147,6 @@ static int run_one(void *arg)
 	if (rc < 0)
 		error("run: trial %s/%u: %s", w->slot->label, w->slot->index, err.buf);
 	free(vm.detail);
-	free(variant_name);
 	strbuf_release(&err);
 	return rc < 0 ? 1 : 0;
 }
@@ -148,13 +180,21 @@ static char *slot_dir(const struct run_plan *p, size_t i)
 	return xasprintf("%s/%s/%03u", p->dir, p->slots[i].label, p->slots[i].index);
 }
 
+static const struct trial_plan *group_plan(const struct execution *x, const char *label)
+{
+	size_t i = 0;
+	while (strcmp(x->p->labels.items[i], label))
+		i++;
+	return &x->plans[i];
+}
+
 static int start_trial(void *ctx, size_t i)
 {
 	struct execution *x = ctx;
 	struct trial_work *w = &x->work[i];
-	*w = (struct trial_work){ .p = x->p, .slot = &x->p->slots[i], .accel = x->accel,
-				  .perf_args = &x->perf_args, .command = x->command,
-				  .dir = slot_dir(x->p, i), .started = now_monotonic() };
+	*w = (struct trial_work){ .p = x->p, .slot = &x->p->slots[i],
+				  .plan = group_plan(x, x->p->slots[i].label), .perf_args = &x->perf_args,
+				  .command = x->command, .dir = slot_dir(x->p, i), .started = now_monotonic() };
 	if (start_function(&w->worker, run_one, w) < 0)
 		return -1;
 	x->running[x->n_running++] = i;
@@ -258,9 +298,7 @@ void run_plan_execute(struct run_plan *p, struct strbuf *stopped)
 	if (perf_events_to_args(&p->exp.perf_events, &x.perf_args, &err) < 0)
 		die_usage("%s: %s", p->exp.path, err.buf);
 	x.command = experiment_command(&p->exp);
-	if (accel_for_clock(&p->clock, variant_find(&p->variants, p->exp.baseline), &p->profile, &x.accel,
-			    &err) < 0)
-		die_usage("run: %s", err.buf);
+	x.plans = resolve_plans(p);
 	/* the guest images once, here, rather than by every worker at once: one
 	 * for each set of files the groups take (group_files) */
 	for (size_t i = 0; i < (p->group_files ? p->labels.n : 1); i++) {
@@ -275,6 +313,7 @@ void run_plan_execute(struct run_plan *p, struct strbuf *stopped)
 			guest_images_clear(&img);
 	}
 	if (p->build_only) {
+		clear_plans(p, x.plans);
 		free(x.command);
 		strlist_clear(&x.perf_args);
 		return;
@@ -313,6 +352,7 @@ void run_plan_execute(struct run_plan *p, struct strbuf *stopped)
 	free(x.running);
 	free(x.work);
 	free(todo);
+	clear_plans(p, x.plans);
 	free(x.command);
 	strlist_clear(&x.perf_args);
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "accel.h"
 #include "command-check.h"
 #include "common/paths.h"
 #include "common/run-folder.h"
@@ -36,6 +35,13 @@ unsigned long run_plan_derived_seed(const struct experiment *e, const char *prof
 unsigned run_plan_rounds(const struct experiment *e)
 {
 	return e->until_decided ? e->max_trials : e->trials;
+}
+
+struct trial_asked run_plan_trial_asked(const struct experiment *e, const struct profile *profile,
+					struct clock_choice option)
+{
+	return (struct trial_asked){ .platform = e->platform, .profile = profile, .clock_option = option,
+				     .clock_experiment = { e->clock, e->clock_given ? e->path : NULL } };
 }
 
 json_t *run_plan_json(const struct run_plan *p)
@@ -129,10 +135,8 @@ void run_plan_load(struct run_plan *p, const char *profile_name, struct clock_ch
 	struct strbuf err = STRBUF_INIT;
 	if (profile_load(&p->profile, profile_name, &err) < 0)
 		die_usage("run: %s", err.buf);
-	p->clock = guest_clock_choose(
-		option, (struct clock_choice){ p->exp.clock, p->exp.clock_given ? p->exp.path : NULL },
-		(struct clock_choice){ p->profile.clock, p->profile.clock_given ? p->profile.path : NULL });
-	if (accel_check_clock(&p->clock, &p->exp.platform, &err) < 0)
+	p->machine = run_plan_trial_asked(&p->exp, &p->profile, option);
+	if (trial_plan_clock(&p->machine, &p->clock, &err) < 0)
 		die_usage("run: %s", err.buf);
 	load_base_config(&p->base);
 	load_variants(&p->variants, &p->base, &p->exp.platform);

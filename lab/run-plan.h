@@ -18,6 +18,7 @@
 #include "kconfig.h"
 #include "profile.h"
 #include "run-order.h"
+#include "trial-plan.h"
 #include "variant-given.h"
 #include "variant.h"
 
@@ -29,6 +30,10 @@ struct run_plan {
 	struct strlist labels;
 	unsigned long seed;
 	unsigned shard_k, shard_n;
+	/* what the run asks of its trials' machine, and the clock it gives
+	 * (trial-plan.h); each group's trial plan is resolved from it before its
+	 * trials (run-execute.c) */
+	struct trial_asked machine;
 	struct clock_choice clock;
 	struct fault_plan faults;  /* the profile's, under the experiment's, under the options' */
 	struct guest_files files;  /* the experiment's `files`, on every trial's tools disk */
@@ -54,6 +59,10 @@ struct run_plan {
 unsigned long run_plan_derived_seed(const struct experiment *e, const char *profile, unsigned trials);
 /* Rounds in the order: every one, or as many as a sequential run may take. */
 unsigned run_plan_rounds(const struct experiment *e);
+/* What a run of E on PROFILE asks of its trials' machine, with --clock OPTION
+ * (or the clock a resumed run kept; from NULL: none). */
+struct trial_asked run_plan_trial_asked(const struct experiment *e, const struct profile *profile,
+					struct clock_choice option);
 /* The run's run.json. */
 json_t *run_plan_json(const struct run_plan *p);
 /* The profile, clock, kernels, files and groups of P's experiment, every

@@ -13,12 +13,10 @@
 
 #include "common/proto/protocol.h"
 #include "guest-image.h"
-#include "host-ticks.h"
 #include "job-spec.h"
 #include "kbuild.h"
 #include "perf-events.h"
 #include "qemu.h"
-#include "qemu-version.h"
 #include "reproduce-script.h"
 #include "scratch-disk.h"
 #include "trial-finish.h"
@@ -84,13 +82,13 @@ static json_t *clock_json(const struct clock_choice *c)
 }
 
 /* The per-CPU timer the boot got (apic-timer.h) and whether the profile chose it. */
-static json_t *apic_timer_json(const struct trial_spec *spec)
+static json_t *apic_timer_json(const struct trial_plan *plan)
 {
-	enum apic_timer asked = spec->profile->apic_timer;
-	bool x86 = spec->variant->target.platform.arch == ARCH_X86_64;
-	const char *name = x86 ? apic_timer_name(apic_timer_for(asked, spec->clock.clock)) : "none";
+	enum apic_timer asked = plan->profile->apic_timer;
+	bool x86 = plan->variant->target.platform.arch == ARCH_X86_64;
+	const char *name = x86 ? apic_timer_name(apic_timer_for(asked, plan->clock.clock)) : "none";
 	const char *from = !x86 ? "arm64 has no APIC"
-			   : asked == APIC_TIMER_DEFAULT ? "the clock's default" : spec->profile->path;
+			   : asked == APIC_TIMER_DEFAULT ? "the clock's default" : plan->profile->path;
 	return json_pack("{s:s, s:s}", "name", name, "from", from);
 }
 
@@ -114,7 +112,7 @@ static const char *timing_note(enum qemu_accel accel, enum guest_clock clock)
 
 static struct vm_watchdogs scaled_watchdogs(const struct trial_spec *spec)
 {
-	double k = guest_clock_watchdog_scale(spec->clock.clock);
+	double k = guest_clock_watchdog_scale(spec->plan->clock.clock);
 	struct vm_watchdogs w = spec->watchdogs;
 	w.boot *= k;
 	w.silence *= k;
@@ -124,26 +122,26 @@ static struct vm_watchdogs scaled_watchdogs(const struct trial_spec *spec)
 
 const struct fault_plan *trial_faults(const struct trial_spec *spec)
 {
-	return spec->faults ? spec->faults : &spec->profile->faults;
+	return spec->faults ? spec->faults : &spec->plan->profile->faults;
 }
 
-static json_t *environment_json(const struct trial_spec *spec, enum qemu_accel accel,
-				const char *kernel_cmdline, const struct guest_images *img)
+static json_t *environment_json(const struct trial_spec *spec, const struct guest_images *img)
 {
+	const struct trial_plan *plan = spec->plan;
 	json_t *env = json_object();
-	json_object_set_new(env, "variant", json_string(spec->variant->name));
-	json_object_set_new(env, "variant_hash", json_string(spec->variant->hash));
-	char *source = kernel_source_describe(&spec->variant->source);
+	json_object_set_new(env, "variant", json_string(plan->variant->name));
+	json_object_set_new(env, "variant_hash", json_string(plan->variant->hash));
+	char *source = kernel_source_describe(&plan->variant->source);
 	json_object_set_new(env, "kernel_source", json_string(source));
 	free(source);
-	json_object_set_new(env, "kernel_cmdline", json_string(kernel_cmdline));
-	const struct platform *platform = &spec->variant->target.platform;
-	json_object_set_new(env, "qemu_version", json_string(qemu_version(platform->arch)));
-	json_object_set_new(env, "arch", json_string(arch_facts(platform->arch)->name));
-	json_object_set_new(env, "page_size", json_integer((json_int_t)platform_page_bytes(platform)));
-	json_object_set_new(env, "accelerator", json_string(qemu_accel_name(accel)));
-	json_object_set_new(env, "clock", clock_json(&spec->clock));
-	json_object_set_new(env, "apic_timer", apic_timer_json(spec));
+	json_object_set_new(env, "kernel_cmdline", json_string(plan->kernel_cmdline));
+	json_object_set_new(env, "qemu_version", json_string(plan->qemu_version));
+	json_object_set_new(env, "arch", json_string(plan->arch->name));
+	json_object_set_new(env, "page_size",
+			    json_integer((json_int_t)platform_page_bytes(&plan->variant->target.platform)));
+	json_object_set_new(env, "accelerator", json_string(qemu_accel_name(plan->accel)));
+	json_object_set_new(env, "clock", clock_json(&plan->clock));
+	json_object_set_new(env, "apic_timer", apic_timer_json(plan));
 	json_object_set_new(env, "trials_at_once",
 			    json_integer(spec->trials_at_once ? spec->trials_at_once : 1));
 	struct vm_watchdogs w = scaled_watchdogs(spec);
@@ -153,7 +151,7 @@ static json_t *environment_json(const struct trial_spec *spec, enum qemu_accel a
 	/* which programs of the user's ran: the content hash of their folders */
 	if (spec->files && guest_files_any(spec->files))
 		json_object_set_new(env, "files", guest_files_json(spec->files));
-	json_object_set_new(env, "profile", profile_json(spec->profile));
+	json_object_set_new(env, "profile", profile_json(plan->profile));
 	json_object_set_new(env, "fault_injection", fault_plan_json(trial_faults(spec)));
 	char *cpu = host_cpu_model(), *load = host_loadavg();
 	json_object_set_new(env, "host_cpu", json_string(cpu));
@@ -163,7 +161,7 @@ static json_t *environment_json(const struct trial_spec *spec, enum qemu_accel a
 	free(load);
 	json_object_set_new(env, "command", json_string(spec->command ? spec->command : ""));
 	json_object_set_new(env, "started_unix", json_integer((json_int_t)time(NULL)));
-	json_object_set_new(env, "timing_note", json_string(timing_note(accel, spec->clock.clock)));
+	json_object_set_new(env, "timing_note", json_string(timing_note(plan->accel, plan->clock.clock)));
 	return env;
 }
 
@@ -200,7 +198,7 @@ static int write_reproduce(const char *dir, const struct strlist *argv, const ch
 char *trial_job_spec(const struct trial_spec *spec)
 {
 	struct strbuf sb = STRBUF_INIT;
-	profile_job_spec(spec->profile, &sb);
+	profile_job_spec(spec->plan->profile, &sb);
 	job_spec_put(&sb, JOB_KEY_USE_CGROUP, "%d", spec->use_cgroup ? 1 : 0);
 	job_spec_put(&sb, JOB_KEY_INTERACTIVE, "%d", spec->interactive ? 1 : 0);
 	if (fault_plan_armed(trial_faults(spec)))
@@ -213,32 +211,32 @@ char *trial_job_spec(const struct trial_spec *spec)
 }
 
 
+struct qemu_spec trial_plan_qemu(const struct trial_plan *plan)
+{
+	return (struct qemu_spec){ .profile = plan->profile, .platform = plan->variant->target.platform,
+				   .accel = plan->accel, .clock = plan->clock.clock,
+				   .cmdline_extra = plan->variant->cmdline,
+				   .host_tick_khz = plan->host_tick_khz };
+}
+
 int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *err)
 {
 	memset(vm, 0, sizeof(*vm));
+	/* The plan is resolved before the trial (trial-plan.h) and only read here. */
+	const struct trial_plan *plan = spec->plan;
 	if (mkdir_p(spec->dir, 0755) < 0) {
 		strbuf_addf(err, "cannot create %s: %s", spec->dir, strerror(errno));
 		return -1;
 	}
-	/* The caller chose the accelerator (accel_for_clock): accel.c's probe
-	 * boots a trial, so choosing here would make the two need each other. */
-	enum qemu_accel accel = spec->accel;
-	if (accel == QEMU_ACCEL_UNSET) {
-		strbuf_addstr(err, "no accelerator chosen for the trial");
-		return -1;
-	}
-	if (!qemu_accel_runs_clock(accel, spec->clock.clock)) {
-		strbuf_addstr(err, "the icount clock needs TCG, not KVM");
-		return -1;
-	}
 	struct guest_images img;
-	if (guest_images_prepare(&img, spec->variant->target.platform.arch, spec->files, err) < 0)
+	if (guest_images_prepare(&img, plan->variant->target.platform.arch, spec->files, err) < 0)
 		return -1;
-	char *kernel = kernel_image_path(spec->variant);
+	char *kernel = kernel_image_path(plan->variant);
 	char *job_cpio = xasprintf("%s/job.cpio", spec->dir);
 	char *initrd = xasprintf("%s/initrd.img", spec->dir);
-	char *slow = spec->profile->slow_disk_size ? xasprintf("%s/slow-disk.img", spec->dir) : NULL;
-	unsigned long long scratch_size = spec->scratch_disk ? spec->profile->scratch_disk_size : 0;
+	const struct profile *profile = plan->profile;
+	char *slow = profile->slow_disk_size ? xasprintf("%s/slow-disk.img", spec->dir) : NULL;
+	unsigned long long scratch_size = spec->scratch_disk ? profile->scratch_disk_size : 0;
 	char *scratch = scratch_size ? xasprintf("%s/" SCRATCH_DISK_IMAGE, spec->dir) : NULL;
 	char *specs = trial_job_spec(spec);
 	struct strlist argv = STRLIST_INIT;
@@ -256,36 +254,32 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	if (irc < 0)
 		goto out;
 	/* sparse: the guest reads zeros at the throttled rate; the host stores nothing */
-	if (slow && sparse_file_make(slow, spec->profile->slow_disk_size, err) < 0)
+	if (slow && sparse_file_make(slow, profile->slow_disk_size, err) < 0)
 		goto out;
 	if (scratch && scratch_disk_make(scratch, scratch_size, err) < 0)
 		goto out;
 	/* Per-boot files are named relative to the trial folder, where QEMU runs, so
 	 * that the saved command line reproduces the boot in any folder. */
-	struct qemu_spec q = { .profile = spec->profile, .platform = spec->variant->target.platform,
-			       .accel = accel, .clock = spec->clock.clock,
-			       .kernel = kernel,
-			       .initrd = "initrd.img", .cmdline_extra = spec->variant->cmdline,
-			       .tools_image = img.tools, .slow_disk = slow ? "slow-disk.img" : NULL,
-			       .scratch_disk = scratch ? SCRATCH_DISK_IMAGE : NULL,
-			       .channel_dir = ".",
-			       .interactive = spec->interactive };
-	if (qemu_tells_host_tick_rate(&q))
-		q.host_tick_khz = host_tick_khz();
-	char *kcmd = qemu_kernel_cmdline(&q);
-	qemu_build_argv(&q, kcmd, &argv);
+	struct qemu_spec q = trial_plan_qemu(plan);
+	q.kernel = kernel;
+	q.initrd = "initrd.img";
+	q.tools_image = img.tools;
+	q.slow_disk = slow ? "slow-disk.img" : NULL;
+	q.scratch_disk = scratch ? SCRATCH_DISK_IMAGE : NULL;
+	q.channel_dir = ".";
+	q.interactive = spec->interactive;
+	qemu_build_argv(&q, plan->kernel_cmdline, &argv);
 	char *cmdline = shell_join((const char *const *)argv.items, argv.n);
 	char *cmdline_path = xasprintf("%s/qemu.cmdline", spec->dir);
 	char *with_nl = xasprintf("%s\n", cmdline);
 	write_file_str(cmdline_path, with_nl);
 	free(with_nl);
 	free(cmdline_path);
-	int wrc = write_reproduce(spec->dir, &argv, img.initramfs, spec->profile->slow_disk_size,
+	int wrc = write_reproduce(spec->dir, &argv, img.initramfs, profile->slow_disk_size,
 				  scratch_size, err);
 	record = json_object();
-	json_object_set_new(record, "environment", environment_json(spec, accel, kcmd, &img));
+	json_object_set_new(record, "environment", environment_json(spec, &img));
 	free(cmdline);
-	free(kcmd);
 	if (wrc < 0)
 		goto out;
 

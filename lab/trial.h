@@ -23,13 +23,34 @@
 #include "variant.h"
 #include "vm.h"
 
-struct trial_spec {
+/*
+ * The machine a trial boots: resolved once, before the trial, by
+ * trial_plan_resolve (trial-plan.h) for lab run (and so --resume, lab
+ * bisect's runs and a Slurm run's jobs) and lab boot alike, and only read
+ * here. Kept apart from the spec so that choosing the accelerator, whose
+ * probe boots a trial, stays above the trial.
+ */
+struct trial_plan {
 	const struct variant *variant;
 	const struct profile *profile;
+	const struct arch_facts *arch; /* the variant's platform's facts (platform.h) */
+	enum qemu_accel accel;
+	struct clock_choice clock;
+	/* The host counter's rate (host-ticks.h), measured only when the kernel
+	 * command line tells it (qemu_tells_host_tick_rate); else 0. */
+	unsigned long host_tick_khz;
+	const char *qemu_version;      /* the version line of arch->qemu (qemu-version.h) */
+	char *kernel_cmdline;          /* QEMU's -append, recorded in trial.json */
+};
+
+/* PLAN's machine as QEMU's spec, without a boot's files and folders: what
+ * the kernel command line is built from, and what trial_run completes. */
+struct qemu_spec trial_plan_qemu(const struct trial_plan *plan);
+
+struct trial_spec {
+	const struct trial_plan *plan; /* the machine (trial-plan.h) */
 	const char *command;          /* run by /bin/sh -c in the guest */
 	const char *dir;              /* the trial folder (created) */
-	enum qemu_accel accel;        /* chosen by the caller (accel.h) */
-	struct clock_choice clock;    /* zero: realtime */
 	/* For the realtime clock; trial_run multiplies them by the clock's
 	 * slowdown (guest_clock_watchdog_scale), so they stay host seconds. */
 	struct vm_watchdogs watchdogs;

@@ -51,7 +51,8 @@ static void load_profile(struct profile *p, const char *text)
 /* The spec the lab writes for a trial of P with everything else set too. */
 static char *full_spec(const struct profile *p)
 {
-	struct trial_spec spec = { .profile = p, .use_cgroup = false, .interactive = true,
+	struct trial_plan plan = { .profile = p };
+	struct trial_spec spec = { .plan = &plan, .use_cgroup = false, .interactive = true,
 				   .has_target = true, .target_order = 4, .target_max_free_blocks = 12 };
 	return trial_job_spec(&spec);
 }
@@ -181,7 +182,8 @@ static void a_plain_trial_leaves_only_the_optional_keys_out(void **state)
 	(void)state;
 	struct profile p;
 	load_profile(&p, "description = plain\nmemory = 512M\ncpus = 1\n");
-	struct trial_spec spec = { .profile = &p, .use_cgroup = true };
+	struct trial_plan plan = { .profile = &p };
+	struct trial_spec spec = { .plan = &plan, .use_cgroup = true };
 	char *text = trial_job_spec(&spec);
 	struct job job;
 	job_read(&job, text);

@@ -37,7 +37,7 @@ static size_t count(const struct strlist *argv, const char *s)
 	return n;
 }
 
-/* The argv as trial.c builds it: the kernel's command line once, then QEMU's. */
+/* The argv as a trial gets it: the kernel's command line once (trial-plan.c), then QEMU's (trial.c). */
 static void build_argv(const struct qemu_spec *spec, struct strlist *argv)
 {
 	char *kernel_cmdline = qemu_kernel_cmdline(spec);
