@@ -17,7 +17,7 @@ sources     = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 # them, is headers only today).
 SHARED_SRCS:= $(call sources,common/base common/proto common/kernel-text common/cli)
 SHARED_OBJS:= $(SHARED_SRCS:%.c=$(BUILD)/obj/%.o)
-LAB_SRCS   := $(filter-out $(LAB_MAIN),$(wildcard lab/*.c)) \
+LAB_SRCS   := $(filter-out $(LAB_MAIN),$(call sources,lab)) \
 	      $(filter-out $(SHARED_SRCS),$(call sources,analysis common))
 LAB_OBJS   := $(LAB_SRCS:%.c=$(BUILD)/obj/%.o)
 
@@ -87,8 +87,8 @@ $(BUILD)/gen/lab-version.h: FORCE
 	@mkdir -p $(dir $@)
 	@v='#define LAB_VERSION "$(LAB_VERSION)"'; \
 	 [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
-$(BUILD)/obj/lab/version.o: $(BUILD)/gen/lab-version.h
-$(BUILD)/obj/lab/version.o: CFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/lab/util/version.o: $(BUILD)/gen/lab-version.h
+$(BUILD)/obj/lab/util/version.o: CFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/lab: $(BUILD)/obj/lab/lab.o $(BUILD)/liblab.a $(BUILD)/libshared.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LAB_LIBS)
@@ -120,7 +120,7 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# arm64 guests (lab/platform.h): the same guest programs cross-compiled with Debian's
+# arm64 guests (lab/kernel/platform.h): the same guest programs cross-compiled with Debian's
 # gcc-aarch64-linux-gnu against the arm64 libcgroup and libnuma of multiarch
 # (scripts/install-deps), objects in build/obj-arm64/, programs in build/guest-arm64/.
 A64_CC      := aarch64-linux-gnu-gcc

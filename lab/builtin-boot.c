@@ -5,18 +5,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boot-status.h"
+#include "lab/machine/boot-status.h"
 #include "builtin.h"
-#include "command-check.h"
-#include "kbuild.h"
-#include "kernel-catalog.h"
-#include "options.h"
+#include "lab/run/command-check.h"
+#include "lab/kernel/kbuild.h"
+#include "lab/kernel/kernel-catalog.h"
+#include "lab/cli/options.h"
 #include "common/paths.h"
-#include "perf-events.h"
-#include "selftest-build.h"
-#include "trial-plan.h"
-#include "trial.h"
-#include "variant-given.h"
+#include "lab/trial/perf-events.h"
+#include "lab/machine/selftest-build.h"
+#include "lab/trial/trial-plan.h"
+#include "lab/trial/trial.h"
+#include "lab/kernel/variant-given.h"
 #include "common/proto/protocol.h"
 
 #define DEFAULT_PROFILE "phone-512m"

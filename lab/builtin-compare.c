@@ -9,8 +9,8 @@
 #include "analysis/compare/compare_verdict.h"
 #include "analysis/verdict/compare_family.h"
 #include "builtin.h"
-#include "metric-check.h"
-#include "options.h"
+#include "lab/run/metric-check.h"
+#include "lab/cli/options.h"
 #include "analysis/run/run-data.h"
 
 /* The head of the usage, up to the sentence that names the verdicts

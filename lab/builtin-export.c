@@ -9,8 +9,8 @@
 #include "analysis/export/export_perfetto.h"
 #include "analysis/export/export_table.h"
 #include "builtin.h"
-#include "options.h"
-#include "perf-events.h"
+#include "lab/cli/options.h"
+#include "lab/trial/perf-events.h"
 #include "analysis/run/run-data.h"
 
 static const char export_usage[] =

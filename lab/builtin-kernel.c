@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "command-suggest.h"
-#include "kbuild.h"
-#include "kernel-catalog.h"
-#include "options.h"
+#include "lab/cli/command-suggest.h"
+#include "lab/cli/options.h"
+#include "lab/kernel/kbuild.h"
+#include "lab/kernel/kernel-catalog.h"
 
 static const char kernel_usage[] =
 	"usage: lab kernel list [--arch A] [--page-size P]\n"

@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "experiment.h"
-#include "glob.h"
-#include "key-listing.h"
-#include "options.h"
-#include "profile.h"
+#include "lab/cli/options.h"
+#include "lab/keys/key-listing.h"
+#include "lab/machine/profile.h"
+#include "lab/run/experiment.h"
+#include "lab/util/glob.h"
 
 static const char keys_usage[] =
 	"usage: lab keys [--format text|json|markdown] [experiment|profile]\n"

@@ -4,8 +4,8 @@
 
 #include "builtin.h"
 #include "common/util.h"
-#include "metric-reference.h"
-#include "options.h"
+#include "lab/cli/options.h"
+#include "lab/reference/metric-reference.h"
 
 static const char metrics_usage[] =
 	"usage: lab metrics [--format text|markdown|json] [GLOB]\n"

@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "command-suggest.h"
-#include "experiment.h"
-#include "file-templates.h"
-#include "options.h"
-#include "profile.h"
+#include "lab/cli/command-suggest.h"
+#include "lab/cli/options.h"
+#include "lab/machine/profile.h"
+#include "lab/reference/file-templates.h"
+#include "lab/run/experiment.h"
 
 static const char new_usage[] =
 	"usage: lab new experiment [--variant V] [-o FILE] NAME\n"

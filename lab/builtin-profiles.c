@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "options.h"
-#include "profile.h"
+#include "lab/cli/options.h"
+#include "lab/machine/profile.h"
 
 static const char profiles_usage[] =
 	"usage: lab profiles [--verbose]\n"

@@ -13,10 +13,10 @@
 #include "analysis/report/report_figures.h"
 #include "analysis/report/report_html.h"
 #include "builtin.h"
-#include "version.h"
-#include "metric-check.h"
-#include "options.h"
-#include "qemu.h"
+#include "lab/util/version.h"
+#include "lab/run/metric-check.h"
+#include "lab/cli/options.h"
+#include "lab/machine/qemu.h"
 #include "analysis/run/run-data.h"
 
 static const char report_usage[] =

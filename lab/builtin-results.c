@@ -14,10 +14,10 @@
 #include "common/folder.h"
 #include "common/paths.h"
 #include "common/run-folder.h"
-#include "options.h"
-#include "run-merge.h"
-#include "slurm-run.h"
-#include "trial-finish.h"
+#include "lab/cli/options.h"
+#include "lab/run/run-merge.h"
+#include "lab/slurm/slurm-run.h"
+#include "lab/trial/trial-finish.h"
 
 static const char results_usage[] =
 	"usage: lab results [options]             list the runs, newest first\n"

@@ -10,11 +10,11 @@
 
 #include "analysis/compare/compare_verdict.h"
 #include "builtin.h"
-#include "options.h"
+#include "lab/cli/options.h"
 #include "common/paths.h"
-#include "run-asked.h"
-#include "run-plan.h"
-#include "slurm-run.h"
+#include "lab/run/run-asked.h"
+#include "lab/run/run-plan.h"
+#include "lab/slurm/slurm-run.h"
 
 /* The usage's head, in pieces around what names verdicts (run_usage_head()
  * adds that from their table). */

@@ -2,8 +2,8 @@
 #include <stdio.h>
 
 #include "builtin.h"
-#include "options.h"
-#include "version.h"
+#include "lab/cli/options.h"
+#include "lab/util/version.h"
 
 static const char version_usage[] =
 	"usage: lab version\n"

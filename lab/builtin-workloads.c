@@ -5,10 +5,10 @@
 
 #include "builtin.h"
 #include "common/util.h"
-#include "glob.h"
-#include "options.h"
-#include "workload-catalog.h"
-#include "workload-reference.h"
+#include "lab/cli/options.h"
+#include "lab/reference/workload-catalog.h"
+#include "lab/reference/workload-reference.h"
+#include "lab/util/glob.h"
 
 /* How many names a mistyped workload is offered. */
 #define SUGGESTED 3

@@ -21,7 +21,7 @@ int cmd_workloads(int argc, char **argv);
 #include <stdio.h>
 
 #include "common/util.h"
-#include "trial-plan.h"
+#include "lab/trial/trial-plan.h"
 
 /* What lab boot asks of its trial's machine: --arch and --page-size as
  * PLATFORM, the profile, --clock OPTION (from NULL: not given). */

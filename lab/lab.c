@@ -8,9 +8,9 @@
 
 #include "builtin.h"
 #include "common/run-command.h"
-#include "command-suggest.h"
+#include "lab/cli/command-suggest.h"
 #include "common/util.h"
-#include "version.h"
+#include "lab/util/version.h"
 
 struct command {
 	const char *name;

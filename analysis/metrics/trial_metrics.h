@@ -34,7 +34,7 @@
  * "kernel_complaints": [...] (when kmsg.log or console.log exists),
  * "workload_lines": [...] (when out.log has a line runner's markers)} into *OUT
  * (a new reference).  Returns 0, or -1 (ERR) when TRIAL_DIR is not
- * a folder.  lab/trial-finish.h writes them into trial.json. */
+ * a folder.  lab/trial/trial-finish.h writes them into trial.json. */
 int trial_metrics_compute(const char *trial_dir, json_t **out, struct strbuf *err);
 
 #endif

@@ -2,7 +2,7 @@
  *
  *     perf script --ns --show-lost-events -F comm,pid,tid,cpu,time,event,trace
  *
- * (lab/perf-events.c writes it as perf.script in the trial folder), one
+ * (lab/trial/perf-events.c writes it as perf.script in the trial folder), one
  * sample line at a time:
  *
  *     oom-hog     123/125   [001]  1234.567890123: oom:mark_victim: pid=125 comm=oom-hog ...

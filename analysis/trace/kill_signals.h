@@ -1,7 +1,7 @@
 /*
  * kill_signals.h - the SIGKILLs in a trial's trace
  * (signal:signal_generate, recorded with the filter "sig == 9",
- * lab/perf-events.c), counted by who sent them: the tracepoint fires in the
+ * lab/trial/perf-events.c), counted by who sent them: the tracepoint fires in the
  * sender's context, so the sample's comm is the sender's (the field comm=
  * is the target's). Each userspace killer sends its kills under its row's
  * comm (common/proto/killer-kinds.h).

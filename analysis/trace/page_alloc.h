@@ -2,7 +2,7 @@
  * allocator's migratetype fallbacks, from two tracepoints:
  *
  *   kmem:mm_page_alloc            recorded with the filter "order > 0"
- *                                 (lab/perf-events.c); order-0 samples, if a
+ *                                 (lab/trial/perf-events.c); order-0 samples, if a
  *                                 recording has them, are ignored here.  A
  *                                 failed allocation prints page=(nil)/0 and
  *                                 pfn=0x0 (the tracepoint fires either way).

@@ -2,7 +2,7 @@
  * The job spec's keys (JOB_DIR/JOB_SPEC, protocol.h): every setting the lab
  * sends the guest's agent as a "key=value" line, in one table that both
  * sides use, so that a key's name is written once. The lab writes the spec
- * through it (lab/job-spec.h); the agent reads it back into its settings
+ * through it (lab/machine/job-spec.h); the agent reads it back into its settings
  * (workloads/agent/agent-job.h), and a line no row names is logged there.
  * tests/unit/common/test-job-keys.c runs the lab's writer on a trial that
  * sets everything and the agent's reader on what it wrote: every key written
@@ -19,29 +19,29 @@
 #include <stdbool.h>
 
 enum job_key {
-	/* the profile's machine settings (lab/profile.c, agent-setup.c) */
+	/* the profile's machine settings (lab/machine/profile.c, agent-setup.c) */
 	JOB_KEY_THP,
 	JOB_KEY_MIN_FREE_KBYTES,
 	JOB_KEY_WATERMARK_SCALE_FACTOR,
 	JOB_KEY_COMPACT_UNEVICTABLE_ALLOWED,
 	JOB_KEY_ZRAM_BYTES,
 	JOB_KEY_ZRAM_ALGORITHM,
-	/* the profile's workload cgroup (lab/profile.c, agent-cgroup.c) */
+	/* the profile's workload cgroup (lab/machine/profile.c, agent-cgroup.c) */
 	JOB_KEY_CGROUP_MEMORY_MAX,
 	JOB_KEY_CGROUP_MEMORY_HIGH,
 	JOB_KEY_CGROUP_MEMORY_SWAP_MAX,
 	JOB_KEY_CGROUP_MEMORY_OOM_GROUP,
-	/* the profile's killer (lab/profile.c, agent-job.c; killer-kinds.h) */
+	/* the profile's killer (lab/machine/profile.c, agent-job.c; killer-kinds.h) */
 	JOB_KEY_KILLER,
 	JOB_KEY_LMKD,                   /* family: lmkd_keys[] */
 	JOB_KEY_OOMD,                   /* family: oomd_keys[] */
-	/* the trial's (lab/job-spec.c, agent.c) */
+	/* the trial's (lab/machine/job-spec.c, agent.c) */
 	JOB_KEY_USE_CGROUP,
 	JOB_KEY_INTERACTIVE,
-	/* the experiment's prepare target (lab/job-spec.c, agent-snapshot.c) */
+	/* the experiment's prepare target (lab/machine/job-spec.c, agent-snapshot.c) */
 	JOB_KEY_TARGET_ORDER,
 	JOB_KEY_TARGET_MAX_BLOCKS,
-	/* fault injection (lab/fault-inject.c, agent-faults.c) */
+	/* fault injection (lab/machine/fault-inject.c, agent-faults.c) */
 	JOB_KEY_FAULT,                  /* family: fault.<capability>.<attribute> */
 	JOB_KEY_COUNT
 };

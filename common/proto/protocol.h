@@ -199,12 +199,12 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 /* $OOMLAB_SLOW_DISK: the slow disk's device node, set only when there is one. */
 
 /* Where the kernel selftests an experiment names are in the guest: SUITE/TEST
- * under it, as the lab built them from the variant's tree (lab/selftest-build.h,
+ * under it, as the lab built them from the variant's tree (lab/machine/selftest-build.h,
  * workloads/selftest.c), among the files and named by their hash. */
 #define GUEST_SELFTESTS_UNDER ".selftests"
 #define GUEST_SELFTESTS_DIR   GUEST_FILES_DIR "/" GUEST_SELFTESTS_UNDER
 /* In a suite's folder there: the programs of `selftest SUITE`, one a line,
- * in the order they run (lab/selftest-build.c writes it). */
+ * in the order they run (lab/machine/selftest-build.c writes it). */
 #define SELFTEST_SUITE_LIST   ".oomlab-suite"
 
 #endif

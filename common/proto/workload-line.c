@@ -15,7 +15,7 @@ const char *const *workload_line_past_runners(const char *const *argv)
 	if (!argv[0])
 		return argv;
 	const char *program = last_component(argv[0]);
-	/* as lab/command-check.c reads `taskset [-a] [-c] MASK PROGRAM ...`;
+	/* as lab/run/command-check.c reads `taskset [-a] [-c] MASK PROGRAM ...`;
 	 * `taskset -p` pins a running process and stays taskset */
 	if (!strcmp(program, "taskset")) {
 		size_t next = 1;

@@ -2,9 +2,9 @@
  * A workload line of an experiment, measured (docs/FORMATS.md, "Workload
  * lines"): defined once for the guest's line runner
  * (workloads/agent/agent-line.c) and the host that reads what it says
- * (analysis/metrics/workload_lines.c, lab/first-round.c).
+ * (analysis/metrics/workload_lines.c, lab/run/first-round.c).
  *
- * The experiment's script (lab/experiment.c, experiment_command) runs each
+ * The experiment's script (lab/run/experiment.c, experiment_command) runs each
  * line N as
  *     /init --run-line N PROGRAM ARGS...
  * The agent, in that mode, starts PROGRAM as the line's own process (OOM

@@ -164,7 +164,7 @@ check "nor logged the ending twice" [ "$(grep -c '^# first bad commit' "$SCRATCH
 # --- no real change: stops at the endpoint check
 # It fails when the check says good and bad differ, as a sequential test at
 # --alpha does at most alpha of the time. At --alpha 0.0005 and 3..4 trials a
-# side, the calibration (tests/unit/lab/test-bisect-calibration.c, the
+# side, the calibration (tests/unit/lab/bisect/test-bisect-calibration.c, the
 # shipped loop fed seeded lognormal values, sd 0.2 on the log) measured
 # 0.00028 of 200000 checks (55; exact upper bound 0.00041): under 1 in 1000.
 start=$(date +%s)

@@ -22,7 +22,7 @@
 
 #define POLL_MS 10
 
-/* The serial console the kernel's console= names (lab/platform.c): q35's 8250, virt's PL011. */
+/* The serial console the kernel's console= names (lab/kernel/platform.c): q35's 8250, virt's PL011. */
 #if defined(__aarch64__)
 #define AGENT_CONSOLE_TTY "/dev/ttyAMA0"
 #else

@@ -31,7 +31,7 @@
  * How long the prepare step has to report ready (guest seconds). A constant:
  * the agent once read it from the spec key "prepare_timeout", which the lab
  * never wrote (no profile or experiment key sets it), so every trial took
- * this default. The host bounds the whole boot anyway (lab/trial.c's
+ * this default. The host bounds the whole boot anyway (lab/trial/trial.c's
  * watchdogs: the heartbeats sent while waiting keep the silence watchdog
  * quiet, the total one cuts the trial), so a second, per-trial knob would
  * set nothing the host does not.

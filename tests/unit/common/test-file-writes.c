@@ -1,6 +1,6 @@
 /* test-file-writes.c - the lab's writes stay its own (issue 37): the atomic
  * writer's temporary file has a name no one can guess and is never a link
- * someone put there; a tree mirror (lab/tree-mirror.c) copies a setuid or
+ * someone put there; a tree mirror (lab/kernel/tree-mirror.c) copies a setuid or
  * setgid file without those bits. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "lab/tree-mirror.h"
+#include "lab/kernel/tree-mirror.h"
 #include "tests/unit/scratch.h"
 
 static char root[] = "/tmp/oomlab-file-writes.XXXXXX";

@@ -18,8 +18,8 @@
 #include "common/proto/job-keys.h"
 #include "common/proto/killer-kinds.h"
 #include "common/proto/lmkd-config.h"
-#include "lab/profile.h"
-#include "lab/trial.h"
+#include "lab/machine/profile.h"
+#include "lab/trial/trial.h"
 #include "workloads/agent/agent-job.h"
 
 /* A profile that sets every setting the spec carries, both fault

@@ -15,7 +15,7 @@
 #include "analysis/metrics/metric_catalog.h"
 #include "analysis/parse/killer_lines.h"
 #include "common/proto/killer-kinds.h"
-#include "lab/profile.h"
+#include "lab/machine/profile.h"
 #include "workloads/killers/killer-run.h"
 
 /* One kill line each userspace kind writes (its KIND-lines.h's format):

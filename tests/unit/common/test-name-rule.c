@@ -13,8 +13,8 @@
 #include "analysis/metrics/workload_lines.h"
 #include "common/proto/name-rule.h"
 #include "common/run-folder.h"
-#include "lab/experiment.h"
-#include "lab/profile.h"
+#include "lab/machine/profile.h"
+#include "lab/run/experiment.h"
 #include "tests/unit/scratch.h"
 
 static char root[] = "/tmp/oomlab-name-rule.XXXXXX";

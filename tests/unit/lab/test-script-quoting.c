@@ -1,5 +1,5 @@
 /* test-script-quoting.c - the scripts the lab writes (the Slurm batch
- * scripts, lab/slurm-script.c; reproduce.sh, lab/reproduce-script.c) for
+ * scripts, lab/slurm/slurm-script.c; reproduce.sh, lab/trial/reproduce-script.c) for
  * names and paths that hold a blank, a quote, $(), a backtick, a newline and
  * ';': sh -n reads them, and run with stand-in programs (a lab and a QEMU
  * that record their arguments) they execute nothing of those values
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lab/reproduce-script.h"
-#include "lab/slurm-script.h"
+#include "lab/slurm/slurm-script.h"
+#include "lab/trial/reproduce-script.h"
 
 /* Every kind of trouble at once; each one that ran would make a PWNED file
  * in the folder the scripts run in. */

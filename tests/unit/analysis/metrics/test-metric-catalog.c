@@ -21,7 +21,7 @@
 
 #include "analysis/metrics/metric_catalog.h"
 #include "common/util.h"
-#include "lab/glob.h"
+#include "lab/util/glob.h"
 
 static const char *const maker_files[] = { "analysis/metrics/trial_metrics.c",
 					   "analysis/metrics/killer_metrics.c", NULL };

@@ -21,7 +21,7 @@
 #include "analysis/report/report_html.h"
 #include "analysis/report/report_trace.h"
 #include "lab/builtin.h"
-#include "lab/version.h"
+#include "lab/util/version.h"
 #include "analysis/run/run-data.h"
 #include "tests/unit/export-fixture.h"
 

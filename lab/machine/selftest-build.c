@@ -1,0 +1,405 @@
+/* The kernel selftests an experiment runs, built from the variant's tree (selftest-build.h). */
+#include "selftest-build.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/folder.h"
+#include "common/paths.h"
+#include "common/proto/protocol.h"
+#include "common/proto/selftest-line.h"
+#include "common/proto/workload-line.h"
+#include "common/run-command.h"
+#include "lab/kernel/kbuild.h"
+#include "lab/util/hash.h"
+#include "lab/util/progress.h"
+#include "lab/util/shell-words.h"
+
+/* Bumped when the way tests are built changes, so that old builds are not taken. */
+#define SELFTEST_RECIPE "1"
+#define SELFTESTS "tools/testing/selftests"
+
+/* A workload line's "test" without '/' names a whole suite. */
+static bool is_suite(const char *test)
+{
+	return !strchr(test, '/');
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* The test a command names when its program is selftest (as a workload
+ * line's is found, common/proto/workload-line.h), or NULL: `selftest
+ * [OPTIONS] SUITE/TEST ...` or `selftest [OPTIONS] SUITE` (selftest-line.h).
+ * Words the host cannot know end the command. */
+static const char *command_test(const struct shell_command *c)
+{
+	const char **argv = shell_command_known_words(c, 0, NULL);
+	const char *const *w = workload_line_program(argv), *test = NULL;
+	if (w[0] && !strcmp(base_name(w[0]), "selftest"))
+		test = w[1 + selftest_operand(w + 1)];
+	free(argv);
+	return test;
+}
+
+void selftests_named(const struct strlist *lines, const int *line_numbers, const char *file,
+		     struct selftest_list *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < lines->n; i++) {
+		struct shell_line sl;
+		struct strbuf err = STRBUF_INIT;
+		if (shell_line_split(lines->items[i], NULL, NULL, &sl, &err) < 0) {
+			strbuf_release(&err);
+			continue;  /* the command check says what is wrong with the line */
+		}
+		for (size_t c = 0; c < sl.n; c++) {
+			const char *test = command_test(&sl.commands[c]);
+			bool seen = false;
+			for (size_t k = 0; test && k < out->n && !seen; k++)
+				seen = !strcmp(out->items[k].test, test);
+			if (!test || seen)
+				continue;
+			ALLOC_GROW(out->items, out->n + 1, out->alloc);
+			out->items[out->n++] = (struct selftest_named){
+				.test = xstrdup(test), .file = file,
+				.line = line_numbers ? line_numbers[i] : 0 };
+		}
+		shell_line_clear(&sl);
+		strbuf_release(&err);
+	}
+}
+
+void selftest_list_clear(struct selftest_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->items[i].test);
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+char *selftest_dir(const struct variant *v)
+{
+	struct hasher *h = hasher_new();
+	char key[65];
+	hasher_add_str(h, "recipe", SELFTEST_RECIPE);
+	hasher_add_str(h, "source", v->source.id ? v->source.id : "");
+	hasher_add_str(h, "arch", arch_facts(v->target.platform.arch)->name);
+	for (size_t i = 0; i < v->patches.n; i++) {
+		size_t len = 0;
+		char *bytes = read_file(v->patches.items[i], &len);
+		hasher_add_str(h, "patch", base_name(v->patches.items[i]));
+		hasher_add_field(h, "bytes", bytes ? bytes : "", bytes ? len : 0);
+		free(bytes);
+	}
+	hasher_finish(h, key);
+	return xasprintf("%s/selftests/%.16s", cache_root(), key);
+}
+
+/* Where a message about NAMED starts: "FILE:LINE: " or "FILE: ". */
+static void place(struct strbuf *err, const struct selftest_named *named)
+{
+	if (named->line > 0)
+		strbuf_addf(err, "%s:%d: ", named->file, named->line);
+	else
+		strbuf_addf(err, "%s: ", named->file);
+}
+
+struct build_ctx {
+	const struct variant *v;
+	const struct selftest_list *list;
+	const char *dir;       /* the finished folder */
+	const char *log;
+	struct progress *pr;
+};
+
+static void remove_new_names(const char *folder, const struct strlist *before)
+{
+	struct strlist after = STRLIST_INIT;
+	folder_list(folder, 0, &after);
+	for (size_t i = 0; i < after.n; i++)
+		if (!strlist_has(before, after.items[i])) {
+			char *path = xasprintf("%s/%s", folder, after.items[i]);
+			remove_tree(path);
+			free(path);
+		}
+	strlist_clear(&after);
+}
+
+/* make -C SUITE's folder OUTPUT=STAGE/SUITE ... STAGE/SUITE/TEST, statically linked. */
+static int make_test(const struct build_ctx *ctx, const char *tree, const char *headers,
+		     const char *stage, const char *test)
+{
+	const struct arch_facts *f = arch_facts(ctx->v->target.platform.arch);
+	char *suite = xstrndup(test, (size_t)(strrchr(test, '/') - test));
+	char *folder = xasprintf("%s/" SELFTESTS "/%s", tree, suite);
+	char *output = xasprintf("OUTPUT=%s/%s", stage, suite);
+	char *khdr = xasprintf("KHDR_INCLUDES=-isystem %s", headers);
+	char *target = xasprintf("%s/%s", stage, test);
+	char *cross = xasprintf("CROSS_COMPILE=%s", f->cross_prefix);
+	char *arch = xasprintf("ARCH=%s", f->kernel_arch);
+	bool native = ctx->v->target.platform.arch == ARCH_X86_64;
+	const char *argv[] = { "make", "-C", folder, output, khdr, "LDFLAGS=-static", target,
+			       native ? NULL : arch, cross, NULL };
+	const char *env[] = { "LC_ALL=C", NULL };
+	struct strlist before = STRLIST_INIT;
+	folder_list(folder, 0, &before);
+	mkdir_p(output + strlen("OUTPUT="), 0755);
+	struct child_process cp = { .argv = argv, .env = env, .out_path = ctx->log, .err_to_out = true };
+	int status = run_command(&cp);
+	/* mm's check_config.sh writes local_config.{h,mk} into the shared tree */
+	remove_new_names(folder, &before);
+	strlist_clear(&before);
+	if (status == 0 && access(target, X_OK) < 0)
+		status = -1;
+	free(suite);
+	free(folder);
+	free(output);
+	free(khdr);
+	free(target);
+	free(cross);
+	free(arch);
+	return status;
+}
+
+/* Where one build happens: the tree, its headers and the staging folder. */
+struct built_in {
+	const struct build_ctx *ctx;
+	const char *tree, *headers, *stage;
+};
+
+/* What build_into_cache() made of one test. */
+enum built { BUILT, NOT_BUILT /* its build failed: the log says why */, NOT_CACHED /* ERR says why */ };
+
+/* TEST (SUITE/TEST) built into the staging folder, then its program alone
+ * into the cache, whole or not at all. */
+static enum built build_into_cache(const struct built_in *b, const char *test, struct strbuf *err)
+{
+	char *built = xasprintf("%s/%s", b->ctx->dir, test);
+	enum built rc = BUILT;
+	if (!path_exists(built)) {
+		progress_step(b->ctx->pr, test, 0);
+		if (make_test(b->ctx, b->tree, b->headers, b->stage, test) != 0) {
+			rc = NOT_BUILT;
+		} else {
+			char *from = xasprintf("%s/%s", b->stage, test);
+			char *folder = xstrndup(built, (size_t)(strrchr(built, '/') - built));
+			char *tmp = xasprintf("%s.tmp-%d", built, (int)getpid());
+			mkdir_p(folder, 0755);
+			if (copy_file(from, tmp) < 0 || chmod(tmp, 0755) < 0 || rename(tmp, built) < 0) {
+				strbuf_addf(err, "cannot put %s into %s: %s", from, built, strerror(errno));
+				unlink(tmp);
+				rc = NOT_CACHED;
+			}
+			free(from);
+			free(folder);
+			free(tmp);
+		}
+	}
+	free(built);
+	return rc;
+}
+
+static int build_test(const struct built_in *b, const struct selftest_named *named,
+		      struct strbuf *err)
+{
+	enum built rc = build_into_cache(b, named->test, err);
+	if (rc == NOT_BUILT) {
+		char *last = kbuild_log_tail(b->ctx->log);
+		place(err, named);
+		strbuf_addf(err, "selftest %s: its build failed: %s (full log: %s)", named->test, last,
+			    b->ctx->log);
+		free(last);
+	}
+	return rc == BUILT ? 0 : -1;
+}
+
+/* The programs of SUITE's TEST_GEN_PROGS, as its Makefile (through
+ * selftests/lib.mk) lists them, by name, into OUT. */
+static int suite_programs(const struct built_in *b, const char *suite, struct strlist *out)
+{
+	char *folder = xasprintf("%s/" SELFTESTS "/%s", b->tree, suite);
+	char *output = xasprintf("OUTPUT=%s/%s", b->stage, suite);
+	const char *argv[] = { "make", "-s", "--no-print-directory", "-C", folder, output,
+			       "--eval=oomlab-programs: ; @echo $(TEST_GEN_PROGS)", "oomlab-programs",
+			       NULL };
+	struct strlist before = STRLIST_INIT;
+	folder_list(folder, 0, &before);
+	struct strbuf text = STRBUF_INIT;
+	int rc = capture_command(argv, NULL, &text);
+	remove_new_names(folder, &before);   /* as make_test: nothing left in the tree */
+	strlist_clear(&before);
+	for (char *w = strtok(text.buf, " \t\n"); rc == 0 && w; w = strtok(NULL, " \t\n")) {
+		const char *slash = strrchr(w, '/');
+		strlist_push(out, slash ? slash + 1 : w);
+	}
+	strbuf_release(&text);
+	free(folder);
+	free(output);
+	return rc;
+}
+
+/*
+ * A whole suite: every program of its TEST_GEN_PROGS. One that does not
+ * build is left out and named (the log keeps why); the list of the others
+ * (SELFTEST_SUITE_LIST) is written last, so a suite is in the cache once
+ * its list is.
+ */
+static int build_suite(const struct built_in *b, const struct selftest_named *named,
+		       struct strbuf *err)
+{
+	const char *suite = named->test;
+	char *list = xasprintf("%s/%s/" SELFTEST_SUITE_LIST, b->ctx->dir, suite);
+	struct strlist programs = STRLIST_INIT, built = STRLIST_INIT, failed = STRLIST_INIT;
+	int rc = 0;
+	if (path_exists(list))
+		goto out;
+	if (suite_programs(b, suite, &programs) < 0 || !programs.n) {
+		place(err, named);
+		strbuf_addf(err, "selftest %s: its Makefile lists no TEST_GEN_PROGS%s; name its tests "
+			    "one by one (selftest %s/TEST)", suite,
+			    !strcmp(suite, "mm") ? " (mm runs its tests through run_vmtests.sh, which "
+						   "the lab does not run)" : "", suite);
+		rc = SELFTEST_NOT_IN_TREE;   /* the input's mistake, as a missing test */
+		goto out;
+	}
+	for (size_t i = 0; rc == 0 && i < programs.n; i++) {
+		char *test = xasprintf("%s/%s", suite, programs.items[i]);
+		enum built r = build_into_cache(b, test, err);
+		if (r == NOT_CACHED)
+			rc = -1;
+		else
+			strlist_push(r == NOT_BUILT ? &failed : &built, programs.items[i]);
+		free(test);
+	}
+	if (rc == 0 && !built.n) {
+		place(err, named);
+		strbuf_addf(err, "selftest %s: none of its %zu programs built (full log: %s)", suite,
+			    programs.n, b->ctx->log);
+		rc = -1;
+	}
+	if (rc == 0 && failed.n) {
+		struct strbuf names = STRBUF_INIT;
+		for (size_t i = 0; i < failed.n; i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", failed.items[i]);
+		note("selftest %s: %zu of %zu programs did not build and are left out: %s (why: %s)",
+		     suite, failed.n, programs.n, names.buf, b->ctx->log);
+		strbuf_release(&names);
+	}
+	if (rc == 0) {
+		struct strbuf text = STRBUF_INIT;
+		for (size_t i = 0; i < built.n; i++)
+			strbuf_addf(&text, "%s\n", built.items[i]);
+		/* write_file_str is atomic: the list is whole or absent */
+		if (write_file_str(list, text.buf) < 0) {
+			strbuf_addf(err, "cannot write %s: %s", list, strerror(errno));
+			rc = -1;
+		}
+		strbuf_release(&text);
+	}
+out:
+	strlist_clear(&programs);
+	strlist_clear(&built);
+	strlist_clear(&failed);
+	free(list);
+	return rc;
+}
+
+static int build_in_tree(const char *tree, const char *ws, void *arg, struct strbuf *err)
+{
+	struct build_ctx *ctx = arg;
+	const struct platform *p = &ctx->v->target.platform;
+	/* every name first: a test the tree lacks is the experiment's mistake, before any compiling */
+	for (size_t i = 0; i < ctx->list->n; i++) {
+		const struct selftest_named *named = &ctx->list->items[i];
+		/* a test is its source file; a suite, its folder's Makefile */
+		const char *what = is_suite(named->test) ? "/Makefile" : ".c";
+		char *source = xasprintf("%s/" SELFTESTS "/%s%s", tree, named->test, what);
+		bool there = path_exists(source);
+		free(source);
+		if (!there) {
+			place(err, named);
+			strbuf_addf(err, "selftest %s: variant %s's tree has no " SELFTESTS "/%s%s",
+				    named->test, ctx->v->name, named->test, what);
+			return SELFTEST_NOT_IN_TREE;
+		}
+	}
+	char *obj = xasprintf("%s/obj-headers-%s", ws, arch_facts(p->arch)->name);
+	char *headers = xasprintf("%s/usr/include", obj);
+	char *stage = xasprintf("%s.tmp-%d", ctx->dir, (int)getpid());
+	int rc = 0;
+	mkdir_p(obj, 0755);
+	progress_step(ctx->pr, "headers", 0);
+	if (kbuild_make(tree, obj, p, ctx->log, "headers") != 0) {
+		char *last = kbuild_log_tail(ctx->log);
+		strbuf_addf(err, "selftests of %s: make headers failed: %s (full log: %s)", ctx->v->name,
+			    last, ctx->log);
+		free(last);
+		rc = -1;
+	}
+	remove_tree(stage);
+	for (size_t i = 0; rc == 0 && i < ctx->list->n; i++) {
+		const struct selftest_named *named = &ctx->list->items[i];
+		struct built_in built = { ctx, tree, headers, stage };
+		rc = is_suite(named->test) ? build_suite(&built, named, err)
+					   : build_test(&built, named, err);
+	}
+	remove_tree(stage);
+	free(obj);
+	free(headers);
+	free(stage);
+	return rc;
+}
+
+static int build_into(const struct variant *v, const struct selftest_list *list, const char *dir,
+		      struct strbuf *err)
+{
+	size_t missing = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		const char *test = list->items[i].test;
+		char *built = is_suite(test) ? xasprintf("%s/%s/" SELFTEST_SUITE_LIST, dir, test)
+					     : xasprintf("%s/%s", dir, test);
+		missing += !path_exists(built);
+		free(built);
+	}
+	int rc = 0;
+	if (missing) {
+		char *log = xasprintf("%s.log", dir);
+		unlink(log);
+		mkdir_p(dir, 0755);
+		struct progress pr;
+		char label[128];
+		snprintf(label, sizeof(label), "selftests of %s", v->name);
+		progress_begin(&pr, label);
+		struct build_ctx ctx = { .v = v, .list = list, .dir = dir, .log = log, .pr = &pr };
+		rc = kbuild_with_tree(v, &pr, build_in_tree, &ctx, err);
+		char took[32];
+		format_duration(took, sizeof(took), now_monotonic() - pr.start);
+		if (rc == 0)
+			progress_end(&pr, "%zu built in %s", missing, took);
+		else
+			progress_end(&pr, "failed after %s", took);
+		free(log);
+	}
+	return rc;
+}
+
+int selftests_prepare(const struct variant *v, const struct selftest_list *list,
+		      struct guest_files *files, struct strbuf *err)
+{
+	char *dir = selftest_dir(v);
+	int rc = build_into(v, list, dir, err);
+	if (rc == 0)
+		rc = guest_files_add_under(files, dir, GUEST_SELFTESTS_UNDER, err);
+	if (rc == 0)
+		guest_files_finish(files);
+	free(dir);
+	return rc;
+}

@@ -1,0 +1,93 @@
+/* Which selftests an experiment's lines name, and the key their builds are cached by (lab/machine/selftest-build.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lab/machine/selftest-build.h"
+#include "tests/unit/scratch.h"
+
+static char scratch[] = "/tmp/oomlab-selftest-build.XXXXXX";
+SCRATCH_ROOT_FIXTURES(scratch)
+
+/* Every way a line runs selftest names its test once, at the line's place; other programs do not. */
+static void test_named(void **state)
+{
+	(void)state;
+	struct strlist lines = STRLIST_INIT;
+	strlist_push(&lines, "selftest mm/compaction_test");
+	strlist_push(&lines, "taskset 1 selftest --node 0 cgroup/test_memcontrol -x");
+	strlist_push(&lines, "spawn -n 1; selftest mm/compaction_test");
+	strlist_push(&lines, "oomlab-workload selftest filesystems/binderfs/binderfs_test");
+	strlist_push(&lines, "echo selftest mm/not_this; oom-hog --mode memcg");
+	strlist_push(&lines, "selftest 'unterminated");
+	strlist_push(&lines, "selftest --timeout 90s cgroup");
+	const int numbers[] = { 4, 5, 6, 7, 8, 9, 10 };
+	struct selftest_list list;
+	selftests_named(&lines, numbers, "e.conf", &list);
+	assert_int_equal(list.n, 4);
+	assert_string_equal(list.items[0].test, "mm/compaction_test");
+	assert_int_equal(list.items[0].line, 4);
+	assert_string_equal(list.items[0].file, "e.conf");
+	assert_string_equal(list.items[1].test, "cgroup/test_memcontrol");
+	assert_int_equal(list.items[1].line, 5);
+	assert_string_equal(list.items[2].test, "filesystems/binderfs/binderfs_test");
+	assert_int_equal(list.items[2].line, 7);
+	/* a whole suite, past --timeout's value */
+	assert_string_equal(list.items[3].test, "cgroup");
+	assert_int_equal(list.items[3].line, 10);
+	selftest_list_clear(&list);
+	strlist_clear(&lines);
+}
+
+static void set_variant(struct variant *v, const char *name, const char *cmdline)
+{
+	memset(v, 0, sizeof(*v));
+	v->name = (char *)name;
+	v->cmdline = (char *)cmdline;
+	v->source.id = (char *)"linux-source-6.12 6.12.117-1~deb12u1";
+	v->target.platform.arch = ARCH_X86_64;
+}
+
+/* The key is the tree's: a patch's bytes change it, a command line does not; so does the architecture. */
+static void test_key(void **state)
+{
+	(void)state;
+	setenv("XDG_CACHE_HOME", scratch, 1);
+	char *patch = xasprintf("%s/0001-x.patch", scratch);
+	write_file_str(patch, "--- a/mm/x.c\n+++ b/mm/x.c\n");
+	struct variant a, b;
+	set_variant(&a, "stock", "");
+	set_variant(&b, "other", "panic_on_oom=1");
+	char *stock = selftest_dir(&a), *other = selftest_dir(&b);
+	assert_string_equal(stock, other);
+	assert_non_null(strstr(stock, "/selftests/"));
+	strlist_push(&b.patches, patch);
+	char *patched = selftest_dir(&b);
+	assert_string_not_equal(stock, patched);
+	write_file_str(patch, "--- a/mm/x.c\n+++ b/mm/x.c\n@@ changed\n");
+	char *changed = selftest_dir(&b);
+	assert_string_not_equal(patched, changed);
+	a.target.platform.arch = ARCH_ARM64;
+	char *arm = selftest_dir(&a);
+	assert_string_not_equal(stock, arm);
+	strlist_clear(&b.patches);
+	free(stock);
+	free(other);
+	free(patched);
+	free(changed);
+	free(arm);
+	free(patch);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_named),
+		cmocka_unit_test(test_key),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
