@@ -12,6 +12,7 @@
 #include "agent-log.h"
 #include "agent-ports.h"
 #include "agent-self.h"
+#include "workloads/lib/sysinfo.h"
 
 /* every channel protocol.c defines starts closed, however many there are (a GNU range) */
 static int fds[CHANNEL_COUNT] = { [0 ... CHANNEL_COUNT - 1] = -1 };
@@ -163,22 +164,10 @@ void relay_finish(enum channel port)
 
 void send_file(const char *record_name, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	char *buf;
+	ssize_t len = wl_read_text_alloc(path, &buf);
+	if (len < 0)
 		return;
-	size_t cap = 65536, len = 0;
-	char *buf = malloc(cap);
-	for (;;) {
-		if (len == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-		}
-		ssize_t n = read(fd, buf + len, cap - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	send_buffer(record_name, buf, len);
+	send_buffer(record_name, buf, (size_t)len);
 	free(buf);
 }

@@ -59,22 +59,11 @@ static void ctl_exit(int status)
 	jl_emit(&j, port_fd(CHANNEL_CTL));
 }
 
+/* PATH's whole text, or NULL. */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	size_t n;
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (len + 1 == cap)
-			buf = realloc(buf, cap *= 2);
-	}
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
+	char *text;
+	return wl_read_text_alloc(path, &text) < 0 ? NULL : text;
 }
 
 /* The job's files; the spec read through agent-job.c. A spec line nothing
