@@ -10,6 +10,7 @@
 
 struct killer_key {
 	const char *name;           /* "lmkd.psi_partial_stall_ms": begins with its row's key_prefix */
+	const char *type;           /* what its value is, for lab keys: "ms", "percent", "0 or 1" */
 	long fallback;              /* the default, the killer's own where it documents one */
 	long min, max;              /* the values taken */
 	const char *range_text;     /* what a bad value is told */

@@ -26,6 +26,7 @@ enum lmkd_key {
 	LMKD_THRASHING_LIMIT_PERCENT,
 	LMKD_THRASHING_LIMIT_DECAY_PERCENT,
 	LMKD_KILL_TIMEOUT_MS,
+	LMKD_PER_APP_MEMCG,
 	LMKD_KEY_COUNT
 };
 
@@ -40,9 +41,10 @@ struct lmkd_config {
 void lmkd_config_defaults(struct lmkd_config *c);
 /*
  * lmkd's defaults on a low-RAM device (ro.config.low_ram, an Android Go
- * phone), which differ from the others for three keys: a partial stall of
- * 200 ms, a thrashing limit of 30 % and a decay of 50 % (lmkd.cpp
- * update_props(), docs/FIDELITY-LMKD.md 1.8). Every key that SET_LINE does
+ * phone), which differ from the others for four keys: a partial stall of
+ * 200 ms, a thrashing limit of 30 %, a decay of 50 % (lmkd.cpp
+ * update_props(), docs/FIDELITY-LMKD.md 1.8) and per-app memcgs on
+ * (ro.config.per_app_memcg defaults to ro.config.low_ram). Every key that SET_LINE does
  * not mark as set (non-zero; NULL: none is) takes its low-RAM default, so
  * that a profile's own value wins wherever it stands.
  */

@@ -10,11 +10,11 @@
  */
 const struct killer_key oomd_keys[OOMD_KEY_COUNT] = {
 	[OOMD_PRESSURE_LIMIT_PERCENT] = {
-		"oomd.memory_pressure_limit_percent", 60, 1, 99, "wants a percentage from 1 to 99",
+		"oomd.memory_pressure_limit_percent", "percent", 60, 1, 99, "wants a percentage from 1 to 99",
 		"the workload cgroup's memory pressure (PSI full avg10) above this share is over the "
 		"limit (systemd's DefaultMemoryPressureLimit=)" },
 	[OOMD_PRESSURE_DURATION_MS] = {
-		"oomd.memory_pressure_duration_ms", 30000, 1000, 600000,
+		"oomd.memory_pressure_duration_ms", "ms", 30000, 1000, 600000,
 		"wants milliseconds from 1000 to 600000",
 		"how long the pressure stays over the limit before a kill "
 		"(systemd's DefaultMemoryPressureDurationSec=)" },

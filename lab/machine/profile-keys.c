@@ -328,7 +328,7 @@ static bool killer_key_member(size_t i, struct key_info *out)
 		snprintf(fallback[i], sizeof(fallback[i]), "%ld", d->fallback);
 		snprintf(range[i], sizeof(range[i]), "%ld to %ld", d->min, d->max);
 		*out = (struct key_info){ .name = d->name,
-					  .type = ends_with(d->name, "_ms") ? "ms" : "percent",
+					  .type = d->type,
 					  .fallback = fallback[i], .range = range[i], .meaning = d->meaning };
 		return true;
 	}

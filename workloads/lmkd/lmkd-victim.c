@@ -48,6 +48,11 @@ static int heaviest(const struct lmkd_candidate *c, size_t n, int adj)
 	return best;
 }
 
+int lmkd_filed_adj(int adj, bool per_app_memcg)
+{
+	return per_app_memcg && adj >= 600 && adj < 700 ? 200 : adj;
+}
+
 int lmkd_pick_victim(const struct lmkd_candidate *c, size_t n, int min_adj, bool kill_heaviest_task)
 {
 	if (min_adj < 0)

@@ -27,6 +27,11 @@ struct lmkd_candidate {
 
 #define LMKD_OOM_SCORE_ADJ_MAX 1000
 
+/* The adj lmkd files a process registered at ADJ under: with per-app
+ * memcgs, 600-699 (the launcher) at 200 (lmkd.cpp register_oom_adj_proc());
+ * /proc/PID/oom_score_adj keeps ADJ, which the kernel's killer reads. */
+int lmkd_filed_adj(int adj, bool per_app_memcg);
+
 /* The victim's index in C (N of them) at MIN_ADJ or above, or -1. Within one
  * adj, the same adj_since_ms is broken by the order in C (the earlier is the
  * older). */

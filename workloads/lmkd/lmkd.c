@@ -109,7 +109,10 @@ static bool kill_one(struct lmkd *k, const struct lmkd_verdict *v, const struct 
 		if (p->kernel_thread || p->pid <= 1 || p->pid == getpid() || p->pid == k->last_victim || p->adj < 0)
 			continue;
 		/* a process the book has not seen at this adj took it just now */
-		cands[m] = (struct lmkd_candidate){ .pid = p->pid, .adj = p->adj,
+		/* filed as lmkd files it (the launcher at 200 with per-app memcgs);
+		 * its time at that adj is its time at the adj it wrote */
+		cands[m] = (struct lmkd_candidate){ .pid = p->pid,
+						    .adj = lmkd_filed_adj(p->adj, k->cfg.v[LMKD_PER_APP_MEMCG]),
 						    .adj_since_ms = lmkd_adj_book_since(&k->book, p->pid, p->adj, now),
 						    .rss_pages = p->rss_kb / page_kb };
 		at[m++] = i;

@@ -53,6 +53,30 @@ static void nothing_below_the_floor(void **state)
 	assert_int_equal(lmkd_pick_victim(sys, N(sys), -1000, false), -1);
 }
 
+/* lmkd.cpp register_oom_adj_proc(): with per-app memcgs the launcher
+ * (registered at 600-699) is filed at 200, so a service (500) goes first,
+ * and a floor of 201 spares it; without, it goes before the service */
+static void the_launcher_filed_as_perceptible_with_per_app_memcgs(void **state)
+{
+	(void)state;
+	assert_int_equal(lmkd_filed_adj(600, true), 200);
+	assert_int_equal(lmkd_filed_adj(699, true), 200);
+	assert_int_equal(lmkd_filed_adj(700, true), 700);
+	assert_int_equal(lmkd_filed_adj(599, true), 599);
+	assert_int_equal(lmkd_filed_adj(600, false), 600);
+	struct lmkd_candidate c[] = {
+		{ .pid = 10, .adj = 600, .adj_since_ms = 1, .rss_pages = 100 },   /* home */
+		{ .pid = 11, .adj = 500, .adj_since_ms = 1, .rss_pages = 100 },   /* a service */
+	};
+	assert_int_equal(lmkd_pick_victim(c, N(c), 201, false), 0);
+	for (size_t i = 0; i < N(c); i++)
+		c[i].adj = lmkd_filed_adj(c[i].adj, true);
+	assert_int_equal(lmkd_pick_victim(c, N(c), 201, false), 1);
+	c[1].gone = true;
+	assert_int_equal(lmkd_pick_victim(c, N(c), 201, false), -1);
+	assert_int_equal(lmkd_pick_victim(c, N(c), 200, false), 0);
+}
+
 /* lmkd.cpp find_and_kill_process(): i <= PERCEPTIBLE_APP_ADJ chooses the heaviest */
 static void heaviest_at_200_and_below(void **state)
 {
@@ -118,6 +142,7 @@ int main(void)
 		cmocka_unit_test(the_older_of_two_900s_not_the_larger),
 		cmocka_unit_test(highest_adj_first),
 		cmocka_unit_test(nothing_below_the_floor),
+		cmocka_unit_test(the_launcher_filed_as_perceptible_with_per_app_memcgs),
 		cmocka_unit_test(heaviest_at_200_and_below),
 		cmocka_unit_test(heaviest_ties_and_empty_lists),
 		cmocka_unit_test(a_failed_kill_is_skipped),
