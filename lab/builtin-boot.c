@@ -102,16 +102,14 @@ static void load_files(struct guest_files *files, const struct strlist *dirs)
 	guest_files_finish(files);
 }
 
-/* The selftests COMMAND runs, built from V's tree, join FILES (selftest-build.h);
- * true when it runs any. */
-static bool add_selftests(const struct variant *v, const char *command, struct guest_files *files)
+/* The selftests LINES run, built from V's tree, join FILES (selftest-build.h);
+ * true when they run any. */
+static bool add_selftests(const struct variant *v, const struct command_lines *lines,
+			  struct guest_files *files)
 {
-	struct strlist lines = STRLIST_INIT;
 	struct selftest_list tests;
 	struct strbuf err = STRBUF_INIT;
-	if (command)
-		strlist_push(&lines, command);
-	selftests_named(&lines, NULL, "boot", &tests);
+	selftests_named(lines, &tests);
 	if (tests.n) {
 		int rc = selftests_prepare(v, &tests, files, &err);
 		if (rc == SELFTEST_NOT_IN_TREE)
@@ -121,14 +119,14 @@ static bool add_selftests(const struct variant *v, const char *command, struct g
 	}
 	bool any = tests.n > 0;
 	selftest_list_clear(&tests);
-	strlist_clear(&lines);
 	strbuf_release(&err);
 	return any;
 }
 
-/* The command and the prepare step on the host, before anything is built or booted. */
+/* The command and the prepare step on the host, before anything is built or
+ * booted, split once into LINES for the selftests' build too. */
 static void check_commands(const struct profile *profile, const struct guest_files *files,
-			   const char *command, const char *prepare)
+			   const char *command, const char *prepare, struct command_lines *lines)
 {
 	struct guest_view guest;
 	struct strlist notes = STRLIST_INIT;
@@ -138,10 +136,19 @@ static void check_commands(const struct profile *profile, const struct guest_fil
 		die("boot: %s", err.buf);
 	if (guest_view_add_files(&guest, files, &folder, &err) < 0)
 		die_usage("boot: --files %s: %s", files->dirs.items[folder], err.buf);
-	if (command && command_check(&guest, command, false, &notes, &err) < 0)
-		die_usage("boot: the command: %s", err.buf);
-	if (prepare && command_check(&guest, prepare, false, &notes, &err) < 0)
-		die_usage("boot: --prepare %s: %s", prepare, err.buf);
+	*lines = (struct command_lines){ .file = "boot" };
+	if (command)
+		command_lines_add(lines, &guest, "the command", command, 0, false);
+	if (prepare)
+		command_lines_add(lines, &guest, "--prepare", prepare, 0, false);
+	for (size_t i = 0; i < lines->n; i++) {
+		const struct command_line *cl = &lines->items[i];
+		if (command_line_check(&guest, cl, &notes, &err) < 0) {
+			if (cl->text == prepare)
+				die_usage("boot: --prepare %s: %s", prepare, err.buf);
+			die_usage("boot: the command: %s", err.buf);
+		}
+	}
 	for (size_t i = 0; i < notes.n; i++)
 		note("boot: %s", notes.items[i]);
 	strlist_clear(&notes);
@@ -273,14 +280,16 @@ int cmd_boot(int argc, char **argv)
 	char *command = interactive ? xstrdup("") : join_command(n - skip, argv + 1 + skip);
 	struct guest_files files = GUEST_FILES_INIT(platform.arch);
 	load_files(&files, &file_dirs);
-	check_commands(&profile, &files, interactive ? NULL : command, prepare);
+	struct command_lines lines;
+	check_commands(&profile, &files, interactive ? NULL : command, prepare, &lines);
 	if (kernel_build(v, &base, &err) < 0) {
 		error("kernel %s: %s", v->name, err.buf);
 		error("boot: the kernel did not build: exit %d (git bisect run skips this commit)",
 		      BOOT_EXIT_NOT_BUILT);
 		exit(BOOT_EXIT_NOT_BUILT);
 	}
-	bool selftests = add_selftests(v, interactive ? NULL : command, &files);
+	bool selftests = add_selftests(v, &lines, &files);
+	command_lines_clear(&lines);
 	struct trial_plan plan;
 	if (trial_plan_resolve(&plan, &machine, v, &err) < 0)
 		die_usage("boot: %s", err.buf);

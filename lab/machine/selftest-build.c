@@ -49,19 +49,14 @@ static const char *command_test(const struct shell_command *c)
 	return test;
 }
 
-void selftests_named(const struct strlist *lines, const int *line_numbers, const char *file,
-		     struct selftest_list *out)
+void selftests_named(const struct command_lines *lines, struct selftest_list *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < lines->n; i++) {
-		struct shell_line sl;
-		struct strbuf err = STRBUF_INIT;
-		if (shell_line_split(lines->items[i], NULL, NULL, &sl, &err) < 0) {
-			strbuf_release(&err);
-			continue;  /* the command check says what is wrong with the line */
-		}
-		for (size_t c = 0; c < sl.n; c++) {
-			const char *test = command_test(&sl.commands[c]);
+		/* a line that cannot be split: the command check says what is wrong */
+		const struct shell_line *sl = &lines->items[i].split;
+		for (size_t c = 0; c < sl->n; c++) {
+			const char *test = command_test(&sl->commands[c]);
 			bool seen = false;
 			for (size_t k = 0; test && k < out->n && !seen; k++)
 				seen = !strcmp(out->items[k].test, test);
@@ -69,11 +64,8 @@ void selftests_named(const struct strlist *lines, const int *line_numbers, const
 				continue;
 			ALLOC_GROW(out->items, out->n + 1, out->alloc);
 			out->items[out->n++] = (struct selftest_named){
-				.test = xstrdup(test), .file = file,
-				.line = line_numbers ? line_numbers[i] : 0 };
+				.test = xstrdup(test), .file = lines->file, .line = lines->items[i].line };
 		}
-		shell_line_clear(&sl);
-		strbuf_release(&err);
 	}
 }
 

@@ -18,6 +18,7 @@
 #include "common/util.h"
 #include "guest-files.h"
 #include "lab/kernel/variant.h"
+#include "lab/util/command-lines.h"
 
 /* A test a workload line names, and that line's place for messages. */
 struct selftest_named {
@@ -31,10 +32,8 @@ struct selftest_list {
 	size_t n, alloc;
 };
 
-/* The selftests LINES (workload command lines; LINE_NUMBERS[i] is line i's
- * place in FILE, NULL for none) name, once each, in order. */
-void selftests_named(const struct strlist *lines, const int *line_numbers, const char *file,
-		     struct selftest_list *out);
+/* The selftests LINES name, once each, in order, each at its line's place. */
+void selftests_named(const struct command_lines *lines, struct selftest_list *out);
 void selftest_list_clear(struct selftest_list *l);
 
 /* <cache>/selftests/<key> of V's tree (malloc'd); the tests are SUITE/TEST in it. */

@@ -279,61 +279,103 @@ static int check_command(const struct guest_view *g, const struct shell_command 
 	return 0;
 }
 
+/* Why the guest's shell could not run the line as split (a variable it lacks). */
+static char *missing_variable(const char *name)
+{
+	if (!strcmp(name, "OOMLAB_SLOW_DISK"))
+		return xstrdup("$OOMLAB_SLOW_DISK is set only under a profile with a slow disk "
+			       "(slow_disk_size), and this one has none");
+	return xasprintf("the guest has no $%s (it sets $OOMLAB_SCRATCH and, with a slow disk, "
+			 "$OOMLAB_SLOW_DISK)", name);
+}
+
+void command_lines_add(struct command_lines *lines, const struct guest_view *g, const char *key,
+		       const char *text, int line, bool program_first)
+{
+	ALLOC_GROW(lines->items, lines->n + 1, lines->alloc);
+	struct command_line *cl = &lines->items[lines->n++];
+	*cl = (struct command_line){ .key = key, .text = text, .line = line,
+				     .program_first = program_first };
+	struct lookup_ctx ctx = { g, NULL };
+	struct strbuf err = STRBUF_INIT;
+	if (shell_line_split(text, g ? guest_variable : NULL, &ctx, &cl->split, &err) < 0) {
+		cl->bad = strbuf_detach(&err);
+	} else if (ctx.missing) {
+		shell_line_clear(&cl->split);
+		cl->bad = missing_variable(ctx.missing);
+	}
+	strbuf_release(&err);
+	free(ctx.missing);
+}
+
+void experiment_command_lines(const struct experiment *e, const struct guest_view *g,
+			      struct command_lines *out)
+{
+	/* The experiment's script runs each workload line as "run LINE", and run
+	 * execs its arguments (experiment_command). */
+	*out = (struct command_lines){ .file = e->path };
+	if (e->prepare)
+		command_lines_add(out, g, "prepare", e->prepare, e->prepare_line, false);
+	for (size_t i = 0; i < e->workloads.n; i++)
+		command_lines_add(out, g, "workload", e->workloads.items[i], e->workload_lines[i], true);
+}
+
+int command_line_check(const struct guest_view *g, const struct command_line *cl,
+		       struct strlist *notes, struct strbuf *err)
+{
+	if (cl->bad) {
+		strbuf_addstr(err, cl->bad);
+		return -1;
+	}
+	const struct shell_line *sl = &cl->split;
+	if (cl->program_first && !sl->n) {
+		strbuf_addstr(err, "no command");
+		return -1;
+	}
+	for (size_t i = 0; i < sl->n; i++) {
+		int r = check_command(g, &sl->commands[i], cl->program_first && i == 0, notes, err);
+		if (r != 0)
+			return r < 0 ? -1 : 0;
+	}
+	return 0;
+}
+
 int command_check(const struct guest_view *g, const char *line, bool program_first,
 		  struct strlist *notes, struct strbuf *err)
 {
-	struct lookup_ctx ctx = { g, NULL };
-	struct shell_line sl;
-	int rc = shell_line_split(line, guest_variable, &ctx, &sl, err);
-	if (rc == 0 && ctx.missing) {
-		if (!strcmp(ctx.missing, "OOMLAB_SLOW_DISK"))
-			strbuf_addstr(err, "$OOMLAB_SLOW_DISK is set only under a profile with a slow disk "
-					   "(slow_disk_size), and this one has none");
-		else
-			strbuf_addf(err, "the guest has no $%s (it sets $OOMLAB_SCRATCH and, with a slow "
-				    "disk, $OOMLAB_SLOW_DISK)", ctx.missing);
-		rc = -1;
-	}
-	if (rc == 0 && program_first && !sl.n) {
-		strbuf_addstr(err, "no command");
-		rc = -1;
-	}
-	for (size_t i = 0; rc == 0 && i < sl.n; i++) {
-		int r = check_command(g, &sl.commands[i], program_first && i == 0, notes, err);
-		if (r != 0) {
-			rc = r < 0 ? -1 : 0;
-			break;
-		}
-	}
-	shell_line_clear(&sl);   /* a failed split left it empty */
-	free(ctx.missing);
+	struct command_lines lines = { .file = "" };
+	command_lines_add(&lines, g, "", line, 0, program_first);
+	int rc = command_line_check(g, &lines.items[0], notes, err);
+	command_lines_clear(&lines);
 	return rc;
 }
 
-static int check_line(const struct experiment *e, const struct guest_view *g, const char *key,
-		      const char *value, int line, bool program_first, struct strbuf *err)
+int command_lines_check(const struct command_lines *lines, const struct guest_view *g,
+			struct strbuf *err)
 {
-	struct strlist notes = STRLIST_INIT;
-	struct strbuf why = STRBUF_INIT;
-	int rc = command_check(g, value, program_first, &notes, &why);
-	if (rc < 0)
-		strbuf_addf(err, "%s:%d: %s = %s: %s", e->path, line, key, value, why.buf);
-	for (size_t i = 0; rc == 0 && i < notes.n; i++)
-		note("%s:%d: %s", e->path, line, notes.items[i]);
-	strlist_clear(&notes);
-	strbuf_release(&why);
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < lines->n; i++) {
+		const struct command_line *cl = &lines->items[i];
+		struct strlist notes = STRLIST_INIT;
+		struct strbuf why = STRBUF_INIT;
+		rc = command_line_check(g, cl, &notes, &why);
+		if (rc < 0)
+			strbuf_addf(err, "%s:%d: %s = %s: %s", lines->file, cl->line, cl->key, cl->text,
+				    why.buf);
+		for (size_t k = 0; rc == 0 && k < notes.n; k++)
+			note("%s:%d: %s", lines->file, cl->line, notes.items[k]);
+		strlist_clear(&notes);
+		strbuf_release(&why);
+	}
 	return rc;
 }
 
 int experiment_check_commands(const struct experiment *e, const struct guest_view *g,
 			      struct strbuf *err)
 {
-	/* The experiment's script runs each workload line as "run LINE", and run
-	 * execs its arguments (experiment_command). */
-	if (e->prepare && check_line(e, g, "prepare", e->prepare, e->prepare_line, false, err) < 0)
-		return -1;
-	for (size_t i = 0; i < e->workloads.n; i++)
-		if (check_line(e, g, "workload", e->workloads.items[i], e->workload_lines[i], true, err) < 0)
-			return -1;
-	return 0;
+	struct command_lines lines;
+	experiment_command_lines(e, g, &lines);
+	int rc = command_lines_check(&lines, g, err);
+	command_lines_clear(&lines);
+	return rc;
 }

@@ -29,6 +29,7 @@
 #include "common/util.h"
 #include "experiment.h"
 #include "lab/machine/profile.h"
+#include "lab/util/command-lines.h"
 
 /* What the check knows of the guest a profile makes. */
 struct guest_view {
@@ -54,15 +55,30 @@ int guest_view_add_files(struct guest_view *g, const struct guest_files *f, size
 void guest_view_clear(struct guest_view *g);
 
 /*
- * Checks one command line: 0, or -1 with one line in ERR. PROGRAM_FIRST: the
- * line's first command is started with exec (a workload line), so it must be
- * a program. What could not be checked is added to NOTES (may be NULL).
+ * Adds TEXT to LINES (KEY = TEXT at LINE of LINES->file), split once with
+ * G's variables; G NULL: every variable is one only the guest knows.
+ * PROGRAM_FIRST: the line's first command is started with exec (a workload
+ * line), so it must be a program.
  */
+void command_lines_add(struct command_lines *lines, const struct guest_view *g, const char *key,
+		       const char *text, int line, bool program_first);
+/* E's prepare line, then its workload lines, into OUT (its file E's path). */
+void experiment_command_lines(const struct experiment *e, const struct guest_view *g,
+			      struct command_lines *out);
+
+/* Checks one line of the model: 0, or -1 with one line in ERR. What could
+ * not be checked is added to NOTES (may be NULL). */
+int command_line_check(const struct guest_view *g, const struct command_line *cl,
+		       struct strlist *notes, struct strbuf *err);
+/* Every line of LINES; the first bad one is one line "FILE:LINE: KEY = VALUE:
+ * why" in ERR. Notes are printed. */
+int command_lines_check(const struct command_lines *lines, const struct guest_view *g,
+			struct strbuf *err);
+
+/* One line, split and checked (lab boot's own lines, the tests). */
 int command_check(const struct guest_view *g, const char *line, bool program_first,
 		  struct strlist *notes, struct strbuf *err);
-
-/* Every workload line and the prepare line of E; the first bad one is one
- * line "FILE:LINE: KEY = VALUE: why" in ERR. Notes are printed. */
+/* E's lines, split and checked. */
 int experiment_check_commands(const struct experiment *e, const struct guest_view *g,
 			      struct strbuf *err);
 

@@ -111,19 +111,15 @@ static void command_program(const struct strlist *declared, const struct shell_c
 	free(argv);
 }
 
-static void line_programs(const struct strlist *declared, const char *line, bool workload_line,
+static void line_programs(const struct strlist *declared, const struct command_line *cl,
 			  struct programs *p)
 {
-	struct shell_line sl;
-	struct strbuf err = STRBUF_INIT;
-	if (shell_line_split(line, NULL, NULL, &sl, &err) < 0)
+	if (cl->bad)
 		p->opaque = true;
-	for (size_t i = 0; i < sl.n; i++)
-		command_program(declared, &sl.commands[i], workload_line && i == 0, p);
-	if (sl.rest_unsplit)
+	for (size_t i = 0; i < cl->split.n; i++)
+		command_program(declared, &cl->split.commands[i], cl->program_first && i == 0, p);
+	if (cl->split.rest_unsplit)
 		p->opaque = true;
-	shell_line_clear(&sl);
-	strbuf_release(&err);
 }
 
 char *workload_line_metric_prefix(const char *line)
@@ -143,16 +139,14 @@ char *workload_line_metric_prefix(const char *line)
 	return prefix;
 }
 
-void metric_names_of_experiment(const struct experiment *e, const struct strlist *declared,
+void metric_names_of_experiment(const struct command_lines *lines, const struct strlist *declared,
 				struct metric_names *m)
 {
 	struct programs p = { STRLIST_INIT, STRLIST_INIT, STRLIST_INIT, false };
 	memset(m, 0, sizeof(*m));
 	m->scope = "the workloads or the lab can emit";
-	if (e->prepare)
-		line_programs(declared, e->prepare, false, &p);
-	for (size_t i = 0; i < e->workloads.n; i++)
-		line_programs(declared, e->workloads.items[i], true, &p);
+	for (size_t i = 0; i < lines->n; i++)
+		line_programs(declared, &lines->items[i], &p);
 	add_lab_names(m);
 	/* a program not of the lab may run any workload (sh -c '...', a script) */
 	bool any = p.opaque || p.others.n;
@@ -289,11 +283,11 @@ static int check_one(const struct experiment *e, const struct metric_names *m, c
 	return rc;
 }
 
-int experiment_check_metrics(const struct experiment *e, const struct strlist *declared,
-			     struct strbuf *err)
+int experiment_check_metrics(const struct experiment *e, const struct command_lines *lines,
+			     const struct strlist *declared, struct strbuf *err)
 {
 	struct metric_names m;
-	metric_names_of_experiment(e, declared, &m);
+	metric_names_of_experiment(lines, declared, &m);
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < e->metrics.n; i++)
 		rc = check_one(e, &m, "metrics", e->metrics_line, e->metrics.items[i], err);

@@ -25,6 +25,7 @@
 #include "analysis/run/run-data.h"
 #include "common/util.h"
 #include "experiment.h"
+#include "lab/util/command-lines.h"
 
 struct metric_names {
 	struct strlist lab;        /* the lab's own names and globs: flat (GLOB_FLAT) */
@@ -41,8 +42,9 @@ int metric_declarations_load(const char *workload_binary, struct strlist *declar
 /* The W of a workload line's metrics "W.*" (workload_line_name of its first
  * command), or NULL when the host cannot tell (malloc'd). */
 char *workload_line_metric_prefix(const char *line);
-/* The names E's run can have, given every workload's DECLARED names. */
-void metric_names_of_experiment(const struct experiment *e, const struct strlist *declared,
+/* The names a run of LINES (an experiment's, experiment_command_lines) can
+ * have, given every workload's DECLARED names. */
+void metric_names_of_experiment(const struct command_lines *lines, const struct strlist *declared,
 				struct metric_names *m);
 /* The names lab compare and report take: the lab's, every workload's and the run's. */
 void metric_names_of_run(const struct strlist *declared, const struct strlist *run_names,
@@ -55,11 +57,11 @@ void metric_names_clear(struct metric_names *m);
 int metric_names_check(const struct metric_names *m, const char *glob, const char **open,
 		       struct strbuf *why);
 
-/* Every metric name and glob of E: 0, or -1 with one line
- * "FILE:LINE: KEY: 'NAME' ..." in ERR. A name that passed only under a
- * program's own prefix is a note. */
-int experiment_check_metrics(const struct experiment *e, const struct strlist *declared,
-			     struct strbuf *err);
+/* Every metric name and glob of E, whose command lines are LINES: 0, or -1
+ * with one line "FILE:LINE: KEY: 'NAME' ..." in ERR. A name that passed only
+ * under a program's own prefix is a note. */
+int experiment_check_metrics(const struct experiment *e, const struct command_lines *lines,
+			     const struct strlist *declared, struct strbuf *err);
 
 /* lab compare's and lab report's --metric GLOBS against RD's names, the lab's
  * and the workloads' DECLARED ones: 0, or -1 with "--metric 'GLOB' ..." in ERR. */

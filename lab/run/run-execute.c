@@ -101,7 +101,7 @@ static void build_selftests(struct run_plan *p)
 {
 	struct selftest_list tests;
 	struct strbuf err = STRBUF_INIT;
-	selftests_named(&p->exp.workloads, p->exp.workload_lines, p->exp.path, &tests);
+	selftests_named(&p->lines, &tests);
 	if (tests.n)
 		p->group_files = xcalloc(p->labels.n, sizeof(*p->group_files));
 	for (size_t i = 0; tests.n && i < p->labels.n; i++) {

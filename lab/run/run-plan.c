@@ -153,12 +153,13 @@ void run_plan_load(struct run_plan *p, const char *profile_name, struct clock_ch
 	if (guest_view_add_files(&guest, &p->files, &folder, &err) < 0)
 		die_usage("%s:%d: files = %s: %s", p->exp.path, p->exp.files_lines[folder],
 			  p->exp.files.items[folder], err.buf);
-	if (experiment_check_commands(&p->exp, &guest, &err) < 0)
+	experiment_command_lines(&p->exp, &guest, &p->lines);
+	if (command_lines_check(&p->lines, &guest, &err) < 0)
 		die_usage("%s", err.buf);
 	struct strlist declared = STRLIST_INIT;
 	if (metric_declarations_load(guest.check_binary, &declared, &err) < 0)
 		die("run: %s", err.buf);
-	if (experiment_check_metrics(&p->exp, &declared, &err) < 0)
+	if (experiment_check_metrics(&p->exp, &p->lines, &declared, &err) < 0)
 		die_usage("%s", err.buf);
 	strlist_clear(&declared);
 	guest_view_clear(&guest);

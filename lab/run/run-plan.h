@@ -21,6 +21,7 @@
 #include "lab/trial/trial-plan.h"
 #include "lab/kernel/variant-given.h"
 #include "lab/kernel/variant.h"
+#include "lab/util/command-lines.h"
 
 struct run_plan {
 	struct experiment exp;
@@ -37,6 +38,9 @@ struct run_plan {
 	struct clock_choice clock;
 	struct fault_plan faults;  /* the profile's, under the experiment's, under the options' */
 	struct guest_files files;  /* the experiment's `files`, on every trial's tools disk */
+	/* the experiment's command lines, split once with the guest's variables:
+	 * the command check, the metric check and the selftests' build read them */
+	struct command_lines lines;
 	/* with selftest lines: per group (labels' order), the files and the
 	 * group variant's selftests (selftest-build.h); NULL: every group has FILES */
 	struct guest_files *group_files;

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "lab/machine/selftest-build.h"
+#include "lab/run/command-check.h"
 #include "tests/unit/scratch.h"
 
 static char scratch[] = "/tmp/oomlab-selftest-build.XXXXXX";
@@ -17,17 +18,22 @@ SCRATCH_ROOT_FIXTURES(scratch)
 static void test_named(void **state)
 {
 	(void)state;
-	struct strlist lines = STRLIST_INIT;
-	strlist_push(&lines, "selftest mm/compaction_test");
-	strlist_push(&lines, "taskset 1 selftest --node 0 cgroup/test_memcontrol -x");
-	strlist_push(&lines, "spawn -n 1; selftest mm/compaction_test");
-	strlist_push(&lines, "oomlab-workload selftest filesystems/binderfs/binderfs_test");
-	strlist_push(&lines, "echo selftest mm/not_this; oom-hog --mode memcg");
-	strlist_push(&lines, "selftest 'unterminated");
-	strlist_push(&lines, "selftest --timeout 90s cgroup");
-	const int numbers[] = { 4, 5, 6, 7, 8, 9, 10 };
+	static const char *const texts[] = {
+		"selftest mm/compaction_test",
+		"taskset 1 selftest --node 0 cgroup/test_memcontrol -x",
+		"spawn -n 1; selftest mm/compaction_test",
+		"oomlab-workload selftest filesystems/binderfs/binderfs_test",
+		"echo selftest mm/not_this; oom-hog --mode memcg",
+		"selftest 'unterminated",
+		"selftest --timeout 90s cgroup",
+	};
+	struct command_lines lines = { .file = "e.conf" };
+	for (int i = 0; i < 7; i++)
+		command_lines_add(&lines, NULL, "workload", texts[i], 4 + i, true);
+	/* the selftests' build reads the one split, not the text again */
+	lines.items[0].text = "spawn";
 	struct selftest_list list;
-	selftests_named(&lines, numbers, "e.conf", &list);
+	selftests_named(&lines, &list);
 	assert_int_equal(list.n, 4);
 	assert_string_equal(list.items[0].test, "mm/compaction_test");
 	assert_int_equal(list.items[0].line, 4);
@@ -40,7 +46,7 @@ static void test_named(void **state)
 	assert_string_equal(list.items[3].test, "cgroup");
 	assert_int_equal(list.items[3].line, 10);
 	selftest_list_clear(&list);
-	strlist_clear(&lines);
+	command_lines_clear(&lines);
 }
 
 static void set_variant(struct variant *v, const char *name, const char *cmdline)
