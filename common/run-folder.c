@@ -24,8 +24,10 @@ int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
 		return -1;
 	}
 	char *path = xasprintf("%s/" RUN_JSON, dir), *tmp = xasprintf("%s.new.%d", path, (int)getpid());
-	char *text = json_dumps(run, JSON_INDENT(2));
-	int rc = text && write_file_str(tmp, text) == 0 ? 0 : -1;
+	/* written in run.json's one layout; the reason below names run.json, not TMP */
+	struct strbuf tmp_err = STRBUF_INIT;
+	int rc = json_file_write(tmp, run, &tmp_err);
+	strbuf_release(&tmp_err);
 	/* link() claims the name only if nobody has: the folder's first run wins */
 	if (rc == 0 && link(tmp, path) < 0) {
 		if (errno == EEXIST)
@@ -44,7 +46,6 @@ int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
 		json_decref(other);
 	}
 	unlink(tmp);
-	free(text);
 	free(tmp);
 	free(path);
 	return rc;

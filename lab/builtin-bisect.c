@@ -26,6 +26,7 @@
 #include "lab/bisect/bisect-plan.h"
 #include "builtin.h"
 #include "lab/run/experiment-compose.h"
+#include "common/json-file.h"
 #include "common/paths.h"
 #include "common/proto/name-rule.h"
 #include "common/run-command.h"
@@ -173,10 +174,10 @@ static char *make_experiment(const struct bisect *b, const char *name, const cha
 static void save_meta(const struct bisect *b)
 {
 	char *path = xasprintf("%s/" BISECT_JSON, b->dir);
-	char *text = json_dumps(b->meta, JSON_INDENT(2));
-	if (!text || write_file_str(path, text) < 0)
-		die("bisect: cannot write %s: %s", path, strerror(errno));
-	free(text);
+	struct strbuf err = STRBUF_INIT;
+	if (json_file_write(path, b->meta, &err) < 0)
+		die("bisect: %s", strbuf_str(&err));
+	strbuf_release(&err);
 	free(path);
 }
 

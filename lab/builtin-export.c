@@ -12,6 +12,7 @@
 #include "lab/cli/options.h"
 #include "lab/trial/perf-events.h"
 #include "analysis/run/run-data.h"
+#include "common/json-file.h"
 
 static const char export_usage[] =
 	"usage: lab export RUN [RUN...] --format F -o DIR\n"
@@ -198,29 +199,30 @@ static int export_table(const struct run_data *rd, const char *out, bool csv)
 	if (mkdir_p(out, 0755) < 0)
 		return error("export: cannot make %s: %s", out, strerror(errno));
 	char *path = xasprintf("%s/metrics.%s", out, csv ? "csv" : "json");
-	char *text = NULL;
-	size_t len = 0, rows = 0;
-	int rc = 0;
+	struct strbuf err = STRBUF_INIT;
+	size_t rows = 0;
+	int rc;
 	if (csv) {
+		char *text = NULL;
+		size_t len = 0;
 		FILE *mem = open_memstream(&text, &len);
 		if (!mem || export_table_csv(mem, rd, &rows) < 0 || fclose(mem) != 0)
 			die("export: the table could not be put together");
+		rc = write_file_atomic(path, text, len);
+		if (rc < 0)
+			strbuf_addf(&err, "cannot write %s: %s", path, strerror(errno));
+		free(text);
 	} else {
 		json_t *doc = export_table_json(rd, &rows);
-		text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+		rc = json_file_write_as(path, doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17), JSON_FILE_NEWLINE,
+					&err);
 		json_decref(doc);
-		if (!text)
-			die("export: out of memory");
-		len = strlen(text);
-		REALLOC_ARRAY(text, len + 2);
-		text[len++] = '\n';
-		text[len] = '\0';
 	}
-	if (write_file_atomic(path, text, len) < 0)
-		rc = error("export: cannot write %s: %s", path, strerror(errno));
+	if (rc < 0)
+		rc = error("export: %s", strbuf_str(&err));
 	else
 		printf("%s: %zu rows (trials x metrics) of %zu trials\n", path, rows, rd->n);
-	free(text);
+	strbuf_release(&err);
 	free(path);
 	return rc;
 }

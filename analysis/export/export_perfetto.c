@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json-file.h"
 #include "common/jsonl.h"
 #include "common/kernel-text/psi.h"
 #include "common/proto/protocol.h"
@@ -784,16 +785,9 @@ json_t *perfetto_trace(const char *dir, json_t *other_data, struct perfetto_coun
 
 int perfetto_trace_write(const json_t *trace, const char *path)
 {
-	char *text = json_dumps(trace, JSON_COMPACT | JSON_REAL_PRECISION(15));
-	if (!text) {
-		errno = ENOMEM;
-		return -1;
-	}
-	size_t len = strlen(text);
-	char *with_nl = REALLOC_ARRAY(text, len + 2);
-	with_nl[len] = '\n';
-	with_nl[len + 1] = '\0';
-	int rc = write_file_atomic(path, with_nl, len + 1);
-	free(with_nl);
+	struct strbuf err = STRBUF_INIT;   /* the caller names the file with errno */
+	int rc = json_file_write_as(path, trace, JSON_COMPACT | JSON_REAL_PRECISION(15), JSON_FILE_NEWLINE,
+				    &err);
+	strbuf_release(&err);
 	return rc;
 }

@@ -54,7 +54,8 @@ static int foreign_keys_on(struct store *s, struct strbuf *err)
 	if (store_exec(s, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err) < 0 ||
 	    store_prepare(s, "PRAGMA foreign_keys", &st, err) < 0)
 		return STORE_EDB;
-	int on = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	int on = store_step(s, st, "reading PRAGMA foreign_keys", NULL) == STORE_ROW &&
+		 sqlite3_column_int(st, 0) == 1;
 	sqlite3_finalize(st);
 	if (!on && err)
 		strbuf_addf(err, "%s: this SQLite cannot enforce foreign keys", s->path);
@@ -164,7 +165,7 @@ int store_list_runs(struct store *s, store_run_fn fn, void *ctx, struct strbuf *
 	strbuf_release(&sql);
 	if (rc < 0)
 		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_step(s, st, "listing the runs", err)) == STORE_ROW) {
 		struct store_run run;
 		run_from_row(st, &run);
 		int stop = fn(&run, ctx);
@@ -174,7 +175,6 @@ int store_list_runs(struct store *s, store_run_fn fn, void *ctx, struct strbuf *
 			return stop;
 		}
 	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(s, err, "listing the runs");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -189,15 +189,9 @@ int store_find_run(struct store *s, const char *run_id, struct store_run *out, s
 	if (rc < 0)
 		return rc;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		run_from_row(st, out);
-		rc = 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		rc = store_fail(s, err, "looking up a run");
-	}
+	rc = store_step(s, st, "looking up a run", err);
+	if (rc == STORE_ROW)
+		run_from_row(st, out);   /* 1: found */
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -222,16 +216,14 @@ int store_run_needs_import(struct store *s, const char *run_dir, char **run_id,
 		"ORDER BY imported_unix DESC LIMIT 1";
 	if ((rc = store_prepare(s, sql, &st, err)) == 0) {
 		sqlite3_bind_text(st, 1, abs, -1, SQLITE_TRANSIENT);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
+		rc = store_step(s, st, "looking up a run folder", err);
+		if (rc == STORE_ROW) {
 			rc = sqlite3_column_int64(st, 0) != scan.mtime_ns ||
 			     sqlite3_column_int64(st, 1) != scan.files;
 			if (!rc && run_id)
 				*run_id = store_column_str(st, 2);
-		} else if (rc == SQLITE_DONE) {
-			rc = 1;
-		} else {
-			rc = store_fail(s, err, "looking up a run folder");
+		} else if (rc == 0) {
+			rc = 1;   /* never imported */
 		}
 		sqlite3_finalize(st);
 	}

@@ -30,12 +30,12 @@ static int collect(struct store *s, const char *experiment, const char *profile,
 	store_bind_str(st, 3, experiment);
 	size_t alloc = 0;
 	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_step(s, st, "reading trial times", err)) == STORE_ROW) {
 		ALLOC_GROW(*values, *n + 1, alloc);
 		(*values)[(*n)++] = sqlite3_column_double(st, 0);
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : store_fail(s, err, "reading trial times");
+	return rc;
 }
 
 int store_trial_seconds(struct store *s, const char *experiment, const char *profile, const char *clock,

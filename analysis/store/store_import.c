@@ -349,8 +349,7 @@ static void bind_jreal(sqlite3_stmt *st, const char *name, const json_t *obj, co
 /* Runs ST (already bound) to completion, then resets and unbinds it. */
 static int step_done(struct store *s, sqlite3_stmt *st, const char *what, struct strbuf *err)
 {
-	int rc = sqlite3_step(st);
-	int ret = rc == SQLITE_DONE ? 0 : store_fail(s, err, what);
+	int ret = store_step(s, st, what, err);   /* an INSERT or UPDATE: no row */
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return ret;
@@ -415,11 +414,13 @@ static int profile_row(struct store *s, struct statements *sts, const struct run
 	sqlite3_stmt *st = sts->profile;
 	bind_text(st, ":name", name ? name : "(unnamed)");
 	bind_text(st, ":json", text);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	int rc = store_step(s, st, "storing a profile", err);
+	if (rc == STORE_ROW)
 		*id = sqlite3_column_int64(st, 0);
+	else if (rc == 0)
+		rc = store_fail(s, err, "storing a profile");   /* no id came back */
 	free(text);
-	int ret = rc == SQLITE_ROW ? 0 : store_fail(s, err, "storing a profile");
+	int ret = rc < 0 ? rc : 0;
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return ret;
@@ -577,11 +578,11 @@ static int check_one_folder(struct store *s, const struct run_in *run, struct st
 	if (store_prepare(s, "SELECT run_dir FROM runs WHERE run_id = ?", &st, err) < 0)
 		return STORE_EDB;
 	sqlite3_bind_text(st, 1, run->run_id, -1, SQLITE_TRANSIENT);
-	int rc = sqlite3_step(st);
-	char *stored = rc == SQLITE_ROW ? store_column_str(st, 0) : NULL;
+	int rc = store_step(s, st, "looking up a run id", err);
+	char *stored = rc == STORE_ROW ? store_column_str(st, 0) : NULL;
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail(s, err, "looking up a run id");
+	if (rc < 0)
+		return rc;
 	rc = 0;
 	if (stored && strcmp(stored, run->dir)) {
 		struct strbuf why = STRBUF_INIT;

@@ -189,13 +189,13 @@ static int pragma_int(struct store *s, const char *pragma, int *value, struct st
 	snprintf(sql, sizeof(sql), "PRAGMA %s", pragma);
 	if (store_prepare(s, sql, &st, err) < 0)
 		return STORE_EDB;
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	int rc = store_step(s, st, pragma, err);
+	if (rc == STORE_ROW)
 		*value = sqlite3_column_int(st, 0);
+	else if (rc == 0)
+		rc = store_fail(s, err, pragma);   /* a PRAGMA that gives no row */
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return store_fail(s, err, pragma);
-	return 0;
+	return rc < 0 ? rc : 0;
 }
 
 /* Whether the database has any table, index or view at all. */
@@ -204,11 +204,11 @@ static int has_objects(struct store *s, bool *any, struct strbuf *err)
 	sqlite3_stmt *st;
 	if (store_prepare(s, "SELECT count(*) FROM sqlite_schema", &st, err) < 0)
 		return STORE_EDB;
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	int rc = store_step(s, st, "reading the schema", err);
+	if (rc == STORE_ROW)
 		*any = sqlite3_column_int(st, 0) > 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : store_fail(s, err, "reading the schema");
+	return rc < 0 ? rc : 0;   /* count(*) always gives its row */
 }
 
 static int check_version(struct store *s, int version, int app_id, struct strbuf *err)
@@ -233,7 +233,7 @@ static int record_version(struct store *s, int version, struct strbuf *err)
 		return STORE_EDB;
 	sqlite3_bind_int(st, 1, version);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
-	int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : store_fail(s, err, "recording the schema version");
+	int rc = store_step(s, st, "recording the schema version", err);
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -36,6 +36,18 @@ int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, struct st
 	return STORE_EDB;
 }
 
+int store_step(struct store *s, sqlite3_stmt *st, const char *what, struct strbuf *err)
+{
+	switch (sqlite3_step(st)) {
+	case SQLITE_ROW:
+		return STORE_ROW;
+	case SQLITE_DONE:
+		return 0;
+	default:
+		return store_fail(s, err, what);
+	}
+}
+
 char *store_column_str(sqlite3_stmt *st, int col)
 {
 	const unsigned char *text = sqlite3_column_text(st, col);

@@ -34,7 +34,7 @@ static int read_groups(struct store *s, const char *run_id, struct store_summary
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
 	int rc;
 	size_t alloc = 0, alloc_ids = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_step(s, st, "reading the groups", err)) == STORE_ROW) {
 		ALLOC_GROW(sum->groups, sum->n_groups + 1, alloc);
 		ALLOC_GROW(*ids, sum->n_groups + 1, alloc_ids);
 		(*ids)[sum->n_groups] = sqlite3_column_int64(st, 0);
@@ -46,7 +46,6 @@ static int read_groups(struct store *s, const char *run_id, struct store_summary
 		g->trials = sqlite3_column_int(st, 4);
 		g->partial = (long)sqlite3_column_double(st, 5);
 	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(s, err, "reading the groups");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -66,7 +65,7 @@ static int read_outcomes(struct store *s, const char *run_id, struct store_summa
 		return STORE_EDB;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_TRANSIENT);
 	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_step(s, st, "counting outcomes", err)) == STORE_ROW) {
 		size_t gi = group_at(sum, ids, sqlite3_column_int64(st, 0));
 		if (gi == SIZE_MAX)
 			continue;
@@ -75,7 +74,6 @@ static int read_outcomes(struct store *s, const char *run_id, struct store_summa
 		g->outcomes[g->n_outcomes].outcome = store_column_str(st, 1);
 		g->outcomes[g->n_outcomes++].n = sqlite3_column_int(st, 2);
 	}
-	rc = rc == SQLITE_DONE ? 0 : store_fail(s, err, "counting outcomes");
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -121,7 +119,7 @@ static int read_metrics(struct store *s, const char *run_id, struct store_summar
 	struct store_metric_summary *cur = NULL;
 	struct store_group_summary *cur_group = NULL;
 	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_step(s, st, "reading the metrics", err)) == STORE_ROW) {
 		size_t gi = group_at(sum, ids, sqlite3_column_int64(st, 0));
 		if (gi == SIZE_MAX)
 			continue;
@@ -152,7 +150,6 @@ static int read_metrics(struct store *s, const char *run_id, struct store_summar
 	if (cur)
 		finish_metric(cur, &acc);
 	free(acc.v);
-	rc = rc == SQLITE_DONE ? 0 : store_fail(s, err, "reading the metrics");
 	sqlite3_finalize(st);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/run/run-data.h"
+#include "common/json-file.h"
 #include "common/run-folder.h"
 
 /* The design: what every shard's run.json must hold alike, and its name in messages. */
@@ -224,10 +225,7 @@ int run_merge(const struct strlist *shards, const char *out_dir, struct strbuf *
 		json_object_set_new(merged, "shard", json_pack("{s:i, s:i}", "k", 1, "n", 1));
 		json_object_set_new(merged, "merged_from", json_incref(from));
 		char *path = xasprintf("%s/" RUN_JSON, out_dir);
-		if (json_dump_file(merged, path, JSON_INDENT(2)) < 0) {
-			strbuf_addf(err, "cannot write %s", path);
-			rc = -1;
-		}
+		rc = json_file_write(path, merged, err);
 		free(path);
 		json_decref(merged);
 	}

@@ -11,6 +11,7 @@
 
 #include "analysis/metrics/trial_metrics.h"
 #include "analysis/metrics/workload_lines.h"
+#include "common/json-file.h"
 #include "common/proto/name-rule.h"
 #include "common/proto/protocol.h"
 #include "common/proto/workload-line.h"
@@ -201,11 +202,8 @@ static int write_record(const char *dir, const char *name, json_t *record, struc
 	/* Sorted keys, and reals in jansson's round-trip precision: a value read
 	 * back is written back the same, so finishing again gives the same bytes. */
 	char *path = xasprintf("%s/%s", dir, name);
-	char *text = json_dumps(record, JSON_INDENT(2) | JSON_SORT_KEYS);
-	int rc = text ? write_file_str(path, text) : -1;
-	if (rc < 0)
-		strbuf_addf(err, "cannot write %s: %s", path, strerror(errno));
-	free(text);
+	int rc = json_file_write_as(path, record, JSON_INDENT(2) | JSON_SORT_KEYS, JSON_FILE_NO_NEWLINE,
+				    err);
 	free(path);
 	return rc;
 }

@@ -59,10 +59,64 @@ static void written_and_read_back(void **state)
 	free(path);
 }
 
+static char *file_text(const char *path)
+{
+	char *text = read_file(path, NULL);
+	assert_non_null(text);
+	return text;
+}
+
+/* The bytes each file kind had from jansson before it went through
+ * json-file: json_dumps with its flags (and a newline where it had one), or
+ * json_dump_file for the merged run.json. */
+static void same_bytes_as_jansson(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/oomlab-test-json-file.XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	char *path = xasprintf("%s/doc.json", tmpl), *old = xasprintf("%s/old.json", tmpl);
+	struct strbuf err = STRBUF_INIT;
+	json_t *doc = json_pack("{s:s, s:f, s:[f, i, n], s:{s:b, s:s}}", "zeta", "\u00e9/x", "alpha",
+				0.1 + 0.2, "list", 1e-7, 3, "nested", "on", 1, "a", "b");
+	static const struct {
+		size_t flags;
+		enum json_file_end end;
+	} kinds[] = {
+		{ JSON_INDENT(2), JSON_FILE_NO_NEWLINE },                     /* run.json, bisect.json */
+		{ JSON_INDENT(2) | JSON_SORT_KEYS, JSON_FILE_NO_NEWLINE },    /* trial.json */
+		{ JSON_INDENT(1) | JSON_REAL_PRECISION(17), JSON_FILE_NEWLINE }, /* export metrics.json */
+		{ JSON_COMPACT | JSON_REAL_PRECISION(15), JSON_FILE_NEWLINE },   /* a perfetto trace */
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		assert_int_equal(json_file_write_as(path, doc, kinds[i].flags, kinds[i].end, &err), 0);
+		char *dumped = json_dumps(doc, kinds[i].flags);
+		char *want = xasprintf("%s%s", dumped, kinds[i].end == JSON_FILE_NEWLINE ? "\n" : "");
+		char *got = file_text(path);
+		assert_string_equal(got, want);
+		free(got);
+		free(want);
+		free(dumped);
+	}
+	/* json_file_write is run.json's layout, as json_dump_file wrote it */
+	assert_int_equal(json_file_write(path, doc, &err), 0);
+	assert_int_equal(json_dump_file(doc, old, JSON_INDENT(2)), 0);
+	char *got = file_text(path), *want = file_text(old);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	assert_int_equal(err.len, 0);
+	json_decref(doc);
+	strbuf_release(&err);
+	remove_tree(tmpl);
+	free(old);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(written_and_read_back),
+		cmocka_unit_test(same_bytes_as_jansson),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
