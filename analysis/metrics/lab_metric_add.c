@@ -13,7 +13,8 @@ static void add_as(struct metric_set *m, enum lab_metric id, const char *name, d
 {
 	const struct metric_def *row = metric_catalog_row_of(id, name);
 	if (!row)
-		die("BUG: lab metric %s is not of its row %d (lab_metric_rows.h)", name, (int)id);
+		die("BUG: lab metric %s is not of its row %s (lab_metric_rows.h)", name,
+		    metric_catalog_row(id)->name);
 	if (!*row->unit)
 		die("BUG: lab metric %s: its row %s has no unit", name, row->name);
 	metric_set_add(m, name, value, row->unit, source);

@@ -54,10 +54,13 @@ static void stall_metrics(struct metric_set *m, const struct stall_tracker *t)
 		stall_summarize(s->durations_ns, s->n, &sum);
 		total_ns += sum.total_ns;
 		lab_metric_add_part(m, LAB_STALL_COUNT, (double)sum.count, "trace", name);
-		lab_metric_addf(m, LAB_STALL_TIME_US, (double)sum.total_ns / 1e3, "trace", "%s_stall_total_us", name);
+		/* "*_stall_*_us": the kind, then total, p50, p99 or max */
+		lab_metric_addf(m, LAB_STALL_TIME_US, (double)sum.total_ns / 1e3, "trace",
+				"%s_stall_total_us", name);
 		lab_metric_addf(m, LAB_STALL_TIME_US, sum.p50_ns / 1e3, "trace", "%s_stall_p50_us", name);
 		lab_metric_addf(m, LAB_STALL_TIME_US, sum.p99_ns / 1e3, "trace", "%s_stall_p99_us", name);
-		lab_metric_addf(m, LAB_STALL_TIME_US, (double)sum.max_ns / 1e3, "trace", "%s_stall_max_us", name);
+		lab_metric_addf(m, LAB_STALL_TIME_US, (double)sum.max_ns / 1e3, "trace", "%s_stall_max_us",
+				name);
 		lab_metric_add_part(m, LAB_STALL_OPEN, (double)s->open_at_end, "trace", name);
 		lab_metric_add_part(m, LAB_STALL_OPEN_US, (double)s->open_ns / 1e3, "trace", name);
 		lab_metric_add_part(m, LAB_STALL_UNMATCHED_END, (double)s->unmatched_end, "trace", name);
@@ -86,7 +89,8 @@ static void page_alloc_metrics(struct metric_set *m, const struct page_alloc_tal
 	lab_metric_add(m, LAB_PAGE_ALLOC_HIGH_ORDER_FAILED, a->high_order_failed, "trace");
 	lab_metric_add(m, LAB_PAGE_ALLOC_HIGH_ORDER_PAGES, a->high_order_pages, "trace");
 	for (int o = 1; o <= PAGE_ALLOC_MAX_ORDER; o++)
-		lab_metric_addf(m, LAB_PAGE_ALLOC_ORDER, (double)a->by_order[o], "trace", "page_alloc_order%d", o);
+		lab_metric_addf(m, LAB_PAGE_ALLOC_ORDER, (double)a->by_order[o], "trace",
+				"page_alloc_order%d", o);
 	/* the family's sum: its glob's '*' stands for nothing */
 	lab_metric_add_part(m, LAB_EXTFRAG_FALLBACKS, a->extfrag, "trace", "");
 	lab_metric_add(m, LAB_EXTFRAG_FRAGMENTING, a->extfrag_fragmenting, "trace");
@@ -297,13 +301,16 @@ static void slab_metrics(struct metric_set *m, const struct snap *s, unsigned lo
 		lab_metric_add_part(m, LAB_SLAB_BYTES, (double)bytes, "slabinfo", c->name);
 		const struct slab_cache *before = have_before ? slabinfo_cache(&b, c->name) : NULL;
 		if (have_before)
-			lab_metric_add_part(m, LAB_SLAB_BYTES_DELTA, (double)bytes - (before ? (double)slab_cache_bytes(before, page_bytes) : 0.0), "slabinfo", c->name);
+			lab_metric_add_part(m, LAB_SLAB_BYTES_DELTA,
+					    (double)bytes - (before ? (double)slab_cache_bytes(before, page_bytes) : 0.0),
+					    "slabinfo", c->name);
 		if (!is_binder)
 			continue;
 		lab_metric_add_part(m, LAB_SLAB_OBJSIZE, (double)c->objsize, "slabinfo", c->name);
 		lab_metric_add_part(m, LAB_SLAB_OBJS_PER_SLAB, (double)c->objs_per_slab, "slabinfo", c->name);
 		lab_metric_add_part(m, LAB_SLAB_PAGES_PER_SLAB, (double)c->pages_per_slab, "slabinfo", c->name);
-		lab_metric_add_part(m, LAB_SLAB_EFFICIENCY, slab_cache_efficiency(c, page_bytes), "slabinfo", c->name);
+		lab_metric_add_part(m, LAB_SLAB_EFFICIENCY, slab_cache_efficiency(c, page_bytes), "slabinfo",
+				    c->name);
 	}
 	lab_metric_add(m, LAB_SLAB_BINDER_BYTES, binder, "slabinfo");
 	lab_metric_add(m, LAB_SLAB_KMALLOC_BYTES, kmalloc, "slabinfo");
@@ -328,7 +335,9 @@ static void binder_metrics(struct metric_set *m, const struct snap *s)
 		lab_metric_add_part(m, LAB_BINDER_ACTIVE, (double)o->active, "binder-stats", o->type);
 		if (have_before) {
 			const struct binder_obj_count *ob = binder_stats_obj(&b, o->type);
-			lab_metric_add_part(m, LAB_BINDER_CREATED, (double)o->total - (ob ? (double)ob->total : 0.0), "binder-stats", o->type);
+			lab_metric_add_part(m, LAB_BINDER_CREATED,
+					    (double)o->total - (ob ? (double)ob->total : 0.0), "binder-stats",
+					    o->type);
 		}
 	}
 	binder_stats_clear(&a);
@@ -450,7 +459,8 @@ static void window_metrics(struct metric_set *m, const char *dir, const struct c
 			   const struct stall_window *w, bool have_trace)
 {
 	if (e->have_start && e->target_order > 0 && e->free_blocks_ge >= 0)
-		lab_metric_addf(m, LAB_WORKLOAD_START_FREE_BLOCKS_GE, (double)e->free_blocks_ge, "ctl", "workload_start_free_blocks_ge%lld",
+		lab_metric_addf(m, LAB_WORKLOAD_START_FREE_BLOCKS_GE, (double)e->free_blocks_ge, "ctl",
+				"workload_start_free_blocks_ge%lld",
 			    e->target_order);
 	if (e->have_start && e->target_max_blocks >= 0 && e->free_blocks_ge >= 0)
 		lab_metric_add(m, LAB_PREPARE_TARGET_MET, e->free_blocks_ge <= e->target_max_blocks, "ctl");
@@ -505,7 +515,8 @@ static void complaint_metrics(struct metric_set *m, const struct kernel_complain
 	kernel_complaints_count(c, counts);
 	lab_metric_add(m, LAB_KERNEL_WARNINGS, c->n, "kmsg+console");
 	for (int k = 0; k < COMPLAINT_KINDS; k++)
-		lab_metric_add_part(m, LAB_KERNEL_WARNINGS_KIND, (double)counts[k], "kmsg+console", complaint_kind_name(k));
+		lab_metric_add_part(m, LAB_KERNEL_WARNINGS_KIND, (double)counts[k], "kmsg+console",
+				    complaint_kind_name(k));
 }
 
 /* ---- the whole trial ---- */
