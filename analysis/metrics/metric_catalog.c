@@ -1,4 +1,5 @@
-/* metric_catalog.c - the lab's own metrics, each declared once (metric_catalog.h). */
+/* metric_catalog.c - the lab's own metrics, each declared once (lab_metric_rows.h),
+ * served by name (metric_catalog.h). */
 #include "metric_catalog.h"
 
 #include <pthread.h>
@@ -7,9 +8,7 @@
 #include <string.h>
 
 #include "common/proto/killer-kinds.h"
-#include "common/proto/workload-line.h"
 #include "common/util.h"
-
 
 /* The rows of lab_metric_rows.h, ID for index. */
 #define LAB_METRIC_DEF(id, name, unit, kind, better, meaning, source) \
