@@ -7,29 +7,26 @@
 #include "common/kernel-text/lmkd-lines.h"
 #include "common/proto/app-tiers.h"
 #include "common/util.h"
+#include "lab_metric_add.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-static void add_by_tier(struct metric_set *m, const char *metric, const size_t counts[APP_TIER_COUNT],
+/* ROW's figure for each tier (its '*'), 0 included. */
+static void add_by_tier(struct metric_set *m, enum lab_metric row, const size_t counts[APP_TIER_COUNT],
 			const char *source)
 {
-	for (int t = 0; t < APP_TIER_COUNT; t++) {
-		char *name = xasprintf("%s.tier=%s", metric, app_tier_name((enum app_tier)t));
-		metric_set_add(m, name, (double)counts[t], "count", source);
-		free(name);
-	}
+	for (int t = 0; t < APP_TIER_COUNT; t++)
+		lab_metric_add_part(m, row, (double)counts[t], source, app_tier_name((enum app_tier)t));
 }
 
-/* METRIC.reason=R for each of Android lmkd's kill reasons (lmkd-lines.h), 0 included. */
-static void add_by_reason(struct metric_set *m, const char *metric, const size_t counts[LMKD_REASON_COUNT],
+/* ROW's figure for each of Android lmkd's kill reasons (lmkd-lines.h), 0 included. */
+static void add_by_reason(struct metric_set *m, enum lab_metric row, const size_t counts[LMKD_REASON_COUNT],
 			  const char *source)
 {
-	for (int why = LMKD_NO_KILL + 1; why < LMKD_REASON_COUNT; why++) {
-		char *name = xasprintf("%s.reason=%s", metric, lmkd_reason_name((enum lmkd_reason)why));
-		metric_set_add(m, name, (double)counts[why], "count", source);
-		free(name);
-	}
+	for (int why = LMKD_NO_KILL + 1; why < LMKD_REASON_COUNT; why++)
+		lab_metric_add_part(m, row, (double)counts[why], source,
+				    lmkd_reason_name((enum lmkd_reason)why));
 }
 
 void oom_kills_by_tier(struct metric_set *m, const struct oom_reports *r)
@@ -37,7 +34,7 @@ void oom_kills_by_tier(struct metric_set *m, const struct oom_reports *r)
 	size_t counts[APP_TIER_COUNT] = { 0 };
 	for (size_t i = 0; i < r->n_kills; i++)
 		counts[app_tier_of_adj(r->kills[i].oom_score_adj)]++;
-	add_by_tier(m, "oom_kills", counts, "kmsg");
+	add_by_tier(m, LAB_OOM_KILLS_TIER, counts, "kmsg");
 }
 
 void lmkd_metrics(struct metric_set *m, const struct trace *t)
@@ -56,21 +53,21 @@ void lmkd_metrics(struct metric_set *m, const struct trace *t)
 		if (r->kills[i].have_reap && r->kills[i].reap.reaped)
 			reap[n_reap++] = (double)r->kills[i].reap.ms;
 	}
-	add_by_tier(m, "lmkd_kills", counts, "kmsg");
-	add_by_reason(m, "lmkd_kills", by_reason, "kmsg");
+	add_by_tier(m, LAB_LMKD_KILLS_TIER, counts, "kmsg");
+	add_by_reason(m, LAB_LMKD_KILLS_REASON, by_reason, "kmsg");
 	if (n_reap) {
 		gsl_sort(reap, 1, n_reap);
-		metric_set_add(m, "lmkd_reap_ms", gsl_stats_median_from_sorted_data(reap, 1, n_reap), "ms",
+		lab_metric_add(m, LAB_LMKD_REAP_MS, gsl_stats_median_from_sorted_data(reap, 1, n_reap),
 			       "kmsg");
-		metric_set_add(m, "lmkd_reap_max_ms", reap[n_reap - 1], "ms", "kmsg");
+		lab_metric_add(m, LAB_LMKD_REAP_MAX_MS, reap[n_reap - 1], "kmsg");
 	}
 	size_t some = 0, full = 0;
 	for (size_t i = 0; i < r->n_events; i++) {
 		some += !strcmp(r->events[i].line.kind, "some");
 		full += !strcmp(r->events[i].line.kind, "full");
 	}
-	metric_set_add(m, "lmkd_psi_events.kind=some", (double)some, "count", "kmsg");
-	metric_set_add(m, "lmkd_psi_events.kind=full", (double)full, "count", "kmsg");
+	lab_metric_add_part(m, LAB_LMKD_PSI_EVENTS_KIND, (double)some, "kmsg", "some");
+	lab_metric_add_part(m, LAB_LMKD_PSI_EVENTS_KIND, (double)full, "kmsg", "full");
 	free(reap);
 }
 
@@ -140,13 +137,13 @@ static const struct {
 	[KILLER_KIND_LMKD] = { lmkd_metrics, lmkd_json },
 };
 
-/* KIND's metric PREFIX + SUFFIX ("_kills": lmkd_kills, oomd_kills). */
+/* KIND's metric PREFIX + SUFFIX ("_kills": lmkd_kills, oomd_kills), one of
+ * the killers' rows the catalogue makes from killer-kinds.h. */
 static void add_by_kind(struct metric_set *m, const char *suffix, enum killer_kind kind, double value,
 			const char *source)
 {
-	char *name = xasprintf("%s%s", killer_kinds[kind].metric_prefix, suffix);
-	metric_set_add(m, name, value, "count", source);
-	free(name);
+	lab_metric_addf(m, LAB_KILLER_ROWS, value, source, "%s%s", killer_kinds[kind].metric_prefix,
+			suffix);
 }
 
 void killer_metrics(struct metric_set *m, const struct trace *t, enum killer_kind kind, bool have_trace)

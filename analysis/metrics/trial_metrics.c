@@ -11,7 +11,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "analysis/parse/snapshot.h"
 #include "analysis/trace/trace.h"
 #include "killer_metrics.h"
+#include "lab_metric_add.h"
 #include "metric_set.h"
 #include "workload_lines.h"
 #include "workload_metrics.h"
@@ -42,22 +42,6 @@ static char *read_in(const char *dir, const char *name)
 	return text;
 }
 
-#define ADD(set, name, value, unit, source) metric_set_add((set), (name), (double)(value), (unit), (source))
-
-static void addf_metric(struct metric_set *m, double value, const char *unit, const char *source,
-			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void addf_metric(struct metric_set *m, double value, const char *unit, const char *source,
-			const char *fmt, ...)
-{
-	struct strbuf name = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	strbuf_vaddf(&name, fmt, ap);
-	va_end(ap);
-	metric_set_add(m, name.buf, value, unit, source);
-	strbuf_release(&name);
-}
-
 /* ---- trace ---- */
 
 static void stall_metrics(struct metric_set *m, const struct stall_tracker *t)
@@ -69,20 +53,22 @@ static void stall_metrics(struct metric_set *m, const struct stall_tracker *t)
 		struct stall_summary sum;
 		stall_summarize(s->durations_ns, s->n, &sum);
 		total_ns += sum.total_ns;
-		addf_metric(m, (double)sum.count, "count", "trace", "%s_stall_count", name);
-		addf_metric(m, (double)sum.total_ns / 1e3, "us", "trace", "%s_stall_total_us", name);
-		addf_metric(m, sum.p50_ns / 1e3, "us", "trace", "%s_stall_p50_us", name);
-		addf_metric(m, sum.p99_ns / 1e3, "us", "trace", "%s_stall_p99_us", name);
-		addf_metric(m, (double)sum.max_ns / 1e3, "us", "trace", "%s_stall_max_us", name);
-		addf_metric(m, (double)s->open_at_end, "count", "trace", "%s_stall_open", name);
-		addf_metric(m, (double)s->open_ns / 1e3, "us", "trace", "%s_stall_open_us", name);
-		addf_metric(m, (double)s->unmatched_end, "count", "trace", "%s_stall_unmatched_end",
-			    name);
-		addf_metric(m, (double)s->nested, "count", "trace", "%s_stall_nested", name);
+		lab_metric_add_part(m, LAB_STALL_COUNT, (double)sum.count, "trace", name);
+		/* "*_stall_*_us": the kind, then total, p50, p99 or max */
+		lab_metric_addf(m, LAB_STALL_TIME_US, (double)sum.total_ns / 1e3, "trace",
+				"%s_stall_total_us", name);
+		lab_metric_addf(m, LAB_STALL_TIME_US, sum.p50_ns / 1e3, "trace", "%s_stall_p50_us", name);
+		lab_metric_addf(m, LAB_STALL_TIME_US, sum.p99_ns / 1e3, "trace", "%s_stall_p99_us", name);
+		lab_metric_addf(m, LAB_STALL_TIME_US, (double)sum.max_ns / 1e3, "trace", "%s_stall_max_us",
+				name);
+		lab_metric_add_part(m, LAB_STALL_OPEN, (double)s->open_at_end, "trace", name);
+		lab_metric_add_part(m, LAB_STALL_OPEN_US, (double)s->open_ns / 1e3, "trace", name);
+		lab_metric_add_part(m, LAB_STALL_UNMATCHED_END, (double)s->unmatched_end, "trace", name);
+		lab_metric_add_part(m, LAB_STALL_NESTED, (double)s->nested, "trace", name);
 	}
-	ADD(m, "direct_compaction_attempts", t->compaction_attempts, "count", "trace");
-	ADD(m, "kcompactd_passes", t->kcompactd_passes, "count", "trace");
-	ADD(m, "alloc_stall_time_total_ms", (double)total_ns / 1e6, "ms", "trace");
+	lab_metric_add(m, LAB_DIRECT_COMPACTION_ATTEMPTS, t->compaction_attempts, "trace");
+	lab_metric_add(m, LAB_KCOMPACTD_PASSES, t->kcompactd_passes, "trace");
+	lab_metric_add(m, LAB_ALLOC_STALL_TIME_TOTAL_MS, (double)total_ns / 1e6, "trace");
 
 	const struct stall_series *d = &t->kind[STALL_DIRECT_RECLAIM], *c = &t->kind[STALL_MEMCG_RECLAIM];
 	size_t n = d->n + c->n;
@@ -93,20 +79,22 @@ static void stall_metrics(struct metric_set *m, const struct stall_tracker *t)
 		memcpy(all + d->n, c->durations_ns, c->n * sizeof(*all));
 	struct stall_summary sum;
 	stall_summarize(all, n, &sum);
-	ADD(m, "reclaim_stall_p99_us", sum.p99_ns / 1e3, "us", "trace");
+	lab_metric_add(m, LAB_RECLAIM_STALL_P99_US, sum.p99_ns / 1e3, "trace");
 	free(all);
 }
 
 static void page_alloc_metrics(struct metric_set *m, const struct page_alloc_tally *a)
 {
-	ADD(m, "page_alloc_high_order", a->high_order, "count", "trace");
-	ADD(m, "page_alloc_high_order_failed", a->high_order_failed, "count", "trace");
-	ADD(m, "page_alloc_high_order_pages", a->high_order_pages, "pages", "trace");
+	lab_metric_add(m, LAB_PAGE_ALLOC_HIGH_ORDER, a->high_order, "trace");
+	lab_metric_add(m, LAB_PAGE_ALLOC_HIGH_ORDER_FAILED, a->high_order_failed, "trace");
+	lab_metric_add(m, LAB_PAGE_ALLOC_HIGH_ORDER_PAGES, a->high_order_pages, "trace");
 	for (int o = 1; o <= PAGE_ALLOC_MAX_ORDER; o++)
-		addf_metric(m, (double)a->by_order[o], "count", "trace", "page_alloc_order%d", o);
-	ADD(m, "extfrag_fallbacks", a->extfrag, "count", "trace");
-	ADD(m, "extfrag_fragmenting", a->extfrag_fragmenting, "count", "trace");
-	ADD(m, "extfrag_change_ownership", a->extfrag_change_ownership, "count", "trace");
+		lab_metric_addf(m, LAB_PAGE_ALLOC_ORDER, (double)a->by_order[o], "trace",
+				"page_alloc_order%d", o);
+	/* the family's sum: its glob's '*' stands for nothing */
+	lab_metric_add_part(m, LAB_EXTFRAG_FALLBACKS, a->extfrag, "trace", "");
+	lab_metric_add(m, LAB_EXTFRAG_FRAGMENTING, a->extfrag_fragmenting, "trace");
+	lab_metric_add(m, LAB_EXTFRAG_CHANGE_OWNERSHIP, a->extfrag_change_ownership, "trace");
 }
 
 /* Delays between two victim times, in ms, over the victims that have both. */
@@ -132,7 +120,7 @@ static double delays_median(struct delays *d)
 
 static void victim_metrics(struct metric_set *m, const struct oom_timeline *t, bool have_trace)
 {
-	ADD(m, "oom_victims", t->n, "count", have_trace ? "trace+kmsg" : "kmsg");
+	lab_metric_add(m, LAB_OOM_VICTIMS, t->n, have_trace ? "trace+kmsg" : "kmsg");
 	if (!have_trace)
 		return;
 	size_t wakes = 0, reaped = 0, skipped = 0, before_exit = 0;
@@ -143,10 +131,10 @@ static void victim_metrics(struct metric_set *m, const struct oom_timeline *t, b
 		skipped += v->skip_reaping_ns != OOM_NO_TIME;
 		before_exit += v->reaped_before_exit;
 	}
-	ADD(m, "reaper_wakes", wakes, "count", "trace");
-	ADD(m, "reaper_reaped", reaped, "count", "trace");
-	ADD(m, "reaper_skipped", skipped, "count", "trace");
-	ADD(m, "reaped_before_exit", before_exit, "count", "trace");
+	lab_metric_add(m, LAB_REAPER_WAKES, wakes, "trace");
+	lab_metric_add(m, LAB_REAPER_REAPED, reaped, "trace");
+	lab_metric_add(m, LAB_REAPER_SKIPPED, skipped, "trace");
+	lab_metric_add(m, LAB_REAPED_BEFORE_EXIT, before_exit, "trace");
 	struct delays wake = { 0 }, finish = { 0 }, reap = { 0 }, exit = { 0 };
 	size_t cap = t->n ? t->n : 1;
 	wake.ms = xcalloc(cap, sizeof(double));
@@ -160,10 +148,10 @@ static void victim_metrics(struct metric_set *m, const struct oom_timeline *t, b
 		delay_add(&reap, v->start_reaping_ns, v->finish_reaping_ns);
 		delay_add(&exit, v->mark_victim_ns, v->exit_ns);
 	}
-	ADD(m, "reaper_wake_delay_ms", delays_median(&wake), "ms", "trace");
-	ADD(m, "reaper_finish_delay_ms", delays_median(&finish), "ms", "trace");
-	ADD(m, "reaper_reap_ms", delays_median(&reap), "ms", "trace");
-	ADD(m, "oom_victim_exit_ms", delays_median(&exit), "ms", "trace");
+	lab_metric_add(m, LAB_REAPER_WAKE_DELAY_MS, delays_median(&wake), "trace");
+	lab_metric_add(m, LAB_REAPER_FINISH_DELAY_MS, delays_median(&finish), "trace");
+	lab_metric_add(m, LAB_REAPER_REAP_MS, delays_median(&reap), "trace");
+	lab_metric_add(m, LAB_OOM_VICTIM_EXIT_MS, delays_median(&exit), "trace");
 	free(wake.ms);
 	free(finish.ms);
 	free(reap.ms);
@@ -192,13 +180,17 @@ static void snap_free(struct snap *s)
 	free(s->after);
 }
 
+/* The /proc/vmstat fields whose deltas are figures, vmstat_FIELD, each of its row. */
 static const struct {
-	const char *field, *unit;
+	const char *field;
+	enum lab_metric row;
 } vmstat_fields[] = {
-	{ "compact_stall", "count" }, { "compact_fail", "count" }, { "compact_success", "count" },
-	{ "pgscan_direct", "pages" }, { "pgsteal_direct", "pages" }, { "pgmajfault", "count" },
-	{ "workingset_refault_anon", "pages" }, { "workingset_refault_file", "pages" },
-	{ "pswpin", "pages" }, { "pswpout", "pages" }, { "oom_kill", "count" },
+	{ "compact_stall", LAB_VMSTAT_COMPACT_STALL }, { "compact_fail", LAB_VMSTAT_COMPACT_FAIL },
+	{ "compact_success", LAB_VMSTAT_COMPACT_SUCCESS }, { "pgscan_direct", LAB_VMSTAT_PGSCAN_DIRECT },
+	{ "pgsteal_direct", LAB_VMSTAT_PGSTEAL_DIRECT }, { "pgmajfault", LAB_VMSTAT_PGMAJFAULT },
+	{ "workingset_refault_anon", LAB_VMSTAT_WORKINGSET_REFAULT },
+	{ "workingset_refault_file", LAB_VMSTAT_WORKINGSET_REFAULT },
+	{ "pswpin", LAB_VMSTAT_PSW }, { "pswpout", LAB_VMSTAT_PSW }, { "oom_kill", LAB_VMSTAT_OOM_KILL },
 };
 
 /* Adds the vmstat deltas; *oom_kill gets the oom_kill delta (-1 when unknown). */
@@ -215,18 +207,19 @@ static void vmstat_metrics(struct metric_set *m, const struct snap *s, long long
 	for (size_t i = 0; i < a.n; i++) {
 		if (starts_with(a.items[i].key, "allocstall_") && kv_get(&b, a.items[i].key, &vb)) {
 			long long d = a.items[i].value - vb;
-			addf_metric(m, (double)d, "count", "vmstat", "vmstat_%s", a.items[i].key);
+			lab_metric_addf(m, LAB_VMSTAT_ALLOCSTALL, (double)d, "vmstat", "vmstat_%s",
+					a.items[i].key);
 			allocstall += d;
 			any_allocstall = true;
 		}
 	}
 	if (any_allocstall)
-		ADD(m, "vmstat_allocstall", allocstall, "count", "vmstat");
+		lab_metric_add_part(m, LAB_VMSTAT_ALLOCSTALL, allocstall, "vmstat", "");	/* the sum */
 	for (size_t i = 0; i < sizeof(vmstat_fields) / sizeof(vmstat_fields[0]); i++) {
 		if (!kv_get(&b, vmstat_fields[i].field, &vb) || !kv_get(&a, vmstat_fields[i].field, &va))
 			continue;
-		addf_metric(m, (double)(va - vb), vmstat_fields[i].unit, "vmstat", "vmstat_%s",
-			    vmstat_fields[i].field);
+		lab_metric_addf(m, vmstat_fields[i].row, (double)(va - vb), "vmstat", "vmstat_%s",
+				vmstat_fields[i].field);
 		if (!strcmp(vmstat_fields[i].field, "oom_kill"))
 			*oom_kill = va - vb;
 	}
@@ -236,7 +229,14 @@ static void vmstat_metrics(struct metric_set *m, const struct snap *s, long long
 
 static void memory_events_metrics(struct metric_set *m, const struct snap *s, long long *oom_kill)
 {
-	static const char *const keys[] = { "low", "high", "max", "oom", "oom_kill", "oom_group_kill" };
+	static const struct {
+		const char *key;
+		enum lab_metric row;
+	} keys[] = {
+		{ "low", LAB_MEMORY_EVENTS_LOW }, { "high", LAB_MEMORY_EVENTS_HIGH },
+		{ "max", LAB_MEMORY_EVENTS_MAX }, { "oom", LAB_MEMORY_EVENTS_OOM },
+		{ "oom_kill", LAB_MEMORY_EVENTS_OOM }, { "oom_group_kill", LAB_MEMORY_EVENTS_OOM },
+	};
 	*oom_kill = -1;
 	if (!s->before || !s->after)
 		return;
@@ -245,28 +245,30 @@ static void memory_events_metrics(struct metric_set *m, const struct snap *s, lo
 	kv_parse(s->after, &a);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		long long vb, va;
-		if (!kv_get(&b, keys[i], &vb) || !kv_get(&a, keys[i], &va))
+		if (!kv_get(&b, keys[i].key, &vb) || !kv_get(&a, keys[i].key, &va))
 			continue;
-		addf_metric(m, (double)(va - vb), "count", "memory.events", "memory_events_%s", keys[i]);
-		if (!strcmp(keys[i], "oom_kill"))
+		lab_metric_addf(m, keys[i].row, (double)(va - vb), "memory.events", "memory_events_%s",
+				keys[i].key);
+		if (!strcmp(keys[i].key, "oom_kill"))
 			*oom_kill = va - vb;
 	}
 	kv_clear(&b);
 	kv_clear(&a);
 }
 
-static void psi_metrics(struct metric_set *m, const struct snap *s, const char *prefix,
-			const char *source)
+/* ROW's figures PREFIX_some_us and PREFIX_full_us */
+static void psi_metrics(struct metric_set *m, const struct snap *s, enum lab_metric row,
+			const char *prefix, const char *source)
 {
 	struct psi b, a;
 	if (!s->before || !s->after || !psi_parse(s->before, &b) || !psi_parse(s->after, &a))
 		return;
 	if (b.have_some && a.have_some)
-		addf_metric(m, (double)(a.some_total_us - b.some_total_us), "us", source, "%s_some_us",
-			    prefix);
+		lab_metric_addf(m, row, (double)(a.some_total_us - b.some_total_us), source,
+				"%s_some_us", prefix);
 	if (b.have_full && a.have_full)
-		addf_metric(m, (double)(a.full_total_us - b.full_total_us), "us", source, "%s_full_us",
-			    prefix);
+		lab_metric_addf(m, row, (double)(a.full_total_us - b.full_total_us), source,
+				"%s_full_us", prefix);
 }
 
 static void slab_metrics(struct metric_set *m, const struct snap *s, unsigned long long page_bytes)
@@ -295,28 +297,27 @@ static void slab_metrics(struct metric_set *m, const struct snap *s, unsigned lo
 		bool plain_kmalloc = !is_binder && isdigit((unsigned char)c->name[strlen("kmalloc-")]);
 		if (!is_binder && !plain_kmalloc)
 			continue;
-		addf_metric(m, (double)c->active_objs, "count", "slabinfo", "slab_%s_active_objs", c->name);
-		addf_metric(m, (double)bytes, "bytes", "slabinfo", "slab_%s_bytes", c->name);
+		lab_metric_add_part(m, LAB_SLAB_ACTIVE_OBJS, (double)c->active_objs, "slabinfo", c->name);
+		lab_metric_add_part(m, LAB_SLAB_BYTES, (double)bytes, "slabinfo", c->name);
 		const struct slab_cache *before = have_before ? slabinfo_cache(&b, c->name) : NULL;
 		if (have_before)
-			addf_metric(m, (double)bytes - (before ? (double)slab_cache_bytes(before, page_bytes) : 0.0),
-				    "bytes", "slabinfo", "slab_%s_bytes_delta", c->name);
+			lab_metric_add_part(m, LAB_SLAB_BYTES_DELTA,
+					    (double)bytes - (before ? (double)slab_cache_bytes(before, page_bytes) : 0.0),
+					    "slabinfo", c->name);
 		if (!is_binder)
 			continue;
-		addf_metric(m, (double)c->objsize, "bytes", "slabinfo", "slab_%s_objsize", c->name);
-		addf_metric(m, (double)c->objs_per_slab, "count", "slabinfo", "slab_%s_objs_per_slab",
-			    c->name);
-		addf_metric(m, (double)c->pages_per_slab, "pages", "slabinfo", "slab_%s_pages_per_slab",
-			    c->name);
-		addf_metric(m, slab_cache_efficiency(c, page_bytes), "ratio", "slabinfo", "slab_%s_efficiency",
-			    c->name);
+		lab_metric_add_part(m, LAB_SLAB_OBJSIZE, (double)c->objsize, "slabinfo", c->name);
+		lab_metric_add_part(m, LAB_SLAB_OBJS_PER_SLAB, (double)c->objs_per_slab, "slabinfo", c->name);
+		lab_metric_add_part(m, LAB_SLAB_PAGES_PER_SLAB, (double)c->pages_per_slab, "slabinfo", c->name);
+		lab_metric_add_part(m, LAB_SLAB_EFFICIENCY, slab_cache_efficiency(c, page_bytes), "slabinfo",
+				    c->name);
 	}
-	ADD(m, "slab_binder_bytes", binder, "bytes", "slabinfo");
-	ADD(m, "slab_kmalloc_bytes", kmalloc, "bytes", "slabinfo");
+	lab_metric_add(m, LAB_SLAB_BINDER_BYTES, binder, "slabinfo");
+	lab_metric_add(m, LAB_SLAB_KMALLOC_BYTES, kmalloc, "slabinfo");
 	/* What a dedicated cache saves in kmalloc-N it may spend in its own partly
 	 * filled slabs, or in the cache it was merged into: the sum over every cache
 	 * is the one figure that says whether slab memory went down. */
-	ADD(m, "slab_total_bytes", total, "bytes", "slabinfo");
+	lab_metric_add(m, LAB_SLAB_TOTAL_BYTES, total, "slabinfo");
 	slabinfo_clear(&a);
 	slabinfo_clear(&b);
 }
@@ -331,11 +332,12 @@ static void binder_metrics(struct metric_set *m, const struct snap *s)
 	bool have_before = s->before && binder_stats_parse(s->before, &b) >= 0;
 	for (size_t i = 0; i < a.n_objs; i++) {
 		const struct binder_obj_count *o = &a.objs[i];
-		addf_metric(m, (double)o->active, "count", "binder-stats", "binder_%s_active", o->type);
+		lab_metric_add_part(m, LAB_BINDER_ACTIVE, (double)o->active, "binder-stats", o->type);
 		if (have_before) {
 			const struct binder_obj_count *ob = binder_stats_obj(&b, o->type);
-			addf_metric(m, (double)o->total - (ob ? (double)ob->total : 0.0), "count",
-				    "binder-stats", "binder_%s_created", o->type);
+			lab_metric_add_part(m, LAB_BINDER_CREATED,
+					    (double)o->total - (ob ? (double)ob->total : 0.0), "binder-stats",
+					    o->type);
 		}
 	}
 	binder_stats_clear(&a);
@@ -449,7 +451,7 @@ static void app_launch_metrics(struct metric_set *m, const struct metric_set *re
 {
 	if (metric_set_get(reported, "apps.cold_starts") && have_trace && e->have_start && e->have_end &&
 	    e->recorded && strstr(e->recorded, APP_TRACE_EVENT))
-		ADD(m, "apps_cold_starts_trace", l->renames, "count", "trace");
+		lab_metric_add(m, LAB_APPS_COLD_STARTS_TRACE, l->renames, "trace");
 }
 
 /* vmstat over the window, and the trace's count of the same things. */
@@ -457,17 +459,18 @@ static void window_metrics(struct metric_set *m, const char *dir, const struct c
 			   const struct stall_window *w, bool have_trace)
 {
 	if (e->have_start && e->target_order > 0 && e->free_blocks_ge >= 0)
-		addf_metric(m, (double)e->free_blocks_ge, "count", "ctl", "workload_start_free_blocks_ge%lld",
+		lab_metric_addf(m, LAB_WORKLOAD_START_FREE_BLOCKS_GE, (double)e->free_blocks_ge, "ctl",
+				"workload_start_free_blocks_ge%lld",
 			    e->target_order);
 	if (e->have_start && e->target_max_blocks >= 0 && e->free_blocks_ge >= 0)
-		ADD(m, "prepare_target_met", e->free_blocks_ge <= e->target_max_blocks, "ok", "ctl");
+		lab_metric_add(m, LAB_PREPARE_TARGET_MET, e->free_blocks_ge <= e->target_max_blocks, "ctl");
 	if (e->saw_prepared)
-		ADD(m, "prepare_held", !e->prepare_lost, "ok", "ctl");
+		lab_metric_add(m, LAB_PREPARE_HELD, !e->prepare_lost, "ctl");
 	if (e->pinned_bytes >= 0)
-		ADD(m, "recorder_pinned_kb", (double)e->pinned_bytes / 1024, "KiB", "ctl");
+		lab_metric_add(m, LAB_RECORDER_PINNED_KB, (double)e->pinned_bytes / 1024, "ctl");
 	if (!e->have_start || !e->have_end)
 		return;
-	ADD(m, "workload_window_s", (double)(e->end_ns - e->start_ns) / 1e9, "s", "ctl");
+	lab_metric_add(m, LAB_WORKLOAD_WINDOW_S, (double)(e->end_ns - e->start_ns) / 1e9, "ctl");
 	char *b = read_in(dir, "files/" SNAPSHOT_WINDOW_START "/" SNAP_VMSTAT);
 	char *a = read_in(dir, "files/" SNAPSHOT_WINDOW_END "/" SNAP_VMSTAT);
 	if (a && b) {
@@ -478,9 +481,9 @@ static void window_metrics(struct metric_set *m, const char *dir, const struct c
 		for (size_t i = 0; i < ka.n; i++)
 			if (starts_with(ka.items[i].key, "allocstall_") && kv_get(&kb, ka.items[i].key, &vb))
 				allocstall += ka.items[i].value - vb;
-		ADD(m, "workload_direct_reclaim_stalls_vmstat", allocstall, "count", "vmstat");
+		lab_metric_add(m, LAB_WORKLOAD_DIRECT_RECLAIM_STALLS_VMSTAT, allocstall, "vmstat");
 		if (kv_get(&kb, "compact_stall", &vb) && kv_get(&ka, "compact_stall", &va))
-			ADD(m, "workload_compaction_stalls_vmstat", va - vb, "count", "vmstat");
+			lab_metric_add(m, LAB_WORKLOAD_COMPACTION_STALLS_VMSTAT, va - vb, "vmstat");
 		kv_clear(&kb);
 		kv_clear(&ka);
 	}
@@ -489,16 +492,16 @@ static void window_metrics(struct metric_set *m, const char *dir, const struct c
 	if (!have_trace || !e->recorded)
 		return;
 	if (strstr(e->recorded, "vmscan:mm_vmscan_direct_reclaim_begin"))
-		ADD(m, "workload_direct_reclaim_stalls_trace", w->direct_reclaims, "count", "trace");
+		lab_metric_add(m, LAB_WORKLOAD_DIRECT_RECLAIM_STALLS_TRACE, w->direct_reclaims, "trace");
 	if (w->can_count_compaction)
-		ADD(m, "workload_compaction_stalls_trace", w->compaction_stalls, "count", "trace");
+		lab_metric_add(m, LAB_WORKLOAD_COMPACTION_STALLS_TRACE, w->compaction_stalls, "trace");
 	if (!w->opener_seen)
 		return;
 	if (strstr(e->recorded, "kmem:mm_page_alloc")) {
-		ADD(m, "binder_page_array_order3", w->page_array_allocs, "count", "trace");
-		ADD(m, "binder_page_array_order3_failed", w->page_array_failed, "count", "trace");
+		lab_metric_add(m, LAB_BINDER_PAGE_ARRAY_ORDER3, w->page_array_allocs, "trace");
+		lab_metric_add(m, LAB_BINDER_PAGE_ARRAY_ORDER3_FAILED, w->page_array_failed, "trace");
 	}
-	ADD(m, "binder_mmap_stall_ms", (double)w->opener_stall_ns / 1e6, "ms", "trace");
+	lab_metric_add(m, LAB_BINDER_MMAP_STALL_MS, (double)w->opener_stall_ns / 1e6, "trace");
 }
 
 /* ---- the kernel's complaints ---- */
@@ -510,10 +513,10 @@ static void complaint_metrics(struct metric_set *m, const struct kernel_complain
 {
 	size_t counts[COMPLAINT_KINDS];
 	kernel_complaints_count(c, counts);
-	ADD(m, "kernel_warnings", c->n, "count", "kmsg+console");
+	lab_metric_add(m, LAB_KERNEL_WARNINGS, c->n, "kmsg+console");
 	for (int k = 0; k < COMPLAINT_KINDS; k++)
-		addf_metric(m, (double)counts[k], "count", "kmsg+console", "kernel_warnings.kind=%s",
-			    complaint_kind_name(k));
+		lab_metric_add_part(m, LAB_KERNEL_WARNINGS_KIND, (double)counts[k], "kmsg+console",
+				    complaint_kind_name(k));
 }
 
 /* ---- the whole trial ---- */
@@ -534,21 +537,20 @@ static void oom_kill_totals(struct metric_set *m, const struct oom_reports *r, b
 {
 	long long kmsg = have_kmsg ? (long long)r->n_kills : -1;
 	if (have_kmsg)
-		ADD(m, "oom_kills_kmsg", kmsg, "count", "kmsg");
+		lab_metric_add(m, LAB_OOM_KILLS_KMSG, kmsg, "kmsg");
 	if (vmstat >= 0)
-		ADD(m, "oom_kills_vmstat", vmstat, "count", "vmstat");
+		lab_metric_add(m, LAB_OOM_KILLS_VMSTAT, vmstat, "vmstat");
 	if (memevents >= 0)
-		ADD(m, "oom_kills_memory_events", memevents, "count", "memory.events");
+		lab_metric_add(m, LAB_OOM_KILLS_MEMORY_EVENTS, memevents, "memory.events");
 	if (have_trace)
-		ADD(m, "oom_kills_trace", trace_marks, "count", "trace");
+		lab_metric_add(m, LAB_OOM_KILLS_TRACE, trace_marks, "trace");
 
 	if (kmsg >= 0 || vmstat >= 0)
-		ADD(m, "oom_kills", kmsg >= vmstat ? kmsg : vmstat, "count",
-		    kmsg >= vmstat ? "kmsg" : "vmstat");
+		lab_metric_add(m, LAB_OOM_KILLS, kmsg >= vmstat ? kmsg : vmstat, kmsg >= vmstat ? "kmsg" : "vmstat");
 	else if (memevents >= 0)
-		ADD(m, "oom_kills", memevents, "count", "memory.events");
+		lab_metric_add(m, LAB_OOM_KILLS, memevents, "memory.events");
 	else if (have_trace)
-		ADD(m, "oom_kills", trace_marks, "count", "trace");
+		lab_metric_add(m, LAB_OOM_KILLS, trace_marks, "trace");
 
 	if (have_kmsg) {
 		size_t memcg = 0, global = 0;
@@ -556,12 +558,18 @@ static void oom_kill_totals(struct metric_set *m, const struct oom_reports *r, b
 			memcg += !strcmp(r->kills[i].constraint, "memcg");
 			global += !strcmp(r->kills[i].constraint, "global");
 		}
-		ADD(m, "oom_kills_memcg", memcg, "count", "kmsg");
-		ADD(m, "oom_kills_global", global, "count", "kmsg");
-		ADD(m, "oom_invocations_kmsg", r->invocations, "count", "kmsg");
-		ADD(m, "oom_reaped_kmsg", r->n_reaps, "count", "kmsg");
+		lab_metric_add(m, LAB_OOM_KILLS_MEMCG, memcg, "kmsg");
+		lab_metric_add(m, LAB_OOM_KILLS_GLOBAL, global, "kmsg");
+		lab_metric_add(m, LAB_OOM_INVOCATIONS_KMSG, r->invocations, "kmsg");
+		lab_metric_add(m, LAB_OOM_REAPED_KMSG, r->n_reaps, "kmsg");
 	}
 }
+
+/* Each fault capability's row (protocol.h), its name + "_injected". */
+static const enum lab_metric injected_rows[FAULT_CAPABILITY_COUNT] = {
+	[FAULT_PAGE_ALLOC] = LAB_FAIL_PAGE_ALLOC_INJECTED,
+	[FAULT_SLAB] = LAB_FAILSLAB_INJECTED,
+};
 
 int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 {
@@ -593,11 +601,11 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	if (have_trace || have_kmsg)
 		victim_metrics(&m, &trace.oom, have_trace);
 	if (have_kmsg)
-		ADD(&m, "kmsg_missed_records", trace.kmsg.seq_gaps, "count", "kmsg");
+		lab_metric_add(&m, LAB_KMSG_MISSED_RECORDS, trace.kmsg.seq_gaps, "kmsg");
 	for (int i = 0; i < FAULT_CAPABILITY_COUNT; i++)
 		if (ctl_said.injected[i] >= 0)
-			addf_metric(&m, (double)ctl_said.injected[i], "count", "ctl", "%s_injected",
-				    fault_capability_name[i]);
+			lab_metric_addf(&m, injected_rows[i], (double)ctl_said.injected[i], "ctl",
+					"%s_injected", fault_capability_name[i]);
 
 	struct snap vmstat, events, psi_sys, psi_cg, slab, binder;
 	snap_read(dir, SNAP_VMSTAT, &vmstat);
@@ -609,8 +617,8 @@ int trial_metrics_compute(const char *dir, json_t **out, struct strbuf *err)
 	long long vm_oom, ev_oom;
 	vmstat_metrics(&m, &vmstat, &vm_oom);
 	memory_events_metrics(&m, &events, &ev_oom);
-	psi_metrics(&m, &psi_sys, "psi_memory", "pressure");
-	psi_metrics(&m, &psi_cg, "cgroup_psi_memory", "memory.pressure");
+	psi_metrics(&m, &psi_sys, LAB_PSI_MEMORY_US, "psi_memory", "pressure");
+	psi_metrics(&m, &psi_cg, LAB_CGROUP_PSI_MEMORY_US, "cgroup_psi_memory", "memory.pressure");
 	slab_metrics(&m, &slab, ctl_said.page_bytes);
 	binder_metrics(&m, &binder);
 	oom_kill_totals(&m, &trace.reports, have_kmsg, vm_oom, ev_oom, have_trace,

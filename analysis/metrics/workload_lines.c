@@ -7,6 +7,7 @@
 #include "common/jsonl.h"
 #include "common/proto/workload-line.h"
 #include "common/util.h"
+#include "lab_metric_add.h"
 #include "workload_metrics.h"
 
 static size_t skip_blanks(const char *line, size_t len)
@@ -150,7 +151,7 @@ void workload_lines_metrics(const struct workload_lines *w, struct metric_set *m
 		char *name = xasprintf("%s." LINE_METRIC_BAD_LINES, l->workload);
 		const struct metric_value *before = metric_set_get(m, name);
 		double sum = (double)l->bad_lines + (before ? before->value : 0.0);
-		metric_set_add(m, name, sum, "count", "out.log");
+		lab_metric_addf(m, LAB_LINE_BAD_LINES, sum, "out.log", "%s", name);
 		free(name);
 	}
 }
