@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/base/alloc-grow.h"
 #include "common/proto/app-events.h"
 #include "lib/app_memcg.h"
 #include "lib/app_sequence.h"
@@ -154,14 +155,8 @@ static int scan_one(const char *path, const struct stat *st, int type, struct FT
 	/* small files add little and cost an open each */
 	if (type != FTW_F || !S_ISREG(st->st_mode) || size < (64u << 10))
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct file_entry *e = realloc(l->files, cap * sizeof(*e));
-		if (!e)
-			return -1;
-		l->files = e;
-		l->cap = cap;
-	}
+	if (!ALLOC_GROW_TRY(l->files, l->n + 1, l->cap))
+		return -1;
 	char *copy = strdup(path);
 	if (!copy)
 		return -1;
