@@ -224,23 +224,21 @@ int parse_options_until(int argc, char **argv, const struct opt *opts, int opera
 	return rc < 0 ? rc : n;
 }
 
-/* Writes TEXT from column COL, wrapped at USAGE_WIDTH; "\n" breaks a line. */
-static void wrap(FILE *out, const char *text, int col)
+void print_wrapped(FILE *out, const char *text, int at, int indent)
 {
-	int at = col;
 	const char *p = text;
 	while (*p) {
 		if (*p == '\n') {
-			fprintf(out, "\n%*s", col, "");
-			at = col;
+			fprintf(out, "\n%*s", indent, "");
+			at = indent;
 			p++;
 			continue;
 		}
 		size_t word = strcspn(p, " \n");
-		if (at > col && at + 1 + (int)word > USAGE_WIDTH) {
-			fprintf(out, "\n%*s", col, "");
-			at = col;
-		} else if (at > col) {
+		if (at > indent && at + 1 + (int)word > USAGE_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			at = indent;
+		} else if (at > indent) {
 			fputc(' ', out);
 			at++;
 		}
@@ -270,7 +268,7 @@ static void usage_line(FILE *out, char s, const char *l, const char *arg, const 
 		fprintf(out, "\n%*s", HELP_COLUMN, "");
 	else
 		fprintf(out, "%*s", HELP_COLUMN - n, "");
-	wrap(out, help ? help : "", HELP_COLUMN);
+	print_wrapped(out, help ? help : "", HELP_COLUMN, HELP_COLUMN);
 }
 
 void print_usage(FILE *out, const char *head, const struct opt *opts, const char *tail)

@@ -75,6 +75,10 @@ int parse_options_until(int argc, char **argv, const struct opt *opts, int opera
 /* The usage: HEAD (the synopsis and what the command does), the options,
  * one a line with their help wrapped to 80 columns, then TAIL (may be NULL). */
 void print_usage(FILE *out, const char *head, const struct opt *opts, const char *tail);
+/* TEXT written from column AT (where the line stands now), its words wrapped
+ * to 80 columns with each new line indented by INDENT; "\n" breaks a line.
+ * Ends with a newline. How the usage wraps an option's help. */
+void print_wrapped(FILE *out, const char *text, int at, int indent);
 
 /* The table for a program to read: a line a row, its fields separated by
  * tabs (tabs and line ends within a field as spaces), -h/--help left out:

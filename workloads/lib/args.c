@@ -217,26 +217,6 @@ static void describe_usage(const char *usage, const struct opt *opts, const char
 	describe_lines(DESCRIBE_NOTES, tail);
 }
 
-/* WORDS from column COL on, wrapped under INDENT before column 80. */
-static void wrapped(FILE *out, size_t col, size_t indent, const char *words)
-{
-	while (*words) {
-		size_t len = strcspn(words, " ");
-		if (col > indent && col + 1 + len >= 80) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(words, 1, len, out);
-		col += len;
-		words += len;
-		words += strspn(words, " ");
-	}
-	fputc('\n', out);
-}
-
 /* --help's metrics, from the workload's rows (common/proto/workload-metrics.h). */
 static void print_metric_rows(FILE *out, const char *name)
 {
@@ -252,7 +232,7 @@ static void print_metric_rows(FILE *out, const char *name)
 		if (row->labels)
 			col += fprintf(out, ")");
 		fputc(':', out);
-		wrapped(out, (size_t)col + 1, 6, row->meaning);
+		print_wrapped(out, row->meaning, col + 1, 6);
 	}
 }
 
