@@ -24,10 +24,10 @@ int run_folder_create(const char *dir, json_t *run, struct strbuf *err)
 		return -1;
 	}
 	char *path = xasprintf("%s/" RUN_JSON, dir), *tmp = xasprintf("%s.new.%d", path, (int)getpid());
-	/* written in run.json's one layout; the reason below names run.json, not TMP */
-	struct strbuf tmp_err = STRBUF_INIT;
-	int rc = json_file_write(tmp, run, &tmp_err);
-	strbuf_release(&tmp_err);
+	/* in run.json's one layout (json-file.h); the reason below names run.json */
+	char *text = json_file_text(run, JSON_FILE_PLAIN, JSON_FILE_NO_NEWLINE);
+	int rc = text && write_file_str(tmp, text) == 0 ? 0 : -1;
+	free(text);
 	/* link() claims the name only if nobody has: the folder's first run wins */
 	if (rc == 0 && link(tmp, path) < 0) {
 		if (errno == EEXIST)
