@@ -144,8 +144,8 @@ static void check_commands(const struct profile *profile, const struct guest_fil
 	for (size_t i = 0; i < lines->n; i++) {
 		const struct command_line *cl = &lines->items[i];
 		if (command_line_check(&guest, cl, &notes, &err) < 0) {
-			if (cl->text == prepare)
-				die_usage("boot: --prepare %s: %s", prepare, err.buf);
+			if (!strcmp(cl->key, "--prepare"))
+				die_usage("boot: --prepare %s: %s", cl->text, err.buf);
 			die_usage("boot: the command: %s", err.buf);
 		}
 	}
