@@ -42,8 +42,9 @@ static void same_plan(const struct trial_plan *run, const struct trial_plan *boo
 	assert_int_equal(run->clock.clock, boot->clock.clock);
 	assert_string_equal(run->clock.from ? run->clock.from : "(none)",
 			    boot->clock.from ? boot->clock.from : "(none)");
-	assert_int_equal(run->host_tick_khz, boot->host_tick_khz);
-	assert_string_equal(run->qemu_version, boot->qemu_version);
+	/* the host tick rate and the QEMU version are measured once a process
+	 * (host-ticks.c, qemu-version.c): equal here by construction, so not
+	 * compared; the command line they enter is */
 	assert_string_equal(run->kernel_cmdline, boot->kernel_cmdline);
 }
 
