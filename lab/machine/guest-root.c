@@ -11,6 +11,13 @@
 
 #define ARM64_ROOT "arm64-root"
 
+char *guest_root_bash(enum guest_arch arch)
+{
+	if (arch == host_arch())
+		return xstrdup("/bin/bash-static");
+	return xasprintf("%s/" ARM64_ROOT "/bin/bash-static", cache_root());
+}
+
 int guest_root_find(struct guest_root *r, enum guest_arch arch, struct strbuf *err)
 {
 	memset(r, 0, sizeof(*r));

@@ -27,6 +27,9 @@ struct guest_root {
 };
 
 /* The programs' paths on the host for ARCH; -1 with what is missing (and what makes it). */
+/* bash-static's program for ARCH (malloc'd), which only the selftests' runner
+ * scripts need (selftest-build.h); whether it is there is the caller's to check. */
+char *guest_root_bash(enum guest_arch arch);
 int guest_root_find(struct guest_root *r, enum guest_arch arch, struct strbuf *err);
 /*
  * Appends the shared libraries PROGRAM loads, its interpreter among them,
