@@ -204,7 +204,14 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 #define GUEST_SELFTESTS_UNDER ".selftests"
 #define GUEST_SELFTESTS_DIR   GUEST_FILES_DIR "/" GUEST_SELFTESTS_UNDER
 /* In a suite's folder there: the programs of `selftest SUITE`, one a line,
- * in the order they run (lab/machine/selftest-build.c writes it). */
+ * in the order they run (lab/machine/selftest-build.c writes it); for a
+ * suite run by its runner script, lines "SELFTEST_RUNNER -t CATEGORY". */
 #define SELFTEST_SUITE_LIST   ".oomlab-suite"
+/* The runner script of a suite that has one (mm), the static bash that
+ * runs it and procps' pgrep, which its hugetlb scripts call (x86_64 guests
+ * only: the host's, with its libraries), all in the suite's folder. */
+#define SELFTEST_RUNNER       "run_vmtests.sh"
+#define SELFTEST_RUNNER_BASH  "bash"
+#define SELFTEST_RUNNER_PGREP "pgrep"
 
 #endif

@@ -14,14 +14,18 @@
 #include "common/proto/selftest-line.h"
 #include "common/proto/workload-line.h"
 #include "common/run-command.h"
+#include "guest-root.h"
 #include "lab/kernel/kbuild.h"
+#include "lab/util/glob.h"
 #include "lab/util/hash.h"
 #include "lab/util/progress.h"
 #include "lab/util/shell-words.h"
 
 /* Bumped when the way tests are built changes, so that old builds are not taken. */
-#define SELFTEST_RECIPE "1"
+#define SELFTEST_RECIPE "2"
 #define SELFTESTS "tools/testing/selftests"
+/* procps' pgrep on the host (scripts/install-deps: procps) */
+#define PGREP "/usr/bin/pgrep"
 
 /* A workload line's "test" without '/' names a whole suite. */
 static bool is_suite(const char *test)
@@ -37,14 +41,21 @@ static const char *base_name(const char *path)
 
 /* The test a command names when its program is selftest (as a workload
  * line's is found, common/proto/workload-line.h), or NULL: `selftest
- * [OPTIONS] SUITE/TEST ...` or `selftest [OPTIONS] SUITE` (selftest-line.h).
- * Words the host cannot know end the command. */
-static const char *command_test(const struct shell_command *c)
+ * [OPTIONS] SUITE/TEST ...` or `selftest [OPTIONS] SUITE [CATEGORY...]`
+ * (selftest-line.h); a suite's further words go into CATEGORIES. Words the
+ * host cannot know end the command. */
+static char *command_test(const struct shell_command *c, struct strlist *categories)
 {
 	const char **argv = shell_command_known_words(c, 0, NULL);
-	const char *const *w = workload_line_program(argv), *test = NULL;
-	if (w[0] && !strcmp(base_name(w[0]), "selftest"))
-		test = w[1 + selftest_operand(w + 1)];
+	const char *const *w = workload_line_program(argv);
+	char *test = NULL;
+	if (w[0] && !strcmp(base_name(w[0]), "selftest")) {
+		const char *const *at = w + 1 + selftest_operand(w + 1);
+		test = *at ? xstrdup(*at) : NULL;
+		for (size_t k = 1; test && is_suite(test) && at[k]; k++)
+			if (!strlist_has(categories, at[k]))
+				strlist_push(categories, at[k]);
+	}
 	free(argv);
 	return test;
 }
@@ -56,23 +67,36 @@ void selftests_named(const struct command_lines *lines, struct selftest_list *ou
 		/* a line that cannot be split: the command check says what is wrong */
 		const struct shell_line *sl = &lines->items[i].split;
 		for (size_t c = 0; c < sl->n; c++) {
-			const char *test = command_test(&sl->commands[c]);
-			bool seen = false;
+			struct strlist categories = STRLIST_INIT;
+			char *test = command_test(&sl->commands[c], &categories);
+			struct selftest_named *seen = NULL;
 			for (size_t k = 0; test && k < out->n && !seen; k++)
-				seen = !strcmp(out->items[k].test, test);
-			if (!test || seen)
-				continue;
-			ALLOC_GROW(out->items, out->n + 1, out->alloc);
-			out->items[out->n++] = (struct selftest_named){
-				.test = xstrdup(test), .file = lines->file, .line = lines->items[i].line };
+				if (!strcmp(out->items[k].test, test))
+					seen = &out->items[k];
+			if (test && !seen) {
+				ALLOC_GROW(out->items, out->n + 1, out->alloc);
+				seen = &out->items[out->n++];
+				*seen = (struct selftest_named){ .test = test, .file = lines->file,
+								 .line = lines->items[i].line,
+								 .categories = STRLIST_INIT };
+				test = NULL;
+			}
+			/* a suite named twice: every category of both lines is checked */
+			for (size_t k = 0; seen && k < categories.n; k++)
+				if (!strlist_has(&seen->categories, categories.items[k]))
+					strlist_push(&seen->categories, categories.items[k]);
+			strlist_clear(&categories);
+			free(test);
 		}
 	}
 }
 
 void selftest_list_clear(struct selftest_list *l)
 {
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->items[i].test);
+		strlist_clear(&l->items[i].categories);
+	}
 	free(l->items);
 	memset(l, 0, sizeof(*l));
 }
@@ -161,6 +185,20 @@ static int make_test(const struct build_ctx *ctx, const char *tree, const char *
 	return status;
 }
 
+/* Copies FROM to the cache's TO whole or not at all, with MODE. */
+static int copy_into_cache(const char *from, const char *to, mode_t mode, struct strbuf *err)
+{
+	char *tmp = xasprintf("%s.tmp-%d", to, (int)getpid());
+	int rc = 0;
+	if (copy_file(from, tmp) < 0 || chmod(tmp, mode) < 0 || rename(tmp, to) < 0) {
+		strbuf_addf(err, "cannot put %s into %s: %s", from, to, strerror(errno));
+		unlink(tmp);
+		rc = -1;
+	}
+	free(tmp);
+	return rc;
+}
+
 /* Where one build happens: the tree, its headers and the staging folder. */
 struct built_in {
 	const struct build_ctx *ctx;
@@ -183,16 +221,11 @@ static enum built build_into_cache(const struct built_in *b, const char *test, s
 		} else {
 			char *from = xasprintf("%s/%s", b->stage, test);
 			char *folder = xstrndup(built, (size_t)(strrchr(built, '/') - built));
-			char *tmp = xasprintf("%s.tmp-%d", built, (int)getpid());
 			mkdir_p(folder, 0755);
-			if (copy_file(from, tmp) < 0 || chmod(tmp, 0755) < 0 || rename(tmp, built) < 0) {
-				strbuf_addf(err, "cannot put %s into %s: %s", from, built, strerror(errno));
-				unlink(tmp);
+			if (copy_into_cache(from, built, 0755, err) < 0)
 				rc = NOT_CACHED;
-			}
 			free(from);
 			free(folder);
-			free(tmp);
 		}
 	}
 	free(built);
@@ -213,68 +246,231 @@ static int build_test(const struct built_in *b, const struct selftest_named *nam
 	return rc == BUILT ? 0 : -1;
 }
 
-/* The programs of SUITE's TEST_GEN_PROGS, as its Makefile (through
- * selftests/lib.mk) lists them, by name, into OUT. */
-static int suite_programs(const struct built_in *b, const char *suite, struct strlist *out)
+/* The words of VARS (e.g. "$(TEST_GEN_PROGS)") as SUITE's Makefile, through
+ * selftests/lib.mk, sets them, each without its folder, into OUT. */
+static int suite_make_words(const struct built_in *b, const char *suite, const char *vars,
+			    struct strlist *out)
 {
 	char *folder = xasprintf("%s/" SELFTESTS "/%s", b->tree, suite);
 	char *output = xasprintf("OUTPUT=%s/%s", b->stage, suite);
-	const char *argv[] = { "make", "-s", "--no-print-directory", "-C", folder, output,
-			       "--eval=oomlab-programs: ; @echo $(TEST_GEN_PROGS)", "oomlab-programs",
-			       NULL };
+	char *eval = xasprintf("--eval=oomlab-words: ; @echo %s", vars);
+	const char *argv[] = { "make", "-s", "--no-print-directory", "-C", folder, output, eval,
+			       "oomlab-words", NULL };
 	struct strlist before = STRLIST_INIT;
 	folder_list(folder, 0, &before);
 	struct strbuf text = STRBUF_INIT;
 	int rc = capture_command(argv, NULL, &text);
 	remove_new_names(folder, &before);   /* as make_test: nothing left in the tree */
 	strlist_clear(&before);
-	for (char *w = strtok(text.buf, " \t\n"); rc == 0 && w; w = strtok(NULL, " \t\n")) {
-		const char *slash = strrchr(w, '/');
-		strlist_push(out, slash ? slash + 1 : w);
-	}
+	for (char *w = strtok(text.buf, " \t\n"); rc == 0 && w; w = strtok(NULL, " \t\n"))
+		if (!strlist_has(out, base_name(w)))
+			strlist_push(out, base_name(w));
 	strbuf_release(&text);
 	free(folder);
 	free(output);
+	free(eval);
 	return rc;
 }
 
+/* The categories of the runner script at PATH, in the order they first
+ * appear: each CATEGORY="NAME" it sets before a run_test. */
+static int runner_categories(const char *path, struct strlist *out)
+{
+	char *text = read_file(path, NULL);
+	if (!text)
+		return -1;
+	static const char key[] = "CATEGORY=\"";
+	for (const char *p = strstr(text, key); p; p = strstr(p, key)) {
+		p += strlen(key);
+		size_t len = strcspn(p, "\"\n");
+		char *name = xstrndup(p, len);
+		if (len && p[len] == '"' && !strlist_has(out, name))
+			strlist_push_owned(out, name);
+		else
+			free(name);
+	}
+	free(text);
+	return 0;
+}
+
+/* The program or script names of a suite: which ones, and how they run. */
+struct suite_parts {
+	struct strlist programs;   /* to build */
+	struct strlist scripts;    /* a runner suite's: copied from the tree */
+	struct strlist lines;      /* the list's lines, once known */
+	bool runner;               /* run by SELFTEST_RUNNER */
+};
+
+/* The lines a runner suite's list has: "RUNNER -t CATEGORY" for each category. */
+static int runner_lines(const struct built_in *b, const char *suite, struct suite_parts *parts)
+{
+	char *script = xasprintf("%s/" SELFTESTS "/%s/" SELFTEST_RUNNER, b->tree, suite);
+	struct strlist categories = STRLIST_INIT;
+	int rc = runner_categories(script, &categories);
+	for (size_t i = 0; rc == 0 && i < categories.n; i++)
+		strlist_push_owned(&parts->lines,
+				   xasprintf(SELFTEST_RUNNER " -t %s", categories.items[i]));
+	strlist_clear(&categories);
+	free(script);
+	return rc == 0 && parts->lines.n ? 0 : -1;
+}
+
 /*
- * A whole suite: every program of its TEST_GEN_PROGS. One that does not
- * build is left out and named (the log keeps why); the list of the others
- * (SELFTEST_SUITE_LIST) is written last, so a suite is in the cache once
- * its list is.
+ * What a suite is made of: its TEST_GEN_PROGS; or, when TEST_PROGS names
+ * SELFTEST_RUNNER (mm), the programs of TEST_GEN_FILES and TEST_GEN_PROGS,
+ * the scripts of TEST_PROGS and TEST_FILES and the runner's categories.
+ */
+static int suite_parts_read(const struct built_in *b, const char *suite, struct suite_parts *parts)
+{
+	struct strlist progs = STRLIST_INIT;
+	int rc = suite_make_words(b, suite, "$(TEST_PROGS)", &progs);
+	parts->runner = rc == 0 && strlist_has(&progs, SELFTEST_RUNNER);
+	strlist_clear(&progs);
+	if (rc < 0)
+		return -1;
+	if (!parts->runner)
+		return suite_make_words(b, suite, "$(TEST_GEN_PROGS)", &parts->programs);
+	if (suite_make_words(b, suite, "$(TEST_GEN_FILES) $(TEST_GEN_PROGS)", &parts->programs) < 0 ||
+	    suite_make_words(b, suite, "$(TEST_PROGS) $(TEST_FILES)", &parts->scripts) < 0)
+		return -1;
+	return runner_lines(b, suite, parts);
+}
+
+static void suite_parts_clear(struct suite_parts *parts)
+{
+	strlist_clear(&parts->programs);
+	strlist_clear(&parts->scripts);
+	strlist_clear(&parts->lines);
+}
+
+/* A runner suite's scripts, from the tree, and the static bash that runs
+ * them, into the cache's suite folder. The scripts are not executable
+ * there: the guest's runner makes its copy of them so, beside its bash. */
+static int copy_runner(const struct built_in *b, const char *suite, const struct suite_parts *parts,
+		       struct strbuf *err)
+{
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < parts->scripts.n; i++) {
+		char *from = xasprintf("%s/" SELFTESTS "/%s/%s", b->tree, suite, parts->scripts.items[i]);
+		char *to = xasprintf("%s/%s/%s", b->ctx->dir, suite, parts->scripts.items[i]);
+		rc = copy_into_cache(from, to, 0644, err);
+		free(from);
+		free(to);
+	}
+	enum guest_arch arch = b->ctx->v->target.platform.arch;
+	char *bash = guest_root_bash(arch);
+	char *to = xasprintf("%s/%s/" SELFTEST_RUNNER_BASH, b->ctx->dir, suite);
+	if (rc == 0 && !path_exists(bash)) {
+		strbuf_addf(err, "selftest %s: %s is missing (scripts/install-deps installs bash-static)",
+			    suite, bash);
+		rc = -1;
+	} else if (rc == 0) {
+		rc = copy_into_cache(bash, to, 0755, err);
+	}
+	free(bash);
+	free(to);
+	/* procps' pgrep, dynamically linked: its libraries come along as a
+	 * user's program's do (guest-files.h); only the host's architecture has one */
+	to = xasprintf("%s/%s/" SELFTEST_RUNNER_PGREP, b->ctx->dir, suite);
+	if (rc == 0 && arch == host_arch() && path_exists(PGREP))
+		rc = copy_into_cache(PGREP, to, 0755, err);
+	else if (rc == 0)
+		note("selftest %s: no pgrep for %s guests: mm's charge_reserved_hugetlb.sh will fail",
+		     suite, arch_facts(arch)->name);
+	free(to);
+	return rc;
+}
+
+/* The categories NAMED asks of its suite, each among the list's lines. */
+static int check_categories(const struct selftest_named *named, const char *list, bool runner,
+			    struct strbuf *err)
+{
+	if (!named->categories.n)
+		return 0;
+	if (!runner) {
+		place(err, named);
+		strbuf_addf(err, "selftest %s: a suite without a runner script takes no categories "
+			    "('%s'); name a test (selftest %s/TEST)", named->test,
+			    named->categories.items[0], named->test);
+		return SELFTEST_NOT_IN_TREE;
+	}
+	struct strlist lines = STRLIST_INIT;
+	char *text = read_file(list, NULL);
+	for (char *l = text ? strtok(text, "\n") : NULL; l; l = strtok(NULL, "\n"))
+		strlist_push(&lines, l);
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < named->categories.n; i++) {
+		char *line = xasprintf(SELFTEST_RUNNER " -t %s", named->categories.items[i]);
+		if (!strlist_has(&lines, line)) {
+			struct strbuf known = STRBUF_INIT, near = STRBUF_INIT;
+			const char **names = xcalloc(lines.n + 1, sizeof(*names));
+			for (size_t k = 0; k < lines.n; k++) {
+				names[k] = lines.items[k] + strlen(SELFTEST_RUNNER " -t ");
+				strbuf_addf(&known, "%s%s", k ? " " : "", names[k]);
+			}
+			place(err, named);
+			strbuf_addf(err, "selftest %s: its " SELFTEST_RUNNER " has no category '%s'",
+				    named->test, named->categories.items[i]);
+			if (glob_suggest(&near, names, lines.n, named->categories.items[i], 1))
+				strbuf_addf(err, "; did you mean %s?", near.buf);
+			strbuf_addf(err, " (it has: %s)", known.buf);
+			strbuf_release(&known);
+			strbuf_release(&near);
+			free(names);
+			rc = SELFTEST_NOT_IN_TREE;
+		}
+		free(line);
+	}
+	strlist_clear(&lines);
+	free(text);
+	return rc;
+}
+
+/* Whether the cached suite's list is a runner's (its first line runs SELFTEST_RUNNER). */
+static bool list_is_runner(const char *list)
+{
+	char *text = read_file(list, NULL);
+	bool runner = text && !strncmp(text, SELFTEST_RUNNER " ", strlen(SELFTEST_RUNNER " "));
+	free(text);
+	return runner;
+}
+
+/*
+ * A whole suite (selftest-build.h). A program that does not build is left
+ * out and named (the log keeps why); the list (SELFTEST_SUITE_LIST) is
+ * written last, so a suite is in the cache once its list is.
  */
 static int build_suite(const struct built_in *b, const struct selftest_named *named,
 		       struct strbuf *err)
 {
 	const char *suite = named->test;
 	char *list = xasprintf("%s/%s/" SELFTEST_SUITE_LIST, b->ctx->dir, suite);
-	struct strlist programs = STRLIST_INIT, built = STRLIST_INIT, failed = STRLIST_INIT;
+	struct suite_parts parts = { STRLIST_INIT, STRLIST_INIT, STRLIST_INIT, false };
+	struct strlist built = STRLIST_INIT, failed = STRLIST_INIT;
 	int rc = 0;
 	if (path_exists(list))
 		goto out;
-	if (suite_programs(b, suite, &programs) < 0 || !programs.n) {
+	if (suite_parts_read(b, suite, &parts) < 0 || !parts.programs.n) {
 		place(err, named);
-		strbuf_addf(err, "selftest %s: its Makefile lists no TEST_GEN_PROGS%s; name its tests "
-			    "one by one (selftest %s/TEST)", suite,
-			    !strcmp(suite, "mm") ? " (mm runs its tests through run_vmtests.sh, which "
-						   "the lab does not run)" : "", suite);
+		strbuf_addf(err, "selftest %s: its Makefile lists no TEST_GEN_PROGS and it has no "
+			    SELFTEST_RUNNER "; name its tests one by one (selftest %s/TEST)", suite,
+			    suite);
 		rc = SELFTEST_NOT_IN_TREE;   /* the input's mistake, as a missing test */
 		goto out;
 	}
-	for (size_t i = 0; rc == 0 && i < programs.n; i++) {
-		char *test = xasprintf("%s/%s", suite, programs.items[i]);
+	for (size_t i = 0; rc == 0 && i < parts.programs.n; i++) {
+		char *test = xasprintf("%s/%s", suite, parts.programs.items[i]);
 		enum built r = build_into_cache(b, test, err);
 		if (r == NOT_CACHED)
 			rc = -1;
 		else
-			strlist_push(r == NOT_BUILT ? &failed : &built, programs.items[i]);
+			strlist_push(r == NOT_BUILT ? &failed : &built, parts.programs.items[i]);
 		free(test);
 	}
 	if (rc == 0 && !built.n) {
 		place(err, named);
 		strbuf_addf(err, "selftest %s: none of its %zu programs built (full log: %s)", suite,
-			    programs.n, b->ctx->log);
+			    parts.programs.n, b->ctx->log);
 		rc = -1;
 	}
 	if (rc == 0 && failed.n) {
@@ -282,13 +478,16 @@ static int build_suite(const struct built_in *b, const struct selftest_named *na
 		for (size_t i = 0; i < failed.n; i++)
 			strbuf_addf(&names, "%s%s", i ? ", " : "", failed.items[i]);
 		note("selftest %s: %zu of %zu programs did not build and are left out: %s (why: %s)",
-		     suite, failed.n, programs.n, names.buf, b->ctx->log);
+		     suite, failed.n, parts.programs.n, names.buf, b->ctx->log);
 		strbuf_release(&names);
 	}
+	if (rc == 0 && parts.runner)
+		rc = copy_runner(b, suite, &parts, err);
 	if (rc == 0) {
+		const struct strlist *lines = parts.runner ? &parts.lines : &built;
 		struct strbuf text = STRBUF_INIT;
-		for (size_t i = 0; i < built.n; i++)
-			strbuf_addf(&text, "%s\n", built.items[i]);
+		for (size_t i = 0; i < lines->n; i++)
+			strbuf_addf(&text, "%s\n", lines->items[i]);
 		/* write_file_str is atomic: the list is whole or absent */
 		if (write_file_str(list, text.buf) < 0) {
 			strbuf_addf(err, "cannot write %s: %s", list, strerror(errno));
@@ -297,7 +496,7 @@ static int build_suite(const struct built_in *b, const struct selftest_named *na
 		strbuf_release(&text);
 	}
 out:
-	strlist_clear(&programs);
+	suite_parts_clear(&parts);
 	strlist_clear(&built);
 	strlist_clear(&failed);
 	free(list);
@@ -388,6 +587,14 @@ int selftests_prepare(const struct variant *v, const struct selftest_list *list,
 {
 	char *dir = selftest_dir(v);
 	int rc = build_into(v, list, dir, err);
+	/* the categories a line names: known from the built suite's list, cached or new */
+	for (size_t i = 0; rc == 0 && i < list->n; i++) {
+		const struct selftest_named *named = &list->items[i];
+		char *suite_list = xasprintf("%s/%s/" SELFTEST_SUITE_LIST, dir, named->test);
+		if (is_suite(named->test))
+			rc = check_categories(named, suite_list, list_is_runner(suite_list), err);
+		free(suite_list);
+	}
 	if (rc == 0)
 		rc = guest_files_add_under(files, dir, GUEST_SELFTESTS_UNDER, err);
 	if (rc == 0)

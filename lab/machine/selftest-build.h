@@ -11,6 +11,13 @@
  * bytes, the architecture and this recipe's version. A variant's config and
  * command line do not change a test program, so variants of one tree share
  * their tests. The folder goes into the guest at GUEST_SELFTESTS_DIR.
+ *
+ * A whole suite (`selftest SUITE`) is its Makefile's TEST_GEN_PROGS, listed
+ * in SUITE/SELFTEST_SUITE_LIST, or, for a suite the kernel runs through a
+ * runner script (mm's run_vmtests.sh, SELFTEST_RUNNER), every program of
+ * TEST_GEN_FILES and TEST_GEN_PROGS, the scripts of TEST_PROGS and
+ * TEST_FILES, a static bash (the runner is a bash script) and, as the list,
+ * one line "RUNNER -t CATEGORY" for each category the runner has.
  */
 #ifndef LAB_SELFTEST_BUILD_H
 #define LAB_SELFTEST_BUILD_H
@@ -25,6 +32,7 @@ struct selftest_named {
 	char *test;         /* "mm/compaction_test" */
 	const char *file;   /* the experiment file, or an option's name */
 	int line;           /* 0 when there is no line */
+	struct strlist categories;   /* a suite's operands: the runner's categories it names */
 };
 
 struct selftest_list {
@@ -38,8 +46,9 @@ void selftest_list_clear(struct selftest_list *l);
 
 /* <cache>/selftests/<key> of V's tree (malloc'd); the tests are SUITE/TEST in it. */
 char *selftest_dir(const struct variant *v);
-/* What selftests_prepare returns for a test the tree does not have, or a suite
- * whose Makefile lists no TEST_GEN_PROGS: the input's mistake. */
+/* What selftests_prepare returns for a test the tree does not have, a suite
+ * whose Makefile lists no TEST_GEN_PROGS and has no runner, or a category its
+ * runner does not have: the input's mistake. */
 #define SELFTEST_NOT_IN_TREE (-2)
 /* Builds the tests of LIST that V's folder lacks, then adds them to FILES
  * (the user's folders, if any) under GUEST_SELFTESTS_UNDER and finishes

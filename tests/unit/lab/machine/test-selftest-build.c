@@ -49,6 +49,37 @@ static void test_named(void **state)
 	command_lines_clear(&lines);
 }
 
+/* A suite's further words are the categories it asks of its runner, each
+ * once, those of two lines naming the suite together; a test's are its
+ * arguments, not categories. */
+static void test_categories(void **state)
+{
+	(void)state;
+	static const char *const texts[] = {
+		"selftest --timeout 120s mm mlock mmap",
+		"selftest mm mmap mdwe; selftest mm/mlock2-tests mlock",
+		"selftest cgroup",
+	};
+	struct command_lines lines = { .file = "e.conf" };
+	for (int i = 0; i < 3; i++)
+		command_lines_add(&lines, NULL, "workload", texts[i], 1 + i, true);
+	struct selftest_list list;
+	selftests_named(&lines, &list);
+	assert_int_equal(list.n, 3);
+	assert_string_equal(list.items[0].test, "mm");
+	assert_int_equal(list.items[0].line, 1);
+	assert_int_equal(list.items[0].categories.n, 3);
+	assert_string_equal(list.items[0].categories.items[0], "mlock");
+	assert_string_equal(list.items[0].categories.items[1], "mmap");
+	assert_string_equal(list.items[0].categories.items[2], "mdwe");
+	assert_string_equal(list.items[1].test, "mm/mlock2-tests");
+	assert_int_equal(list.items[1].categories.n, 0);
+	assert_string_equal(list.items[2].test, "cgroup");
+	assert_int_equal(list.items[2].categories.n, 0);
+	selftest_list_clear(&list);
+	command_lines_clear(&lines);
+}
+
 static void set_variant(struct variant *v, const char *name, const char *cmdline)
 {
 	memset(v, 0, sizeof(*v));
@@ -93,6 +124,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_named),
+		cmocka_unit_test(test_categories),
 		cmocka_unit_test(test_key),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
