@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -133,6 +134,40 @@ int wl_write_text(const char *path, const char *s)
 	if (close(fd) < 0)
 		return -errno;
 	return (size_t)w == len ? 0 : -EIO;
+}
+
+int wl_copy_file(const char *from, const char *to, unsigned mode)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, rc = 0;
+	if (in < 0)
+		return -errno;
+	unlink(to);
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (out < 0)
+		rc = -errno;
+	char buf[65536];
+	while (rc == 0) {
+		ssize_t got = read(in, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			rc = got < 0 ? -errno : 0;
+			break;
+		}
+		for (ssize_t done = 0; rc == 0 && done < got;) {
+			ssize_t w = write(out, buf + done, (size_t)(got - done));
+			if (w < 0 && errno != EINTR)
+				rc = -errno;
+			done += w > 0 ? w : 0;
+		}
+	}
+	close(in);
+	if (out >= 0 && close(out) < 0 && rc == 0)
+		rc = -errno;
+	/* the mode as asked, whatever the umask took */
+	if (rc == 0 && chmod(to, mode) < 0)
+		rc = -errno;
+	return rc;
 }
 
 int wl_read_u64(const char *path, uint64_t *out)

@@ -25,6 +25,8 @@ ssize_t wl_read_text(const char *path, char *buf, size_t cap);
 /* Same, into a malloc'd buffer (*out, free it); returns length or -errno. */
 ssize_t wl_read_text_alloc(const char *path, char **out);
 int wl_write_text(const char *path, const char *s);     /* 0 or -errno */
+/* FROM's bytes into a new file TO with MODE (replacing one there); 0 or -errno. */
+int wl_copy_file(const char *from, const char *to, unsigned mode);
 int wl_read_u64(const char *path, uint64_t *out);       /* first number */
 int wl_read_line(const char *path, char *buf, size_t cap); /* first line */
 
