@@ -13,29 +13,39 @@
 # score case may be decided. False failure: sock is a headline row; a chance
 # "differs" needs 6 of 6 against 0 of 6 (5 of 6 against 0 gives Fisher's p
 # 0.015, above Holm's level), at most 2 x 0.5^12 = 0.0005 for any failure
-# share. Six trials a side (tests/experiments/selftest.conf). Then bad
-# input: a test the tree lacks is one line naming the file and line, exit
-# 2, and nothing boots.
+# share. Six trials a side (tests/experiments/selftest.conf). Then mm's
+# suite through run_vmtests.sh (below), and bad input: a test the tree
+# lacks is one line naming the file and line, exit 2, and nothing boots.
 . "$(dirname "$0")/lib.sh"
 export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
 
-"$LAB" kernel build stock+test oom-group-ignored+test || fail "building the kernels"
+"$LAB" kernel build stock+test oom-group-ignored+test mlock-onfault-ignored+test || fail "building the kernels"
+
+# run_compared EXPERIMENT DIR: lab run of tests/experiments/EXPERIMENT.conf
+# into DIR, its comparison as JSON in DIR.json
+run_compared() {
+	"$LAB" run -x "$ROOT/tests/experiments/$1.conf" -o "$2" > "$2.out" 2> "$2.err" || {
+		cat "$2.err" >&2
+		fail "lab run of $1"
+	}
+	cat "$2.out"
+	"$LAB" compare "$2" --format json > "$2.json" || fail "lab compare of $1"
+}
+# broken_case JSON METRIC WHY: METRIC passed in all 6 baseline trials and in
+# none of the variant's, is worse, and no other row is decided
+broken_case() {
+	check "$2: passes in every baseline trial, in no variant one" \
+		jq -e --arg m "$2" '.rows[] | select(.metric == $m) | .baseline_stats.yes == 6 and .baseline_stats.n == 6 and .variant_stats.yes == 0 and .variant_stats.n == 6' "$1"
+	check "$2: worse with $3" \
+		jq -e --arg m "$2" '.rows[] | select(.metric == $m) | .verdict == "worse"' "$1"
+	check "no other case is better, worse or different" \
+		jq -e --arg m "$2" '[.rows[] | select(.metric != $m and (.verdict == "better" or .verdict == "worse" or .verdict == "differs"))] | length == 0' "$1"
+}
 
 RUN="$SCRATCH/run"
-"$LAB" run -x "$ROOT/tests/experiments/selftest.conf" -o "$RUN" > "$SCRATCH/run.out" 2> "$SCRATCH/run.err" || {
-	cat "$SCRATCH/run.err" >&2
-	fail "lab run"
-}
-cat "$SCRATCH/run.out"
-"$LAB" compare "$RUN" --format json > "$SCRATCH/compare.json" || fail "lab compare"
+run_compared selftest "$RUN"
 P=selftest.cgroup.test_memcontrol
-m=$P.test_memcg_oom_group_score_events
-check "$m: passes in every stock trial, in no oom-group-ignored one" \
-	jq -e --arg m "$m" '.rows[] | select(.metric == $m) | .baseline_stats.yes == 6 and .baseline_stats.n == 6 and .variant_stats.yes == 0 and .variant_stats.n == 6' "$SCRATCH/compare.json"
-check "$m: worse with memory.oom.group ignored" \
-	jq -e --arg m "$m" '.rows[] | select(.metric == $m) | .verdict == "worse"' "$SCRATCH/compare.json"
-check "no other case is better, worse or different" \
-	jq -e --arg m "$m" '[.rows[] | select(.metric != $m and (.verdict == "better" or .verdict == "worse" or .verdict == "differs"))] | length == 0' "$SCRATCH/compare.json"
+broken_case "$RUN.json" $P.test_memcg_oom_group_score_events "memory.oom.group ignored"
 # value NAME GROUP: the metric's values in the group's trials, on one line
 value() {
 	for t in "$RUN/$2"/*/trial.json; do
@@ -94,15 +104,46 @@ check "and took from 3 to 15 s (${timed:-none} s), where the suite's run took lo
 check "and it did not complete" \
 	[ "$(grep '"name":"cgroup.test_cpu.completed"' "$SUITE/out.log" | tail -1 | jq '.value')" = 0 ]
 
-# --- a suite whose Makefile lists no TEST_GEN_PROGS (mm): one line, bad input, no boot
+# --- mm's suite through its runner, run_vmtests.sh (issue 34): five of its
+# categories on stock+test and on mlock-onfault-ignored+test
+# (tests/variants), whose mlock2() ignores MLOCK_ONFAULT: one run of
+# run_vmtests.sh -t 'mlock mmap ...' by the suite's static bash, its tests
+# the cases. mlock2-tests must pass in every stock trial and in none
+# of the variant's, and come out worse; no other case may be decided.
+# False failure: a chance "worse" or "differs" elsewhere needs 6 of 6
+# against 0 of 6, at most 2 x 0.5^12 = 0.0005 for any failure share, and
+# the cases that pass here passed in every trial of the runs measured
+# (PROGRAMS.md).
+MM="$SCRATCH/mm"
+run_compared selftest-mm "$MM"
+broken_case "$MM.json" selftest.mm.run_vmtests.mlockN-tests "MLOCK_ONFAULT ignored"
+trial=$(ls -d "$MM"/stock+test/*/ | head -1)
+cases=$(jq '[.metrics[] | select(.name | test("^selftest[.]mm[.]run_vmtests[.](mlock|map_|mdwe_test|madv_populate|mrelease_test)"))] | length' "$trial/trial.json")
+check "the five categories gave their seven tests' cases in a trial ($cases)" [ "$cases" -eq 7 ]
+check "the suite ran from its copy on the scratch disk, each test bounded, by its own bash" \
+	grep -q '^selftest: suite mm: [0-9]* files copied here, each test stopped after 120 s, /bin/bash is its static bash' "$trial/out.log"
+check "run_vmtests.sh ran once, for the five categories" \
+	grep -q "^selftest: mm/run_vmtests: ./run_vmtests.sh -t 'mlock mmap mdwe madv_populate process_mrelease'" "$trial/out.log"
+check "run_vmtests.sh's own lines are in out.log" grep -q '^# running ./mlock2-tests' "$trial/out.log"
+
+# --- a category the runner does not have, and categories of a suite
+# without a runner: one line each, lab boot's bad input, nothing booted
 set +e
-err=$("$LAB" boot stock+test -o "$SCRATCH/mm-suite" -- 'selftest mm' 2>&1 >/dev/null)
+err=$("$LAB" boot stock+test -o "$SCRATCH/mm-bad" -- 'selftest mm mlok' 2>&1 >/dev/null)
 status=$?
 set -e
 echo "$err" | tail -1
-check "selftest mm is lab boot's bad input (exit 254, $status)" [ "$status" -eq 254 ]
-check_text "naming why" "$err" "selftest mm: its Makefile lists no TEST_GEN_PROGS"
-check "nothing booted" [ ! -e "$SCRATCH/mm-suite/trial.json" ]
+check "an unknown category is lab boot's bad input (exit 254, $status)" [ "$status" -eq 254 ]
+check_text "naming it, the nearest and the categories there are" "$err" \
+	"selftest mm: its run_vmtests.sh has no category 'mlok'; did you mean 'mlock'? (it has: "
+check "nothing booted" [ ! -e "$SCRATCH/mm-bad/trial.json" ]
+set +e
+err=$("$LAB" boot stock+test -o "$SCRATCH/cgroup-bad" -- 'selftest cgroup mlock' 2>&1 >/dev/null)
+status=$?
+set -e
+check "categories of a suite without a runner are bad input (exit 254, $status)" [ "$status" -eq 254 ]
+check_text "saying so" "$err" "selftest cgroup: a suite without a runner script takes no categories ('mlock')"
+check "nothing booted" [ ! -e "$SCRATCH/cgroup-bad/trial.json" ]
 
 # --- a test the tree does not have: file:line, exit 2, no boot
 cat > "$SCRATCH/missing.conf" <<'EOF'
