@@ -149,39 +149,68 @@ static void remove_new_names(const char *folder, const struct strlist *before)
 	strlist_clear(&after);
 }
 
-/* make -C SUITE's folder OUTPUT=STAGE/SUITE ... STAGE/SUITE/TEST, statically linked. */
-static int make_test(const struct build_ctx *ctx, const char *tree, const char *headers,
-		     const char *stage, const char *test)
+/* make -C SUITE's folder OUTPUT=STAGE/SUITE ... STAGE/SUITE/PROGRAM for each
+ * of PROGRAMS, statically linked; with more than one, in one make that goes
+ * on past a program that fails (-k), as many at once as the host has cores.
+ * 0 when make succeeded and every program is there. */
+static int make_programs(const struct build_ctx *ctx, const char *tree, const char *headers,
+			 const char *stage, const char *suite, const struct strlist *programs)
 {
 	const struct arch_facts *f = arch_facts(ctx->v->target.platform.arch);
-	char *suite = xstrndup(test, (size_t)(strrchr(test, '/') - test));
 	char *folder = xasprintf("%s/" SELFTESTS "/%s", tree, suite);
-	char *output = xasprintf("OUTPUT=%s/%s", stage, suite);
-	char *khdr = xasprintf("KHDR_INCLUDES=-isystem %s", headers);
-	char *target = xasprintf("%s/%s", stage, test);
-	char *cross = xasprintf("CROSS_COMPILE=%s", f->cross_prefix);
-	char *arch = xasprintf("ARCH=%s", f->kernel_arch);
-	bool native = ctx->v->target.platform.arch == ARCH_X86_64;
-	const char *argv[] = { "make", "-C", folder, output, khdr, "LDFLAGS=-static", target,
-			       native ? NULL : arch, cross, NULL };
+	struct strlist args = STRLIST_INIT;
+	strlist_push(&args, "make");
+	strlist_push(&args, "-C");
+	strlist_push(&args, folder);
+	strlist_push_owned(&args, xasprintf("OUTPUT=%s/%s", stage, suite));
+	strlist_push_owned(&args, xasprintf("KHDR_INCLUDES=-isystem %s", headers));
+	strlist_push(&args, "LDFLAGS=-static");
+	if (ctx->v->target.platform.arch != ARCH_X86_64) {
+		strlist_push_owned(&args, xasprintf("ARCH=%s", f->kernel_arch));
+		strlist_push_owned(&args, xasprintf("CROSS_COMPILE=%s", f->cross_prefix));
+	}
+	if (programs->n > 1) {
+		strlist_push(&args, "-k");
+		strlist_push_owned(&args, xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN)));
+	}
+	for (size_t i = 0; i < programs->n; i++)
+		strlist_push_owned(&args, xasprintf("%s/%s/%s", stage, suite, programs->items[i]));
+	const char **argv = xcalloc(args.n + 1, sizeof(*argv));
+	for (size_t i = 0; i < args.n; i++)
+		argv[i] = args.items[i];
 	const char *env[] = { "LC_ALL=C", NULL };
 	struct strlist before = STRLIST_INIT;
 	folder_list(folder, 0, &before);
-	mkdir_p(output + strlen("OUTPUT="), 0755);
+	char *output = xasprintf("%s/%s", stage, suite);
+	mkdir_p(output, 0755);
 	struct child_process cp = { .argv = argv, .env = env, .out_path = ctx->log, .err_to_out = true };
 	int status = run_command(&cp);
 	/* mm's check_config.sh writes local_config.{h,mk} into the shared tree */
 	remove_new_names(folder, &before);
 	strlist_clear(&before);
-	if (status == 0 && access(target, X_OK) < 0)
-		status = -1;
-	free(suite);
-	free(folder);
+	for (size_t i = 0; status == 0 && i < programs->n; i++) {
+		char *built = xasprintf("%s/%s", output, programs->items[i]);
+		if (access(built, X_OK) < 0)
+			status = -1;
+		free(built);
+	}
 	free(output);
-	free(khdr);
-	free(target);
-	free(cross);
-	free(arch);
+	free(argv);
+	strlist_clear(&args);
+	free(folder);
+	return status;
+}
+
+/* One test (SUITE/TEST) by make_programs. */
+static int make_test(const struct build_ctx *ctx, const char *tree, const char *headers,
+		     const char *stage, const char *test)
+{
+	char *suite = xstrndup(test, (size_t)(strrchr(test, '/') - test));
+	struct strlist one = STRLIST_INIT;
+	strlist_push(&one, strrchr(test, '/') + 1);
+	int status = make_programs(ctx, tree, headers, stage, suite, &one);
+	strlist_clear(&one);
+	free(suite);
 	return status;
 }
 
@@ -214,9 +243,12 @@ static enum built build_into_cache(const struct built_in *b, const char *test, s
 {
 	char *built = xasprintf("%s/%s", b->ctx->dir, test);
 	enum built rc = BUILT;
+	char *staged = xasprintf("%s/%s", b->stage, test);
 	if (!path_exists(built)) {
 		progress_step(b->ctx->pr, test, 0);
-		if (make_test(b->ctx, b->tree, b->headers, b->stage, test) != 0) {
+		/* a suite's programs were made together first (build_suite) */
+		if (access(staged, X_OK) < 0 &&
+		    make_test(b->ctx, b->tree, b->headers, b->stage, test) != 0) {
 			rc = NOT_BUILT;
 		} else {
 			char *from = xasprintf("%s/%s", b->stage, test);
@@ -228,6 +260,7 @@ static enum built build_into_cache(const struct built_in *b, const char *test, s
 			free(folder);
 		}
 	}
+	free(staged);
 	free(built);
 	return rc;
 }
@@ -458,6 +491,20 @@ static int build_suite(const struct built_in *b, const struct selftest_named *na
 		rc = SELFTEST_NOT_IN_TREE;   /* the input's mistake, as a missing test */
 		goto out;
 	}
+	/* every program not yet cached, in one make: one that fails is made
+	 * again alone below, so that the log ends with its own error */
+	struct strlist missing = STRLIST_INIT;
+	for (size_t i = 0; i < parts.programs.n; i++) {
+		char *cached = xasprintf("%s/%s/%s", b->ctx->dir, suite, parts.programs.items[i]);
+		if (!path_exists(cached))
+			strlist_push(&missing, parts.programs.items[i]);
+		free(cached);
+	}
+	if (missing.n > 1) {
+		progress_step(b->ctx->pr, suite, 0);
+		make_programs(b->ctx, b->tree, b->headers, b->stage, suite, &missing);
+	}
+	strlist_clear(&missing);
 	for (size_t i = 0; rc == 0 && i < parts.programs.n; i++) {
 		char *test = xasprintf("%s/%s", suite, parts.programs.items[i]);
 		enum built r = build_into_cache(b, test, err);
