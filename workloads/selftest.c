@@ -350,7 +350,7 @@ static int copy_runner_program(const char *from, const char *name, unsigned mode
  * `selftest --run-bounded MS PROGRAM [ARGS...]`, which only the scripts of
  * copy_runner_program call: PROGRAM as a child, killed after MS
  * milliseconds. Exits as the child did (128 + its signal when one ended
- * it), 137 when it was killed for its time. The wait ends the moment the
+ * it: 137 when it was killed for its time). The wait ends the moment the
  * child does: busybox's timeout leaves a watcher behind for up to a second,
  * in the test's cgroup, where mm's hugetlb scripts then cannot remove it.
  */
@@ -389,8 +389,7 @@ static int run_bounded(int argc, char **argv)
 		struct timespec ts = { (time_t)(left / 1000000000ull), (long)(left % 1000000000ull) };
 		sigtimedwait(&chld, NULL, &ts);
 	}
-	if (killed)
-		return 137;
+	/* killed for its time: 128 + SIGKILL, 137, as a shell says it */
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -444,13 +443,15 @@ static int enter_runner_copy(const char *suite, uint64_t timeout_ns)
 		copied++;
 	}
 	closedir(d);
-	/* the tools the scripts call by name: /bin/bash always, pgrep when it came */
-	static const char *const tools[] = { SELFTEST_RUNNER_BASH, SELFTEST_RUNNER_PGREP };
+	/* the tools the scripts call by name: bash always, pgrep when it came */
+	static const struct { const char *name; bool needed; } tools[] = {
+		{ SELFTEST_RUNNER_BASH, true }, { SELFTEST_RUNNER_PGREP, false },
+	};
 	for (size_t i = 0; rc == 0 && i < sizeof(tools) / sizeof(tools[0]); i++) {
 		char tool[1024], link[64];
-		snprintf(tool, sizeof(tool), "%s/%s", here, tools[i]);
-		snprintf(link, sizeof(link), "/bin/%s", tools[i]);
-		if (i > 0 && access(tool, X_OK) < 0)
+		snprintf(tool, sizeof(tool), "%s/%s", here, tools[i].name);
+		snprintf(link, sizeof(link), "/bin/%s", tools[i].name);
+		if (!tools[i].needed && access(tool, X_OK) < 0)
 			continue;
 		unlink(link);
 		if (symlink(tool, link) < 0) {
@@ -458,9 +459,13 @@ static int enter_runner_copy(const char *suite, uint64_t timeout_ns)
 			rc = -1;
 		}
 	}
+	char bound[64] = "no test stopped (--timeout 0)";
+	if (timeout_ns)
+		snprintf(bound, sizeof(bound), "each test stopped after %.0f s",
+			 (double)timeout_ns / 1e9);
 	if (rc == 0)
-		fprintf(stderr, "%s: suite %s: %zu files copied here, each test stopped after %.0f s, "
-			"/bin/bash is its static bash%s\n", NAME, suite, copied, (double)timeout_ns / 1e9,
+		fprintf(stderr, "%s: suite %s: %zu files copied here, %s, /bin/bash is its static "
+			"bash%s\n", NAME, suite, copied, bound,
 			access("/bin/" SELFTEST_RUNNER_PGREP, X_OK) == 0 ? ", /bin/pgrep procps'" : "");
 	return rc;
 }
@@ -511,17 +516,19 @@ static int run_suite(const char *suite, char *const *categories, int n_categorie
 		       strerror(errno));
 		return WL_EXIT_FAIL;
 	}
+	const size_t skip = strlen(SELFTEST_RUNNER_LINE);
 	char line[256];
-	size_t ran = 0, gave = 0, found = 0;
-	bool runner = false;
+	size_t ran = 0, gave = 0, found = 0, lines = 0;
+	bool runner = false;   /* the list is a runner's: its first line says */
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!*line)
 			continue;
-		runner = !strncmp(line, SELFTEST_RUNNER " -t ", strlen(SELFTEST_RUNNER " -t "));
+		if (!lines++)
+			runner = !strncmp(line, SELFTEST_RUNNER_LINE, skip);
 		if (runner) {
 			for (int k = 0; k < n_categories; k++)
-				found += !strcmp(categories[k], line + strlen(SELFTEST_RUNNER " -t "));
+				found += !strcmp(categories[k], line + skip);
 			continue;
 		}
 		char test[2 * TEST_NAME_MAX + 2];
@@ -541,11 +548,9 @@ static int run_suite(const char *suite, char *const *categories, int n_categorie
 				    : "suite %s has no runner script: it takes no categories", suite, list);
 		return WL_EXIT_FAIL;
 	}
-	if (runner) {
-		if (enter_runner_copy(suite, timeout_ns) < 0)
-			return WL_EXIT_FAIL;
-		return run_runner(suite, categories, n_categories);
-	}
+	if (runner)
+		return enter_runner_copy(suite, timeout_ns) < 0 ? WL_EXIT_FAIL
+								: run_runner(suite, categories, n_categories);
 	fprintf(stderr, "%s: suite %s: %zu tests ran, %zu gave a result\n", NAME, suite, ran, gave);
 	return gave ? WL_EXIT_OK : WL_EXIT_FAIL;
 }

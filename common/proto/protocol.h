@@ -213,5 +213,7 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 #define SELFTEST_RUNNER       "run_vmtests.sh"
 #define SELFTEST_RUNNER_BASH  "bash"
 #define SELFTEST_RUNNER_PGREP "pgrep"
+/* A runner suite's list line is this, then a category. */
+#define SELFTEST_RUNNER_LINE  SELFTEST_RUNNER " -t "
 
 #endif

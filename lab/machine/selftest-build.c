@@ -334,7 +334,7 @@ struct suite_parts {
 	bool runner;               /* run by SELFTEST_RUNNER */
 };
 
-/* The lines a runner suite's list has: "RUNNER -t CATEGORY" for each category. */
+/* The lines a runner suite's list has: SELFTEST_RUNNER_LINE CATEGORY for each category. */
 static int runner_lines(const struct built_in *b, const char *suite, struct suite_parts *parts)
 {
 	char *script = xasprintf("%s/" SELFTESTS "/%s/" SELFTEST_RUNNER, b->tree, suite);
@@ -342,7 +342,7 @@ static int runner_lines(const struct built_in *b, const char *suite, struct suit
 	int rc = runner_categories(script, &categories);
 	for (size_t i = 0; rc == 0 && i < categories.n; i++)
 		strlist_push_owned(&parts->lines,
-				   xasprintf(SELFTEST_RUNNER " -t %s", categories.items[i]));
+				   xasprintf(SELFTEST_RUNNER_LINE "%s", categories.items[i]));
 	strlist_clear(&categories);
 	free(script);
 	return rc == 0 && parts->lines.n ? 0 : -1;
@@ -414,58 +414,47 @@ static int copy_runner(const struct built_in *b, const char *suite, const struct
 	return rc;
 }
 
-/* The categories NAMED asks of its suite, each among the list's lines. */
-static int check_categories(const struct selftest_named *named, const char *list, bool runner,
+/* The categories NAMED asks of its suite, each one of the runner's (the
+ * categories of LIST's lines, when they are a runner's). */
+static int check_categories(const struct selftest_named *named, const char *list,
 			    struct strbuf *err)
 {
 	if (!named->categories.n)
 		return 0;
-	if (!runner) {
+	const size_t skip = strlen(SELFTEST_RUNNER_LINE);
+	struct strlist categories = STRLIST_INIT;
+	char *text = read_file(list, NULL);
+	for (char *l = text ? strtok(text, "\n") : NULL; l; l = strtok(NULL, "\n"))
+		if (!strncmp(l, SELFTEST_RUNNER_LINE, skip))
+			strlist_push(&categories, l + skip);
+	free(text);
+	int rc = 0;
+	if (!categories.n) {
 		place(err, named);
 		strbuf_addf(err, "selftest %s: a suite without a runner script takes no categories "
 			    "('%s'); name a test (selftest %s/TEST)", named->test,
 			    named->categories.items[0], named->test);
-		return SELFTEST_NOT_IN_TREE;
+		rc = SELFTEST_NOT_IN_TREE;
 	}
-	struct strlist lines = STRLIST_INIT;
-	char *text = read_file(list, NULL);
-	for (char *l = text ? strtok(text, "\n") : NULL; l; l = strtok(NULL, "\n"))
-		strlist_push(&lines, l);
-	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < named->categories.n; i++) {
-		char *line = xasprintf(SELFTEST_RUNNER " -t %s", named->categories.items[i]);
-		if (!strlist_has(&lines, line)) {
-			struct strbuf known = STRBUF_INIT, near = STRBUF_INIT;
-			const char **names = xcalloc(lines.n + 1, sizeof(*names));
-			for (size_t k = 0; k < lines.n; k++) {
-				names[k] = lines.items[k] + strlen(SELFTEST_RUNNER " -t ");
-				strbuf_addf(&known, "%s%s", k ? " " : "", names[k]);
-			}
-			place(err, named);
-			strbuf_addf(err, "selftest %s: its " SELFTEST_RUNNER " has no category '%s'",
-				    named->test, named->categories.items[i]);
-			if (glob_suggest(&near, names, lines.n, named->categories.items[i], 1))
-				strbuf_addf(err, "; did you mean %s?", near.buf);
-			strbuf_addf(err, " (it has: %s)", known.buf);
-			strbuf_release(&known);
-			strbuf_release(&near);
-			free(names);
-			rc = SELFTEST_NOT_IN_TREE;
-		}
-		free(line);
+		if (strlist_has(&categories, named->categories.items[i]))
+			continue;
+		struct strbuf known = STRBUF_INIT, near = STRBUF_INIT;
+		for (size_t k = 0; k < categories.n; k++)
+			strbuf_addf(&known, "%s%s", k ? " " : "", categories.items[k]);
+		place(err, named);
+		strbuf_addf(err, "selftest %s: its " SELFTEST_RUNNER " has no category '%s'",
+			    named->test, named->categories.items[i]);
+		if (glob_suggest(&near, (const char *const *)categories.items, categories.n,
+				 named->categories.items[i], 1))
+			strbuf_addf(err, "; did you mean %s?", near.buf);
+		strbuf_addf(err, " (it has: %s)", known.buf);
+		strbuf_release(&known);
+		strbuf_release(&near);
+		rc = SELFTEST_NOT_IN_TREE;
 	}
-	strlist_clear(&lines);
-	free(text);
+	strlist_clear(&categories);
 	return rc;
-}
-
-/* Whether the cached suite's list is a runner's (its first line runs SELFTEST_RUNNER). */
-static bool list_is_runner(const char *list)
-{
-	char *text = read_file(list, NULL);
-	bool runner = text && !strncmp(text, SELFTEST_RUNNER " ", strlen(SELFTEST_RUNNER " "));
-	free(text);
-	return runner;
 }
 
 /*
@@ -639,7 +628,7 @@ int selftests_prepare(const struct variant *v, const struct selftest_list *list,
 		const struct selftest_named *named = &list->items[i];
 		char *suite_list = xasprintf("%s/%s/" SELFTEST_SUITE_LIST, dir, named->test);
 		if (is_suite(named->test))
-			rc = check_categories(named, suite_list, list_is_runner(suite_list), err);
+			rc = check_categories(named, suite_list, err);
 		free(suite_list);
 	}
 	if (rc == 0)

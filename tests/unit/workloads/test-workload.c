@@ -577,6 +577,35 @@ static void test_workload_conventions(void **state)
 
 /* workload_check() in a child, stdout and stderr captured: the exit status
  * (-1 for a signal), what it printed on stdout and the first line of stderr. */
+/* selftest --run-bounded MS PROGRAM ARGS (the runner's wrappers): the exit
+ * status of PROGRAM run through it, in a child of the test. */
+static int run_bounded_status(const char *ms, const char *script)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *argv[] = { "selftest", "--run-bounded", (char *)ms, "/bin/sh", "-c",
+				 (char *)script, NULL };
+		_exit(workload_find("selftest")->main(6, argv));
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* The bound passes a test's own status through (kselftest's skip is 4), a
+ * signal as 128 + it, and one that overruns is killed: 137. No false
+ * failure from timing: the overrun sleeps 20 s against a 300 ms bound. */
+static void test_selftest_run_bounded(void **state)
+{
+	(void)state;
+	assert_int_equal(run_bounded_status("60000", "exit 0"), 0);
+	assert_int_equal(run_bounded_status("60000", "exit 4"), 4);
+	assert_int_equal(run_bounded_status("60000", "kill -TERM $$"), 128 + SIGTERM);
+	assert_int_equal(run_bounded_status("300", "exec sleep 20"), 137);
+}
+
 static int run_check(const char *name, int numa_nodes, char *out, size_t outcap, char *err,
 		     size_t errcap, const char *a1, const char *a2)
 {
@@ -722,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_workload_conventions),
 		cmocka_unit_test(test_check_mode),
 		cmocka_unit_test(test_selftest_arguments),
+		cmocka_unit_test(test_selftest_run_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
