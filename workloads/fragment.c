@@ -216,6 +216,7 @@ static int run_stress_ng(const struct cfg *cfg)
 		/* stress-ng's output is human text: keep stdout for JSON. */
 		dup2(2, 1);
 		wl_set_oom_score_adj(0, 0);
+		wl_exec_signals();
 		execvp("stress-ng", argv);
 		fprintf(stderr, "%s: cannot run stress-ng: %s\n", NAME, strerror(errno));
 		_exit(127);

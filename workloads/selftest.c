@@ -24,6 +24,7 @@
 #include "common/proto/protocol.h"
 #include "lib/args.h"
 #include "lib/check.h"
+#include "lib/proc.h"
 #include "lib/report.h"
 #include "lib/sysinfo.h"
 #include "workload.h"
@@ -249,6 +250,7 @@ static int run_tap(const char *test, const char *prefix, const char *path, char 
 		close(master);
 		dup2(slave, 1);
 		close(slave);
+		wl_exec_signals();
 		execv(path, argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", NAME, path, strerror(errno));
 		_exit(127);
@@ -366,6 +368,7 @@ static int run_bounded(int argc, char **argv)
 	pid_t pid = fork();
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
+		wl_exec_signals();
 		execv(argv[3], argv + 3);
 		fprintf(stderr, "%s: cannot run %s: %s\n", NAME, argv[3], strerror(errno));
 		_exit(127);

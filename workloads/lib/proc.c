@@ -44,6 +44,12 @@ void wl_default_signals(void)
 	signal(SIGINT, SIG_DFL);
 }
 
+void wl_exec_signals(void)
+{
+	wl_default_signals();
+	signal(SIGPIPE, SIG_DFL);
+}
+
 static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;

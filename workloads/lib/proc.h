@@ -16,6 +16,11 @@ extern volatile sig_atomic_t wl_stop;
 void wl_stop_on_signals(void);
 /* Restore default dispositions (in children that must die on SIGTERM). */
 void wl_default_signals(void);
+/* In a child about to exec another program: the dispositions a shell gives
+ * what it starts. oomlab-workload ignores SIGPIPE for its own writes, and an
+ * ignored signal survives exec: test_memcontrol's sock case then saw EPIPE
+ * where it waits for its server to die of SIGPIPE, and failed. */
+void wl_exec_signals(void);
 
 uint64_t wl_cpu_ns_process(void);      /* CLOCK_PROCESS_CPUTIME_ID */
 uint64_t wl_cpu_ns_thread(void);       /* CLOCK_THREAD_CPUTIME_ID */
