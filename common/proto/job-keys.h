@@ -31,6 +31,7 @@ enum job_key {
 	JOB_KEY_CGROUP_MEMORY_HIGH,
 	JOB_KEY_CGROUP_MEMORY_SWAP_MAX,
 	JOB_KEY_CGROUP_MEMORY_OOM_GROUP,
+	JOB_KEY_CGROUP2_OPTIONS,
 	/* the profile's killer (lab/machine/profile.c, agent-job.c; killer-kinds.h) */
 	JOB_KEY_KILLER,
 	JOB_KEY_LMKD,                   /* family: lmkd_keys[] */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/proto/cgroup2-options.h"
 #include "lab/keys/kvfile.h"
 #include "lab/util/glob.h"
 #include "profile-keys.h"
@@ -227,6 +228,21 @@ static const char *set_cgroup_memory_oom_group(void *ctx, const char *key, const
 	return zero_or_one(v, &p->cgroup_memory_oom_group) ? NULL : "wants 0 or 1";
 }
 
+static const char *set_cgroup2_options(void *ctx, const char *key, const char *v, int line)
+{
+	struct profile *p = ctx;
+	static char why[160];
+	char bad[64];
+	(void)key, (void)line;
+	if (cgroup2_options_check(v, bad, sizeof(bad))) {
+		snprintf(why, sizeof(why), "wants cgroup2's options joined by commas, each once, or none: "
+			 "'%s' is not one of %s", bad, cgroup2_options_known);
+		return why;
+	}
+	replace(&p->cgroup2_options, v);
+	return NULL;
+}
+
 static const char *set_fault(void *ctx, const char *key, const char *v, int line)
 {
 	struct profile *p = ctx;
@@ -399,6 +415,11 @@ static const struct key_def rows[] = {
 	KEY("cgroup.memory.oom.group", "bool", "0", "0 | 1",
 	    "memory.oom.group of the workload's cgroup: 1 kills the whole cgroup at once",
 	    set_cgroup_memory_oom_group),
+	KEY("cgroup2_options", "words", CGROUP2_OPTIONS_DEFAULT, cgroup2_options_known,
+	    "the guest's cgroup2 mount options at /sys/fs/cgroup, joined by commas, or none. "
+	    "The default is systemd's: memory_recursiveprot hands a cgroup's memory.min and "
+	    "memory.low down to its children (6.12's test_memcg_low fails under it)",
+	    set_cgroup2_options),
 	KEY_MEMBERS("fail_page_alloc, failslab", set_fault, fault_key_member),
 	KEY_MEMBERS("killer", set_killer, killer_member),
 	KEY("lmkd.low_ram", "bool", "no", "yes | no",

@@ -37,6 +37,7 @@ struct profile {
 	char *cgroup_memory_high;
 	char *cgroup_memory_swap_max;
 	int cgroup_memory_oom_group;               /* 0/1 */
+	char *cgroup2_options;                     /* cgroup2-options.h; "none" */
 	enum guest_clock clock;                    /* default realtime */
 	bool clock_given;                          /* the file says clock = */
 	/* x86_64's per-CPU timer (apic-timer.h); APIC_TIMER_DEFAULT: the clock's */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "job-spec.h"
+#include "common/proto/cgroup2-options.h"
 #include "lab/keys/kvfile.h"
 #include "common/paths.h"
 
@@ -27,6 +28,7 @@ static void set_defaults(struct profile *p)
 	p->cgroup_memory_max = xstrdup("max");
 	p->cgroup_memory_high = xstrdup("max");
 	p->cgroup_memory_swap_max = xstrdup("max");
+	p->cgroup2_options = xstrdup(CGROUP2_OPTIONS_DEFAULT);
 	for (int k = 0; k < KILLER_KIND_COUNT; k++)
 		for (size_t i = 0; i < killer_kinds[k].n_keys; i++)
 			p->killer_v[k][i] = killer_kinds[k].keys[i].fallback;
@@ -203,6 +205,7 @@ static void write_settings(const struct profile *p, struct strbuf *sb, bool reco
 	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_HIGH, "%s", p->cgroup_memory_high);
 	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_SWAP_MAX, "%s", p->cgroup_memory_swap_max);
 	job_spec_put(sb, JOB_KEY_CGROUP_MEMORY_OOM_GROUP, "%d", p->cgroup_memory_oom_group);
+	job_spec_put(sb, JOB_KEY_CGROUP2_OPTIONS, "%s", p->cgroup2_options);
 	if (record)
 		strbuf_addf(sb, "clock=%s\n", guest_clock_name(p->clock));
 	const struct killer_kind_def *killer = &killer_kinds[p->killer];
@@ -234,5 +237,6 @@ void profile_clear(struct profile *p)
 	free(p->cgroup_memory_max);
 	free(p->cgroup_memory_high);
 	free(p->cgroup_memory_swap_max);
+	free(p->cgroup2_options);
 	memset(p, 0, sizeof(*p));
 }

@@ -1,6 +1,8 @@
 /* The job as the agent reads it (agent-job.h). */
 #include "agent-job.h"
 
+#include "common/proto/cgroup2-options.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +76,7 @@ void job_read(struct job *job, char *text)
 	s->memory_high = get(job, JOB_KEY_CGROUP_MEMORY_HIGH, NULL);
 	s->memory_swap_max = get(job, JOB_KEY_CGROUP_MEMORY_SWAP_MAX, NULL);
 	s->memory_oom_group = get(job, JOB_KEY_CGROUP_MEMORY_OOM_GROUP, NULL);
+	s->cgroup2_options = get(job, JOB_KEY_CGROUP2_OPTIONS, CGROUP2_OPTIONS_DEFAULT);
 	s->use_cgroup = strcmp(get(job, JOB_KEY_USE_CGROUP, "1"), "0") != 0;
 	s->interactive = !strcmp(get(job, JOB_KEY_INTERACTIVE, "0"), "1");
 	s->killer = killer_kind_of_name(get(job, JOB_KEY_KILLER, killer_kinds[KILLER_KIND_KERNEL].name));

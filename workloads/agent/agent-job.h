@@ -27,6 +27,7 @@ struct job_settings {
 	const char *zram_algorithm;
 	/* the workload cgroup's limits, as its files take them; NULL: unset */
 	const char *memory_max, *memory_high, *memory_swap_max, *memory_oom_group;
+	const char *cgroup2_options;       /* cgroup2-options.h: "none" or a comma list */
 	bool use_cgroup;                   /* the command runs in the workload cgroup */
 	bool interactive;                  /* a shell on the console instead of the command */
 	int killer;                        /* killer-kinds.h's kind; -1: a name it lacks */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "agent-log.h"
+#include "common/proto/cgroup2-options.h"
 #include "agent-setup.h"
 
 static void mount_one(const char *source, const char *target, const char *type,
@@ -34,7 +35,7 @@ void mount_filesystems(void)
 	mount_one("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 	mount_one("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755");
 	mount_one("cgroup2", AGENT_CGROUP_MOUNT, "cgroup2", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		  "nsdelegate,memory_recursiveprot");
+		  CGROUP2_OPTIONS_DEFAULT);
 	mount_one("tracefs", "/sys/kernel/tracing", "tracefs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_one("debugfs", "/sys/kernel/debug", "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	mount_one("binder", "/dev/binderfs", "binder", 0, "stats=global");
@@ -163,6 +164,21 @@ void apply_sysctls(const struct job *job)
 	}
 	/* The host reads every kill report from kmsg; let none be rate-limited away. */
 	write_sysfs("/proc/sys/kernel/printk_ratelimit", "0");
+}
+
+/* The profile's cgroup2 options, before any cgroup is made: cgroup2 sets or
+ * clears each flag by the remount's own list (cgroup_reconfigure). */
+int remount_cgroup2(const struct job *job)
+{
+	const char *want = job->set.cgroup2_options;
+	if (!strcmp(want, CGROUP2_OPTIONS_DEFAULT))
+		return 0;
+	if (mount(NULL, AGENT_CGROUP_MOUNT, NULL, MS_REMOUNT | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  cgroup2_options_mount_data(want)) < 0) {
+		agent_log("remount %s with '%s': %s", AGENT_CGROUP_MOUNT, want, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int setup_zram(const struct job *job)

@@ -16,6 +16,8 @@ int mount_tools_disk(void);
 int mount_scratch_disk(void);
 void apply_sysctls(const struct job *job);
 int setup_zram(const struct job *job);
+/* /sys/fs/cgroup with the profile's cgroup2_options: 0, or -1 (logged). */
+int remount_cgroup2(const struct job *job);
 const char *find_disk_by_serial(const char *serial);
 
 #endif

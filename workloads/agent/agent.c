@@ -35,6 +35,7 @@
 #include "agent-snapshot.h"
 #include "common/kernel-text/kv.h"
 #include "common/kernel-text/psi.h"
+#include "common/proto/cgroup2-options.h"
 #include "common/proto/workload-line.h"
 #include "workloads/lib/report.h"
 #include "workloads/lib/sysinfo.h"
@@ -198,6 +199,9 @@ int main(int argc, char **argv)
 		ctl_event(CTL_WARNING, "message", "the scratch disk could not be mounted: the "
 			  "selftests work in the in-memory root");
 	apply_sysctls(&job);
+	if (remount_cgroup2(&job) < 0)
+		ctl_event(CTL_WARNING, "message", "cgroup2 could not be remounted with the profile's "
+			  "cgroup2_options: it has " CGROUP2_OPTIONS_DEFAULT);
 	if (setup_zram(&job) < 0)
 		ctl_event(CTL_WARNING, "message", "zram swap could not be set up");
 	if (workload_cgroup_create(&job) < 0)

@@ -92,6 +92,42 @@ static void bad_input_names_file_line_and_reason(void **state)
 	expect_error("description = x\napic_timer = Off\nmemory = 512M\n", "t.conf:2: apic_timer = Off");
 }
 
+/* cgroup2_options: systemd's unless said; the names the kernel takes, each
+ * once, or none; the agent gets them in the job spec. */
+static void cgroup2_options_are_systemds_unless_the_file_says(void **state)
+{
+	(void)state;
+	struct profile p;
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	assert_int_equal(parse(&p, "description = d\nmemory = 256M\n", &err), 0);
+	assert_string_equal(p.cgroup2_options, "nsdelegate,memory_recursiveprot");
+	profile_clear(&p);
+	const char *good[] = { "nsdelegate", "none", "memory_localevents,nsdelegate,favordynmods" };
+	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++) {
+		char text[160];
+		snprintf(text, sizeof(text), "description = d\nmemory = 256M\ncgroup2_options = %s\n", good[i]);
+		assert_int_equal(parse(&p, text, &err), 0);
+		assert_string_equal(p.cgroup2_options, good[i]);
+		strbuf_reset(&spec);
+		profile_job_spec(&p, &spec);
+		char line[160];
+		snprintf(line, sizeof(line), "cgroup2_options=%s\n", good[i]);
+		if (!strstr(spec.buf, line))
+			fail_msg("job spec lacks '%s'", line);
+		profile_clear(&p);
+	}
+	expect_error("description = x\nmemory = 512M\ncgroup2_options = nsdelegate,memory_recursive\n",
+		     "t.conf:3: cgroup2_options = nsdelegate,memory_recursive: cgroup2_options wants "
+		     "cgroup2's options joined by commas, each once, or none: 'memory_recursive' is not one");
+	expect_error("description = x\nmemory = 512M\ncgroup2_options = nsdelegate,nsdelegate\n",
+		     "'nsdelegate' is not one");
+	expect_error("description = x\nmemory = 512M\ncgroup2_options = nsdelegate,\n", "'' is not one");
+	expect_error("description = x\nmemory = 512M\ncgroup2_options = none,nsdelegate\n",
+		     "'none' is not one");
+	strbuf_release(&spec);
+	strbuf_release(&err);
+}
+
 /* apic_timer: unsaid, the clock's default; said, the same on both clocks. */
 static void apic_timer_is_the_clocks_unless_the_file_says(void **state)
 {
@@ -366,6 +402,7 @@ int main(void)
 		cmocka_unit_test(shipped_profiles_all_load),
 		cmocka_unit_test(users_profiles_beside_the_shipped_a_clash_refused),
 		cmocka_unit_test(killer_is_kernel_unless_the_file_says),
+		cmocka_unit_test(cgroup2_options_are_systemds_unless_the_file_says),
 		cmocka_unit_test(lmkd_keys_out_of_range_name_file_and_line),
 	};
 	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
