@@ -71,6 +71,16 @@ for c in current_peak min high high_sync max reclaim low sock; do
 		tr ' ' '\n' | grep -c '^1$' || true)
 	check "test_memcg_$c passes in at least 6 of the 12 trials ($passed)" [ "$passed" -ge 6 ]
 done
+# Every case in one trial: a stock+test trial in which all 14 cases passed.
+# False failure: in the runs here 11 of 12 stock+test trials passed all 14;
+# with a per-trial share of 0.7, none of 6 comes 0.3^6 = 7e-4 of the time.
+# Under cgroup2's default options (low fails) no trial does.
+whole=0
+for t in "$RUN"/stock+test/*/trial.json; do
+	jq -e '[.metrics[] | select(.name | test("^selftest\\.cgroup\\.test_memcontrol\\.test_memcg_"))] |
+		length == 14 and all(.value == 1)' "$t" > /dev/null && whole=$((whole + 1))
+done
+check "test_memcontrol: every case passed in a stock+test trial ($whole of 6 trials)" [ "$whole" -ge 1 ]
 check "the trials' profile mounted cgroup2 without memory_recursiveprot" \
 	jq -e '.environment.profile.cgroup2_options == "nsdelegate"' "$(ls "$RUN"/stock+test/*/trial.json | head -1)"
 trial=$(ls -d "$RUN"/stock+test/*/ | head -1)
