@@ -231,7 +231,7 @@ static const char *set_cgroup_memory_oom_group(void *ctx, const char *key, const
 static const char *set_cgroup2_options(void *ctx, const char *key, const char *v, int line)
 {
 	struct profile *p = ctx;
-	static char why[160];
+	static char why[384];
 	char bad[64];
 	(void)key, (void)line;
 	if (cgroup2_options_check(v, bad, sizeof(bad))) {

@@ -120,7 +120,8 @@ static void cgroup2_options_are_systemds_unless_the_file_says(void **state)
 		     "t.conf:3: cgroup2_options = nsdelegate,memory_recursive: cgroup2_options wants "
 		     "cgroup2's options joined by commas, each once, or none: 'memory_recursive' is not one");
 	expect_error("description = x\nmemory = 512M\ncgroup2_options = nsdelegate,nsdelegate\n",
-		     "'nsdelegate' is not one");
+		     "'nsdelegate' is not one of nsdelegate | favordynmods | memory_localevents | "
+		     "memory_recursiveprot | memory_hugetlb_accounting | pids_localevents | none");
 	expect_error("description = x\nmemory = 512M\ncgroup2_options = nsdelegate,\n", "'' is not one");
 	expect_error("description = x\nmemory = 512M\ncgroup2_options = none,nsdelegate\n",
 		     "'none' is not one");
