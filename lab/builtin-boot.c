@@ -1,4 +1,6 @@
 /* lab boot: boot a variant in a memory-constrained VM and run a command. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +128,8 @@ static bool add_selftests(const struct variant *v, const struct command_lines *l
 /* The command and the prepare step on the host, before anything is built or
  * booted, split once into LINES for the selftests' build too. */
 static void check_commands(const struct profile *profile, const struct guest_files *files,
-			   const char *command, const char *prepare, struct command_lines *lines)
+			   bool restored, const char *command, const char *prepare,
+			   struct command_lines *lines)
 {
 	struct guest_view guest;
 	struct strlist notes = STRLIST_INIT;
@@ -134,6 +137,7 @@ static void check_commands(const struct profile *profile, const struct guest_fil
 	size_t folder = 0;
 	if (guest_view_load(&guest, profile, &err) < 0)
 		die("boot: %s", err.buf);
+	guest.restored = restored;
 	if (guest_view_add_files(&guest, files, &folder, &err) < 0)
 		die_usage("boot: --files %s: %s", files->dirs.items[folder], err.buf);
 	*lines = (struct command_lines){ .file = "boot" };
@@ -171,13 +175,67 @@ static int default_events(const struct opt *o, const char *value, char *err, siz
 	return 0;
 }
 
+/* --restores: SPEC booted once and saved in DIR/boot, then restored N
+ * times, DIR/restore-I; the first non-zero exit status, else 0. */
+static int boot_restored(const struct trial_spec *spec, unsigned long n, unsigned long seed,
+			 bool same_seed)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct trial_spec boot = *spec;
+	char *boot_dir = xasprintf("%s/boot", spec->dir);
+	boot.dir = boot_dir;
+	boot.save = true;
+	boot.stream_output = false;
+	struct vm_run vm;
+	if (trial_run(&boot, &vm, &err) < 0)
+		die("boot: %s", err.buf);
+	if (!vm.saved) {
+		error("boot: the boot was not saved (%s): %s", vm_outcome_name(vm.outcome), vm.detail);
+		int status = boot_exit_status(&vm);
+		free(vm.detail);
+		return status ? status : BOOT_EXIT_LAB_ERROR;
+	}
+	note("boot: saved at the agent's ready after %.1f s (%.2f s to save): %s", vm.wall_ready,
+	     vm.wall_saved, boot_dir);
+	free(vm.detail);
+	char *from = realpath(boot_dir, NULL);
+	if (!from)
+		die("boot: %s: %s", boot_dir, strerror(errno));
+	int first_bad = 0;
+	for (unsigned long i = 1; i <= n; i++) {
+		struct trial_spec r = *spec;
+		char *dir = xasprintf("%s/restore-%lu", spec->dir, i);
+		char *id = xasprintf("restore-%lu", i);
+		r.dir = dir;
+		r.restore_from = from;
+		r.restore_seed = same_seed ? seed : seed + i - 1;
+		r.restore_trial = id;
+		if (trial_run(&r, &vm, &err) < 0)
+			die("boot: %s", err.buf);
+		int status = boot_exit_status(&vm);
+		note("boot: restore %lu (seed %llu): %s, status %d, running %.2f s after QEMU started: %s",
+		     i, r.restore_seed, vm_outcome_name(vm.outcome), status, vm.wall_ready, dir);
+		if (status && !first_bad)
+			first_bad = status;
+		if (vm.outcome != VM_OK && vm.outcome != VM_FAILED)
+			error("boot: restore %lu: %s", i, vm.detail);
+		free(vm.detail);
+		free(id);
+		free(dir);
+	}
+	free(from);
+	free(boot_dir);
+	return first_bad;
+}
+
 int cmd_boot(int argc, char **argv)
 {
 	const char *profile_name = DEFAULT_PROFILE, *out = NULL, *prepare = NULL, *variant_option = NULL;
 	const char *arch = NULL, *page_size = NULL;
 	const char *fault_text[FAULT_CAPABILITY_COUNT] = { NULL };
 	struct vm_watchdogs wd = default_watchdogs();
-	bool no_cgroup = false;
+	bool no_cgroup = false, same_seed = false;
+	unsigned long restores = 0, seed = 1;
 	struct strlist events = STRLIST_INIT, file_dirs = STRLIST_INIT;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	const struct opt opts[] = {
@@ -224,6 +282,14 @@ int cmd_boot(int argc, char **argv)
 		OPT_STRING(0, "variant", &variant_option, "[NAME=]SPEC",
 			   "the kernel to boot, in place of the VARIANT operand: a variant's name or "
 			   "a spec, as lab run --variant takes it"),
+		OPT_ULONG(0, "restores", &restores, "N", 1, 1000,
+			  "boot once to the agent's ready, save the VM there, and run the command in N "
+			  "trials restored from it (DIR/boot, DIR/restore-1 ...), each with a seed of "
+			  "its own; exits with the first non-zero status (docs/CLOCKS.md)"),
+		OPT_ULONG(0, "seed", &seed, "S", 0, ULONG_MAX / 2,
+			  "with --restores: restore I gets seed S+I-1 (default 1), as $" GUEST_ENV_SEED
+			  " and in the guest's random pool"),
+		OPT_FLAG(0, "same-seed", &same_seed, "with --restores: every restore gets seed S"),
 		OPT_STRING('o', "out", &out, "DIR",
 			   "keep the trial folder here (default: a new folder under "
 			   "$XDG_CACHE_HOME/oomlab/boots/)"),
@@ -244,6 +310,10 @@ int cmd_boot(int argc, char **argv)
 	bool interactive = n == skip;
 	if (interactive && !isatty(0))
 		die_usage("boot: give a command after -- (a shell needs a terminal)");
+	if (interactive && restores)
+		die_usage("boot: --restores needs a command after --");
+	if (same_seed && !restores)
+		die_usage("boot: --same-seed needs --restores");
 
 	struct strbuf err = STRBUF_INIT;
 	struct platform platform;
@@ -281,7 +351,7 @@ int cmd_boot(int argc, char **argv)
 	struct guest_files files = GUEST_FILES_INIT(platform.arch);
 	load_files(&files, &file_dirs);
 	struct command_lines lines;
-	check_commands(&profile, &files, interactive ? NULL : command, prepare, &lines);
+	check_commands(&profile, &files, restores > 0, interactive ? NULL : command, prepare, &lines);
 	if (kernel_build(v, &base, &err) < 0) {
 		error("kernel %s: %s", v->name, err.buf);
 		error("boot: the kernel did not build: exit %d (git bisect run skips this commit)",
@@ -304,6 +374,15 @@ int cmd_boot(int argc, char **argv)
 				   .perf_args = &perf_args, .prepare = prepare, .faults = &faults,
 				   .files = &files, .scratch_disk = selftests };
 	struct vm_run vm;
+	if (restores) {
+		int status = boot_restored(&spec, restores, seed, same_seed);
+		trial_plan_clear(&plan);
+		strlist_clear(&perf_args);
+		guest_files_clear(&files);
+		free(command);
+		free(dir);
+		return status;
+	}
 	if (trial_run(&spec, &vm, &err) < 0)
 		die("boot: %s", err.buf);
 

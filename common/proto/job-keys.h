@@ -39,6 +39,7 @@ enum job_key {
 	/* the trial's (lab/machine/job-spec.c, agent.c) */
 	JOB_KEY_USE_CGROUP,
 	JOB_KEY_INTERACTIVE,
+	JOB_KEY_RESTORE_POINT,          /* boot once, restore per trial (protocol.h) */
 	/* the experiment's prepare target (lab/machine/job-spec.c, agent-snapshot.c) */
 	JOB_KEY_TARGET_ORDER,
 	JOB_KEY_TARGET_MAX_BLOCKS,

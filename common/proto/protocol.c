@@ -1,7 +1,10 @@
 /* The guest/host protocol's tables and the files.bin record (protocol.h). */
 #include "protocol.h"
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const channel_port_name[CHANNEL_COUNT] = { "ctl", "out", "kmsg", "perf", "files" };
@@ -76,5 +79,41 @@ int files_record_parse(const char *data, size_t len, struct files_record *rec)
 		return -1;
 	rec->size = size;
 	rec->data = (size_t)(nl - data) + 1;
+	return 0;
+}
+
+static bool trial_id_valid(const char *id, size_t len)
+{
+	if (!len || len >= RESTORE_TRIAL_ID_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", id[i]))
+			return false;
+	return true;
+}
+
+int restore_line_format(char *buf, size_t size, unsigned long long seed, const char *trial)
+{
+	if (!trial_id_valid(trial, strlen(trial)))
+		return -1;
+	return snprintf(buf, size, "seed=%llu trial=%s\n", seed, trial);
+}
+
+int restore_line_parse(const char *line, unsigned long long *seed, char trial[RESTORE_TRIAL_ID_MAX])
+{
+	if (strncmp(line, "seed=", 5) || line[5] < '0' || line[5] > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(line + 5, &end, 10);
+	if (errno || strncmp(end, " trial=", 7))
+		return -1;
+	const char *id = end + 7;
+	size_t len = strcspn(id, "\n");
+	if (!trial_id_valid(id, len) || (id[len] && strcmp(id + len, "\n")))
+		return -1;
+	memcpy(trial, id, len);
+	trial[len] = '\0';
+	*seed = v;
 	return 0;
 }

@@ -178,6 +178,33 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 #define KILLER_NAME           "name"
 #define KILLER_PID            "pid"
 
+/*
+ * Boot once, restore per trial (docs/CLOCKS.md). A job with the spec key
+ * restore_point=1 makes the agent stop after "ready": it sends
+ * {"type": "restore-point"}, and waits on the host-to-guest port
+ * TRIAL_PORT_NAME for one line, "seed=N trial=ID\n" (restore_line_format,
+ * restore_line_parse). The lab saves the VM as it waits, and each restore
+ * gets a line of its own. The agent mixes N (not ID) into the kernel's
+ * random pool and reseeds it, puts N and ID in the command's environment
+ * (OOMLAB_SEED, OOMLAB_TRIAL) and sends {"type": "restored", "seed": N,
+ * "trial": ID}.
+ */
+#define TRIAL_PORT_NAME       "trial"
+#define CTL_RESTORE_POINT     "restore-point"
+#define CTL_RESTORED          "restored"
+#define RESTORED_SEED         "seed"
+#define RESTORED_TRIAL        "trial"
+#define RESTORE_TRIAL_ID_MAX  64
+#define GUEST_ENV_SEED        "OOMLAB_SEED"
+#define GUEST_ENV_TRIAL       "OOMLAB_TRIAL"
+/* The line for SEED and TRIAL (letters, digits, '-', '_', '.', at most
+ * RESTORE_TRIAL_ID_MAX - 1) into BUF; its length, as snprintf, or -1 for a
+ * trial id that is not of that form. */
+int restore_line_format(char *buf, size_t size, unsigned long long seed, const char *trial);
+/* LINE (with or without its newline) into *SEED and TRIAL[RESTORE_TRIAL_ID_MAX];
+ * -1 when it is not of restore_line_format's form. */
+int restore_line_parse(const char *line, unsigned long long *seed, char trial[RESTORE_TRIAL_ID_MAX]);
+
 /* Disks, found in the guest by their serial. */
 #define DISK_TOOLS_SERIAL "oomlab-tools"  /* erofs: perf, stress-ng, the workloads */
 #define DISK_SLOW_SERIAL  "oomlab-slow"   /* the throttled "slow flash" disk */

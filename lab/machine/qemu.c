@@ -2,6 +2,7 @@
 #include "qemu.h"
 
 #include "common/proto/protocol.h"
+#include "vm-snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,10 +98,31 @@ static void add_channels(const struct qemu_spec *spec, const struct arch_facts *
 	for (int i = 0; i < CHANNEL_COUNT; i++) {
 		const char *name = channel_port_name[i];
 		push(out, "-chardev");
-		pushf(out, "file,id=ch-%s,path=%s/%s", name, spec->channel_dir, channel_file_name[i]);
+		pushf(out, "file,id=ch-%s,path=%s/%s%s", name, spec->channel_dir, channel_file_name[i],
+		      spec->restore ? ",append=on" : "");
 		push(out, "-device");
 		pushf(out, "virtserialport,bus=vser0.0,chardev=ch-%s,name=%s", name, name);
 	}
+}
+
+/* The QMP socket, the trial port and, for a restore, the saved VM to come
+ * and QEMU's seed (qemu.h). */
+static void add_snapshot(const struct qemu_spec *spec, struct strlist *out)
+{
+	push(out, "-qmp");
+	pushf(out, "unix:%s/" VM_QMP_SOCKET ",server=on,wait=off", spec->channel_dir);
+	push(out, "-chardev");
+	pushf(out, "socket,id=ch-" TRIAL_PORT_NAME ",path=%s/" VM_TRIAL_SOCKET ",server=on,wait=off",
+	      spec->channel_dir);
+	push(out, "-device");
+	push(out, "virtserialport,bus=vser0.0,chardev=ch-" TRIAL_PORT_NAME ",name=" TRIAL_PORT_NAME);
+	if (!spec->restore)
+		return;
+	push(out, "-incoming");
+	push(out, "defer");
+	push(out, "-S");
+	push(out, "-seed");
+	pushf(out, "%llu", spec->restore_seed);
 }
 
 static void add_disks(const struct qemu_spec *spec, const struct arch_facts *f, struct strlist *out)
@@ -195,10 +217,17 @@ void qemu_build_argv(const struct qemu_spec *spec, const char *kernel_cmdline, s
 	push(out, "-append");
 	push(out, kernel_cmdline);
 	push(out, "-serial");
-	if (spec->interactive)
+	if (spec->interactive) {
 		push(out, "stdio");
-	else
+	} else if (spec->restore) {
+		push(out, "chardev:console");
+		push(out, "-chardev");
+		pushf(out, "file,id=console,path=%s/" CONSOLE_FILE ",append=on", spec->channel_dir);
+	} else {
 		pushf(out, "file:%s/" CONSOLE_FILE, spec->channel_dir);
+	}
 	add_channels(spec, f, out);
 	add_disks(spec, f, out);
+	if (spec->snapshot || spec->restore)
+		add_snapshot(spec, out);
 }

@@ -85,6 +85,8 @@ void vm_control_parse(struct vm_control *ctl, struct strbuf *data)
 		} else if (type && !strcmp(type, CTL_READY)) {
 			ctl->ready = true;
 			ctl->ready_uptime = json_number_value(json_object_get(obj, "uptime"));
+		} else if (type && !strcmp(type, CTL_RESTORE_POINT)) {
+			ctl->restore_point = true;
 		} else if (type && !strcmp(type, CTL_EXIT)) {
 			ctl->exited = true;
 			ctl->exit_status = (int)json_integer_value(json_object_get(obj, "status"));

@@ -37,6 +37,7 @@ bool vm_channel_has_panic(struct vm_channel *c);
 struct vm_control {
 	size_t parsed;          /* offset of the first unparsed byte */
 	bool ready, exited;
+	bool restore_point;     /* the agent waits for a restore's line (protocol.h) */
 	double ready_uptime;
 	int exit_status;
 	char machine[32];       /* the hello's: uname -m in the guest, "" until it came */

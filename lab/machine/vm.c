@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "qemu.h"
+#include "vm-snapshot.h"
 #include "vm-channel.h"
 #include "common/proto/protocol.h"
 #include "common/run-command.h"
@@ -124,6 +125,27 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	}
 
 	double start = now_monotonic(), last_activity = start, panic_seen_at = 0;
+	run->saved = false;
+	run->wall_saved = -1;
+	struct qmp qmp = { .fd = -1 };
+	int trial_fd = -1;
+	const char *snapshot_failed = NULL;
+	struct strbuf snapshot_err = STRBUF_INIT;
+	if (run->save_to || run->restore_from) {
+		double t = run->watchdogs.boot;
+		if (qmp_connect(&qmp, run->dir, VM_QMP_SOCKET, t, &snapshot_err) < 0)
+			snapshot_failed = "QEMU's QMP socket";
+		else if (run->save_to &&
+			 (trial_fd = vm_snapshot_trial_port(run->dir, now_monotonic() + t, &snapshot_err)) < 0)
+			snapshot_failed = "the trial port";
+		else if (run->restore_from &&
+			 vm_snapshot_restore(&qmp, run->dir, run->restore_from, run->trial_line, t,
+					     &trial_fd, &snapshot_err) < 0)
+			snapshot_failed = "the restore";
+		/* a restored guest is running from here: its start is its "ready" */
+		if (run->restore_from && !snapshot_failed)
+			run->wall_ready = now_monotonic() - start;
+	}
 	struct vm_control ctl = { 0 };
 	bool killed = false;
 	const char *kill_reason = NULL;
@@ -145,16 +167,29 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 			snprintf(run->guest_machine, sizeof(run->guest_machine), "%s", ctl.machine);
 			run->guest_page_size = ctl.page_size;
 		}
-		if (ctl.ready && run->wall_ready < 0) {
-			run->wall_ready = now - start;
-			run->guest_ready_uptime = ctl.ready_uptime;
+		if (run->save_to && ctl.restore_point && !run->saved && !snapshot_failed) {
+			double t0 = now_monotonic();
+			if (vm_snapshot_save(&qmp, run->save_to, run->watchdogs.boot, &snapshot_err) < 0)
+				snapshot_failed = "the save";
+			else
+				run->saved = true;
+			run->wall_saved = now_monotonic() - t0;
+			now = last_activity = now_monotonic();
 		}
+		if (ctl.ready && run->guest_ready_uptime < 0)
+			run->guest_ready_uptime = ctl.ready_uptime;
+		if (ctl.ready && run->wall_ready < 0)
+			run->wall_ready = now - start;
 		if (status != -2)
 			break;
 		int flooded = flooded_channel(ch, CH_COUNT);
 		if (!panic_seen_at && (vm_channel_has_panic(&ch[CH_CONSOLE]) || vm_channel_has_panic(&ch[CH_KMSG])))
 			panic_seen_at = now;
-		if (flooded >= 0) {
+		if (snapshot_failed) {
+			kill_reason = snapshot_failed;
+			kill_outcome = run->restore_from ? VM_BOOT_FAILURE : VM_FAILED;
+			kill_after = now - start;
+		} else if (flooded >= 0) {
 			snprintf(flood_reason, sizeof(flood_reason),
 				 "the guest wrote more than the %llu MiB %s takes", cap_of(flooded) >> 20,
 				 flooded == CH_CONSOLE ? CONSOLE_FILE : channel_file_name[flooded - 1]);
@@ -194,7 +229,13 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	bool panicked = vm_channel_has_panic(&ch[CH_CONSOLE]) || vm_channel_has_panic(&ch[CH_KMSG]);
 	char *outside;
 	run->qemu_signal = 0;
-	if (ctl.exited) {
+	if (snapshot_failed) {
+		run->outcome = kill_outcome;
+		run->detail = xasprintf("%s failed: %s", snapshot_failed, strbuf_str(&snapshot_err));
+	} else if (run->saved) {
+		run->outcome = VM_OK;
+		run->detail = xasprintf("saved at the agent's restore point in %.2f s", run->wall_saved);
+	} else if (ctl.exited) {
 		run->exit_status = ctl.exit_status;
 		snprintf(run->guest_clocksource, sizeof(run->guest_clocksource), "%s", ctl.clocksource);
 		run->outcome = ctl.exit_status == 0 ? VM_OK : VM_FAILED;
@@ -228,6 +269,10 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	}
 	for (int i = 0; i < CH_COUNT; i++)
 		vm_channel_close(&ch[i]);
+	qmp_close(&qmp);
+	if (trial_fd >= 0)
+		close(trial_fd);
+	strbuf_release(&snapshot_err);
 	free(qemu_log);
 	return 0;
 }

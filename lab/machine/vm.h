@@ -31,6 +31,15 @@ struct vm_run {
 	struct vm_watchdogs watchdogs;
 	bool stream_output;           /* copy the command's output to our stdout live */
 	bool interactive;             /* QEMU owns the terminal; no silence watchdog */
+	/* Boot once, restore per trial (vm-snapshot.h; QEMU's argv has the
+	 * snapshot part). save_to: at the agent's restore point, save the VM
+	 * to this file in dir and end QEMU: outcome ok, saved true.
+	 * restore_from: load this saved VM (absolute) first, then hand the
+	 * guest trial_line; the channel files already hold the saved boot's
+	 * start. */
+	const char *save_to;
+	const char *restore_from;
+	const char *trial_line;
 
 	enum vm_outcome outcome;
 	int exit_status;              /* the command's, -1 when unknown */
@@ -43,6 +52,8 @@ struct vm_run {
 	char guest_machine[32];       /* what the guest said it is (uname -m), "" if it never did */
 	long guest_page_size;         /* its page size in bytes, 0 if it never said */
 	char guest_clocksource[32];   /* the guest kernel's clocksource at the end, "" if unsaid */
+	bool saved;                   /* save_to: the VM was saved */
+	double wall_saved;            /* save_to: host seconds the save took */
 };
 
 const char *vm_outcome_name(enum vm_outcome outcome);

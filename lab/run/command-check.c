@@ -93,6 +93,11 @@ static int guest_variable(void *data, const char *name, const char **value)
 		*value = SLOW_DISK_STAND_IN;
 		return 1;
 	}
+	/* stand-ins: the check splits the line, it runs nothing with them */
+	if (ctx->g->restored && (!strcmp(name, GUEST_ENV_SEED) || !strcmp(name, GUEST_ENV_TRIAL))) {
+		*value = !strcmp(name, GUEST_ENV_SEED) ? "1" : "restore-1";
+		return 1;
+	}
 	if (starts_with(name, "OOMLAB_") && !ctx->missing)
 		ctx->missing = xstrdup(name);
 	return 0;
@@ -285,6 +290,9 @@ static char *missing_variable(const char *name)
 	if (!strcmp(name, "OOMLAB_SLOW_DISK"))
 		return xstrdup("$OOMLAB_SLOW_DISK is set only under a profile with a slow disk "
 			       "(slow_disk_size), and this one has none");
+	if (!strcmp(name, GUEST_ENV_SEED) || !strcmp(name, GUEST_ENV_TRIAL))
+		return xasprintf("$%s is set only in trials restored from a saved boot (lab boot "
+				 "--restores)", name);
 	return xasprintf("the guest has no $%s (it sets $OOMLAB_SCRATCH and, with a slow disk, "
 			 "$OOMLAB_SLOW_DISK)", name);
 }

@@ -40,6 +40,7 @@ struct guest_view {
 	unsigned numa_nodes;
 	bool slow_disk;
 	bool files;                 /* the user's folders are there (guest-files.h) */
+	bool restored;              /* trials restored from a saved boot: $OOMLAB_SEED, $OOMLAB_TRIAL */
 };
 
 int guest_view_load(struct guest_view *g, const struct profile *p, struct strbuf *err);

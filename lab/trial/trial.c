@@ -17,6 +17,9 @@
 #include "lab/machine/job-spec.h"
 #include "lab/machine/qemu.h"
 #include "lab/machine/scratch-disk.h"
+#include "lab/machine/vm-snapshot.h"
+#include "common/json-file.h"
+#include "common/run-command.h"
 #include "lab/util/version.h"
 #include "perf-events.h"
 #include "reproduce-script.h"
@@ -201,6 +204,7 @@ char *trial_job_spec(const struct trial_spec *spec)
 	profile_job_spec(spec->plan->profile, &sb);
 	job_spec_put(&sb, JOB_KEY_USE_CGROUP, "%d", spec->use_cgroup ? 1 : 0);
 	job_spec_put(&sb, JOB_KEY_INTERACTIVE, "%d", spec->interactive ? 1 : 0);
+	job_spec_put(&sb, JOB_KEY_RESTORE_POINT, "%d", spec->save || spec->restore_from ? 1 : 0);
 	if (fault_plan_armed(trial_faults(spec)))
 		fault_plan_spec(trial_faults(spec), &sb);
 	if (spec->has_target) {
@@ -219,6 +223,45 @@ struct qemu_spec trial_plan_qemu(const struct trial_plan *plan)
 				   .host_tick_khz = plan->host_tick_khz };
 }
 
+/* The saving boot's channel files, the start of a restored trial's (QEMU appends to them). */
+static int copy_channels(const char *from, const char *to, struct strbuf *err)
+{
+	for (int i = -1; i < CHANNEL_COUNT; i++) {
+		const char *name = i < 0 ? CONSOLE_FILE : channel_file_name[i];
+		char *src = xasprintf("%s/%s", from, name), *dst = xasprintf("%s/%s", to, name);
+		int rc = path_exists(src) ? copy_file(src, dst) : write_file_str(dst, "");
+		if (rc < 0)
+			strbuf_addf(err, "cannot copy %s to %s: %s", src, to, strerror(errno));
+		free(src);
+		free(dst);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A disk image of the saving boot, as the saved VM left it, for one restore
+ * (sparse, as it was made). */
+static int copy_disk(const char *boot_dir, const char *name, const char *to, struct strbuf *err)
+{
+	char *src = xasprintf("%s/%s", boot_dir, name), *dst = xasprintf("%s/%s", to, name);
+	const char *argv[] = { "cp", "--sparse=always", "--reflink=auto", src, dst, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int rc = capture_command_or_say(argv, &out, err);
+	strbuf_release(&out);
+	free(src);
+	free(dst);
+	return rc;
+}
+
+/* The restore's record: where it came from and what the guest was given. */
+static json_t *restore_json(const struct trial_spec *spec, const struct vm_run *vm)
+{
+	return json_pack("{s:s, s:I, s:s, s:f}", "from", spec->restore_from, "seed",
+			 (json_int_t)spec->restore_seed, "trial", spec->restore_trial,
+			 "wall_seconds_to_running", vm->wall_ready);
+}
+
 int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *err)
 {
 	memset(vm, 0, sizeof(*vm));
@@ -233,7 +276,11 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 		return -1;
 	char *kernel = kernel_image_path(plan->variant);
 	char *job_cpio = xasprintf("%s/job.cpio", spec->dir);
-	char *initrd = xasprintf("%s/initrd.img", spec->dir);
+	/* a restore's QEMU is given the saving boot's initrd: the guest read it long ago */
+	char *initrd = spec->restore_from ? xasprintf("%s/initrd.img", spec->restore_from)
+					  : xasprintf("%s/initrd.img", spec->dir);
+	char *snapshot = spec->restore_from ? xasprintf("%s/" VM_SNAPSHOT_FILE, spec->restore_from) : NULL;
+	char trial_line[128] = "";
 	const struct profile *profile = plan->profile;
 	char *slow = profile->slow_disk_size ? xasprintf("%s/slow-disk.img", spec->dir) : NULL;
 	unsigned long long scratch_size = spec->scratch_disk ? profile->scratch_disk_size : 0;
@@ -249,20 +296,37 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	struct job_file files[] = { { JOB_SPEC, specs }, { JOB_CMD, spec->command ? spec->command : "" },
 				    { JOB_PERF_ARGS, strbuf_str(&perf_args) },
 				    { JOB_PREPARE, spec->prepare ? spec->prepare : "" } };
-	int irc = guest_write_initrd(&img, files, sizeof(files) / sizeof(files[0]), job_cpio, initrd, err);
+	int irc = spec->restore_from ? 0
+		  : guest_write_initrd(&img, files, sizeof(files) / sizeof(files[0]), job_cpio, initrd, err);
 	strbuf_release(&perf_args);
 	if (irc < 0)
 		goto out;
-	/* sparse: the guest reads zeros at the throttled rate; the host stores nothing */
-	if (slow && sparse_file_make(slow, profile->slow_disk_size, err) < 0)
-		goto out;
-	if (scratch && scratch_disk_make(scratch, scratch_size, err) < 0)
-		goto out;
+	if (spec->restore_from) {
+		if (restore_line_format(trial_line, sizeof(trial_line), spec->restore_seed,
+					spec->restore_trial) < 0) {
+			strbuf_addf(err, "the trial id '%s' is not letters, digits, '-', '_' and '.'",
+				    spec->restore_trial);
+			goto out;
+		}
+		if (copy_channels(spec->restore_from, spec->dir, err) < 0 ||
+		    (slow && copy_disk(spec->restore_from, "slow-disk.img", spec->dir, err) < 0) ||
+		    (scratch && copy_disk(spec->restore_from, SCRATCH_DISK_IMAGE, spec->dir, err) < 0))
+			goto out;
+	} else {
+		/* sparse: the guest reads zeros at the throttled rate; the host stores nothing */
+		if (slow && sparse_file_make(slow, profile->slow_disk_size, err) < 0)
+			goto out;
+		if (scratch && scratch_disk_make(scratch, scratch_size, err) < 0)
+			goto out;
+	}
 	/* Per-boot files are named relative to the trial folder, where QEMU runs, so
 	 * that the saved command line reproduces the boot in any folder. */
 	struct qemu_spec q = trial_plan_qemu(plan);
 	q.kernel = kernel;
-	q.initrd = "initrd.img";
+	q.initrd = spec->restore_from ? initrd : "initrd.img";
+	q.snapshot = spec->save;
+	q.restore = spec->restore_from != NULL;
+	q.restore_seed = spec->restore_seed;
 	q.tools_image = img.tools;
 	q.slow_disk = slow ? "slow-disk.img" : NULL;
 	q.scratch_disk = scratch ? SCRATCH_DISK_IMAGE : NULL;
@@ -275,8 +339,10 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	write_file_str(cmdline_path, with_nl);
 	free(with_nl);
 	free(cmdline_path);
-	int wrc = write_reproduce(spec->dir, &argv, img.initramfs, profile->slow_disk_size,
-				  scratch_size, err);
+	/* a restored trial is reproduced by restoring again (docs/CLOCKS.md), not by a script */
+	int wrc = spec->restore_from ? 0
+		  : write_reproduce(spec->dir, &argv, img.initramfs, profile->slow_disk_size,
+				    scratch_size, err);
 	record = json_object();
 	json_object_set_new(record, "environment", environment_json(spec, &img));
 	free(cmdline);
@@ -288,20 +354,39 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	vm->watchdogs = scaled_watchdogs(spec);
 	vm->stream_output = spec->stream_output;
 	vm->interactive = spec->interactive;
+	vm->save_to = spec->save ? VM_SNAPSHOT_FILE : NULL;
+	vm->restore_from = snapshot;
+	vm->trial_line = trial_line;
 	if (vm_run(vm, err) < 0)
 		goto out;
+	if (spec->restore_from)
+		json_object_set_new(json_object_get(record, "environment"), "restore", restore_json(spec, vm));
+	if (spec->save) {
+		/* not a trial: the boot the restores start from */
+		json_object_set_new(record, "outcome", outcome_json(vm));
+		json_object_set_new(record, "saved", json_boolean(vm->saved));
+		json_object_set_new(record, "wall_seconds_to_save", json_real(vm->wall_saved));
+		char *path = xasprintf("%s/snapshot.json", spec->dir);
+		rc = json_file_write(path, record, err);
+		free(path);
+		goto keep;
+	}
 	if (spec->perf_args && spec->perf_args->n && !perf_recorded(spec->dir))
 		warning("%s/perf.data: nothing was recorded", spec->dir);
 	json_object_set_new(record, "outcome", outcome_json(vm));
 	rc = trial_finish(spec->dir, record, err);
 out:
-	/* The initrd and the disks are rebuilt by reproduce.sh; they need not stay. */
-	unlink(initrd);
+	/* The initrd and the disks are rebuilt by reproduce.sh; they need not stay,
+	 * but for a saved boot, whose restores start from them. */
+	if (!spec->restore_from)
+		unlink(initrd);
 	if (slow)
 		unlink(slow);
 	if (scratch)
 		unlink(scratch);
+keep:
 	free(scratch);
+	free(snapshot);
 	json_decref(record);
 	strlist_clear(&argv);
 	free(specs);

@@ -74,6 +74,19 @@ struct trial_spec {
 	/* The trial runs the kernel's selftests: it gets the profile's scratch
 	 * disk (scratch-disk.h), their working folder. */
 	bool scratch_disk;
+	/*
+	 * Boot once, restore per trial (lab/machine/vm-snapshot.h). save: the
+	 * boot stops at the agent's restore point and is saved in DIR
+	 * (VM_SNAPSHOT_FILE), its channels, initrd and disks kept for the
+	 * restores; it writes snapshot.json, not trial.json. restore_from: the
+	 * saving boot's folder (absolute), whose spec this one repeats (the
+	 * same plan, command, files and disks): the trial starts from its saved
+	 * VM, and the guest gets restore_seed and restore_trial.
+	 */
+	bool save;
+	const char *restore_from;
+	unsigned long long restore_seed;
+	const char *restore_trial;
 };
 
 /* The faults the trial arms: its own, else its profile's. */

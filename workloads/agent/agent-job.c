@@ -79,6 +79,7 @@ void job_read(struct job *job, char *text)
 	s->cgroup2_options = get(job, JOB_KEY_CGROUP2_OPTIONS, CGROUP2_OPTIONS_DEFAULT);
 	s->use_cgroup = strcmp(get(job, JOB_KEY_USE_CGROUP, "1"), "0") != 0;
 	s->interactive = !strcmp(get(job, JOB_KEY_INTERACTIVE, "0"), "1");
+	s->restore_point = !strcmp(get(job, JOB_KEY_RESTORE_POINT, "0"), "1");
 	s->killer = killer_kind_of_name(get(job, JOB_KEY_KILLER, killer_kinds[KILLER_KIND_KERNEL].name));
 	if (s->killer >= 0) {
 		const struct killer_kind_def *d = &killer_kinds[s->killer];

@@ -30,6 +30,7 @@ struct job_settings {
 	const char *cgroup2_options;       /* cgroup2-options.h: "none" or a comma list */
 	bool use_cgroup;                   /* the command runs in the workload cgroup */
 	bool interactive;                  /* a shell on the console instead of the command */
+	bool restore_point;                /* wait after ready for a restore's line (protocol.h) */
 	int killer;                        /* killer-kinds.h's kind; -1: a name it lacks */
 	long killer_v[KILLER_KEYS_MAX];    /* the kind's keys, in its row's order */
 	int target_order;                  /* the window's order: the prepare target's, else 3 */

@@ -30,6 +30,7 @@
 #include "agent-perf.h"
 #include "agent-ports.h"
 #include "agent-prepare.h"
+#include "agent-restore.h"
 #include "agent-self.h"
 #include "agent-setup.h"
 #include "agent-snapshot.h"
@@ -209,6 +210,9 @@ int main(int argc, char **argv)
 	set_environment();
 	send_snapshots(SNAPSHOT_BEFORE);
 	ctl_event(CTL_READY, NULL, NULL);
+	/* boot once, restore per trial: the lab saves the VM here (agent-restore.h) */
+	if (job.set.restore_point)
+		restore_point_wait();
 
 	int perf = perf_launch(JOB_DIR "/" JOB_PERF_ARGS);
 	int prepared = prepare_start(&job);

@@ -52,7 +52,7 @@ static void load_profile(struct profile *p, const char *text)
 static char *full_spec(const struct profile *p)
 {
 	struct trial_plan plan = { .profile = p };
-	struct trial_spec spec = { .plan = &plan, .use_cgroup = false, .interactive = true,
+	struct trial_spec spec = { .plan = &plan, .use_cgroup = false, .interactive = true, .save = true,
 				   .has_target = true, .target_order = 4, .target_max_free_blocks = 12 };
 	return trial_job_spec(&spec);
 }
@@ -160,6 +160,7 @@ static void the_agent_reads_what_the_lab_writes(void **state)
 		assert_string_equal(s->memory_oom_group, "1");
 		assert_false(s->use_cgroup);
 		assert_true(s->interactive);
+		assert_true(s->restore_point);
 		assert_int_equal(s->killer, kind);
 		for (size_t m = 0; m < killer_kinds[kind].n_keys; m++)
 			assert_int_equal(s->killer_v[m], p.killer_v[kind][m]);
@@ -198,6 +199,7 @@ static void a_plain_trial_leaves_only_the_optional_keys_out(void **state)
 	assert_int_equal(job.set.killer, KILLER_KIND_KERNEL);
 	assert_int_equal(job.set.n_faults, 0);
 	assert_true(job.set.use_cgroup);
+	assert_false(job.set.restore_point);
 	free(text);
 	profile_clear(&p);
 }

@@ -71,6 +71,44 @@ static void malformed_headers(void **state)
 	assert_int_equal(strlen(rec.name), FILES_RECORD_NAME_MAX);
 }
 
+/* The restore's line (protocol.h): what the lab writes, the agent reads back;
+ * anything else is refused whole. */
+static void restore_line_round_trip_and_refusals(void **state)
+{
+	(void)state;
+	char line[128], trial[RESTORE_TRIAL_ID_MAX];
+	unsigned long long seed = 0;
+	assert_int_equal(restore_line_format(line, sizeof(line), 18446744073709551615ULL, "restore-12"),
+			 (int)strlen("seed=18446744073709551615 trial=restore-12\n"));
+	assert_string_equal(line, "seed=18446744073709551615 trial=restore-12\n");
+	assert_int_equal(restore_line_parse(line, &seed, trial), 0);
+	assert_true(seed == 18446744073709551615ULL);
+	assert_string_equal(trial, "restore-12");
+	assert_int_equal(restore_line_parse("seed=0 trial=a.b_c", &seed, trial), 0);
+	assert_true(seed == 0);
+	assert_string_equal(trial, "a.b_c");
+	/* ids the lab will not write: blank, a space, a slash, too long */
+	assert_int_equal(restore_line_format(line, sizeof(line), 1, ""), -1);
+	assert_int_equal(restore_line_format(line, sizeof(line), 1, "a b"), -1);
+	assert_int_equal(restore_line_format(line, sizeof(line), 1, "../x"), -1);
+	char longest[RESTORE_TRIAL_ID_MAX + 1];
+	memset(longest, 'x', sizeof(longest) - 1);
+	longest[sizeof(longest) - 1] = '\0';
+	assert_int_equal(restore_line_format(line, sizeof(line), 1, longest), -1);
+	longest[RESTORE_TRIAL_ID_MAX - 1] = '\0';
+	assert_true(restore_line_format(line, sizeof(line), 1, longest) > 0);
+	const char *bad[] = { "", "seed= trial=a", "seed=-1 trial=a", "seed=1", "seed=1 trial=",
+			      "seed=1  trial=a", "seed=1 trial=a b", "seed=1 trial=a\nx",
+			      "seed=99999999999999999999 trial=a", "trial=a seed=1", "seed=1x trial=a",
+			      "seed=1 trial=a/b" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		seed = 5;
+		if (restore_line_parse(bad[i], &seed, trial) == 0)
+			fail_msg("the restore line '%s' was taken", bad[i]);
+		assert_true(seed == 5);
+	}
+}
+
 static void tables(void **state)
 {
 	(void)state;
@@ -104,6 +142,7 @@ int main(void)
 		cmocka_unit_test(parse_in_a_stream),
 		cmocka_unit_test(malformed_headers),
 		cmocka_unit_test(tables),
+		cmocka_unit_test(restore_line_round_trip_and_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include "common/proto/protocol.h"
 #include "lab/machine/host-ticks.h"
 #include "lab/machine/qemu.h"
+#include "lab/machine/vm-snapshot.h"
 
 static struct profile make_profile(const char *text)
 {
@@ -173,6 +174,56 @@ static void interactive_puts_the_console_on_the_terminal(void **state)
 	profile_clear(&p);
 }
 
+/* The saving boot and a restore have the same devices (the trial port too);
+ * only a restore waits for the saved VM, seeds QEMU and appends to every
+ * channel file, which holds the saved boot's start. */
+static void a_restore_has_the_saving_boots_devices_and_appends(void **state)
+{
+	(void)state;
+	struct profile p = make_profile("description = d\nmemory = 256M\n");
+	struct qemu_spec spec = { .profile = &p, .accel = QEMU_ACCEL_TCG, .kernel = "k", .initrd = "i",
+				  .cmdline_extra = "", .tools_image = "t", .channel_dir = ".",
+				  .snapshot = true };
+	struct strlist save = STRLIST_INIT, restore = STRLIST_INIT, plain = STRLIST_INIT;
+	build_argv(&spec, &save);
+	spec.snapshot = false;
+	build_argv(&spec, &plain);
+	spec.restore = true;
+	spec.restore_seed = 42;
+	build_argv(&spec, &restore);
+	assert_null(arg_after(&plain, "-qmp", ""));
+	assert_null(arg_after(&plain, "-device", "virtserialport,bus=vser0.0,chardev=ch-trial"));
+	for (int k = 0; k < 2; k++) {
+		const struct strlist *a = k ? &restore : &save;
+		assert_non_null(arg_after(a, "-qmp", "unix:./" VM_QMP_SOCKET ",server=on,wait=off"));
+		assert_non_null(arg_after(a, "-chardev", "socket,id=ch-trial,path=./" VM_TRIAL_SOCKET));
+		assert_non_null(arg_after(a, "-device", "virtserialport,bus=vser0.0,chardev=ch-trial,"
+					  "name=" TRIAL_PORT_NAME));
+		assert_int_equal(count(a, "-device"), count(&plain, "-device") + 1);
+	}
+	assert_null(arg_after(&save, "-incoming", ""));
+	assert_int_equal(count(&save, "-S"), 0);
+	assert_null(arg_after(&save, "-seed", ""));
+	assert_non_null(arg_after(&restore, "-incoming", "defer"));
+	assert_int_equal(count(&restore, "-S"), 1);
+	assert_string_equal(arg_after(&restore, "-seed", ""), "42");
+	/* every channel and the console appended to, in the restore alone */
+	for (int i = 0; i < CHANNEL_COUNT; i++) {
+		char *want = xasprintf("file,id=ch-%s,path=./%s,append=on", channel_port_name[i],
+				       channel_file_name[i]);
+		assert_non_null(arg_after(&restore, "-chardev", want));
+		assert_null(arg_after(&save, "-chardev", want));
+		free(want);
+	}
+	assert_non_null(arg_after(&restore, "-chardev", "file,id=console,path=./" CONSOLE_FILE ",append=on"));
+	assert_non_null(arg_after(&restore, "-serial", "chardev:console"));
+	assert_non_null(arg_after(&save, "-serial", "file:./" CONSOLE_FILE));
+	strlist_clear(&save);
+	strlist_clear(&restore);
+	strlist_clear(&plain);
+	profile_clear(&p);
+}
+
 static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state)
 {
 	(void)state;
@@ -316,6 +367,7 @@ int main(void)
 		cmocka_unit_test(numa_nodes_get_memory_and_cpus),
 		cmocka_unit_test(arm64_boots_virt_with_max_cpu),
 		cmocka_unit_test(interactive_puts_the_console_on_the_terminal),
+		cmocka_unit_test(a_restore_has_the_saving_boots_devices_and_appends),
 		cmocka_unit_test(icount_runs_one_tcg_thread_with_the_instruction_counter),
 		cmocka_unit_test(apic_timer_off_is_noapictimer_on_x86),
 		cmocka_unit_test(shell_join_quotes_what_needs_it),
