@@ -16,6 +16,7 @@
  *   power            stats_power.c        minimum detectable effects
  *   repeated looks   stats_sequential.c   group-sequential boundaries
  *   designs          stats_design.c       can a design decide anything at all
+ *   two levels       stats_levels.c       boots and restores within a boot
  */
 #ifndef OOMLAB_STATS_H
 #define OOMLAB_STATS_H
@@ -214,5 +215,39 @@ struct stats_design_answer {
 bool stats_design_check(const struct stats_design *d, struct stats_design_answer *a);
 /* The smallest p any of the tests can give at N against N trials. */
 double stats_design_min_p(size_t n, const struct stats_permutation *how);
+
+/* ---- two levels: boots, and restores within a boot (stats_levels.c) ----
+ * Restores of one saved boot (lab boot --restores) share its memory layout:
+ * they are draws within a boot, not independent trials. The boot stays the
+ * unit of every test: a boot's figure is the mean of its restores
+ * (stats_boot_means), which the tests above take as one trial's. The one-way
+ * random-effects model splits the variance: within a boot (the restores'
+ * pooled variance, T1^2) and the boots' own component (T2^2, the ANOVA
+ * estimate (MSB - MSW) / n0, at least 0). A design of B boots of R restores
+ * each has a grand mean of variance T2^2 / B + T1^2 / (B R) and costs
+ * B (c_boot + R c_restore); the R that gives the least variance for the
+ * cost is sqrt((c_boot / c_restore) (T1^2 / T2^2)), the two-level case of
+ * Kalibera and Jones' rule (ISMM 2013) (stats_levels_restores). */
+struct stats_levels {
+	size_t boots, trials;
+	double grand_mean;
+	double within_var;	/* T1^2: restores within a boot */
+	double between_var;	/* T2^2: the boots' own component */
+	double f, p;		/* ANOVA's F of boots against restores, and its p */
+	double df_between, df_within;
+};
+/* The means of the values X of each boot (BOOT[i] names X[i]'s boot), in
+ * the order the boots first appear, into MEANS and their restores into
+ * COUNTS (N entries each, at most); returns the number of boots (0 when
+ * memory runs out). */
+size_t stats_boot_means(const double *x, const unsigned *boot, size_t n, double *means,
+			size_t *counts);
+/* The split of X's variance; STATS_EINVAL for fewer than two boots or no
+ * boot with two restores. */
+int stats_levels(const double *x, const unsigned *boot, size_t n, struct stats_levels *out);
+/* Restores a boot for the least variance of the grand mean at its cost: at
+ * least 1, at most CAP (CAP when the boots add no variance of their own). */
+unsigned stats_levels_restores(double within_var, double between_var, double boot_cost,
+			       double restore_cost, unsigned cap);
 
 #endif

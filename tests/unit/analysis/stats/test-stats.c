@@ -504,6 +504,52 @@ static void test_sequential(void **state)
 	}
 }
 
+/* Two levels, by hand: three boots of three restores (1 2 3 | 4 5 6 |
+ * 7 8 9): MSW = 6 / 6 = 1, MSB = 3 (9 + 0 + 9) / 2 = 27, so T1^2 = 1,
+ * T2^2 = (27 - 1) / 3 and F = 27 on 2 and 6 df. Unequal and interleaved
+ * (boots 5 9 5 9 5: 1 10 3 12 2): means 2 and 11, MSW = 4 / 3, MSB = 97.2,
+ * n0 = (5 - 13 / 5) / 1 = 2.4. */
+static void test_levels(void **state)
+{
+	(void)state;
+	const double x[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	const unsigned boot[] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 };
+	struct stats_levels l;
+	assert_int_equal(stats_levels(x, boot, 9, &l), 0);
+	assert_int_equal(l.boots, 3);
+	assert_int_equal(l.trials, 9);
+	assert_true(fabs(l.grand_mean - 5.0) < 1e-12);
+	assert_true(fabs(l.within_var - 1.0) < 1e-12);
+	assert_true(fabs(l.between_var - 26.0 / 3.0) < 1e-12);
+	assert_true(fabs(l.f - 27.0) < 1e-12);
+	assert_true(fabs(l.p - gsl_cdf_fdist_Q(27.0, 2, 6)) < 1e-15);
+
+	const double y[] = { 1, 10, 3, 12, 2 };
+	const unsigned boot2[] = { 5, 9, 5, 9, 5 };
+	double means[5];
+	size_t counts[5];
+	assert_int_equal(stats_boot_means(y, boot2, 5, means, counts), 2);
+	assert_true(fabs(means[0] - 2.0) < 1e-12 && fabs(means[1] - 11.0) < 1e-12);
+	assert_int_equal(counts[0], 3);
+	assert_int_equal(counts[1], 2);
+	assert_int_equal(stats_levels(y, boot2, 5, &l), 0);
+	assert_true(fabs(l.within_var - 4.0 / 3.0) < 1e-12);
+	assert_true(fabs(l.between_var - (97.2 - 4.0 / 3.0) / 2.4) < 1e-9);
+	assert_true(fabs(l.f - 97.2 / (4.0 / 3.0)) < 1e-9);
+
+	/* one boot, or no boot with two restores: no split */
+	assert_int_equal(stats_levels(x, (const unsigned[]){ 0, 0, 0 }, 3, &l), STATS_EINVAL);
+	assert_int_equal(stats_levels(x, (const unsigned[]){ 0, 1, 2 }, 3, &l), STATS_EINVAL);
+
+	/* restores a boot: sqrt(16 / 1 * 4 / 1) = 8; capped; no boot
+	 * component: the cap; no cost for a restore: 1 */
+	assert_int_equal(stats_levels_restores(4, 1, 16, 1, 100), 8);
+	assert_int_equal(stats_levels_restores(4, 1, 16, 1, 5), 5);
+	assert_int_equal(stats_levels_restores(4, 0, 16, 1, 12), 12);
+	assert_int_equal(stats_levels_restores(1, 100, 1, 1, 12), 1);
+	assert_int_equal(stats_levels_restores(4, 1, 16, 0, 12), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -523,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_design),
 		cmocka_unit_test(test_welch_test),
+		cmocka_unit_test(test_levels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
