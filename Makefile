@@ -193,12 +193,16 @@ unit-test: test-deps
 # It boots arm64 guests too: the test packages.
 bench: test-deps
 	@$(MAKE) --no-print-directory $(BUILD)/lab guest guest-arm64 $(BUILD)/bench/aa-precision \
-		$(BUILD)/bench/stamp-lines
+		$(BUILD)/bench/stamp-lines $(BUILD)/bench/restore-levels
 	@./tests/bench/run-bench
 
 $(BUILD)/bench/stamp-lines: tests/bench/stamp-lines.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $<
+
+$(BUILD)/bench/restore-levels: tests/bench/restore-levels.c $(BUILD)/liblab.a $(BUILD)/libshared.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $(filter %.c %.a,$^) $(LAB_LIBS)
 
 $(BUILD)/bench/aa-precision: tests/bench/aa-precision.c $(BUILD)/liblab.a $(BUILD)/libshared.a
 	@mkdir -p $(dir $@)
