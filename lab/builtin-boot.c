@@ -1,5 +1,4 @@
 /* lab boot: boot a variant in a memory-constrained VM and run a command. */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "lab/trial/perf-events.h"
 #include "lab/machine/selftest-build.h"
 #include "lab/trial/trial-plan.h"
+#include "lab/trial/trial-restores.h"
 #include "lab/trial/trial.h"
 #include "lab/kernel/variant-given.h"
 #include "common/proto/protocol.h"
@@ -175,57 +175,49 @@ static int default_events(const struct opt *o, const char *value, char *err, siz
 	return 0;
 }
 
+/* --restores: what each boot and restore says, and the first non-zero status. */
+struct restored_boot {
+	int first_bad;
+};
+
+static void said_restore(void *ctx, unsigned i, const struct trial_spec *spec, const struct vm_run *vm)
+{
+	struct restored_boot *rb = ctx;
+	int status = boot_exit_status(vm);
+	if (i == 0) {
+		if (vm->saved)
+			note("boot: saved at the agent's ready after %.1f s (%.2f s to save): %s",
+			     vm->wall_ready, vm->wall_saved, spec->dir);
+		else
+			error("boot: the boot was not saved (%s): %s", vm_outcome_name(vm->outcome),
+			      vm->detail);
+		if (!vm->saved)
+			rb->first_bad = status ? status : BOOT_EXIT_LAB_ERROR;
+		return;
+	}
+	note("boot: restore %u (seed %llu): %s, status %d, running %.2f s after QEMU started: %s", i,
+	     spec->restore_seed, vm_outcome_name(vm->outcome), status, vm->wall_ready, spec->dir);
+	if (vm->outcome != VM_OK && vm->outcome != VM_FAILED)
+		error("boot: restore %u: %s", i, vm->detail);
+	if (status && !rb->first_bad)
+		rb->first_bad = status;
+}
+
 /* --restores: SPEC booted once and saved in DIR/boot, then restored N
- * times, DIR/restore-I; the first non-zero exit status, else 0. */
+ * times, DIR/restore-I (trial-restores.h); the first non-zero exit status,
+ * else 0. */
 static int boot_restored(const struct trial_spec *spec, unsigned long n, unsigned long seed,
 			 bool same_seed)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct trial_spec boot = *spec;
-	char *boot_dir = xasprintf("%s/boot", spec->dir);
-	boot.dir = boot_dir;
-	boot.save = true;
-	boot.stream_output = false;
-	struct vm_run vm;
-	if (trial_run(&boot, &vm, &err) < 0)
+	struct restored_boot rb = { 0 };
+	struct trial_restores how = { .n = (unsigned)n, .seed = seed, .same_seed = same_seed,
+				      .each = said_restore, .ctx = &rb };
+	bool saved;
+	if (trial_run_restores(spec, &how, &saved, &err) < 0)
 		die("boot: %s", err.buf);
-	if (!vm.saved) {
-		error("boot: the boot was not saved (%s): %s", vm_outcome_name(vm.outcome), vm.detail);
-		int status = boot_exit_status(&vm);
-		free(vm.detail);
-		return status ? status : BOOT_EXIT_LAB_ERROR;
-	}
-	note("boot: saved at the agent's ready after %.1f s (%.2f s to save): %s", vm.wall_ready,
-	     vm.wall_saved, boot_dir);
-	free(vm.detail);
-	char *from = realpath(boot_dir, NULL);
-	if (!from)
-		die("boot: %s: %s", boot_dir, strerror(errno));
-	int first_bad = 0;
-	for (unsigned long i = 1; i <= n; i++) {
-		struct trial_spec r = *spec;
-		char *dir = xasprintf("%s/restore-%lu", spec->dir, i);
-		char *id = xasprintf("restore-%lu", i);
-		r.dir = dir;
-		r.restore_from = from;
-		r.restore_seed = same_seed ? seed : seed + i - 1;
-		r.restore_trial = id;
-		if (trial_run(&r, &vm, &err) < 0)
-			die("boot: %s", err.buf);
-		int status = boot_exit_status(&vm);
-		note("boot: restore %lu (seed %llu): %s, status %d, running %.2f s after QEMU started: %s",
-		     i, r.restore_seed, vm_outcome_name(vm.outcome), status, vm.wall_ready, dir);
-		if (status && !first_bad)
-			first_bad = status;
-		if (vm.outcome != VM_OK && vm.outcome != VM_FAILED)
-			error("boot: restore %lu: %s", i, vm.detail);
-		free(vm.detail);
-		free(id);
-		free(dir);
-	}
-	free(from);
-	free(boot_dir);
-	return first_bad;
+	strbuf_release(&err);
+	return rb.first_bad;
 }
 
 int cmd_boot(int argc, char **argv)

@@ -170,6 +170,17 @@ static const char *set_trial_timeout(void *ctx, const char *key, const char *v, 
 	return NULL;
 }
 
+static const char *set_restores(void *ctx, const char *key, const char *v, int line)
+{
+	struct experiment *e = ctx;
+	unsigned long ul;
+	(void)key, (void)line;
+	if (!parse_ulong(v, &ul) || ul > MAX_RESTORES)
+		return "wants a whole number, 0 to " XSTR(MAX_RESTORES);
+	e->restores = (unsigned)ul;
+	return NULL;
+}
+
 static const char *set_fault(void *ctx, const char *key, const char *v, int line)
 {
 	struct experiment *e = ctx;
@@ -389,6 +400,10 @@ static const struct key_def rows[] = {
 	KEY("trial_timeout", "seconds", "600", "10 to 86400",
 	    "seconds one boot may take, all included (docs/CLOCKS.md: scaled under icount)",
 	    set_trial_timeout),
+	KEY("restores", "count", "0", "0 to " XSTR(MAX_RESTORES),
+	    "each trial boots once, saved at the agent's ready, and runs the workloads in this many "
+	    "trials restored from it, each with a seed of its own; the boot is the unit, its figures "
+	    "their means (docs/CLOCKS.md); 0: every trial boots", set_restores),
 	KEY_MEMBERS("fail_page_alloc, failslab", set_fault, fault_key_member),
 	KEY("prepare", "command", "none", "a command line, or none",
 	    "shapes the machine before the workloads (fragment, say), held to their end",

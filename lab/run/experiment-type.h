@@ -29,6 +29,10 @@ struct experiment {
 	bool until_decided;
 	unsigned max_trials;      /* 0: not given (DEFAULT_MAX_TRIALS then) */
 	double trial_timeout;     /* seconds for one boot, all included */
+	/* restores = R: each trial is one boot saved at the agent's ready and R
+	 * trials restored from it, its figures their means (lab/trial/trial-restores.h);
+	 * 0: every trial boots */
+	unsigned restores;
 	/* Trials at once (lab run -j wins); 0: as many as the host holds. Not
 	 * part of the design: the order and the trials are the same for any N. */
 	unsigned jobs;
@@ -80,6 +84,8 @@ struct experiment {
 #define DEFAULT_MAX_TRIALS 20
 /* The most trials lab run runs at once (-j, jobs =). */
 #define MAX_JOBS 64
+/* the most restores a boot (an experiment's restores) */
+#define MAX_RESTORES 100
 /* The first look of a sequential run (compare_options.min_trials). */
 #define SEQUENTIAL_FIRST_LOOK 3
 

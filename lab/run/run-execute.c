@@ -18,6 +18,7 @@
 #include "lab/machine/selftest-build.h"
 #include "trial-pool.h"
 #include "lab/trial/trial-plan.h"
+#include "lab/trial/trial-restores.h"
 #include "lab/trial/trial.h"
 
 /* One trial, in a worker process of its own (trial-pool.h): the worker
@@ -143,7 +144,19 @@ static int run_one(void *arg)
 	struct strbuf err = STRBUF_INIT;
 	struct vm_run vm;
 	remove_tree(w->dir);
-	int rc = trial_run(&spec, &vm, &err);
+	int rc;
+	if (p->exp.restores) {
+		/* seeds of their own for every restore of the run: the slot's block of 1000 */
+		size_t slot = (size_t)(w->slot - p->slots);
+		struct trial_restores how = { .n = p->exp.restores,
+					      .seed = (unsigned long long)p->seed * 1000003ULL +
+						      (unsigned long long)(slot + 1) * 1000ULL };
+		bool saved;
+		memset(&vm, 0, sizeof(vm));
+		rc = trial_run_restores(&spec, &how, &saved, &err);
+	} else {
+		rc = trial_run(&spec, &vm, &err);
+	}
 	if (rc < 0)
 		error("run: trial %s/%u: %s", w->slot->label, w->slot->index, err.buf);
 	free(vm.detail);

@@ -59,6 +59,9 @@ json_t *run_plan_json(const struct run_plan *p)
 	json_object_set_new(run, "trials_per_group", json_integer(run_plan_rounds(&p->exp)));
 	json_object_set_new(run, "jobs", json_integer((json_int_t)p->jobs));
 	json_object_set_new(run, "seed", json_integer((json_int_t)p->seed));
+	/* a trial is one boot of this many restores (trial-restores.h) */
+	if (p->exp.restores)
+		json_object_set_new(run, "restores_per_boot", json_integer(p->exp.restores));
 	json_object_set_new(run, "clock", json_pack("{s:s, s:s, s:s}", "name",
 						    guest_clock_name(p->clock.clock), "settings",
 						    guest_clock_settings(p->clock.clock), "from",
@@ -153,6 +156,7 @@ void run_plan_load(struct run_plan *p, const char *profile_name, struct clock_ch
 	if (guest_view_add_files(&guest, &p->files, &folder, &err) < 0)
 		die_usage("%s:%d: files = %s: %s", p->exp.path, p->exp.files_lines[folder],
 			  p->exp.files.items[folder], err.buf);
+	guest.restored = p->exp.restores > 0;
 	experiment_command_lines(&p->exp, &guest, &p->lines);
 	if (command_lines_check(&p->lines, &guest, &err) < 0)
 		die_usage("%s", err.buf);

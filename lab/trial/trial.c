@@ -282,7 +282,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	char *snapshot = spec->restore_from ? xasprintf("%s/" VM_SNAPSHOT_FILE, spec->restore_from) : NULL;
 	char trial_line[128] = "";
 	const struct profile *profile = plan->profile;
-	char *slow = profile->slow_disk_size ? xasprintf("%s/slow-disk.img", spec->dir) : NULL;
+	char *slow = profile->slow_disk_size ? xasprintf("%s/" SLOW_DISK_IMAGE, spec->dir) : NULL;
 	unsigned long long scratch_size = spec->scratch_disk ? profile->scratch_disk_size : 0;
 	char *scratch = scratch_size ? xasprintf("%s/" SCRATCH_DISK_IMAGE, spec->dir) : NULL;
 	char *specs = trial_job_spec(spec);
@@ -309,7 +309,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 			goto out;
 		}
 		if (copy_channels(spec->restore_from, spec->dir, err) < 0 ||
-		    (slow && copy_disk(spec->restore_from, "slow-disk.img", spec->dir, err) < 0) ||
+		    (slow && copy_disk(spec->restore_from, SLOW_DISK_IMAGE, spec->dir, err) < 0) ||
 		    (scratch && copy_disk(spec->restore_from, SCRATCH_DISK_IMAGE, spec->dir, err) < 0))
 			goto out;
 	} else {
@@ -328,7 +328,7 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	q.restore = spec->restore_from != NULL;
 	q.restore_seed = spec->restore_seed;
 	q.tools_image = img.tools;
-	q.slow_disk = slow ? "slow-disk.img" : NULL;
+	q.slow_disk = slow ? SLOW_DISK_IMAGE : NULL;
 	q.scratch_disk = scratch ? SCRATCH_DISK_IMAGE : NULL;
 	q.channel_dir = ".";
 	q.interactive = spec->interactive;

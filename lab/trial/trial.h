@@ -14,6 +14,9 @@
 #ifndef LAB_TRIAL_H
 #define LAB_TRIAL_H
 
+/* The throttled disk's image in a trial folder (a saved boot's is copied per restore). */
+#define SLOW_DISK_IMAGE "slow-disk.img"
+
 #include <stdbool.h>
 
 #include "lab/kernel/variant.h"
