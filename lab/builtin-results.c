@@ -18,6 +18,7 @@
 #include "lab/run/run-merge.h"
 #include "lab/slurm/slurm-run.h"
 #include "lab/trial/trial-finish.h"
+#include "lab/trial/trial-restores.h"
 
 static const char results_usage[] =
 	"usage: lab results [options]             list the runs, newest first\n"
@@ -359,6 +360,18 @@ static void recompute_run(const char *run)
 	size_t done = 0, failed = 0;
 	for (size_t i = 0; i < rd.n; i++) {
 		const struct run_trial *t = &rd.trials[i];
+		/* a boot of restores: each restore again, then their merge */
+		strbuf_reset(&err);
+		int restored = trial_restores_refinish(t->dir, &err);
+		if (restored) {
+			if (restored < 0) {
+				warning("%s: %s", t->dir, err.buf);
+				failed++;
+			} else {
+				done++;
+			}
+			continue;
+		}
 		json_t *record = trial_record_load(t->dir, TRIAL_RECORD);
 		bool rebuilt = !record && (record = trial_record_load(t->dir, TRIAL_RECORD_GIVEN));
 		strbuf_reset(&err);

@@ -82,6 +82,18 @@ int files_record_parse(const char *data, size_t len, struct files_record *rec)
 	return 0;
 }
 
+void restore_slot_fill(unsigned char *page)
+{
+	/* xorshift64, a fixed start */
+	unsigned long long x = 0x6f6f6d6c61622d72ULL;
+	for (size_t i = 0; i < RESTORE_SLOT_PAGE; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		page[i] = (unsigned char)(x >> 56) | 1;
+	}
+}
+
 static bool trial_id_valid(const char *id, size_t len)
 {
 	if (!len || len >= RESTORE_TRIAL_ID_MAX)

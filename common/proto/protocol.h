@@ -180,16 +180,27 @@ extern const char *const fault_capability_name[FAULT_CAPABILITY_COUNT];
 
 /*
  * Boot once, restore per trial (docs/CLOCKS.md). A job with the spec key
- * restore_point=1 makes the agent stop after "ready": it sends
- * {"type": "restore-point"}, and waits on the host-to-guest port
- * TRIAL_PORT_NAME for one line, "seed=N trial=ID\n" (restore_line_format,
- * restore_line_parse). The lab saves the VM as it waits, and each restore
- * gets a line of its own. The agent mixes N (not ID) into the kernel's
+ * restore_point=1 makes the agent stop after "ready": it fills a locked page
+ * of its memory with restore_slot_fill's pattern, sends {"type":
+ * "restore-point"}, and looks at the page every RESTORE_POLL_MS of guest
+ * time until its first bytes hold a line "seed=N trial=ID" (then NULs to
+ * RESTORE_SLOT_LINE; restore_line_format, restore_line_parse). The lab
+ * saves the VM as it waits, finds the page in the saved VM (the pattern's
+ * first RESTORE_SLOT_MATCH bytes, once), and loads each restore with its own
+ * line written over the page's first RESTORE_SLOT_LINE bytes. No device
+ * brings the line, so the guest finds it at its next look, the same guest
+ * instant in every restore. The agent mixes N (not ID) into the kernel's
  * random pool and reseeds it, puts N and ID in the command's environment
  * (OOMLAB_SEED, OOMLAB_TRIAL) and sends {"type": "restored", "seed": N,
  * "trial": ID}.
  */
-#define TRIAL_PORT_NAME       "trial"
+#define RESTORE_SLOT_PAGE     4096
+#define RESTORE_SLOT_LINE     128
+#define RESTORE_SLOT_MATCH    64
+#define RESTORE_POLL_MS       10
+/* The page's pattern (RESTORE_SLOT_PAGE bytes): no zeros, made at run time
+ * so that the agent's program holds no copy of it for the search to find. */
+void restore_slot_fill(unsigned char *page);
 #define CTL_RESTORE_POINT     "restore-point"
 #define CTL_RESTORED          "restored"
 #define RESTORED_SEED         "seed"

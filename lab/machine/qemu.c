@@ -105,17 +105,11 @@ static void add_channels(const struct qemu_spec *spec, const struct arch_facts *
 	}
 }
 
-/* The QMP socket, the trial port and, for a restore, the saved VM to come
- * and QEMU's seed (qemu.h). */
+/* The QMP socket and, for a restore, the saved VM to come and QEMU's seed (qemu.h). */
 static void add_snapshot(const struct qemu_spec *spec, struct strlist *out)
 {
 	push(out, "-qmp");
 	pushf(out, "unix:%s/" VM_QMP_SOCKET ",server=on,wait=off", spec->channel_dir);
-	push(out, "-chardev");
-	pushf(out, "socket,id=ch-" TRIAL_PORT_NAME ",path=%s/" VM_TRIAL_SOCKET ",server=on,wait=off",
-	      spec->channel_dir);
-	push(out, "-device");
-	push(out, "virtserialport,bus=vser0.0,chardev=ch-" TRIAL_PORT_NAME ",name=" TRIAL_PORT_NAME);
 	if (!spec->restore)
 		return;
 	push(out, "-incoming");

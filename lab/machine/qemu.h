@@ -41,7 +41,7 @@ struct qemu_spec {
 				      * (trial-plan.h) when qemu_tells_host_tick_rate(); 0: unknown */
 	bool interactive;          /* serial console on our terminal instead of a file */
 	/* Boot once, restore per trial (vm-snapshot.h): the saving boot and its
-	 * restores have a QMP socket and the trial port; a restore starts
+	 * restores have a QMP socket; a restore starts
 	 * paused for the saved VM, appends to channel files that hold the
 	 * saved boot's start, and gives QEMU's own random source a seed (TCG's
 	 * RDRAND, so that a restore with the same seed replays). */

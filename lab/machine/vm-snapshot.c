@@ -1,12 +1,13 @@
 /* A VM saved at the restore point and restored from it (vm-snapshot.h). */
 #include "vm-snapshot.h"
 
+#include "common/proto/protocol.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,58 +68,69 @@ int vm_snapshot_save(struct qmp *q, const char *file, double timeout, struct str
 	return qmp_execute(q, "quit", NULL, NULL, timeout, err);
 }
 
-int vm_snapshot_trial_port(const char *dir, double deadline, struct strbuf *err)
+int vm_snapshot_find_slot(const char *path, long long *offset, struct strbuf *err)
 {
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0) {
-		strbuf_addf(err, "cannot open %s: %s", dir, strerror(errno));
+	unsigned char pattern[RESTORE_SLOT_PAGE];
+	restore_slot_fill(pattern);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		strbuf_addf(err, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	char *path = unix_socket_path(dirfd, VM_TRIAL_SOCKET);
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path);
-	free(path);
-	int fd = -1;
+	/* chunks that overlap by the match's length, so none is missed at a seam */
+	enum { CHUNK = 4 << 20 };
+	unsigned char *buf = xmalloc(CHUNK + RESTORE_SLOT_MATCH);
+	size_t kept = 0, found = 0;
+	long long at = 0, base = 0;
 	for (;;) {
-		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
+		size_t n = fread(buf + kept, 1, CHUNK, f);
+		size_t len = kept + n;
+		for (unsigned char *p = buf; len >= RESTORE_SLOT_MATCH && p + RESTORE_SLOT_MATCH <= buf + len;) {
+			p = memmem(p, (size_t)(buf + len - p), pattern, RESTORE_SLOT_MATCH);
+			if (!p)
+				break;
+			if (!found++)
+				at = base + (p - buf);
+			p++;
+		}
+		if (n == 0)
 			break;
-		close(fd);
-		fd = -1;
-		if (now_monotonic() > deadline)
-			break;
-		nap();
+		kept = len < RESTORE_SLOT_MATCH - 1 ? len : RESTORE_SLOT_MATCH - 1;
+		memmove(buf, buf + len - kept, kept);
+		base += (long long)(len - kept);
 	}
-	if (fd < 0)
-		strbuf_addf(err, "cannot connect to the trial port's socket %s/%s: %s", dir,
-			    VM_TRIAL_SOCKET, strerror(errno));
-	close(dirfd);
-	return fd;
+	bool bad = ferror(f);
+	fclose(f);
+	free(buf);
+	if (bad)
+		strbuf_addf(err, "cannot read %s", path);
+	else if (found != 1)
+		strbuf_addf(err, "%s: the agent's page for the restore's line is there %zu times, "
+			    "not once", path, found);
+	else
+		*offset = at;
+	return bad || found != 1 ? -1 : 0;
 }
 
-int vm_snapshot_restore(struct qmp *q, const char *dir, const char *file, const char *line,
-			double timeout, int *trial_fd, struct strbuf *err)
+char *vm_snapshot_load_command(const char *file, long long offset, const char *line)
+{
+	/* the file up to the page, the line, NULs to the slot's end, the rest:
+	 * QEMU runs it through /bin/sh; FILE is a plain path (the lab refuses
+	 * others), LINE letters, digits and "=-_. " (restore_line_format) */
+	size_t pad = RESTORE_SLOT_LINE - strlen(line);
+	return xasprintf("exec:{ head -c %lld '%s' && printf '%%s' '%s' && head -c %zu /dev/zero && "
+			 "tail -c +%lld '%s'; }", offset, file, line, pad,
+			 offset + RESTORE_SLOT_LINE + 1, file);
+}
+
+int vm_snapshot_restore(struct qmp *q, const char *file, long long offset, const char *line,
+			double timeout, struct strbuf *err)
 {
 	double deadline = now_monotonic() + timeout;
-	*trial_fd = -1;
-	char *uri = xasprintf("exec:cat %s", file);
+	char *uri = vm_snapshot_load_command(file, offset, line);
 	int rc = qmp_execute(q, "migrate-incoming", json_pack("{s:s}", "uri", uri), NULL, timeout, err);
 	free(uri);
 	if (rc < 0 || wait_migration(q, deadline, "loading the VM", err) < 0)
 		return -1;
-	*trial_fd = vm_snapshot_trial_port(dir, deadline, err);
-	if (*trial_fd < 0)
-		return -1;
-	size_t len = strlen(line);
-	if (send(*trial_fd, line, len, MSG_NOSIGNAL) != (ssize_t)len) {
-		strbuf_addf(err, "cannot write the trial line: %s", strerror(errno));
-		return -1;
-	}
-	/*
-	 * QEMU takes the line only once the guest runs (tried: nothing of it was
-	 * read in 2 s while the restored VM stood paused), so the guest meets it
-	 * at an instruction count the host's timing decides: the restore test
-	 * measures how near a replay comes (docs/CLOCKS.md).
-	 */
 	return qmp_execute(q, "cont", NULL, NULL, timeout, err);
 }

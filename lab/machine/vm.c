@@ -128,19 +128,15 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	run->saved = false;
 	run->wall_saved = -1;
 	struct qmp qmp = { .fd = -1 };
-	int trial_fd = -1;
 	const char *snapshot_failed = NULL;
 	struct strbuf snapshot_err = STRBUF_INIT;
 	if (run->save_to || run->restore_from) {
 		double t = run->watchdogs.boot;
 		if (qmp_connect(&qmp, run->dir, VM_QMP_SOCKET, t, &snapshot_err) < 0)
 			snapshot_failed = "QEMU's QMP socket";
-		else if (run->save_to &&
-			 (trial_fd = vm_snapshot_trial_port(run->dir, now_monotonic() + t, &snapshot_err)) < 0)
-			snapshot_failed = "the trial port";
 		else if (run->restore_from &&
-			 vm_snapshot_restore(&qmp, run->dir, run->restore_from, run->trial_line, t,
-					     &trial_fd, &snapshot_err) < 0)
+			 vm_snapshot_restore(&qmp, run->restore_from, run->restore_slot, run->trial_line, t,
+					     &snapshot_err) < 0)
 			snapshot_failed = "the restore";
 		/* a restored guest is running from here: its start is its "ready" */
 		if (run->restore_from && !snapshot_failed)
@@ -270,8 +266,6 @@ int vm_run(struct vm_run *run, struct strbuf *err)
 	for (int i = 0; i < CH_COUNT; i++)
 		vm_channel_close(&ch[i]);
 	qmp_close(&qmp);
-	if (trial_fd >= 0)
-		close(trial_fd);
 	strbuf_release(&snapshot_err);
 	free(qemu_log);
 	return 0;

@@ -34,12 +34,13 @@ struct vm_run {
 	/* Boot once, restore per trial (vm-snapshot.h; QEMU's argv has the
 	 * snapshot part). save_to: at the agent's restore point, save the VM
 	 * to this file in dir and end QEMU: outcome ok, saved true.
-	 * restore_from: load this saved VM (absolute) first, then hand the
-	 * guest trial_line; the channel files already hold the saved boot's
-	 * start. */
+	 * restore_from: load this saved VM (absolute) with trial_line in the
+	 * agent's page at restore_slot (vm_snapshot_load_command) and run it;
+	 * the channel files already hold the saved boot's start. */
 	const char *save_to;
 	const char *restore_from;
 	const char *trial_line;
+	long long restore_slot;
 
 	enum vm_outcome outcome;
 	int exit_status;              /* the command's, -1 when unknown */

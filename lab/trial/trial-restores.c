@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "common/json-file.h"
+#include "common/trial-record.h"
+#include "trial-finish.h"
 #include "lab/machine/scratch-disk.h"
 #include "lab/machine/vm-snapshot.h"
 
@@ -213,4 +215,36 @@ int trial_run_restores(const struct trial_spec *spec, const struct trial_restore
 	free(from);
 	free(boot_dir);
 	return rc;
+}
+
+int trial_restores_refinish(const char *dir, struct strbuf *err)
+{
+	json_t *own = trial_record_load(dir, TRIAL_RECORD);
+	json_t *n = own ? json_object_get(json_object_get(json_object_get(own, "environment"), "restore"),
+					  "restores") : NULL;
+	unsigned restores = json_is_integer(n) ? (unsigned)json_integer_value(n) : 0;
+	json_decref(own);
+	if (!restores)
+		return 0;
+	for (unsigned i = 1; i <= restores; i++) {
+		char *name = restore_name(i), *sub = xasprintf("%s/%s", dir, name);
+		json_t *record = trial_record_load(sub, TRIAL_RECORD);
+		int rc = record ? trial_finish(sub, record, err) : -1;
+		if (!record)
+			strbuf_addf(err, "%s: no record of the restore", sub);
+		json_decref(record);
+		free(sub);
+		free(name);
+		if (rc < 0)
+			return -1;
+	}
+	char *path = xasprintf("%s/" BOOT_FOLDER "/snapshot.json", dir);
+	json_t *snap = json_file_load_object(path, err);
+	free(path);
+	if (!snap)
+		return -1;
+	double boot_seconds = json_number_value(json_object_get(json_object_get(snap, "outcome"),
+								"wall_seconds_total"));
+	json_decref(snap);
+	return trial_restores_merge(dir, restores, boot_seconds, err) < 0 ? -1 : 1;
 }

@@ -39,4 +39,10 @@ int trial_run_restores(const struct trial_spec *spec, const struct trial_restore
  * when any was; lost_events summed. 0, or -1 with the reason in ERR. */
 int trial_restores_merge(const char *dir, unsigned n, double boot_seconds, struct strbuf *err);
 
+/* lab results --recompute of DIR when it is a boot of restores (its
+ * trial.json's environment.restore.restores): each restore finished again
+ * from its record (trial-finish.h), then merged again. 1 when it was one
+ * and all went well, 0 when DIR is no boot of restores, -1 with the reason. */
+int trial_restores_refinish(const char *dir, struct strbuf *err);
+
 #endif

@@ -223,6 +223,23 @@ struct qemu_spec trial_plan_qemu(const struct trial_plan *plan)
 				   .host_tick_khz = plan->host_tick_khz };
 }
 
+/* Where the agent's page is in the saved VM of the boot in BOOT_DIR, as its
+ * snapshot.json says. */
+static int saved_slot(const char *boot_dir, long long *offset, struct strbuf *err)
+{
+	char *path = xasprintf("%s/snapshot.json", boot_dir);
+	json_t *s = json_file_load_object(path, err);
+	json_t *at = s ? json_object_get(s, "restore_slot_offset") : NULL;
+	int rc = at && json_is_integer(at) && json_integer_value(at) >= 0 ? 0 : -1;
+	if (rc == 0)
+		*offset = json_integer_value(at);
+	else if (s)
+		strbuf_addf(err, "%s: no restore_slot_offset: the boot was not saved", path);
+	json_decref(s);
+	free(path);
+	return rc;
+}
+
 /* The saving boot's channel files, the start of a restored trial's (QEMU appends to them). */
 static int copy_channels(const char *from, const char *to, struct strbuf *err)
 {
@@ -280,7 +297,8 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	char *initrd = spec->restore_from ? xasprintf("%s/initrd.img", spec->restore_from)
 					  : xasprintf("%s/initrd.img", spec->dir);
 	char *snapshot = spec->restore_from ? xasprintf("%s/" VM_SNAPSHOT_FILE, spec->restore_from) : NULL;
-	char trial_line[128] = "";
+	char trial_line[RESTORE_SLOT_LINE] = "";
+	long long restore_slot = -1;
 	const struct profile *profile = plan->profile;
 	char *slow = profile->slow_disk_size ? xasprintf("%s/" SLOW_DISK_IMAGE, spec->dir) : NULL;
 	unsigned long long scratch_size = spec->scratch_disk ? profile->scratch_disk_size : 0;
@@ -302,6 +320,8 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	if (irc < 0)
 		goto out;
 	if (spec->restore_from) {
+		if (saved_slot(spec->restore_from, &restore_slot, err) < 0)
+			goto out;
 		if (restore_line_format(trial_line, sizeof(trial_line), spec->restore_seed,
 					spec->restore_trial) < 0) {
 			strbuf_addf(err, "the trial id '%s' is not letters, digits, '-', '_' and '.'",
@@ -357,12 +377,27 @@ int trial_run(const struct trial_spec *spec, struct vm_run *vm, struct strbuf *e
 	vm->save_to = spec->save ? VM_SNAPSHOT_FILE : NULL;
 	vm->restore_from = snapshot;
 	vm->trial_line = trial_line;
+	vm->restore_slot = restore_slot;
 	if (vm_run(vm, err) < 0)
 		goto out;
 	if (spec->restore_from)
 		json_object_set_new(json_object_get(record, "environment"), "restore", restore_json(spec, vm));
 	if (spec->save) {
-		/* not a trial: the boot the restores start from */
+		/* not a trial: the boot the restores start from, and where the
+		 * agent's page for their lines is in the saved VM */
+		if (vm->saved) {
+			char *file = xasprintf("%s/" VM_SNAPSHOT_FILE, spec->dir);
+			struct strbuf why = STRBUF_INIT;
+			if (vm_snapshot_find_slot(file, &restore_slot, &why) < 0) {
+				vm->saved = false;
+				vm->outcome = VM_FAILED;
+				free(vm->detail);
+				vm->detail = strbuf_detach(&why);
+			}
+			strbuf_release(&why);
+			free(file);
+			json_object_set_new(record, "restore_slot_offset", json_integer(restore_slot));
+		}
 		json_object_set_new(record, "outcome", outcome_json(vm));
 		json_object_set_new(record, "saved", json_boolean(vm->saved));
 		json_object_set_new(record, "wall_seconds_to_save", json_real(vm->wall_saved));

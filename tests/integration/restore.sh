@@ -136,5 +136,14 @@ check "every restore of the run had a seed of its own" \
 	fail "lab compare of the restores run"
 check "lab compare counts boots, not restores: 3 trials for stock" \
 	jq_true '.metrics[] | select(.name == "spawn.spawn_per_s") | .baseline.n == 3' "$SCRATCH/compare.json"
+# --recompute finishes each restore again and merges them again
+T0="$SCRATCH/run/stock/000"
+before=$(metric_of "$T0/trial.json" spawn.spawn_per_s)
+jq '.metrics |= map(if .name == "spawn.spawn_per_s" then .value = 0 else . end)' "$T0/trial.json" \
+	> "$SCRATCH/t.json" && mv "$SCRATCH/t.json" "$T0/trial.json"
+jq '.metrics = []' "$T0/restore-1/trial.json" > "$SCRATCH/t.json" && mv "$SCRATCH/t.json" "$T0/restore-1/trial.json"
+"$LAB" results --recompute "$SCRATCH/run" > /dev/null 2>&1 || fail "lab results --recompute of the restores run"
+check "--recompute gives the boot its restores' mean again ($before)" \
+	[ "$(metric_of "$T0/trial.json" spawn.spawn_per_s)" = "$before" ]
 refused "restores past 100" "restores.*0 to 100" \
 	sh -c "sed 's/^restores = 2/restores = 101/' '$EXP' > '$SCRATCH/bad.conf' && exec '$LAB' run -x '$SCRATCH/bad.conf' -o '$SCRATCH/bad'"

@@ -50,12 +50,6 @@ static bool find_port(const char *name, char *dev, size_t size)
 	return found;
 }
 
-int port_open_input(const char *name)
-{
-	char dev[300];
-	return find_port(name, dev, sizeof(dev)) ? open(dev, O_RDONLY | O_CLOEXEC) : -1;
-}
-
 /* Opens every named port that has appeared and is not open yet; returns how many are still missing. */
 static int open_ports_present(void)
 {

@@ -20,8 +20,6 @@ void port_write(int fd, const char *data, size_t len);
 int relay_start(enum channel port);
 void relay_finish(enum channel port);
 int port_fd(enum channel port);
-/* The host-to-guest port NAME opened for reading (protocol.h's trial port), or -1. */
-int port_open_input(const char *name);
 const char *port_name(enum channel port);
 /* Sends a file's current contents as one record on the files port. */
 void send_file(const char *record_name, const char *path);

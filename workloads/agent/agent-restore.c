@@ -1,7 +1,8 @@
 /*
  * The agent's restore point. The lab saves the VM while the agent waits
- * here, and restores it once per trial with a line of its own (protocol.h),
- * so that restored trials are not one trial replayed: each gets the
+ * here, and restores it once per trial with a line of its own written into
+ * a page of the agent's (protocol.h), so that restored trials are not one
+ * trial replayed: each gets the
  * kernel's random pool reseeded from its seed (ASLR, hash seeds, what the
  * workloads read from /dev/urandom) and its seed and id in the command's
  * environment. QEMU's own random source (TCG's RDRAND) gets the same seed
@@ -16,45 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "agent-ctl.h"
 #include "agent-ports.h"
-#include "agent-self.h"
 #include "workloads/lib/report.h"
-
-/* The trial port is added with the others, from a work queue (agent-ports.c). */
-static int open_trial_port(void)
-{
-	double give_up = uptime_seconds() + PORTS_WAIT_SECONDS;
-	int fd;
-	while ((fd = port_open_input(TRIAL_PORT_NAME)) < 0 && uptime_seconds() < give_up) {
-		struct timespec ts = { 0, 5 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-	}
-	return fd;
-}
-
-/* One line from FD into BUF (without its newline): 0, or -1 at EOF first. */
-static int read_line(int fd, char *buf, size_t size)
-{
-	size_t n = 0;
-	while (n + 1 < size) {
-		ssize_t r = read(fd, buf + n, 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		if (buf[n] == '\n') {
-			buf[n + 1] = '\0';
-			return 0;
-		}
-		n++;
-	}
-	buf[n] = '\0';
-	return n ? 0 : -1;
-}
 
 /* The seed mixed into the input pool, credited, and the generator reseeded
  * from it at once (both need CAP_SYS_ADMIN: PID 1 has it). The seed alone,
@@ -77,22 +46,46 @@ static int reseed_kernel(unsigned long long seed)
 	return rc;
 }
 
+/* The locked page the lab writes the line into (protocol.h), or NULL. */
+static unsigned char *slot_page(void)
+{
+	unsigned char *page = mmap(NULL, RESTORE_SLOT_PAGE, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (page == MAP_FAILED)
+		return NULL;
+	/* in memory, and in no swap: the saved VM must hold it as a page */
+	if (mlock(page, RESTORE_SLOT_PAGE) < 0) {
+		munmap(page, RESTORE_SLOT_PAGE);
+		return NULL;
+	}
+	restore_slot_fill(page);
+	return page;
+}
+
 int restore_point_wait(void)
 {
-	int fd = open_trial_port();
-	if (fd < 0) {
-		ctl_event(CTL_WARNING, "message", "the restore point: no port named " TRIAL_PORT_NAME);
+	unsigned char *page = slot_page();
+	if (!page) {
+		ctl_event(CTL_WARNING, "message", "the restore point: no page for the restore's line");
 		return -1;
 	}
+	unsigned char first = page[0];
 	ctl_event(CTL_RESTORE_POINT, NULL, NULL);
-	char line[128];
+	/* the lab saves the VM in this loop; a restore finds its line here at the
+	 * next look, a guest instant no host event decides */
+	const volatile unsigned char *seen = page;
+	while (seen[0] == first) {
+		struct timespec ts = { 0, RESTORE_POLL_MS * 1000L * 1000L };
+		nanosleep(&ts, NULL);
+	}
+	char line[RESTORE_SLOT_LINE];
+	memcpy(line, page, sizeof(line));
+	line[sizeof(line) - 1] = '\0';
+	munmap(page, RESTORE_SLOT_PAGE);
 	unsigned long long seed;
 	char trial[RESTORE_TRIAL_ID_MAX];
-	int got = read_line(fd, line, sizeof(line));
-	close(fd);
-	if (got < 0 || restore_line_parse(line, &seed, trial) < 0) {
-		ctl_event(CTL_WARNING, "message", "the restore point: the trial port's line is not "
-			  "'seed=N trial=ID'");
+	if (restore_line_parse(line, &seed, trial) < 0) {
+		ctl_event(CTL_WARNING, "message", "the restore point: the line is not 'seed=N trial=ID'");
 		return -1;
 	}
 	if (reseed_kernel(seed) < 0)

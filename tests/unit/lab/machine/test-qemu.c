@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/proto/protocol.h"
 #include "lab/machine/host-ticks.h"
@@ -174,7 +175,7 @@ static void interactive_puts_the_console_on_the_terminal(void **state)
 	profile_clear(&p);
 }
 
-/* The saving boot and a restore have the same devices (the trial port too);
+/* The saving boot and a restore have the same devices and a QMP socket;
  * only a restore waits for the saved VM, seeds QEMU and appends to every
  * channel file, which holds the saved boot's start. */
 static void a_restore_has_the_saving_boots_devices_and_appends(void **state)
@@ -192,14 +193,10 @@ static void a_restore_has_the_saving_boots_devices_and_appends(void **state)
 	spec.restore_seed = 42;
 	build_argv(&spec, &restore);
 	assert_null(arg_after(&plain, "-qmp", ""));
-	assert_null(arg_after(&plain, "-device", "virtserialport,bus=vser0.0,chardev=ch-trial"));
 	for (int k = 0; k < 2; k++) {
 		const struct strlist *a = k ? &restore : &save;
 		assert_non_null(arg_after(a, "-qmp", "unix:./" VM_QMP_SOCKET ",server=on,wait=off"));
-		assert_non_null(arg_after(a, "-chardev", "socket,id=ch-trial,path=./" VM_TRIAL_SOCKET));
-		assert_non_null(arg_after(a, "-device", "virtserialport,bus=vser0.0,chardev=ch-trial,"
-					  "name=" TRIAL_PORT_NAME));
-		assert_int_equal(count(a, "-device"), count(&plain, "-device") + 1);
+		assert_int_equal(count(a, "-device"), count(&plain, "-device"));
 	}
 	assert_null(arg_after(&save, "-incoming", ""));
 	assert_int_equal(count(&save, "-S"), 0);
@@ -222,6 +219,63 @@ static void a_restore_has_the_saving_boots_devices_and_appends(void **state)
 	strlist_clear(&restore);
 	strlist_clear(&plain);
 	profile_clear(&p);
+}
+
+/* The saved VM as QEMU loads it for a restore: the bytes up to the agent's
+ * page, the line, NULs to the slot's end, the rest (run through sh here). */
+static void a_restore_loads_the_saved_vm_with_its_line(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test-qemu.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *file = xasprintf("%s/saved", dir), *out = xasprintf("%s/loaded", dir);
+	unsigned char page[RESTORE_SLOT_PAGE], data[3 * RESTORE_SLOT_PAGE];
+	restore_slot_fill(page);
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 7 + 3);
+	memcpy(data + 5000, page, sizeof(page));
+	assert_int_equal(write_file_atomic(file, data, sizeof(data)), 0);
+	long long at = -1;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(vm_snapshot_find_slot(file, &at, &err), 0);
+	assert_int_equal(at, 5000);
+	char *cmd = vm_snapshot_load_command(file, at, "seed=12 trial=restore-3");
+	assert_true(starts_with(cmd, "exec:"));
+	char *sh = xasprintf("%s > %s", cmd + 5, out);
+	assert_int_equal(system(sh), 0);
+	size_t len = 0;
+	char *loaded = read_file(out, &len);
+	assert_int_equal(len, sizeof(data));
+	assert_memory_equal(loaded, data, 5000);
+	assert_string_equal(loaded + 5000, "seed=12 trial=restore-3");
+	for (size_t i = 5000 + strlen("seed=12 trial=restore-3"); i < 5000 + RESTORE_SLOT_LINE; i++)
+		assert_int_equal(loaded[i], 0);
+	assert_memory_equal(loaded + 5000 + RESTORE_SLOT_LINE, data + 5000 + RESTORE_SLOT_LINE,
+			    sizeof(data) - 5000 - RESTORE_SLOT_LINE);
+	/* across the search's 4 MiB seam: found */
+	size_t big = 5 << 20;
+	unsigned char *seam = calloc(1, big);
+	memcpy(seam + (4 << 20) - 30, page, sizeof(page));
+	assert_int_equal(write_file_atomic(file, seam, big), 0);
+	assert_int_equal(vm_snapshot_find_slot(file, &at, &err), 0);
+	assert_int_equal(at, (4 << 20) - 30);
+	free(seam);
+	/* twice in the file: refused, as is none */
+	memcpy(data + 12000, page, RESTORE_SLOT_MATCH);
+	assert_int_equal(write_file_atomic(file, data, sizeof(data)), 0);
+	assert_int_equal(vm_snapshot_find_slot(file, &at, &err), -1);
+	memset(data, 1, sizeof(data));
+	assert_int_equal(write_file_atomic(file, data, sizeof(data)), 0);
+	assert_int_equal(vm_snapshot_find_slot(file, &at, &err), -1);
+	free(loaded);
+	free(sh);
+	free(cmd);
+	strbuf_release(&err);
+	unlink(file);
+	unlink(out);
+	rmdir(dir);
+	free(file);
+	free(out);
 }
 
 static void icount_runs_one_tcg_thread_with_the_instruction_counter(void **state)
@@ -368,6 +422,7 @@ int main(void)
 		cmocka_unit_test(arm64_boots_virt_with_max_cpu),
 		cmocka_unit_test(interactive_puts_the_console_on_the_terminal),
 		cmocka_unit_test(a_restore_has_the_saving_boots_devices_and_appends),
+		cmocka_unit_test(a_restore_loads_the_saved_vm_with_its_line),
 		cmocka_unit_test(icount_runs_one_tcg_thread_with_the_instruction_counter),
 		cmocka_unit_test(apic_timer_off_is_noapictimer_on_x86),
 		cmocka_unit_test(shell_join_quotes_what_needs_it),
