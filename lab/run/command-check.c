@@ -292,7 +292,7 @@ static char *missing_variable(const char *name)
 			       "(slow_disk_size), and this one has none");
 	if (!strcmp(name, GUEST_ENV_SEED) || !strcmp(name, GUEST_ENV_TRIAL))
 		return xasprintf("$%s is set only in trials restored from a saved boot (lab boot "
-				 "--restores)", name);
+				 "--restores, an experiment's restores)", name);
 	return xasprintf("the guest has no $%s (it sets $OOMLAB_SCRATCH and, with a slow disk, "
 			 "$OOMLAB_SLOW_DISK)", name);
 }
@@ -322,6 +322,13 @@ void experiment_command_lines(const struct experiment *e, const struct guest_vie
 	/* The experiment's script runs each workload line as "run LINE", and run
 	 * execs its arguments (experiment_command). */
 	*out = (struct command_lines){ .file = e->path };
+	/* an experiment of restores gives its lines $OOMLAB_SEED and $OOMLAB_TRIAL */
+	struct guest_view view;
+	if (g) {
+		view = *g;
+		view.restored = g->restored || e->restores > 0;
+		g = &view;
+	}
 	if (e->prepare)
 		command_lines_add(out, g, "prepare", e->prepare, e->prepare_line, false);
 	for (size_t i = 0; i < e->workloads.n; i++)

@@ -156,7 +156,6 @@ void run_plan_load(struct run_plan *p, const char *profile_name, struct clock_ch
 	if (guest_view_add_files(&guest, &p->files, &folder, &err) < 0)
 		die_usage("%s:%d: files = %s: %s", p->exp.path, p->exp.files_lines[folder],
 			  p->exp.files.items[folder], err.buf);
-	guest.restored = p->exp.restores > 0;
 	experiment_command_lines(&p->exp, &guest, &p->lines);
 	if (command_lines_check(&p->lines, &guest, &err) < 0)
 		die_usage("%s", err.buf);
