@@ -29,37 +29,34 @@ int port_fd(enum channel port)
 	return fds[port] >= 0 ? fds[port] : 1;
 }
 
-/* The /dev name of the port called NAME into DEV, or false. */
-static bool find_port(const char *name, char *dev, size_t size)
+/* Opens every named port that has appeared and is not open yet; returns how many are still missing. */
+static int open_ports_present(void)
 {
 	DIR *d = opendir("/sys/class/virtio-ports");
 	struct dirent *de;
-	bool found = false;
-	while (!found && d && (de = readdir(d))) {
-		char path[512], said[64] = "";
-		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name", de->d_name);
-		if (de->d_name[0] == '.' || wl_read_line(path, said, sizeof(said)) < 0)
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
 			continue;
-		if (!strcmp(said, name)) {
-			snprintf(dev, size, "/dev/%s", de->d_name);
-			found = true;
+		char path[512], name[64] = "";
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name", de->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = '\0';
+		fclose(f);
+		for (int p = 0; p < CHANNEL_COUNT; p++) {
+			if (fds[p] >= 0 || strcmp(name, channel_port_name[p]))
+				continue;
+			snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+			fds[p] = open(path, O_WRONLY | O_CLOEXEC);
 		}
 	}
 	if (d)
 		closedir(d);
-	return found;
-}
-
-/* Opens every named port that has appeared and is not open yet; returns how many are still missing. */
-static int open_ports_present(void)
-{
 	int missing = 0;
-	for (int p = 0; p < CHANNEL_COUNT; p++) {
-		char dev[300];
-		if (fds[p] < 0 && find_port(channel_port_name[p], dev, sizeof(dev)))
-			fds[p] = open(dev, O_WRONLY | O_CLOEXEC);
+	for (int p = 0; p < CHANNEL_COUNT; p++)
 		missing += fds[p] < 0;
-	}
 	return missing;
 }
 
