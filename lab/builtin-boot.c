@@ -274,7 +274,7 @@ int cmd_boot(int argc, char **argv)
 		OPT_STRING(0, "variant", &variant_option, "[NAME=]SPEC",
 			   "the kernel to boot, in place of the VARIANT operand: a variant's name or "
 			   "a spec, as lab run --variant takes it"),
-		OPT_ULONG(0, "restores", &restores, "N", 1, 1000,
+		OPT_ULONG(0, "restores", &restores, "N", 1, MAX_RESTORES,
 			  "boot once to the agent's ready, save the VM there, and run the command in N "
 			  "trials restored from it (DIR/boot, DIR/restore-1 ...), each with a seed of "
 			  "its own; exits with the first non-zero status (docs/CLOCKS.md)"),

@@ -12,7 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-char *unix_socket_path(int dirfd, const char *name)
+/* A Unix socket's path for NAME in DIR that fits sockaddr_un however long
+ * DIR is: through DIRFD, an open descriptor of DIR ("/proc/self/fd/N/NAME"). */
+static char *unix_socket_path(int dirfd, const char *name)
 {
 	return xasprintf("/proc/self/fd/%d/%s", dirfd, name);
 }

@@ -27,8 +27,4 @@ int qmp_execute(struct qmp *q, const char *command, json_t *args, json_t **ret, 
 		struct strbuf *err);
 void qmp_close(struct qmp *q);
 
-/* A Unix socket's path for NAME in DIR that fits sockaddr_un however long
- * DIR is: through DIRFD, an open descriptor of DIR ("/proc/self/fd/N/NAME"). */
-char *unix_socket_path(int dirfd, const char *name);
-
 #endif

@@ -31,17 +31,16 @@ static int wait_migration(struct qmp *q, double deadline, const char *what, stru
 		if (qmp_execute(q, "query-migrate", NULL, &ret, deadline - now_monotonic() + 1, err) < 0)
 			return -1;
 		const char *status = json_string_value(json_object_get(ret, "status"));
-		char *said = xstrdup(status ? status : "");
 		const char *why = json_string_value(json_object_get(ret, "error-desc"));
-		if (!strcmp(said, "failed") || !strcmp(said, "cancelled"))
-			strbuf_addf(err, "%s: QEMU's migration %s%s%s", what, said, why ? ": " : "",
+		bool done = status && !strcmp(status, "completed");
+		bool failed = status && (!strcmp(status, "failed") || !strcmp(status, "cancelled"));
+		if (failed)
+			strbuf_addf(err, "%s: QEMU's migration %s%s%s", what, status, why ? ": " : "",
 				    why ? why : "");
 		json_decref(ret);
-		bool done = !strcmp(said, "completed"), bad = err->len > 0;
-		free(said);
 		if (done)
 			return 0;
-		if (bad)
+		if (failed)
 			return -1;
 		if (now_monotonic() > deadline) {
 			strbuf_addf(err, "%s: not done in time", what);

@@ -10,6 +10,7 @@
 
 #include "analysis/compare/compare.h"
 #include "experiment-keys.h"
+#include "lab/trial/trial-restores.h"
 #include "experiment-type.h"
 #include "lab/keys/kvfile.h"
 #include "lab/trial/perf-events.h"

@@ -84,8 +84,6 @@ struct experiment {
 #define DEFAULT_MAX_TRIALS 20
 /* The most trials lab run runs at once (-j, jobs =). */
 #define MAX_JOBS 64
-/* the most restores a boot (an experiment's restores) */
-#define MAX_RESTORES 100
 /* The first look of a sequential run (compare_options.min_trials). */
 #define SEQUENTIAL_FIRST_LOOK 3
 

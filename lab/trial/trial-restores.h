@@ -11,6 +11,9 @@
 
 #include "trial.h"
 
+/* The most restores a boot: an experiment's restores, lab boot --restores. */
+#define MAX_RESTORES 100
+
 struct trial_restores {
 	unsigned n;                 /* restores */
 	unsigned long long seed;    /* restore I's is SEED + I - 1 ... */
