@@ -213,8 +213,7 @@ static int boot_restored(const struct trial_spec *spec, unsigned long n, unsigne
 	struct restored_boot rb = { 0 };
 	struct trial_restores how = { .n = (unsigned)n, .seed = seed, .same_seed = same_seed,
 				      .each = said_restore, .ctx = &rb };
-	bool saved;
-	if (trial_run_restores(spec, &how, &saved, &err) < 0)
+	if (trial_run_restores(spec, &how, &err) < 0)
 		die("boot: %s", err.buf);
 	strbuf_release(&err);
 	return rb.first_bad;
@@ -227,7 +226,9 @@ int cmd_boot(int argc, char **argv)
 	const char *fault_text[FAULT_CAPABILITY_COUNT] = { NULL };
 	struct vm_watchdogs wd = default_watchdogs();
 	bool no_cgroup = false, same_seed = false;
-	unsigned long restores = 0, seed = 1;
+	/* SEED_UNSET: --seed not given (the option's range stops at ULONG_MAX / 2) */
+	const unsigned long SEED_UNSET = ULONG_MAX;
+	unsigned long restores = 0, seed = SEED_UNSET;
 	struct strlist events = STRLIST_INIT, file_dirs = STRLIST_INIT;
 	struct clock_choice clock_option = { GUEST_CLOCK_REALTIME, NULL };
 	const struct opt opts[] = {
@@ -306,6 +307,10 @@ int cmd_boot(int argc, char **argv)
 		die_usage("boot: --restores needs a command after --");
 	if (same_seed && !restores)
 		die_usage("boot: --same-seed needs --restores");
+	if (seed != SEED_UNSET && !restores)
+		die_usage("boot: --seed needs --restores (it seeds the restores)");
+	if (seed == SEED_UNSET)
+		seed = 1;
 
 	struct strbuf err = STRBUF_INIT;
 	struct platform platform;

@@ -151,9 +151,8 @@ static int run_one(void *arg)
 		struct trial_restores how = { .n = p->exp.restores,
 					      .seed = (unsigned long long)p->seed * 1000003ULL +
 						      (unsigned long long)(slot + 1) * 1000ULL };
-		bool saved;
 		memset(&vm, 0, sizeof(vm));
-		rc = trial_run_restores(&spec, &how, &saved, &err);
+		rc = trial_run_restores(&spec, &how, &err);
 	} else {
 		rc = trial_run(&spec, &vm, &err);
 	}

@@ -161,8 +161,7 @@ static int unsaved_boot_record(const char *dir, struct strbuf *err)
 	return rc;
 }
 
-int trial_run_restores(const struct trial_spec *spec, const struct trial_restores *how, bool *saved,
-		       struct strbuf *err)
+int trial_run_restores(const struct trial_spec *spec, const struct trial_restores *how, struct strbuf *err)
 {
 	struct trial_spec boot = *spec;
 	char *boot_dir = xasprintf("%s/" BOOT_FOLDER, spec->dir);
@@ -171,12 +170,12 @@ int trial_run_restores(const struct trial_spec *spec, const struct trial_restore
 	boot.stream_output = false;
 	struct vm_run vm;
 	int rc = trial_run(&boot, &vm, err);
-	*saved = rc == 0 && vm.saved;
+	bool saved = rc == 0 && vm.saved;
 	double boot_seconds = vm.wall_total;
 	if (rc == 0 && how->each)
 		how->each(how->ctx, 0, &boot, &vm);
 	free(vm.detail);
-	if (rc < 0 || !*saved) {
+	if (rc < 0 || !saved) {
 		if (rc == 0)
 			rc = unsaved_boot_record(spec->dir, err);
 		free(boot_dir);

@@ -27,10 +27,9 @@ struct trial_restores {
 /* Runs SPEC (its dir the trial's folder) as one boot saved and HOW->n
  * restores, then writes DIR/trial.json (trial_restores_merge), or, when
  * the boot was not saved, the boot's record with its outcome and no
- * metrics. The saved VM is removed at the end. *SAVED: whether the boot
- * was. -1 (err) when a boot could not start. */
-int trial_run_restores(const struct trial_spec *spec, const struct trial_restores *how, bool *saved,
-		       struct strbuf *err);
+ * metrics. The saved VM is removed at the end. -1 (err) when a boot could
+ * not start. */
+int trial_run_restores(const struct trial_spec *spec, const struct trial_restores *how, struct strbuf *err);
 
 /* DIR/trial.json from DIR/restore-1 ... DIR/restore-N's: the first
  * restore's environment, its "restore" replaced by the boot's ({"boot":

@@ -103,6 +103,8 @@ check "three seeds: the three trials are not one (their exit times are not all o
 # --- bad input, before anything boots
 refused "--same-seed without --restores" "same-seed needs --restores" \
 	"$LAB" boot stock -p tiny-256m --same-seed -- true
+refused "--seed without --restores" "seed needs --restores" \
+	"$LAB" boot stock -p tiny-256m --seed 3 -- true
 refused "--restores 0" "restores" "$LAB" boot stock -p tiny-256m --restores 0 -- true
 refused "\$OOMLAB_SEED without --restores" "only in trials restored" \
 	"$LAB" boot stock -p tiny-256m -- 'echo $OOMLAB_SEED'
