@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config-memo.h"
 #include "kbuild-cc.h"
 #include "kernel-source.h"
 #include "patchset.h"
@@ -208,10 +209,47 @@ static int run_make(const char *tree, const char *obj, const struct platform *p,
 	return rc;
 }
 
-static int configure(const char *tree, const char *obj, const char *log, const struct variant *v,
-		     const struct kconfig *base, struct progress *pr, struct strbuf *err)
+/* Starts from the configuration remembered under KEY in WS when there is
+ * one (config-memo.h): OBJ's .config is written only when its text differs,
+ * so an unchanged one costs the build no syncconfig. 1 when it did, 0 when
+ * nothing is remembered, -1 with err. */
+static int configure_remembered(const char *ws, const char *key, const char *obj, const char *log,
+				struct strbuf *err)
+{
+	char *memo = config_memo_load(ws, key);
+	if (!memo)
+		return 0;
+	char *dotconfig = xasprintf("%s/.config", obj);
+	char *now = read_file(dotconfig, NULL);
+	int rc = 1;
+	if ((!now || strcmp(now, memo)) && write_file_str(dotconfig, memo) < 0) {
+		strbuf_addf(err, "cannot write %s: %s", dotconfig, strerror(errno));
+		rc = -1;
+	}
+	FILE *f = fopen(log, "a");
+	if (f && rc == 1) {
+		fprintf(f, "oomlab: configuration remembered (%.12s)%s\n", key,
+			now && !strcmp(now, memo) ? ", .config unchanged" : "");
+	}
+	if (f)
+		fclose(f);
+	free(now);
+	free(dotconfig);
+	free(memo);
+	return rc;
+}
+
+static int configure(const char *tree, const char *ws, const char *obj, const char *log,
+		     const struct variant *v, const struct kconfig *base, struct progress *pr,
+		     struct strbuf *err)
 {
 	progress_step(pr, "configuring", 0);
+	char key[65];
+	if (config_memo_key(v, base, tree, key, err) < 0)
+		return -1;
+	int remembered = configure_remembered(ws, key, obj, log, err);
+	if (remembered != 0)
+		return remembered < 0 ? -1 : 0;
 	if (run_make(tree, obj, &v->target.platform, log, "tinyconfig", pr, 0, NULL) != 0) {
 		strbuf_addf(err, "make tinyconfig failed (see %s)", log);
 		return -1;
@@ -249,6 +287,7 @@ static int configure(const char *tree, const char *obj, const char *log, const s
 		free(first);
 	} else {
 		rc = 0;
+		config_memo_store(ws, key, dotconfig);
 	}
 	strbuf_release(&lost);
 out:
@@ -440,7 +479,7 @@ struct compile {
 static int compile_in_tree(const char *tree, const char *ws, void *arg, struct strbuf *err)
 {
 	const struct compile *c = arg;
-	if (configure(tree, c->obj, c->log, c->v, c->base, c->pr, err) < 0)
+	if (configure(tree, ws, c->obj, c->log, c->v, c->base, c->pr, err) < 0)
 		return -1;
 	/* A tree that was built before rebuilds only what changed: its length is unknown. */
 	char *vmlinux = xasprintf("%s/vmlinux", c->obj);
