@@ -6,6 +6,7 @@
 # timers, no tickless idle); calibrated is the kernel's own way. trial.json
 # and reproduce.sh say which; each CPU takes timer ticks either way; a bad
 # value is one line naming the file and line, before anything boots.
+# kernels: stock
 . "$(dirname "$0")/lib.sh"
 
 "$LAB" kernel build stock || fail "building stock"

@@ -8,6 +8,7 @@
 # traces, perf data and CSV. A page size the
 # arch does not have is one line naming it, before anything is built.
 # Prints how long the cold build took when it had to build (the CI figure).
+# kernels: --arch arm64 --page-size 16k stock binder-kcalloc
 . "$(dirname "$0")/lib.sh"
 
 A64="--arch arm64 --page-size 16k"

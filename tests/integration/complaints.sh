@@ -5,6 +5,7 @@
 # worse (Fisher, 6/6 against 0/6: p = 2/924); the report lists the
 # complaint with the trials it came up in; lab compare --fail-on worse gates on
 # it (exit 3), --fail-on differs does not (exit 0).
+# kernels: warn-binder
 . "$(dirname "$0")/lib.sh"
 
 export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"

@@ -4,6 +4,7 @@
 # the kernel_warnings metrics; trial times of both groups are printed (what
 # a debug build costs here).
 # timeout: 2400 (748 s in a cold run; run first on a cold cache, it builds the stock kernel too)
+# kernels: stock+debug kvfree-under-lock+debug
 . "$(dirname "$0")/lib.sh"
 
 "$LAB" kernel build --debug stock || fail "lab kernel build --debug stock"

@@ -8,6 +8,7 @@
 # one line with the earlier trials intact; a trial.json cut short is named,
 # counted and rebuilt; two runs started in the same second into one store
 # keep every trial once.
+# kernels: binder-kcalloc
 . "$(dirname "$0")/lib.sh"
 
 export OOMLAB_RESULTS="$SCRATCH/results" OOMLAB_DB="$SCRATCH/results/oomlab.sqlite"

@@ -77,8 +77,24 @@ cat "$SCRATCH/b1" "$SCRATCH/b2"
 check "one of two concurrent builds waited for the other" grep -q waiting "$SCRATCH/b1" "$SCRATCH/b2"
 locktest=$(OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel path lock-test)
 check "the concurrently built kernel is complete" test -s "$locktest/bzImage" -a -s "$locktest/meta"
-check "no staging folders are left behind" sh -c "! ls -d '$(dirname "$locktest")'/.tmp-* 2>/dev/null"
+# its own staging folders: another build (run-tests' kernels ahead) may be staging its own
+check "no staging folders are left behind" \
+	sh -c "! ls -d '$(dirname "$locktest")/.tmp-$(basename "$locktest")'-* 2>/dev/null"
 rm -rf "$locktest"
+
+# A remembered configuration: lock-test has configured stock's options (or
+# found them remembered), so another variant of the same options and a
+# patch to code starts from them: no make tinyconfig, and the .config it
+# builds with is the one a full configure gave stock.
+cp -r "$ROOT/kernels/variants/oom-reaper-nodelay" "$SCRATCH/root/kernels/variants/memo-test"
+echo "oomlab_memo_test=$$" > "$SCRATCH/root/kernels/variants/memo-test/cmdline"
+OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel build memo-test || fail "building memo-test"
+memo=$(OOMLAB_ROOT="$SCRATCH/root" "$LAB" kernel path memo-test)
+check "memo-test started from the remembered configuration" \
+	grep -q '^oomlab: configuration remembered' "$memo/build.log"
+check "and ran no make tinyconfig" sh -c "! grep -q 'tiny.config' '$memo/build.log'"
+check "its .config is stock's" cmp "$stock/config" "$memo/config"
+rm -rf "$memo"
 
 "$LAB" kernel build oom-reaper-nodelay || fail "building oom-reaper-nodelay"
 nodelay=$("$LAB" kernel path oom-reaper-nodelay)

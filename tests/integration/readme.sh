@@ -7,6 +7,7 @@
 # `make test`) runs at the end. sbatch and GNU parallel lines need a cluster
 # and are not run.
 # timeout: 2100 (679 s in a cold run, 13 min more if it builds the stock kernel)
+# kernels: stock+test
 . "$(dirname "$0")/lib.sh"
 
 W="$SCRATCH/work"

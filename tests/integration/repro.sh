@@ -10,6 +10,7 @@
 # "higher") comes out worse where the difference is planted (warn-binder's
 # WARN_ON_ONCE in binder_open taints the kernel), and the same figure
 # without the word only differs: ten more short trials on tiny-256m.
+# kernels: comment-only
 . "$(dirname "$0")/lib.sh"
 export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
 

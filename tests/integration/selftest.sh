@@ -16,6 +16,7 @@
 # for any failure share. Six trials a side (tests/experiments/selftest.conf). Then mm's
 # suite through run_vmtests.sh (below), and bad input: a test the tree
 # lacks is one line naming the file and line, exit 2, and nothing boots.
+# kernels: oom-group-ignored+test mlock-onfault-ignored+test
 . "$(dirname "$0")/lib.sh"
 export OOMLAB_VARIANT_PATH="$ROOT/tests/variants"
 

@@ -11,6 +11,7 @@
 #    file, exit 2.
 # The copy lives at a fixed place in the cache (<cache>/tests/linux-tree),
 # so that its workspace stays and the rebuild is the incremental one.
+# kernels: no-binder
 . "$(dirname "$0")/lib.sh"
 
 CACHE=${OOMLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/oomlab}
