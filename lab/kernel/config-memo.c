@@ -9,12 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "platform.h"
+#include "common/paths.h"
 #include "common/run-command.h"
 #include "lab/util/hash.h"
 
 /* Bump when what a key covers changes: old entries are then never found. */
-#define CONFIG_MEMO_RECIPE "oomlab-config-memo-2"
+#define CONFIG_MEMO_RECIPE "oomlab-config-memo-3"
 #define CONFIG_MEMO_FOLDER "configs"
 
 bool config_memo_path_matters(const char *path)
@@ -105,26 +105,20 @@ static int add_config_inputs(struct hasher *h, const char *tree, struct strbuf *
 	return rc;
 }
 
-int config_memo_key(const struct variant *v, const struct kconfig *base, const char *tree,
+int config_memo_key(const struct platform *platform, const struct kconfig *wanted, const char *tree,
 		    char key[65], struct strbuf *err)
 {
-	struct kconfig wanted = KCONFIG_INIT;
-	if (variant_config(v, base, &wanted, err) < 0) {
-		kconfig_clear(&wanted);
-		return -1;
-	}
 	struct hasher *h = hasher_new();
 	hasher_add_str(h, "recipe", CONFIG_MEMO_RECIPE);
-	char *platform = platform_name(&v->target.platform);
-	hasher_add_str(h, "platform", platform);
-	free(platform);
-	char *text = kconfig_format(&wanted);
+	char *name = platform_name(platform);
+	hasher_add_str(h, "platform", name);
+	free(name);
+	char *text = kconfig_format(wanted);
 	hasher_add_str(h, "wanted", text);
 	free(text);
-	kconfig_clear(&wanted);
 	/* Kconfig asks the compiler, the linker and pahole/rustc (their
 	 * versions and cc-option tests become options) */
-	const struct arch_facts *f = arch_facts(v->target.platform.arch);
+	const struct arch_facts *f = arch_facts(platform->arch);
 	char *ld = xasprintf("%sld", f->cross_prefix);
 	add_tool(h, "cc", f->compiler);
 	add_tool(h, "ld", ld);
@@ -136,25 +130,28 @@ int config_memo_key(const struct variant *v, const struct kconfig *base, const c
 	return rc;
 }
 
-static char *memo_path(const char *ws, const char *key)
+static char *memo_path(const char *key)
 {
-	return xasprintf("%s/" CONFIG_MEMO_FOLDER "/%s.config", ws, key);
+	char *relative = xasprintf(CONFIG_MEMO_FOLDER "/%s.config", key);
+	char *path = cache_path(relative);
+	free(relative);
+	return path;
 }
 
-char *config_memo_load(const char *ws, const char *key)
+char *config_memo_load(const char *key)
 {
-	char *path = memo_path(ws, key);
+	char *path = memo_path(key);
 	char *text = read_file(path, NULL);
 	free(path);
 	return text;
 }
 
-void config_memo_store(const char *ws, const char *key, const char *dotconfig)
+void config_memo_store(const char *key, const char *dotconfig)
 {
 	char *text = read_file(dotconfig, NULL);
 	if (!text)
 		return;
-	char *dir = xasprintf("%s/" CONFIG_MEMO_FOLDER, ws), *path = memo_path(ws, key);
+	char *dir = cache_path(CONFIG_MEMO_FOLDER), *path = memo_path(key);
 	char *tmp = xasprintf("%s.tmp-%d", path, (int)getpid());
 	mkdir_p(dir, 0755);
 	if (write_file_str(tmp, text) < 0 || rename(tmp, path) < 0)

@@ -209,55 +209,59 @@ static int run_make(const char *tree, const char *obj, const struct platform *p,
 	return rc;
 }
 
-/* Starts from the configuration remembered under KEY in WS when there is
- * one (config-memo.h): OBJ's .config is written only when its text differs,
- * so an unchanged one costs the build no syncconfig. 1 when it did, 0 when
- * nothing is remembered, -1 with err. */
-static int configure_remembered(const char *ws, const char *key, const char *obj, const char *log,
-				struct strbuf *err)
+/* Writes the configuration remembered under KEY to OBJ's .config, unless
+ * it holds that text already (so kbuild's syncconfig has nothing to redo),
+ * and says so in LOG. 1 when there was one, 0 when nothing is remembered,
+ * -1 with err. */
+static int configure_remembered(const char *key, const char *obj, const char *log, struct strbuf *err)
 {
-	char *memo = config_memo_load(ws, key);
+	char *memo = config_memo_load(key);
 	if (!memo)
 		return 0;
 	char *dotconfig = xasprintf("%s/.config", obj);
 	char *now = read_file(dotconfig, NULL);
+	bool unchanged = now && !strcmp(now, memo);
 	int rc = 1;
-	if ((!now || strcmp(now, memo)) && write_file_str(dotconfig, memo) < 0) {
+	if (!unchanged && write_file_str(dotconfig, memo) < 0) {
 		strbuf_addf(err, "cannot write %s: %s", dotconfig, strerror(errno));
 		rc = -1;
 	}
-	FILE *f = fopen(log, "a");
-	if (f && rc == 1) {
+	FILE *f = rc == 1 ? fopen(log, "a") : NULL;
+	if (f) {
 		fprintf(f, "oomlab: configuration remembered (%.12s)%s\n", key,
-			now && !strcmp(now, memo) ? ", .config unchanged" : "");
-	}
-	if (f)
+			unchanged ? ", .config unchanged" : "");
 		fclose(f);
+	}
 	free(now);
 	free(dotconfig);
 	free(memo);
 	return rc;
 }
 
-static int configure(const char *tree, const char *ws, const char *obj, const char *log,
-		     const struct variant *v, const struct kconfig *base, struct progress *pr,
-		     struct strbuf *err)
+/* V's .config in OBJ: the one remembered for its key (config-memo.h), else
+ * make tinyconfig, the fragments merged over it, make olddefconfig, and a
+ * check that every option wanted survived; then remembered. */
+static int configure(const char *tree, const char *obj, const char *log, const struct variant *v,
+		     const struct kconfig *base, struct progress *pr, struct strbuf *err)
 {
 	progress_step(pr, "configuring", 0);
-	char key[65];
-	if (config_memo_key(v, base, tree, key, err) < 0)
-		return -1;
-	int remembered = configure_remembered(ws, key, obj, log, err);
-	if (remembered != 0)
-		return remembered < 0 ? -1 : 0;
-	if (run_make(tree, obj, &v->target.platform, log, "tinyconfig", pr, 0, NULL) != 0) {
-		strbuf_addf(err, "make tinyconfig failed (see %s)", log);
-		return -1;
-	}
 	struct kconfig wanted = KCONFIG_INIT, config = KCONFIG_INIT, result = KCONFIG_INIT;
 	char *dotconfig = xasprintf("%s/.config", obj);
+	char key[65];
 	int rc = -1;
-	if (variant_config(v, base, &wanted, err) < 0 || kconfig_load(&config, dotconfig, err) < 0)
+	if (variant_config(v, base, &wanted, err) < 0 ||
+	    config_memo_key(&v->target.platform, &wanted, tree, key, err) < 0)
+		goto out;
+	int remembered = configure_remembered(key, obj, log, err);
+	if (remembered != 0) {
+		rc = remembered < 0 ? -1 : 0;
+		goto out;
+	}
+	if (run_make(tree, obj, &v->target.platform, log, "tinyconfig", pr, 0, NULL) != 0) {
+		strbuf_addf(err, "make tinyconfig failed (see %s)", log);
+		goto out;
+	}
+	if (kconfig_load(&config, dotconfig, err) < 0)
 		goto out;
 	kconfig_merge(&config, &wanted);
 	char *text = kconfig_format(&config);
@@ -287,7 +291,7 @@ static int configure(const char *tree, const char *ws, const char *obj, const ch
 		free(first);
 	} else {
 		rc = 0;
-		config_memo_store(ws, key, dotconfig);
+		config_memo_store(key, dotconfig);
 	}
 	strbuf_release(&lost);
 out:
@@ -479,7 +483,7 @@ struct compile {
 static int compile_in_tree(const char *tree, const char *ws, void *arg, struct strbuf *err)
 {
 	const struct compile *c = arg;
-	if (configure(tree, ws, c->obj, c->log, c->v, c->base, c->pr, err) < 0)
+	if (configure(tree, c->obj, c->log, c->v, c->base, c->pr, err) < 0)
 		return -1;
 	/* A tree that was built before rebuilds only what changed: its length is unknown. */
 	char *vmlinux = xasprintf("%s/vmlinux", c->obj);

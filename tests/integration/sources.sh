@@ -73,6 +73,10 @@ start=$(date +%s)
 echo "rebuild after one changed file: $(( $(date +%s) - start )) s: $(tail -1 "$SCRATCH/b2")"
 check "it is a build, not a hit" sh -c "! grep -q cached '$SCRATCH/b2'"
 check "of the changed tree" grep -q "sources.sh $$" "$ws/src/drivers/android/binder_alloc.c"
+# a changed .c file leaves the tree's configuration inputs as they were:
+# the rebuild starts from the configuration its first build gave (or found)
+check "the rebuild started from a remembered configuration" \
+	grep -q '^oomlab: configuration remembered' "$("$LAB" kernel path mytree)/build.log"
 rm -rf "$("$LAB" kernel path mytree)"
 
 # --- bzimage: stock's image, copied, boots

@@ -39,25 +39,18 @@ static void what_configuring_reads(void **state)
 	}
 }
 
-/* The key of variant "plain" (no patch, no fragment) for TREE (below
- * root), over BASE_TEXT, on PLATFORM; config_memo_key's status. */
-static int key_of(const char *tree, const char *base_text, struct platform platform, char key[65])
+/* The key of configuring TREE (below root) for PLATFORM with WANTED_TEXT;
+ * config_memo_key's status. */
+static int key_of(const char *tree, const char *wanted_text, struct platform platform, char key[65])
 {
-	struct variant_set set;
 	struct strbuf err = STRBUF_INIT;
-	struct kconfig base = KCONFIG_INIT;
-	char *dir = xasprintf("%s/v", root), *top = xasprintf("%s/%s", root, tree);
-	assert_int_equal(kconfig_parse(&base, base_text, "base", &err), 0);
-	assert_int_equal(variants_discover(dir, &set, &err), 0);
-	struct variant *v = variant_find(&set, "plain");
-	assert_non_null(v);
-	v->target.platform = platform;
-	int rc = config_memo_key(v, &base, top, key, &err);
+	struct kconfig wanted = KCONFIG_INIT;
+	char *top = xasprintf("%s/%s", root, tree);
+	assert_int_equal(kconfig_parse(&wanted, wanted_text, "wanted", &err), 0);
+	int rc = config_memo_key(&platform, &wanted, top, key, &err);
 	if (rc < 0)
 		print_message("%s\n", err.buf);
-	variants_clear(&set);
-	kconfig_clear(&base);
-	free(dir);
+	kconfig_clear(&wanted);
 	free(top);
 	strbuf_release(&err);
 	return rc;
@@ -68,7 +61,6 @@ static void key_follows_config_inputs_not_code(void **state)
 	(void)state;
 	const char *plain = "CONFIG_A=y\n";
 	const struct platform arm64_4k = { ARCH_ARM64, 4 }, arm64_16k = { ARCH_ARM64, 16 };
-	put("v/plain/README", "a variant of nothing\n");
 	put("t/Kconfig", "source \"mm/Kconfig\"\n");
 	put("t/mm/Kconfig", "config A\n\tbool \"a\"\n");
 	put("t/mm/oom_kill.c", "int a;\n");
@@ -101,21 +93,28 @@ static void key_follows_config_inputs_not_code(void **state)
 	put("empty/mm/oom_kill.c", "int a;\n");
 	assert_int_equal(key_of("empty", plain, PLATFORM_DEFAULT, k), -1);
 }
-
+/* In the cache, whatever the workspace: OOMLAB_CACHE is the scratch
+ * folder's cache/ (set before the lab's cache_root first reads it). */
 static void stored_then_loaded(void **state)
 {
 	(void)state;
-	char *ws = xasprintf("%s/ws", root), *dotconfig = xasprintf("%s/obj/.config", root);
+	char *cache = xasprintf("%s/cache", root), *dotconfig = xasprintf("%s/obj/.config", root);
+	assert_int_equal(setenv("OOMLAB_CACHE", cache, 1), 0);
 	const char *key = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 	put("obj/.config", "CONFIG_A=y\n# CONFIG_B is not set\n");
-	assert_null(config_memo_load(ws, key));
-	config_memo_store(ws, key, dotconfig);
-	char *text = config_memo_load(ws, key);
+	assert_null(config_memo_load(key));
+	config_memo_store(key, dotconfig);
+	char *path = xasprintf("%s/configs/%s.config", cache, key);
+	char *text = read_file(path, NULL);
+	assert_non_null(text); /* where the header says */
+	free(text);
+	text = config_memo_load(key);
 	assert_non_null(text);
 	assert_string_equal(text, "CONFIG_A=y\n# CONFIG_B is not set\n");
 	free(text);
-	assert_null(config_memo_load(ws, "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"));
-	free(ws);
+	assert_null(config_memo_load("fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"));
+	free(path);
+	free(cache);
 	free(dotconfig);
 }
 
