@@ -49,6 +49,24 @@ char *kernel_image_path(const struct variant *v)
 	return image;
 }
 
+bool kernel_has_lab_patch(const struct variant *v)
+{
+	const char *lab_patch = arch_facts(v->target.platform.arch)->lab_patch;
+	if (!lab_patch)
+		return false;
+	char *dir = kernel_cache_dir(v), *path = xasprintf("%s/patches", dir);
+	char *text = read_file(path, NULL);
+	struct strlist lines = STRLIST_INIT;
+	if (text)
+		strlist_add_lines(&lines, text, strlen(text));
+	bool has = strlist_has(&lines, lab_patch);
+	strlist_clear(&lines);
+	free(text);
+	free(path);
+	free(dir);
+	return has;
+}
+
 bool kernel_is_cached(const struct variant *v)
 {
 	char *image = kernel_image_path(v);
@@ -319,7 +337,7 @@ struct entry_files {
 };
 
 static int install_into_cache(const struct variant *v, const struct entry_files *f,
-			      const char *staging, double seconds, struct strbuf *err)
+			      const char *staging, bool lab_patched, double seconds, struct strbuf *err)
 {
 	int rc = stage_copy(f->bzimage, staging, f->image_name, err);
 	if (rc == 0 && f->log)
@@ -336,6 +354,9 @@ static int install_into_cache(const struct variant *v, const struct entry_files 
 		const char *name = strrchr(v->patches.items[i], '/');
 		strbuf_addf(&list, "%s\n", name ? name + 1 : v->patches.items[i]);
 	}
+	/* the lab's patch by its path in the checkout: kernel_has_lab_patch() looks for it */
+	if (lab_patched)
+		strbuf_addf(&list, "%s\n", arch_facts(v->target.platform.arch)->lab_patch);
 	char *source = kernel_source_describe(&v->source);
 	char *platform = platform_name(&v->target.platform);
 	strbuf_addf(&meta, "variant=%s\nhash=%s\nsource=%s\ncmdline=%s\nbuild_seconds=%.0f\nbuilt=%ld\n"
@@ -367,14 +388,14 @@ static int install_into_cache(const struct variant *v, const struct entry_files 
 }
 
 static int install_built(const struct variant *v, const char *obj, const char *staging,
-			 const char *log, double seconds, struct strbuf *err)
+			 const char *log, bool lab_patched, double seconds, struct strbuf *err)
 {
 	char *bz = xasprintf("%s/%s", obj, build_target_image(&v->target));
 	char *vmlinux = xasprintf("%s/vmlinux", obj);
 	char *config = xasprintf("%s/.config", obj);
 	const struct entry_files f = { .bzimage = bz, .vmlinux = vmlinux, .config = config, .log = log,
 				       .image_name = arch_facts(v->target.platform.arch)->cached_image };
-	int rc = install_into_cache(v, &f, staging, seconds, err);
+	int rc = install_into_cache(v, &f, staging, lab_patched, seconds, err);
 	free(bz);
 	free(vmlinux);
 	free(config);
@@ -441,14 +462,48 @@ static void remove_stale_staging(const char *kernels)
 }
 
 /*
+ * V's patches, then its platform's lab patch, into TREE. The lab's patch
+ * fits the kernels of its time; a tree it does not fit (an older kernel of
+ * the user's) builds without it, said in ERR's place on the terminal, and
+ * boots the kernel's own way (apic-timer.h). *LAB_PATCHED says which.
+ */
+static int apply_patches(const struct variant *v, const char *tree, const char *state,
+			 bool *lab_patched, struct strbuf *err)
+{
+	*lab_patched = false;
+	if (!v->platform_patch)
+		return tree_apply_patches(tree, state, &v->patches, err);
+	struct strlist all = STRLIST_INIT;
+	for (size_t i = 0; i < v->patches.n; i++)
+		strlist_push(&all, v->patches.items[i]);
+	strlist_push(&all, v->platform_patch);
+	struct strbuf why = STRBUF_INIT;
+	int rc = tree_apply_patches(tree, state, &all, &why);
+	strlist_clear(&all);
+	if (rc == 0) {
+		*lab_patched = true;
+	} else if (tree_apply_patches(tree, state, &v->patches, err) == 0) {
+		/* the variant's own patches apply: it was the lab's that did not */
+		note("kernel %s: built without the lab's patch (%s), so its boot calibrates the APIC timer",
+		     v->name, why.buf);
+		rc = 0;
+	}
+	strbuf_release(&why);
+	return rc;
+}
+
+/*
  * FN on V's tree in workspace WS, the caller holding its lock: what a killed
  * build left applied is undone, the source brought up to date, V's patches
- * applied; after FN the shared tree goes back to pristine whatever happened.
+ * and the platform's applied (*LAB_PATCHED: whether the platform's were,
+ * may be NULL); after FN the shared tree goes back to pristine whatever
+ * happened.
  */
 static int with_patched_tree(const struct variant *v, const char *ws, struct progress *pr,
 			     int (*fn)(const char *tree, const char *ws, void *arg, struct strbuf *err),
-			     void *arg, struct strbuf *err)
+			     void *arg, bool *lab_patched, struct strbuf *err)
 {
+	bool patched;
 	char *tree = xasprintf("%s/" WORKSPACE_SRC, ws), *state = xasprintf("%s/applied", ws);
 	int rc = -1;
 	if (!is_dir(tree))
@@ -460,10 +515,12 @@ static int with_patched_tree(const struct variant *v, const char *ws, struct pro
 	if (kernel_source_prepare(&v->source, ws, tree, pr, err) < 0 ||
 	    check_disk_space(ws, MIN_FREE_BYTES_WARM, err) < 0)
 		goto out;
-	if (v->patches.n)
+	if (v->patches.n || v->platform_patch)
 		progress_step(pr, "applying patches", 0);
-	if (tree_apply_patches(tree, state, &v->patches, err) == 0)
+	if (apply_patches(v, tree, state, &patched, err) == 0)
 		rc = fn(tree, ws, arg, err);
+	if (lab_patched)
+		*lab_patched = patched;
 	if (tree_restore(tree, state, err) < 0)
 		rc = -1;
 out:
@@ -564,9 +621,10 @@ static int build_locked(const struct variant *v, const struct kconfig *base, con
 		goto out;
 	}
 	struct compile c = { .v = v, .base = base, .obj = obj, .log = log, .pr = pr };
-	rc = with_patched_tree(v, ws, pr, compile_in_tree, &c, err);
+	bool lab_patched = false;
+	rc = with_patched_tree(v, ws, pr, compile_in_tree, &c, &lab_patched, err);
 	if (rc == 0)
-		rc = install_built(v, obj, staging, log, now_monotonic() - start, err);
+		rc = install_built(v, obj, staging, log, lab_patched, now_monotonic() - start, err);
 	if (rc == 0)
 		unlink(log);
 out:
@@ -593,7 +651,7 @@ static int install_prebuilt(const struct variant *v, struct strbuf *err)
 	} else {
 		const struct entry_files f = { .bzimage = v->source.path, .vmlinux = v->source.vmlinux,
 					       .image_name = "bzImage" };
-		rc = install_into_cache(v, &f, staging, 0, err);
+		rc = install_into_cache(v, &f, staging, false, 0, err);
 	}
 	if (rc == 0)
 		note("kernel %s: the prebuilt %s is in the cache (%.12s)", v->name, v->source.path, v->hash);
@@ -638,7 +696,7 @@ int kbuild_with_tree(const struct variant *v, struct progress *pr,
 	char *lock_path = xasprintf("%s/lock", ws);
 	int rc = -1, lock = take_lock(lock_path, err);
 	if (lock >= 0) {
-		rc = with_patched_tree(v, ws, pr, fn, arg, err);
+		rc = with_patched_tree(v, ws, pr, fn, arg, NULL, err);
 		close(lock);
 	}
 	free(lock_path);

@@ -22,6 +22,9 @@ char *kernel_cache_dir(const struct variant *v);
 /* The image the lab boots in that folder: bzImage (x86_64), Image (arm64) (malloc'd). */
 char *kernel_image_path(const struct variant *v);
 bool kernel_is_cached(const struct variant *v);
+/* Whether V's cached kernel was built with its platform's lab patch
+ * (platform.h: lab_patch); false when it is not cached or has none. */
+bool kernel_has_lab_patch(const struct variant *v);
 /* Builds v unless cached; 0 on success, -1 with the reason in err. */
 int kernel_build(const struct variant *v, const struct kconfig *base, struct strbuf *err);
 

@@ -74,6 +74,7 @@ static void set_platform(struct variant_set *set, const struct platform *platfor
 	char *slug = platform_slug(platform);
 	char *page = xasprintf("%s/%s.config", ARCH_CONFIG_DIR, slug);
 	char *arch_path = repo_path(arch), *page_path = repo_path(page);
+	const char *lab_patch = arch_facts(platform->arch)->lab_patch;
 	size_t kept = 0;
 	for (size_t i = 0; i < set->n; i++) {
 		struct variant *v = &set->items[i];
@@ -86,6 +87,8 @@ static void set_platform(struct variant_set *set, const struct platform *platfor
 			strlist_push(&v->platform_configs, arch_path);
 			if (path_exists(page_path))
 				strlist_push(&v->platform_configs, page_path);
+			free(v->platform_patch);
+			v->platform_patch = lab_patch ? repo_path(lab_patch) : NULL;
 		}
 		if (kept != i)
 			set->items[kept] = *v;

@@ -30,6 +30,7 @@ static const struct arch_facts facts[] = {
 		.panic_device = NULL, .machine_cmdline = "reboot=t", .numa_by_emulation = true,
 		.console = "ttyS0",
 		.triplet = "x86_64-linux-gnu", .page_sizes = "4k", .elf_machine = EM_X86_64,
+		.lab_patch = "kernels/arch/x86_64-apic-khz.patch",
 	},
 	[ARCH_ARM64] = {
 		.name = "arm64", .uname = "aarch64", .kernel_arch = "arm64",

@@ -50,6 +50,10 @@ struct arch_facts {
 	const char *triplet;       /* Debian's multiarch folder: x86_64-linux-gnu */
 	const char *page_sizes;    /* the supported ones, for messages: "4k", "4k, 16k, 64k" */
 	unsigned elf_machine;      /* e_machine of its programs: EM_X86_64, EM_AARCH64 */
+	/* The lab's own patch every kernel built for it gets when it applies
+	 * (a path below the checkout), or NULL: x86_64's lets the lab tell the
+	 * kernel its APIC timer's rate (apic-timer.h) */
+	const char *lab_patch;
 };
 
 const struct arch_facts *arch_facts(enum guest_arch arch);

@@ -24,6 +24,20 @@ bool variant_name_valid(const char *name)
 	return true;
 }
 
+/* Adds the file at PATH to H under LABEL; -1 with why in ERR. */
+static int hash_file(struct hasher *h, const char *label, const char *path, struct strbuf *err)
+{
+	size_t len;
+	char *data = read_file(path, &len);
+	if (!data) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	hasher_add_field(h, label, data, len);
+	free(data);
+	return 0;
+}
+
 static char *first_line(const char *path)
 {
 	char *text = read_file(path, NULL);
@@ -181,6 +195,7 @@ void variant_for_target(const struct variant *v, const struct build_target *targ
 	out->target_config = target_config ? xstrdup(target_config) : NULL;
 	for (size_t i = 0; i < v->platform_configs.n; i++)
 		strlist_push(&out->platform_configs, v->platform_configs.items[i]);
+	out->platform_patch = v->platform_patch ? xstrdup(v->platform_patch) : NULL;
 	out->cmdline = xstrdup(v->cmdline);
 	kernel_source_copy(&out->source, &v->source);
 	out->target = *target;
@@ -234,19 +249,19 @@ int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *e
 	hasher_add_str(h, "config", config);
 	free(config);
 	kconfig_clear(&merged);
-	for (size_t i = 0; i < v->patches.n; i++) {
-		size_t len;
-		char *data = read_file(v->patches.items[i], &len);
-		if (!data) {
-			strbuf_addf(err, "%s: cannot read: %s", v->patches.items[i], strerror(errno));
-			hasher_finish(h, v->hash);
-			v->hash[0] = '\0';
-			return -1;
-		}
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < v->patches.n; i++) {
 		const char *base_name = strrchr(v->patches.items[i], '/');
 		hasher_add_str(h, "patch-name", base_name ? base_name + 1 : v->patches.items[i]);
-		hasher_add_field(h, "patch", data, len);
-		free(data);
+		rc = hash_file(h, "patch", v->patches.items[i], err);
+	}
+	/* the lab's own patch: what it does to the kernel is part of the kernel */
+	if (rc == 0 && v->platform_patch)
+		rc = hash_file(h, "platform-patch", v->platform_patch, err);
+	if (rc < 0) {
+		hasher_finish(h, v->hash);
+		v->hash[0] = '\0';
+		return -1;
 	}
 	hasher_add_str(h, "cmdline", v->cmdline);
 	/* x86_64/4k's keys are as before platforms; the others' name theirs */
@@ -268,6 +283,7 @@ void variant_clear(struct variant *v)
 	free(v->config_path);
 	free(v->target_config);
 	strlist_clear(&v->platform_configs);
+	free(v->platform_patch);
 	free(v->cmdline);
 	kernel_source_clear(&v->source);
 }

@@ -59,6 +59,8 @@ struct variant {
 	char *config_path;       /* NULL when the variant has no fragment */
 	char *target_config;     /* the target's fragment (kernels/debug.config), or NULL */
 	struct strlist platform_configs; /* kernels/arch/ fragments, merged after base.config */
+	char *platform_patch;    /* the platform's lab_patch (platform.h), applied after the
+				  * variant's patches when it applies; NULL: none */
 	char *cmdline;           /* "" when none */
 	struct kernel_source source; /* Debian's tarball unless a file `source` says otherwise */
 	struct build_target target;

@@ -429,10 +429,11 @@ static const struct key_def rows[] = {
 	KEY_MEMBERS("KILLER.NAME", set_killer_key, killer_key_member),
 	KEY("clock", "word", "realtime", "realtime | icount",
 	    "what a guest second is (docs/CLOCKS.md); an experiment's clock wins", set_clock),
-	KEY("apic_timer", "word", apic_timer_default_text, "calibrated | off",
-	    "x86_64's per-CPU timer: each CPU's local APIC timer, measured at boot (two 100 ms "
-	    "spins, most of an icount boot), or off (noapictimer: periodic ticks broadcast from "
-	    "the PIT, no high-resolution timers; docs/CLOCKS.md)", set_apic_timer),
+	KEY("apic_timer", "word", apic_timer_default_text, "given | calibrated | off",
+	    "x86_64's per-CPU timer: each CPU's local APIC timer, its rate told by the lab (given: "
+	    "the kernel's patch kernels/arch/x86_64-apic-khz.patch) or measured at boot (calibrated: "
+	    "two 100 ms spins, most of an icount boot), or off (noapictimer: periodic ticks "
+	    "broadcast from the PIT, no high-resolution timers; docs/CLOCKS.md)", set_apic_timer),
 };
 
 const struct key_table profile_keys = { "profile", "configs/profiles/NAME.conf", rows,

@@ -58,10 +58,12 @@ char *qemu_kernel_cmdline(const struct qemu_spec *spec)
 		if (khz)
 			strbuf_addf(&sb, " tsc_early_khz=%lu tsc=reliable", khz);
 	}
-	/* the profile's apic_timer (apic-timer.h): off skips the calibration's spin */
-	const char *apic = apic_timer_cmdline(spec->profile->apic_timer, spec->clock, spec->platform.arch);
+	/* the profile's apic_timer (apic-timer.h): given and off skip the calibration's spin */
+	char *apic = apic_timer_cmdline(spec->profile->apic_timer, spec->clock, spec->platform.arch,
+					spec->kernel_takes_apic_khz);
 	if (apic)
 		strbuf_addf(&sb, " %s", apic);
+	free(apic);
 	if (spec->cmdline_extra && *spec->cmdline_extra)
 		strbuf_addf(&sb, " %s", spec->cmdline_extra);
 	return strbuf_detach(&sb);

@@ -33,6 +33,7 @@ struct qemu_spec {
 	const char *kernel;        /* bzImage, arm64's Image */
 	const char *initrd;
 	const char *cmdline_extra; /* the variant's, may be "" */
+	bool kernel_takes_apic_khz; /* built with the lab's patch (apic-timer.h) */
 	const char *tools_image;   /* erofs with perf, stress-ng, workloads */
 	const char *slow_disk;     /* raw image, or NULL */
 	const char *scratch_disk;  /* ext4 image, or NULL */

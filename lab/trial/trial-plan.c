@@ -5,6 +5,8 @@
 
 #include "accel.h"
 #include "common/paths.h"
+#include "lab/kernel/kbuild.h"
+#include "lab/machine/apic-timer.h"
 #include "lab/machine/host-ticks.h"
 #include "lab/machine/qemu-version.h"
 
@@ -16,7 +18,8 @@ static void settle(struct trial_plan *plan, const struct variant *v, const struc
 	const struct platform *platform = &v->target.platform;
 	*plan = (struct trial_plan){ .variant = v, .profile = profile, .arch = arch_facts(platform->arch),
 				     .accel = accel, .clock = clock,
-				     .qemu_version = qemu_version(platform->arch) };
+				     .qemu_version = qemu_version(platform->arch),
+				     .kernel_takes_apic_khz = kernel_has_lab_patch(v) };
 	struct qemu_spec q = trial_plan_qemu(plan);
 	if (qemu_tells_host_tick_rate(&q))
 		q.host_tick_khz = plan->host_tick_khz = host_tick_khz();
@@ -80,6 +83,14 @@ int trial_plan_resolve(struct trial_plan *plan, const struct trial_asked *asked,
 	if (accel_for_clock(&clock, &v->target.platform, kvm_boots, &probe, &accel, err) < 0)
 		return -1;
 	settle(plan, v, asked->profile, clock, accel);
+	if (asked->profile->apic_timer == APIC_TIMER_GIVEN && !plan->kernel_takes_apic_khz &&
+	    v->target.platform.arch == ARCH_X86_64) {
+		strbuf_addf(err, "%s: apic_timer = given, but kernel %s cannot take the rate: it was built "
+			    "without the lab's patch (%s); say calibrated",
+			    asked->profile->path, v->name, arch_facts(ARCH_X86_64)->lab_patch);
+		trial_plan_clear(plan);
+		return -1;
+	}
 	return 0;
 }
 

@@ -84,14 +84,18 @@ static json_t *clock_json(const struct clock_choice *c)
 	return obj;
 }
 
-/* The per-CPU timer the boot got (apic-timer.h) and whether the profile chose it. */
+/* The per-CPU timer the boot got (apic-timer.h) and what chose it. */
 static json_t *apic_timer_json(const struct trial_plan *plan)
 {
 	enum apic_timer asked = plan->profile->apic_timer;
 	bool x86 = plan->variant->target.platform.arch == ARCH_X86_64;
-	const char *name = x86 ? apic_timer_name(apic_timer_for(asked, plan->clock.clock)) : "none";
+	const char *name = x86 ? apic_timer_name(apic_timer_for(asked, plan->clock.clock,
+								 plan->kernel_takes_apic_khz))
+			       : "none";
 	const char *from = !x86 ? "arm64 has no APIC"
-			   : asked == APIC_TIMER_DEFAULT ? "the clock's default" : plan->profile->path;
+			   : asked != APIC_TIMER_DEFAULT	 ? plan->profile->path
+			   : plan->kernel_takes_apic_khz ? "the default"
+							 : "the default for a kernel without the lab's patch";
 	return json_pack("{s:s, s:s}", "name", name, "from", from);
 }
 
@@ -220,6 +224,7 @@ struct qemu_spec trial_plan_qemu(const struct trial_plan *plan)
 	return (struct qemu_spec){ .profile = plan->profile, .platform = plan->variant->target.platform,
 				   .accel = plan->accel, .clock = plan->clock.clock,
 				   .cmdline_extra = plan->variant->cmdline,
+				   .kernel_takes_apic_khz = plan->kernel_takes_apic_khz,
 				   .host_tick_khz = plan->host_tick_khz };
 }
 

@@ -43,6 +43,9 @@ struct trial_plan {
 	 * command line tells it (qemu_tells_host_tick_rate); else 0. */
 	unsigned long host_tick_khz;
 	const char *qemu_version;      /* the version line of arch->qemu (qemu-version.h) */
+	/* The built kernel has the lab's patch (kernel_has_lab_patch): it is
+	 * told its APIC timer's rate (apic-timer.h). */
+	bool kernel_takes_apic_khz;
 	char *kernel_cmdline;          /* QEMU's -append, recorded in trial.json */
 };
 

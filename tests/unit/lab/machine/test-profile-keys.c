@@ -39,8 +39,8 @@ static char *settings(const char *text)
 		fail_msg("%s: %s", text, err.buf);
 	char *format = profile_format(&p);
 	char *out = xasprintf("%sapic_timer.realtime=%s\napic_timer.icount=%s\n", format,
-			      apic_timer_name(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME)),
-			      apic_timer_name(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT)));
+			      apic_timer_name(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME, true)),
+			      apic_timer_name(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT, true)));
 	free(format);
 	profile_clear(&p);
 	strbuf_release(&err);
@@ -63,8 +63,9 @@ static void each_default_is_what_no_key_gives(void **state)
 		compared++;
 		free(a), free(b), free(with), free(without);
 	}
-	/* cpus, zram_size, zram_algorithm, slow_disk_*, cgroup.*, killer, lmkd.*, clock, apic_timer */
-	assert_true(compared >= 21);
+	/* cpus, zram_size, zram_algorithm, slow_disk_*, cgroup.*, killer, lmkd.*, clock (apic_timer's
+	 * default depends on the kernel: test-profile) */
+	assert_true(compared >= 20);
 	free(keys);
 }
 

@@ -88,7 +88,7 @@ static void bad_input_names_file_line_and_reason(void **state)
 	expect_error("description = x\nmemory = 512M\nclock = icount\nclock = realtime\n",
 		     "t.conf:4: clock is set twice");
 	expect_error("description = x\nmemory = 512M\napic_timer = none\n",
-		     "t.conf:3: apic_timer = none: apic_timer wants calibrated");
+		     "t.conf:3: apic_timer = none: apic_timer wants given");
 	expect_error("description = x\napic_timer = Off\nmemory = 512M\n", "t.conf:2: apic_timer = Off");
 }
 
@@ -129,7 +129,8 @@ static void cgroup2_options_are_systemds_unless_the_file_says(void **state)
 	strbuf_release(&err);
 }
 
-/* apic_timer: unsaid, the clock's default; said, the same on both clocks. */
+/* apic_timer: unsaid, given for a kernel that takes the rate and calibrated
+ * for one that does not; said, the same on both clocks and kernels. */
 static void apic_timer_is_the_clocks_unless_the_file_says(void **state)
 {
 	(void)state;
@@ -138,18 +139,23 @@ static void apic_timer_is_the_clocks_unless_the_file_says(void **state)
 	assert_int_equal(parse(&p, "description = d\nmemory = 256M\n", &err), 0);
 	assert_int_equal(p.apic_timer, APIC_TIMER_DEFAULT);
 	assert_string_equal(apic_timer_name(p.apic_timer), "default");
-	assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME), APIC_TIMER_CALIBRATED);
-	assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT), APIC_TIMER_CALIBRATED);
+	for (int takes = 0; takes < 2; takes++) {
+		enum apic_timer want = takes ? APIC_TIMER_GIVEN : APIC_TIMER_CALIBRATED;
+		assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME, takes), want);
+		assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT, takes), want);
+	}
 	profile_clear(&p);
-	const char *words[] = { "off", "calibrated" };
-	const enum apic_timer want[] = { APIC_TIMER_OFF, APIC_TIMER_CALIBRATED };
-	for (int i = 0; i < 2; i++) {
+	const char *words[] = { "off", "calibrated", "given" };
+	const enum apic_timer want[] = { APIC_TIMER_OFF, APIC_TIMER_CALIBRATED, APIC_TIMER_GIVEN };
+	for (int i = 0; i < 3; i++) {
 		char *text = xasprintf("description = d\nmemory = 256M\napic_timer = %s # said\n", words[i]);
 		assert_int_equal(parse(&p, text, &err), 0);
 		assert_int_equal(p.apic_timer, want[i]);
 		assert_string_equal(apic_timer_name(p.apic_timer), words[i]);
-		assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME), want[i]);
-		assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT), want[i]);
+		for (int takes = 0; takes < 2; takes++) {
+			assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_REALTIME, takes), want[i]);
+			assert_int_equal(apic_timer_for(p.apic_timer, GUEST_CLOCK_ICOUNT, takes), want[i]);
+		}
 		profile_clear(&p);
 		free(text);
 	}

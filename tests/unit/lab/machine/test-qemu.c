@@ -366,12 +366,46 @@ static void apic_timer_off_is_noapictimer_on_x86(void **state)
 		for (int c = 0; c < 2; c++) {
 			spec.clock = clocks[c];
 			line = qemu_kernel_cmdline(&spec);
-			bool off = apic_timer_for(p.apic_timer, spec.clock) == APIC_TIMER_OFF;
-			/* today's default: calibrated on both clocks */
+			bool off = apic_timer_for(p.apic_timer, spec.clock, false) == APIC_TIMER_OFF;
+			/* a kernel without the lab's patch: calibrated on both clocks */
 			assert_false(off);
+			assert_null(strstr(line, "oomlab.apic_khz"));
 			assert_int_equal(strstr(line, "noapictimer") != NULL, off);
 			free(line);
 		}
+		profile_clear(&p);
+	}
+}
+
+/* A kernel with the lab's patch is told its APIC timer's rate unless the
+ * profile says calibrated or off; a kernel without it never is, nor arm64's. */
+static void apic_timer_given_tells_the_rate(void **state)
+{
+	(void)state;
+	const char *texts[] = { "description = d\nmemory = 512M\n",
+				"description = d\nmemory = 512M\napic_timer = given\n",
+				"description = d\nmemory = 512M\napic_timer = calibrated\n",
+				"description = d\nmemory = 512M\napic_timer = off\n" };
+	const bool told[] = { true, true, false, false };
+	for (int t = 0; t < 4; t++) {
+		struct profile p = make_profile(texts[t]);
+		struct qemu_spec spec = { .profile = &p, .accel = QEMU_ACCEL_TCG, .kernel = "k", .initrd = "i",
+					  .cmdline_extra = "numa=off", .tools_image = "t", .channel_dir = ".",
+					  .kernel_takes_apic_khz = true };
+		for (int c = 0; c < 2; c++) {
+			spec.clock = c ? GUEST_CLOCK_ICOUNT : GUEST_CLOCK_REALTIME;
+			char *line = qemu_kernel_cmdline(&spec);
+			/* 1 GHz: the period the kernel's calibration finds under icount */
+			if (told[t])
+				assert_true(ends_with(line, " oomlab.apic_khz=1000000 numa=off"));
+			else
+				assert_null(strstr(line, "oomlab.apic_khz"));
+			free(line);
+		}
+		spec.platform = (struct platform){ ARCH_ARM64, 4 };
+		char *line = qemu_kernel_cmdline(&spec);
+		assert_null(strstr(line, "oomlab.apic_khz"));
+		free(line);
 		profile_clear(&p);
 	}
 }
@@ -425,6 +459,7 @@ int main(void)
 		cmocka_unit_test(a_restore_loads_the_saved_vm_with_its_line),
 		cmocka_unit_test(icount_runs_one_tcg_thread_with_the_instruction_counter),
 		cmocka_unit_test(apic_timer_off_is_noapictimer_on_x86),
+		cmocka_unit_test(apic_timer_given_tells_the_rate),
 		cmocka_unit_test(shell_join_quotes_what_needs_it),
 	};
 	return cmocka_run_group_tests_name("qemu", tests, NULL, NULL);
