@@ -473,21 +473,12 @@ static int apply_patches(const struct variant *v, const char *tree, const char *
 	*lab_patched = false;
 	if (!v->platform_patch)
 		return tree_apply_patches(tree, state, &v->patches, err);
-	struct strlist all = STRLIST_INIT;
-	for (size_t i = 0; i < v->patches.n; i++)
-		strlist_push(&all, v->patches.items[i]);
-	strlist_push(&all, v->platform_patch);
 	struct strbuf why = STRBUF_INIT;
-	int rc = tree_apply_patches(tree, state, &all, &why);
-	strlist_clear(&all);
-	if (rc == 0) {
-		*lab_patched = true;
-	} else if (tree_apply_patches(tree, state, &v->patches, err) == 0) {
-		/* the variant's own patches apply: it was the lab's that did not */
+	int rc = tree_apply_patches_then(tree, state, &v->patches, v->platform_patch, lab_patched, &why,
+					 err);
+	if (rc == 0 && !*lab_patched)
 		note("kernel %s: built without the lab's patch (%s), so its boot calibrates the APIC timer",
 		     v->name, why.buf);
-		rc = 0;
-	}
 	strbuf_release(&why);
 	return rc;
 }

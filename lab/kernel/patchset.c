@@ -205,6 +205,23 @@ static int run_patch(const char *tree, const char *patch, bool dry_run, struct s
 	return capture_command(argv, tree, out);
 }
 
+int tree_apply_patches_then(const char *tree, const char *state_dir, const struct strlist *patches,
+			    const char *optional, bool *applied, struct strbuf *why_not,
+			    struct strbuf *err)
+{
+	struct strlist all = STRLIST_INIT;
+	for (size_t i = 0; i < patches->n; i++)
+		strlist_push(&all, patches->items[i]);
+	strlist_push(&all, optional);
+	/* one try with it, restored on failure; then PATCHES alone say whose fault it was */
+	int rc = tree_apply_patches(tree, state_dir, &all, why_not);
+	strlist_clear(&all);
+	*applied = rc == 0;
+	if (rc < 0)
+		rc = tree_apply_patches(tree, state_dir, patches, err);
+	return rc;
+}
+
 int tree_apply_patches(const char *tree, const char *state_dir, const struct strlist *patches,
 		       struct strbuf *err)
 {

@@ -21,5 +21,13 @@ int tree_restore(const char *tree, const char *state_dir, struct strbuf *err);
 /* Applies patches in order; on failure restores the tree and explains in err. */
 int tree_apply_patches(const char *tree, const char *state_dir, const struct strlist *patches,
 		       struct strbuf *err);
+/*
+ * PATCHES as tree_apply_patches does, then OPTIONAL on top when it applies:
+ * *APPLIED says whether it did, and WHY_NOT gets why not. A failure of
+ * PATCHES is one as before.
+ */
+int tree_apply_patches_then(const char *tree, const char *state_dir, const struct strlist *patches,
+			    const char *optional, bool *applied, struct strbuf *why_not,
+			    struct strbuf *err);
 
 #endif

@@ -208,6 +208,59 @@ static void second_patch_failing_undoes_the_first(void **state)
 	strbuf_release(&err);
 }
 
+/* The lab's own patch (kbuild: a platform's lab_patch) goes on top when it
+ * fits; when it does not, the variant's patches alone, and why it did not. */
+static void an_optional_patch_goes_on_when_it_fits(void **state)
+{
+	(void)state;
+	struct strlist patches = one_patch("0001-m.patch", modify_patch);
+	char *fits = path_in(root, "lab-fits.patch"), *misfits = path_in(root, "lab-misfits.patch");
+	/* on top of the variant's TWO */
+	put(fits, "--- a/drivers/a.c\n+++ b/drivers/a.c\n@@ -1,3 +1,4 @@\n one\n TWO\n+lab\n three\n");
+	/* written for a tree whose line two says something else */
+	put(misfits, "--- a/drivers/a.c\n+++ b/drivers/a.c\n@@ -1,3 +1,3 @@\n one\n-deux\n+DEUX\n three\n");
+	struct strbuf why = STRBUF_INIT, err = STRBUF_INIT;
+	bool applied = false;
+	assert_int_equal(tree_apply_patches_then(tree, state_dir, &patches, fits, &applied, &why, &err), 0);
+	assert_true(applied);
+	char *a = get("drivers/a.c");
+	assert_string_equal(a, "one\nTWO\nlab\nthree\n");
+	free(a);
+	assert_int_equal(tree_restore(tree, state_dir, &err), 0);
+	a = get("drivers/a.c");
+	assert_string_equal(a, "one\ntwo\nthree\n");
+	free(a);
+
+	assert_int_equal(tree_apply_patches_then(tree, state_dir, &patches, misfits, &applied, &why, &err),
+			 0);
+	assert_false(applied);
+	assert_non_null(strstr(why.buf, "lab-misfits.patch"));
+	a = get("drivers/a.c");
+	assert_string_equal(a, "one\nTWO\nthree\n");
+	free(a);
+	char *n = get("new.c");
+	assert_string_equal(n, "created\n");
+	free(n);
+	assert_int_equal(tree_restore(tree, state_dir, &err), 0);
+	assert_null(err.buf);
+
+	/* a variant's patch that fails fails the whole, named, the tree as it was */
+	strlist_clear(&patches);
+	patches = one_patch("0001-bad.patch", failing_patch);
+	strbuf_reset(&why);
+	assert_int_equal(tree_apply_patches_then(tree, state_dir, &patches, fits, &applied, &why, &err), -1);
+	assert_false(applied);
+	assert_non_null(strstr(err.buf, "0001-bad.patch"));
+	a = get("drivers/a.c");
+	assert_string_equal(a, "one\ntwo\nthree\n");
+	free(a);
+	free(fits);
+	free(misfits);
+	strlist_clear(&patches);
+	strbuf_release(&why);
+	strbuf_release(&err);
+}
+
 static void describes_patch_output(void **state)
 {
 	(void)state;
@@ -229,6 +282,7 @@ int main(void)
 		cmocka_unit_test_setup(hard_links_are_never_written_through, reset_tree),
 		cmocka_unit_test_setup(failing_hunk_is_named_and_nothing_leaks, reset_tree),
 		cmocka_unit_test_setup(second_patch_failing_undoes_the_first, reset_tree),
+		cmocka_unit_test_setup(an_optional_patch_goes_on_when_it_fits, reset_tree),
 		cmocka_unit_test(describes_patch_output),
 	};
 	return cmocka_run_group_tests_name("patchset", tests, setup, teardown);
