@@ -24,20 +24,6 @@ bool variant_name_valid(const char *name)
 	return true;
 }
 
-/* Adds the file at PATH to H under LABEL; -1 with why in ERR. */
-static int hash_file(struct hasher *h, const char *label, const char *path, struct strbuf *err)
-{
-	size_t len;
-	char *data = read_file(path, &len);
-	if (!data) {
-		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
-	}
-	hasher_add_field(h, label, data, len);
-	free(data);
-	return 0;
-}
-
 static char *first_line(const char *path)
 {
 	char *text = read_file(path, NULL);
@@ -253,11 +239,11 @@ int variant_hash(struct variant *v, const struct kconfig *base, struct strbuf *e
 	for (size_t i = 0; rc == 0 && i < v->patches.n; i++) {
 		const char *base_name = strrchr(v->patches.items[i], '/');
 		hasher_add_str(h, "patch-name", base_name ? base_name + 1 : v->patches.items[i]);
-		rc = hash_file(h, "patch", v->patches.items[i], err);
+		rc = hasher_add_file(h, "patch", v->patches.items[i], err);
 	}
 	/* the lab's own patch: what it does to the kernel is part of the kernel */
 	if (rc == 0 && v->platform_patch)
-		rc = hash_file(h, "platform-patch", v->platform_patch, err);
+		rc = hasher_add_file(h, "platform-patch", v->platform_patch, err);
 	if (rc < 0) {
 		hasher_finish(h, v->hash);
 		v->hash[0] = '\0';

@@ -31,16 +31,8 @@ static char *guest_binary(const char *name)
 
 static int hash_file(struct hasher *h, const char *label, const char *path, struct strbuf *err)
 {
-	size_t len;
-	char *data = read_file(path, &len);
-	if (!data) {
-		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
-	}
 	hasher_add_str(h, "path", label);
-	hasher_add_field(h, label, data, len);
-	free(data);
-	return 0;
+	return hasher_add_file(h, label, path, err);
 }
 
 /*

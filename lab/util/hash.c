@@ -55,6 +55,19 @@ void hasher_finish(struct hasher *h, char hex[65])
 	hex[64] = '\0';
 }
 
+int hasher_add_file(struct hasher *h, const char *label, const char *path, struct strbuf *err)
+{
+	size_t len;
+	char *data = read_file(path, &len);
+	if (!data) {
+		strbuf_addf(err, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	hasher_add_field(h, label, data, len);
+	free(data);
+	return 0;
+}
+
 int hash_file_content(const char *path, char hex[65])
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
