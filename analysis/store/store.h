@@ -129,9 +129,11 @@ long store_group_outcome(const struct store_group_summary *g, const char *outcom
 
 /* How long trials like a planned one took before: the wall time (boot to
  * the end, trial.json's wall_seconds_total) of the stored ok trials of
- * PROFILE on CLOCK, of EXPERIMENT; with fewer than STORE_ESTIMATE_MIN_TRIALS
- * of those, of any experiment (ANY_EXPERIMENT), else none (n 0, median NAN).
- * The trials ran at whatever -j their runs had. */
+ * PROFILE on CLOCK with APIC_TIMER (environment.apic_timer.name; NULL: any:
+ * a calibrated icount boot took 25 s more than a given one), of EXPERIMENT;
+ * with fewer than STORE_ESTIMATE_MIN_TRIALS of those, of any experiment
+ * (ANY_EXPERIMENT), else none (n 0, median NAN). The trials ran at
+ * whatever -j their runs had. */
 #define STORE_ESTIMATE_MIN_TRIALS 3
 struct store_trial_seconds {
 	long n;
@@ -139,6 +141,6 @@ struct store_trial_seconds {
 	bool any_experiment;
 };
 int store_trial_seconds(struct store *s, const char *experiment, const char *profile, const char *clock,
-			struct store_trial_seconds *out, struct strbuf *err);
+			const char *apic_timer, struct store_trial_seconds *out, struct strbuf *err);
 
 #endif

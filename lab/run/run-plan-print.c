@@ -7,6 +7,7 @@
 #include "analysis/store/store.h"
 #include "design-check.h"
 #include "lab/kernel/kbuild.h"
+#include "lab/machine/apic-timer.h"
 
 /* "12 min" or "40 s" for an estimate. */
 static void add_span(struct strbuf *sb, double seconds)
@@ -15,6 +16,18 @@ static void add_span(struct strbuf *sb, double seconds)
 		strbuf_addf(sb, "%.0f s", seconds);
 	else
 		strbuf_addf(sb, "%.0f min", seconds / 60);
+}
+
+/* The APIC timer the baseline's trials will boot with, as trial.json names
+ * it (apic-timer.h): a kernel the lab builds gets the lab's patch, whose
+ * build has not necessarily happened yet; "none" on arm64. */
+static const char *planned_apic_timer(const struct run_plan *p)
+{
+	if (p->exp.platform.arch != ARCH_X86_64)
+		return "none";
+	const struct variant *base = variant_find(&p->variants, p->exp.baseline);
+	bool takes = base && (kernel_is_cached(base) ? kernel_has_lab_patch(base) : base->platform_patch != NULL);
+	return apic_timer_name(apic_timer_for(p->profile.apic_timer, p->clock.clock, takes));
 }
 
 /* --dry-run: what the run would do, all checked, nothing built or booted. */
@@ -62,9 +75,10 @@ void run_plan_print(const struct run_plan *p)
 	struct store *store = NULL;
 	struct store_trial_seconds t = { 0 };
 	char *path = store_default_path();
+	const char *timer = planned_apic_timer(p);
 	if (path_exists(path) && store_open(path, &store, &why) == 0)
-		store_trial_seconds(store, p->exp.name, p->profile.name, guest_clock_name(p->clock.clock), &t,
-				    &why);
+		store_trial_seconds(store, p->exp.name, p->profile.name, guest_clock_name(p->clock.clock),
+				    timer, &t, &why);
 	if (store)
 		store_close(store);
 	free(path);
@@ -82,13 +96,13 @@ void run_plan_print(const struct run_plan *p)
 			strbuf_addstr(&est, " (at most)");
 		}
 		strbuf_addf(&est, " of trials: a median %.0f s a trial in %ld earlier ok trials of %s on %s, "
-			    "clock %s, at their runs' -j", t.median, t.n,
+			    "clock %s, APIC timer %s, at their runs' -j", t.median, t.n,
 			    t.any_experiment ? "any experiment" : p->exp.name, p->profile.name,
-			    guest_clock_name(p->clock.clock));
+			    guest_clock_name(p->clock.clock), timer);
 	} else {
-		strbuf_addf(&est, "no earlier trials on %s with clock %s in the results store: each trial "
-			    "takes at most its timeout, %.0f s", p->profile.name,
-			    guest_clock_name(p->clock.clock), p->exp.trial_timeout);
+		strbuf_addf(&est, "no earlier trials on %s with clock %s and APIC timer %s in the results "
+			    "store: each trial takes at most its timeout, %.0f s", p->profile.name,
+			    guest_clock_name(p->clock.clock), timer, p->exp.trial_timeout);
 	}
 	if (to_build)
 		strbuf_addf(&est, "; %zu kernel%s to build first (minutes each: docs/BENCH.md)", to_build,

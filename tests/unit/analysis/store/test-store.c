@@ -591,6 +591,60 @@ static void test_list_newest_first(void **state)
 	free(c);
 }
 
+/* An ok icount trial of TIMER (environment.apic_timer.name) that took SECONDS. */
+static void put_timed_trial(const char *run, const char *name, const char *timer, double seconds)
+{
+	char *path = xasprintf("%s/%s/trial.json", run, name);
+	char *text = xasprintf(
+		"{\"environment\": {\"variant\": \"v\", \"variant_hash\": \"h\", \"accelerator\": \"tcg\",\n"
+		"  \"clock\": {\"name\": \"icount\", \"settings\": \"shift=0,sleep=off,align=off\"},\n"
+		"  \"apic_timer\": {\"name\": \"%s\", \"from\": \"the default\"},\n"
+		"  \"started_unix\": 1796030400, \"command\": \"spawn\",\n"
+		"  \"profile\": {\"name\": \"phone-512m\", \"memory_bytes\": \"536870912\",\n"
+		"              \"min_free_kbytes\": \"2048\", \"description\": \"a phone\"}},\n"
+		" \"outcome\": {\"outcome\": \"ok\", \"exit_status\": 0, \"detail\": \"\",\n"
+		"  \"wall_seconds_to_ready\": 1.5, \"guest_uptime_at_ready\": 0.3,\n"
+		"  \"wall_seconds_total\": %.1f, \"qemu_status\": 0},\n"
+		" \"partial\": false, \"metrics\": [], \"victims\": [], \"lost_events\": 0}\n",
+		timer, seconds);
+	write_text(path, text);
+	free(text);
+	free(path);
+}
+
+/* The estimate of a planned trial's time counts the trials of its APIC
+ * timer only: a calibrated icount boot took 25 s more than a given one. */
+static void test_trial_seconds_of_one_apic_timer(void **state)
+{
+	struct fixture *f = *state;
+	char *run = make_run(f->dir, "quick-timers", 1000);
+	/* ok: three given (4, 5, 6 s) and one calibrated (20 s); the rest are not ok */
+	put_timed_trial(run, "stock/000", "given", 5);
+	put_timed_trial(run, "stock/002", "given", 6);
+	put_timed_trial(run, "new/000", "given", 4);
+	put_timed_trial(run, "new/001", "calibrated", 20);
+	struct store *s = open_store(f->db);
+	import_ok(s, run, NULL);
+	struct strbuf err = STRBUF_INIT;
+	struct store_trial_seconds t;
+	assert_int_equal(store_trial_seconds(s, "quick", "phone-512m", "icount", "given", &t, &err), 0);
+	assert_int_equal(t.n, 3);
+	assert_close(t.median, 5);
+	assert_false(t.any_experiment);
+	/* one calibrated trial is too few for an estimate, of this experiment or any */
+	assert_int_equal(store_trial_seconds(s, "quick", "phone-512m", "icount", "calibrated", &t, &err), 0);
+	assert_int_equal(t.n, 0);
+	/* NULL: any timer */
+	assert_int_equal(store_trial_seconds(s, "quick", "phone-512m", "icount", NULL, &t, &err), 0);
+	assert_int_equal(t.n, 4);
+	assert_close(t.median, 5.5);
+	assert_int_equal(store_trial_seconds(s, "quick", "phone-512m", "realtime", "given", &t, &err), 0);
+	assert_int_equal(t.n, 0);
+	strbuf_release(&err);
+	store_close(s);
+	free(run);
+}
+
 static void test_bad_input(void **state)
 {
 	struct fixture *f = *state;
@@ -771,6 +825,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_folders_of_one_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_medians, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_list_newest_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trial_seconds_of_one_apic_timer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_imports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrates_a_version_1_store, setup, teardown),
