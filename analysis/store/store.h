@@ -130,7 +130,8 @@ long store_group_outcome(const struct store_group_summary *g, const char *outcom
 /* How long trials like a planned one took before: the wall time (boot to
  * the end, trial.json's wall_seconds_total) of the stored ok trials of
  * PROFILE on CLOCK with APIC_TIMER (environment.apic_timer.name; NULL: any:
- * a calibrated icount boot took 25 s more than a given one), of EXPERIMENT;
+ * a calibrated icount trial took 16-18 s more than a given one in the seed
+ * runs of docs/CLOCKS.md), of EXPERIMENT;
  * with fewer than STORE_ESTIMATE_MIN_TRIALS of those, of any experiment
  * (ANY_EXPERIMENT), else none (n 0, median NAN). The trials ran at
  * whatever -j their runs had. */

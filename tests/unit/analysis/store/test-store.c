@@ -613,7 +613,8 @@ static void put_timed_trial(const char *run, const char *name, const char *timer
 }
 
 /* The estimate of a planned trial's time counts the trials of its APIC
- * timer only: a calibrated icount boot took 25 s more than a given one. */
+ * timer only: a calibrated icount boot took 25 s more to ready than a given
+ * one (make bench's phases), a seed run's trial 16-18 s more. */
 static void test_trial_seconds_of_one_apic_timer(void **state)
 {
 	struct fixture *f = *state;
